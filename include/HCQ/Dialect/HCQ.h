@@ -1,0 +1,29 @@
+//===- HCQ.h - HCQ dialect --------------------------------------*- C++ -*-===//
+
+#ifndef HCQ_DIALECT_HCQ_H
+#define HCQ_DIALECT_HCQ_H
+
+#include "HCQ/Support/Device.h"
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "HCQ/Dialect/HCQDialect.h.inc"
+#include "HCQ/Dialect/HCQEnums.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "HCQ/Dialect/HCQAttrs.h.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "HCQ/Dialect/HCQTypes.h.inc"
+
+#define GET_OP_CLASSES
+#include "HCQ/Dialect/HCQOps.h.inc"
+
+#endif // HCQ_DIALECT_HCQ_H

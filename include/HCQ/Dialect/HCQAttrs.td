@@ -1,0 +1,107 @@
+//===- HCQAttrs.td - HCQ attributes ------------------------*- tablegen -*-===//
+
+#ifndef HCQ_ATTRS_TD
+#define HCQ_ATTRS_TD
+
+include "HCQ/Dialect/HCQBase.td"
+include "mlir/IR/BuiltinAttributeInterfaces.td"
+
+class HCQ_Attr<string name, string attrMnemonic, list<Trait> traits = []>
+    : AttrDef<HCQ_Dialect, name, traits> {
+  let mnemonic = attrMnemonic;
+}
+
+def HCQ_DeviceAttr : HCQ_Attr<"Device", "device"> {
+  let summary = "one device, `KIND:N`";
+  let description = [{
+    A device such as `#hcq.device<AMD:1>`. The known kinds are `AMD` and
+    `CPU`, which have command-queue backends, and `CUDA`, `NV`, `METAL` and
+    `DISK`, which may only appear as the far end of a copy. `KIND` alone
+    means index 0.
+  }];
+  let parameters = (ins "::hcq::DeviceKind":$kind, "uint32_t":$index);
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDeclaration = [{
+    ::hcq::DeviceName getName() const { return {getKind(), getIndex()}; }
+    /// Whether this device has a command-queue backend (AMD, CPU).
+    bool isHCQ() const { return ::hcq::hasCommandQueueBackend(getKind()); }
+    std::string str() const { return getName().str(); }
+  }];
+}
+
+def HCQ_DevicesAttr : HCQ_Attr<"Devices", "devices"> {
+  let summary = "a device tuple: one lane per device";
+  let description = [{
+    The devices a multi-device value or call spans, e.g.
+    `#hcq.devices<[AMD:0, AMD:1]>`. Lane `i` is device `i`; every lane runs
+    the same command stream against its own copy of each buffer. A tuple of
+    one device prints without brackets: `#hcq.devices<CPU:0>`. The tuple is
+    non-empty and holds no device twice.
+  }];
+  let parameters = (ins ArrayRefParameter<"DeviceAttr">:$devices);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    size_t size() const { return getDevices().size(); }
+    DeviceAttr front() const { return getDevices().front(); }
+    /// Whether every device has a command-queue backend.
+    bool allHCQ() const;
+    /// Whether every device is of the given kind.
+    bool allOfKind(::hcq::DeviceKind kind) const;
+    /// Whether the two tuples have a device in common.
+    bool intersects(DevicesAttr other) const;
+  }];
+}
+
+def HCQ_QueueAttr : HCQ_Attr<"Queue", "queue"> {
+  let summary = "a queue of a device, `KIND:N`";
+  let description = [{
+    `#hcq.queue<COMPUTE:0>` runs kernels, `#hcq.queue<COPY:0>` runs copies,
+    `#hcq.queue<SUBMIT:0>` is the host queue of the batched submitter.
+    Submits on one (devices, queue) execute in FIFO order.
+  }];
+  let parameters = (ins "::hcq::QueueKind":$kind, "uint32_t":$index);
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDeclaration = [{
+    ::hcq::QueueName getName() const { return {getKind(), getIndex()}; }
+    std::string str() const { return getName().str(); }
+  }];
+}
+
+def HCQ_AccessArrayAttr : TypedArrayAttrBase<HCQ_Access,
+    "array of buffer accesses">;
+
+def HCQ_WordAttr : HCQ_Attr<"Word", "word"> {
+  let summary = "one command word";
+  let description = [{
+    One word of a command stream (`hcq.cmds`) or of a patch (`hcq.blob`):
+
+    * `constant`: `value` is the word itself;
+    * `address`: the address of operand `ref` (a buffer or an indirect
+      stream) plus the byte offset `value`, shifted right by `shift`; in a
+      32-bit stream `part` picks its `lo` or `hi` half. Whether it is
+      resolved at link time (a placeholder) or per run (a schedule input)
+      follows from what `ref` is;
+    * `variable`: the run-time value of operand `ref`, a bound variable.
+
+    The ops print these inline (`0xc0053c00`, `lo(%sig + 8)`,
+    `addr(%x)`, `var(%n)`); this attribute is the stored form.
+  }];
+  let parameters = (ins EnumParameter<HCQ_WordKind>:$kind, "uint64_t":$value,
+                        "int32_t":$ref, EnumParameter<HCQ_WordPart>:$part,
+                        "uint32_t":$shift);
+  let assemblyFormat = "`<` $kind `,` $value `,` $ref `,` $part `,` $shift `>`";
+  let builders = [
+    AttrBuilder<(ins "uint64_t":$value), [{
+      return $_get($_ctxt, ::hcq::WordKind::constant, value, -1,
+                   ::hcq::WordPart::full, 0);
+    }]>
+  ];
+  let extraClassDeclaration = [{
+    bool isConstant() const { return getKind() == ::hcq::WordKind::constant; }
+  }];
+}
+
+def HCQ_WordArrayAttr : TypedArrayAttrBase<HCQ_WordAttr, "array of words">;
+
+#endif // HCQ_ATTRS_TD

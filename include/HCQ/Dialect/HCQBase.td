@@ -1,0 +1,106 @@
+//===- HCQBase.td - HCQ dialect definition and enums --------*- tablegen -*-===//
+
+#ifndef HCQ_BASE_TD
+#define HCQ_BASE_TD
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/EnumAttr.td"
+
+def HCQ_Dialect : Dialect {
+  let name = "hcq";
+  let cppNamespace = "::hcq";
+  let summary = "Hardware command queues: schedules compiled to queue blobs";
+  let description = [{
+    The `hcq` dialect models a schedule of GPU kernel launches and copies
+    and its lowering into pre-built hardware command-queue blobs that a thin
+    runtime replays with a few host memory writes per kernel. It ports
+    tinygrad's `hcq2.py`.
+
+    The IR passes through these forms, each printable between passes:
+
+    1. *Schedule* (input): `hcq.schedule` with buffer arguments, `hcq.alloc`,
+       `hcq.view`, `hcq.launch` of an `hcq.kernel`, `hcq.copy` and opaque
+       `hcq.host_call`.
+    2. *Submits* (after `hcq-batch-deps`): `hcq.submit` regions on a
+       (devices, queue) holding `hcq.wait`, `hcq.store`, `hcq.barrier`,
+       `hcq.timestamp` and the calls, plus the host-side `hcq.fence`,
+       `hcq.reset` and `hcq.finalize`. Signals and other compiler-made
+       buffers are `hcq.placeholder` values.
+    3. *Words* (after `hcq-encode-*`): `hcq.cmds` streams of command words.
+    4. *Blobs* (after `hcq-seal`): `hcq.blob` with link-time patches,
+       `hcq.patch_group` run-time patches through the `hcq.inputs` table,
+       and `hcq.enqueue` of a sealed command buffer.
+    5. *Executable*: `hcq.executable`, the container the runtime loads.
+  }];
+  let useDefaultAttributePrinterParser = 1;
+  let useDefaultTypePrinterParser = 1;
+}
+
+class HCQ_Op<string mnemonic, list<Trait> traits = []>
+    : Op<HCQ_Dialect, mnemonic, traits>;
+
+/// A signless i64 attribute read as int64_t, so verifiers can reject negative
+/// sizes and offsets with a clear message instead of seeing huge unsigned ones.
+def HCQ_I64Attr : TypedSignlessIntegerAttrBase<I64, "int64_t",
+    "64-bit signless integer attribute"> {
+  let convertFromStorage = "$_self.getValue().getSExtValue()";
+}
+
+//===----------------------------------------------------------------------===//
+// Enums
+//===----------------------------------------------------------------------===//
+
+def HCQ_PlaceholderTag : I32EnumAttr<"PlaceholderTag",
+    "what a placeholder buffer becomes when linked", [
+      I32EnumAttrCase<"signal", 0>,
+      I32EnumAttrCase<"timeline_signal", 1>,
+      I32EnumAttrCase<"timeline_value", 2>,
+      I32EnumAttrCase<"epoch", 3>,
+      I32EnumAttrCase<"sentinel_signal", 4>,
+      I32EnumAttrCase<"timestamp", 5>,
+      I32EnumAttrCase<"staging", 6>,
+      I32EnumAttrCase<"cmdbuf", 7>,
+      I32EnumAttrCase<"kernargs", 8>,
+      I32EnumAttrCase<"program", 9>,
+      I32EnumAttrCase<"scratch", 10>,
+      I32EnumAttrCase<"inputs", 11>,
+      I32EnumAttrCase<"offtbl", 12>,
+      I32EnumAttrCase<"ring", 13>,
+      I32EnumAttrCase<"ring_put", 14>,
+      I32EnumAttrCase<"ring_read", 15>,
+      I32EnumAttrCase<"doorbell", 16>]> {
+  let cppNamespace = "::hcq";
+}
+
+def HCQ_KernelTarget : I32EnumAttr<"KernelTarget",
+    "where a kernel's code comes from", [
+      I32EnumAttrCase<"cpu", 0>,
+      I32EnumAttrCase<"amd", 1>,
+      I32EnumAttrCase<"builtin", 2>]> {
+  let cppNamespace = "::hcq";
+}
+
+def HCQ_Access : I32EnumAttr<"Access", "how a kernel uses a buffer argument", [
+      I32EnumAttrCase<"read", 1>,
+      I32EnumAttrCase<"write", 2>,
+      I32EnumAttrCase<"readwrite", 3>]> {
+  let cppNamespace = "::hcq";
+}
+
+def HCQ_WordKind : I32EnumAttr<"WordKind", "what a command word holds", [
+      I32EnumAttrCase<"constant", 0>,
+      I32EnumAttrCase<"address", 1>,
+      I32EnumAttrCase<"variable", 2>]> {
+  let cppNamespace = "::hcq";
+}
+
+def HCQ_WordPart : I32EnumAttr<"WordPart",
+    "which 32 bits of a 64-bit value a word holds", [
+      I32EnumAttrCase<"full", 0>,
+      I32EnumAttrCase<"lo", 1>,
+      I32EnumAttrCase<"hi", 2>]> {
+  let cppNamespace = "::hcq";
+}
+
+#endif // HCQ_BASE_TD

@@ -1,0 +1,444 @@
+//===- HCQOps.td - HCQ operations --------------------------*- tablegen -*-===//
+
+#ifndef HCQ_OPS_TD
+#define HCQ_OPS_TD
+
+include "HCQ/Dialect/HCQTypes.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/Interfaces/FunctionInterfaces.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/IR/RegionKindInterface.td"
+
+//===----------------------------------------------------------------------===//
+// Containers
+//===----------------------------------------------------------------------===//
+
+class HCQ_FunctionLikeOp<string mnemonic> : HCQ_Op<mnemonic, [
+    IsolatedFromAbove, FunctionOpInterface, NoTerminator, SingleBlock]> {
+  let arguments = (ins SymbolNameAttr:$sym_name,
+                       TypeAttrOf<FunctionType>:$function_type,
+                       OptionalAttr<DictArrayAttr>:$arg_attrs,
+                       OptionalAttr<DictArrayAttr>:$res_attrs);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::llvm::ArrayRef<::mlir::Type> getArgumentTypes() {
+      return getFunctionType().getInputs();
+    }
+    ::llvm::ArrayRef<::mlir::Type> getResultTypes() {
+      return getFunctionType().getResults();
+    }
+    ::mlir::Region *getCallableRegion() { return &getBody(); }
+  }];
+}
+
+def HCQ_ScheduleOp : HCQ_FunctionLikeOp<"schedule"> {
+  let summary = "the input: an ordered schedule of calls";
+  let description = [{
+    A schedule runs its calls in order each time it is replayed. Its
+    arguments are the per-run inputs: buffers (`!hcq.buffer`), whose
+    addresses may change every run, and bound variables (integers), whose
+    values may. Argument `i` is input slot `i` (the seed's section 0.1).
+    Buffers the schedule owns are `hcq.alloc`.
+
+    ```mlir
+    hcq.schedule @add(%a: !hcq.buffer<64xf32, CPU:0>,
+                      %b: !hcq.buffer<64xf32, CPU:0>) {
+      %c = hcq.alloc : !hcq.buffer<64xf32, CPU:0>
+      hcq.launch @vadd(%c, %a, %b : ...) global [1, 1, 1] local [64, 1, 1]
+    }
+    ```
+  }];
+}
+
+def HCQ_ExecutableOp : HCQ_FunctionLikeOp<"executable"> {
+  let summary = "the output: blobs, placeholders, patches and the host plan";
+  let description = [{
+    What the runtime loads. Its body holds only placeholders, `hcq.blob`,
+    `hcq.patch_group`, `hcq.inputs` and the host plan (`hcq.fence`,
+    `hcq.reset`, `hcq.enqueue`, `hcq.finalize`, `hcq.host_call`) in
+    execution order. Arguments are the schedule's inputs, unchanged.
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Kernels
+//===----------------------------------------------------------------------===//
+
+def HCQ_KernelOp : HCQ_Op<"kernel", [Symbol]> {
+  let summary = "a kernel: its code and its argument signature";
+  let description = [{
+    Declares a kernel that `hcq.launch` calls. The signature lists the
+    buffer arguments in ABI order, each with its access (`read`, `write`,
+    `readwrite`) and element type, then the number of bound variables.
+
+    * `cpu`: a host function `symbol` in the shared library `library`;
+    * `amd`: an AMDHSA code object (ELF bytes) in `code_object`;
+    * `builtin`: a kernel the compiler generates, named by `symbol`
+      (`copy`: an elementwise copy of its read argument into its write
+      argument).
+
+    ```mlir
+    hcq.kernel @vadd cpu (write f32, read f32, read f32) vars 1
+        symbol "vadd_f32" library "libkernels.so"
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name, HCQ_KernelTarget:$target,
+                       HCQ_AccessArrayAttr:$arg_access,
+                       TypeArrayAttr:$arg_types,
+                       DefaultValuedAttr<HCQ_I64Attr, "0">:$num_vars,
+                       OptionalAttr<StrAttr>:$symbol,
+                       OptionalAttr<StrAttr>:$library,
+                       OptionalAttr<StrAttr>:$code_object);
+  let assemblyFormat = [{
+    $sym_name $target custom<KernelArgs>($arg_access, $arg_types)
+    (`vars` $num_vars^)? (`symbol` $symbol^)? (`library` $library^)?
+    (`code_object` $code_object^)? attr-dict
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    size_t getNumBufferArgs() { return getArgAccess().size(); }
+    ::hcq::Access getAccess(size_t i);
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Schedule ops
+//===----------------------------------------------------------------------===//
+
+def HCQ_AllocOp : HCQ_Op<"alloc", [MemoryEffects<[MemAlloc]>]> {
+  let summary = "a buffer the schedule owns";
+  let description = [{
+    An internal buffer: allocated once with the executable, the same memory
+    on every run (unlike the schedule's buffer arguments).
+  }];
+  let results = (outs HCQ_AnyBuffer:$result);
+  let assemblyFormat = "attr-dict `:` qualified(type($result))";
+}
+
+def HCQ_ViewOp : HCQ_Op<"view", [Pure]> {
+  let summary = "a view of a buffer at an element offset";
+  let description = [{
+    `%v = hcq.view %b[16] : !hcq.buffer<64xf32, CPU:0> -> !hcq.buffer<8xf32, CPU:0>`
+    is elements 16..23 of `%b`. Dependencies are tracked on the byte range
+    of the underlying buffer, so disjoint views do not wait on each other.
+    The view has the source's element type and devices and lies within it.
+  }];
+  let arguments = (ins HCQ_AnyBuffer:$source, HCQ_I64Attr:$offset);
+  let results = (outs HCQ_AnyBuffer:$result);
+  let assemblyFormat = [{
+    $source `[` $offset `]` attr-dict `:` qualified(type($source)) `->`
+    qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def HCQ_LaunchOp : HCQ_Op<"launch", [
+    AttrSizedOperandSegments,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "a kernel launch";
+  let description = [{
+    Launches `kernel` on a grid of `global` workgroups of `local` threads.
+    The buffer operands match the kernel's signature in number and element
+    type; which are read and which written comes from the kernel. `vars`
+    are the bound-variable operands, as many as the kernel declares.
+    Enqueued on the first non-CPU device of its buffers (seed section 2).
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$kernel,
+                       Variadic<HCQ_AnyBuffer>:$buffers,
+                       Variadic<AnySignlessIntegerOrIndex>:$vars,
+                       DenseI64ArrayAttr:$global_size,
+                       DenseI64ArrayAttr:$local_size);
+  let assemblyFormat = [{
+    $kernel `(` ($buffers^ `:` qualified(type($buffers)))? `)`
+    (`vars` `(` $vars^ `:` type($vars) `)`)?
+    `global` $global_size `local` $local_size attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+def HCQ_CopyOp : HCQ_Op<"copy"> {
+  let summary = "a copy of a byte range between two buffers";
+  let description = [{
+    `hcq.copy %dst[doff, n], %src[soff, n]` copies `n` bytes. Both ranges
+    have the same size and lie within their buffers. Enqueued on the source
+    device (pushing is faster than pulling).
+  }];
+  let arguments = (ins HCQ_AnyBuffer:$dst, HCQ_I64Attr:$dst_offset,
+                       HCQ_I64Attr:$dst_size, HCQ_AnyBuffer:$src,
+                       HCQ_I64Attr:$src_offset, HCQ_I64Attr:$src_size);
+  let assemblyFormat = [{
+    $dst `[` $dst_offset `,` $dst_size `]` `,`
+    $src `[` $src_offset `,` $src_size `]` attr-dict `:`
+    qualified(type($dst)) `,` qualified(type($src))
+  }];
+  let hasVerifier = 1;
+}
+
+def HCQ_HostCallOp : HCQ_Op<"host_call"> {
+  let summary = "an opaque host function call";
+  let description = [{
+    Work the command queues cannot run (the seed's non-enqueueable calls):
+    it ends the current batch and stays in place, executed by the host in
+    schedule order.
+  }];
+  let arguments = (ins StrAttr:$callee, Variadic<AnyType>:$operands);
+  let assemblyFormat = [{
+    $callee `(` ($operands^ `:` qualified(type($operands)))? `)` attr-dict
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Placeholders
+//===----------------------------------------------------------------------===//
+
+def HCQ_PlaceholderOp : HCQ_Op<"placeholder", [Pure]> {
+  let summary = "a buffer that exists only once linked";
+  let description = [{
+    A compiler-made buffer: a signal, the device timeline, a command
+    buffer, a table. Its identity is its attributes and type (tag, slot,
+    size, element type, devices), so the op is pure and `cse` merges equal
+    placeholders, as tinygrad's hash-consed placeholders are one buffer.
+    `volatile` marks memory another agent writes (signals): never cached.
+
+    ```mlir
+    %s = hcq.placeholder signal slot 3 volatile : !hcq.buffer<1xi64, AMD:0>
+    ```
+  }];
+  let arguments = (ins HCQ_PlaceholderTag:$tag, HCQ_I64Attr:$slot,
+                       UnitAttr:$is_volatile);
+  let results = (outs HCQ_AnyBuffer:$result);
+  let assemblyFormat = [{
+    $tag `slot` $slot (`volatile` $is_volatile^)? attr-dict `:`
+    qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Submits (hcq-batch-deps)
+//===----------------------------------------------------------------------===//
+
+def HCQ_SubmitOp : HCQ_Op<"submit", [NoTerminator, SingleBlock]> {
+  let summary = "commands for one (devices, queue), in order";
+  let description = [{
+    The body runs on `queue` of every device of the tuple, one lane per
+    device. It holds `hcq.wait`, `hcq.store`, `hcq.barrier`,
+    `hcq.timestamp` and the calls (`hcq.launch`, `hcq.copy`); after
+    encoding, `hcq.cmds`.
+  }];
+  let arguments = (ins HCQ_DevicesAttr:$devices, HCQ_QueueAttr:$queue);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    `on` custom<Devices>($devices) `queue` custom<Queue>($queue)
+    attr-dict-with-keyword $body
+  }];
+  let hasVerifier = 1;
+}
+
+class HCQ_SignalOp<string mnemonic> : HCQ_Op<mnemonic,
+    [AttrSizedOperandSegments, HasParent<"SubmitOp">]> {
+  let arguments = (ins Variadic<HCQ_AnyBuffer>:$signals,
+                       Optional<HCQ_AnyBuffer>:$value_buffer, HCQ_I64Attr:$value);
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The signal lane `lane` uses: one signal serves every lane.
+    ::mlir::Value getSignalForLane(unsigned lane) {
+      return getSignals().size() == 1 ? getSignals()[0] : getSignals()[lane];
+    }
+  }];
+}
+
+def HCQ_WaitOp : HCQ_SignalOp<"wait"> {
+  let summary = "wait until a signal reaches a value";
+  let description = [{
+    `hcq.wait %s >= 5` stalls the queue until the 64-bit signal `%s` is at
+    least 5. Multi-lane: one signal per lane (`hcq.wait %a, %b >= 5`), or
+    one for all. The value is a constant, or the host value in a
+    placeholder plus a constant (`>= [%tlv : !t] - 1`), read at submit
+    time: that is how the first submit waits for the device timeline.
+  }];
+  let assemblyFormat = [{
+    $signals custom<WaitValue>($value_buffer, type($value_buffer), $value)
+    attr-dict `:` qualified(type($signals))
+  }];
+}
+
+def HCQ_StoreOp : HCQ_SignalOp<"store"> {
+  let summary = "store a value into a signal when prior work is done";
+  let description = [{
+    `hcq.store %s = 5` writes 5 into `%s` once everything before it on the
+    queue has completed. Values as for `hcq.wait`.
+  }];
+  let assemblyFormat = [{
+    $signals `=` custom<SignalValue>($value_buffer, type($value_buffer),
+    $value) attr-dict `:` qualified(type($signals))
+  }];
+}
+
+def HCQ_BarrierOp : HCQ_Op<"barrier", [HasParent<"SubmitOp">]> {
+  let summary = "a memory barrier: make prior writes visible";
+  let description = [{
+    Flushes and invalidates caches so the queue sees memory written before
+    this submit (HDP flush and ACQUIRE_MEM on AMD).
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def HCQ_TimestampOp : HCQ_Op<"timestamp", [HasParent<"SubmitOp">]> {
+  let summary = "write the device clock into a placeholder";
+  let description = [{
+    With profiling on, each call is bracketed by two timestamps; the
+    runtime turns their difference into the call's duration. One slot per
+    lane, or one for all.
+  }];
+  let arguments = (ins Variadic<HCQ_AnyBuffer>:$slots);
+  let assemblyFormat = "$slots attr-dict `:` qualified(type($slots))";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Host ops (hcq-batch-deps)
+//===----------------------------------------------------------------------===//
+
+def HCQ_FenceOp : HCQ_Op<"fence"> {
+  let summary = "host: wait until the device timeline reaches an epoch";
+  let description = [{
+    `hcq.fence %timeline reaches %epoch`: the host spins until
+    `*timeline >= *epoch`, so the previous run of this schedule is done with
+    the buffers this run reuses.
+  }];
+  let arguments = (ins HCQ_AnyBuffer:$timeline, HCQ_AnyBuffer:$epoch);
+  let assemblyFormat = [{
+    $timeline `reaches` $epoch attr-dict `:` qualified(type($timeline))
+    `,` qualified(type($epoch))
+  }];
+  let hasVerifier = 1;
+}
+
+def HCQ_ResetOp : HCQ_Op<"reset"> {
+  let summary = "host: zero queue signals";
+  let arguments = (ins Variadic<HCQ_AnyBuffer>:$signals);
+  let assemblyFormat = "$signals attr-dict `:` qualified(type($signals))";
+  let hasVerifier = 1;
+}
+
+def HCQ_FinalizeOp : HCQ_Op<"finalize"> {
+  let summary = "host: record the epoch and bump the timeline";
+  let description = [{
+    After the device group's finalizer submit: `*epoch = *timeline_value`,
+    then `*timeline_value += 1`. The next run's fence waits for that epoch.
+  }];
+  let arguments = (ins HCQ_AnyBuffer:$timeline_value, HCQ_AnyBuffer:$epoch);
+  let assemblyFormat = [{
+    $timeline_value `,` $epoch attr-dict `:`
+    qualified(type($timeline_value)) `,` qualified(type($epoch))
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Command words (hcq-encode-*)
+//===----------------------------------------------------------------------===//
+
+def HCQ_CmdsOp : HCQ_Op<"cmds"> {
+  let summary = "a stream of command words";
+  let description = [{
+    Words of `word_bits` (32 for PM4 and SDMA, 64 for CPU entries). A word
+    is a constant (`0xc0053c00`), the address of a buffer operand plus a
+    byte offset (`addr(%b + 8)`, or its `lo`/`hi` half in a 32-bit stream,
+    optionally shifted: `lo(%prog + 0 >> 8)`), or a bound variable
+    (`var(%n)`). An address of a placeholder resolves at link time, of a
+    schedule input per run.
+
+    With tag `cmdbuf` the words are the submit's queue stream. Any other
+    tag (`kernargs`) makes an indirect stream whose `!hcq.linear` result
+    other words take the address of.
+
+    ```mlir
+    %k = hcq.cmds kernargs i64 [addr(%x), var(%n)] : !hcq.buffer<4xf32, AMD:0>, i32
+    hcq.cmds cmdbuf i32 [0xc0023f00, lo(%k + 0), hi(%k + 0)] : !hcq.linear
+    ```
+  }];
+  let arguments = (ins HCQ_PlaceholderTag:$tag, I32Attr:$word_bits,
+                       HCQ_WordArrayAttr:$words, Variadic<AnyType>:$refs);
+  let results = (outs Optional<HCQ_LinearType>:$linear);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Blobs and patches (hcq-seal)
+//===----------------------------------------------------------------------===//
+
+def HCQ_BlobOp : HCQ_Op<"blob"> {
+  let summary = "bytes to write into a placeholder at link time";
+  let description = [{
+    `data` (dwords, little-endian) is written at offset 0 of `target`, then
+    each link-time patch: `at: word` writes the word at byte offset `at`.
+    A patch word takes the address of a placeholder operand (64 bits, or 32
+    for `lo`/`hi`). Unknown bytes are `0xbe`, padding `0xbf`.
+
+    ```mlir
+    hcq.blob %cb = [0xc0053c00, 0xbebebebe] patches [4: lo(%s + 0)] : !t, !s
+    ```
+  }];
+  let arguments = (ins HCQ_AnyBuffer:$target, DenseI32ArrayAttr:$data,
+                       DenseI64ArrayAttr:$patch_offsets,
+                       HCQ_WordArrayAttr:$patches, Variadic<AnyType>:$refs);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+}
+
+def HCQ_InputsOp : HCQ_Op<"inputs"> {
+  let summary = "what each slot of an inputs table holds";
+  let description = [{
+    Slot `i` of the inputs placeholder `table` holds, each run, the address
+    of lane `lanes[i]` of input `inputs[i]`. The runtime writes the table;
+    `hcq.patch_group` copies from it into blobs.
+  }];
+  let arguments = (ins HCQ_AnyBuffer:$table, Variadic<HCQ_AnyBuffer>:$inputs,
+                       DenseI32ArrayAttr:$lanes);
+  let assemblyFormat = [{
+    $table `=` `[` $inputs `]` `lanes` $lanes attr-dict `:`
+    qualified(type($table)) `,` qualified(type($inputs))
+  }];
+  let hasVerifier = 1;
+}
+
+def HCQ_PatchGroupOp : HCQ_Op<"patch_group"> {
+  let summary = "run-time patches: one loop over an offset-table range";
+  let description = [{
+    Each run, for entries `start .. start+count-1` of the offset table
+    (pairs of `u32` byte offset into `target`, `u32` inputs-table slot),
+    writes into `target` either the table slot's address (`source` is the
+    inputs table) or the bound variable `source`. Grouping by target and
+    source lets one loop write each group.
+  }];
+  let arguments = (ins HCQ_AnyBuffer:$target, HCQ_AnyBuffer:$offsets,
+                       HCQ_I64Attr:$start, HCQ_I64Attr:$count, AnyType:$source);
+  let assemblyFormat = [{
+    $target `offsets` $offsets `[` $start `,` $count `]` `from` $source
+    attr-dict `:` qualified(type($target)) `,` qualified(type($offsets)) `,`
+    qualified(type($source))
+  }];
+  let hasVerifier = 1;
+}
+
+def HCQ_EnqueueOp : HCQ_Op<"enqueue"> {
+  let summary = "host: push a sealed command buffer onto a queue";
+  let description = [{
+    What a submit becomes once sealed: the first `size` bytes of the
+    command-buffer placeholder are pushed onto `queue` of each device.
+  }];
+  let arguments = (ins HCQ_AnyBuffer:$cmdbuf, HCQ_I64Attr:$size,
+                       HCQ_DevicesAttr:$devices, HCQ_QueueAttr:$queue);
+  let assemblyFormat = [{
+    $cmdbuf `[` $size `]` `on` custom<Devices>($devices) `queue`
+    custom<Queue>($queue) attr-dict `:` qualified(type($cmdbuf))
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // HCQ_OPS_TD

@@ -1,0 +1,245 @@
+//===- HCQDialect.cpp - HCQ dialect, attributes and types -----------------===//
+
+#include "HCQ/Dialect/AsmUtils.h"
+#include "HCQ/Dialect/HCQ.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/SmallSet.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace hcq;
+
+#include "HCQ/Dialect/HCQDialect.cpp.inc"
+#include "HCQ/Dialect/HCQEnums.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "HCQ/Dialect/HCQAttrs.cpp.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "HCQ/Dialect/HCQTypes.cpp.inc"
+
+void HCQDialect::initialize() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "HCQ/Dialect/HCQAttrs.cpp.inc"
+      >();
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "HCQ/Dialect/HCQTypes.cpp.inc"
+      >();
+  addOperations<
+#define GET_OP_LIST
+#include "HCQ/Dialect/HCQOps.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// Shared syntax
+//===----------------------------------------------------------------------===//
+
+/// Parses `KIND[:N]`, the common shape of device and queue names.
+static ParseResult parseKindAndIndex(AsmParser &parser, StringRef &kind,
+                                     uint32_t &index) {
+  index = 0;
+  if (parser.parseKeyword(&kind))
+    return failure();
+  if (succeeded(parser.parseOptionalColon())) {
+    SMLoc loc = parser.getCurrentLocation();
+    int64_t value;
+    if (parser.parseInteger(value))
+      return failure();
+    if (value < 0 || value > UINT32_MAX)
+      return parser.emitError(loc, "index out of range: ") << value;
+    index = static_cast<uint32_t>(value);
+  }
+  return success();
+}
+
+ParseResult hcq::parseDeviceName(AsmParser &parser, DeviceAttr &device) {
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef kindName;
+  uint32_t index;
+  if (parseKindAndIndex(parser, kindName, index))
+    return failure();
+  std::optional<DeviceKind> kind = symbolizeDeviceKind(kindName);
+  if (!kind)
+    return parser.emitError(loc, "unknown device kind '")
+           << kindName << "' (expected AMD, CPU, CUDA, NV, METAL or DISK)";
+  device = DeviceAttr::get(parser.getContext(), *kind, index);
+  return success();
+}
+
+void hcq::printDeviceName(AsmPrinter &printer, DeviceAttr device) {
+  printer << device.str();
+}
+
+ParseResult hcq::parseDeviceTuple(AsmParser &parser, DevicesAttr &devices) {
+  SMLoc loc = parser.getCurrentLocation();
+  SmallVector<DeviceAttr> list;
+  auto parseOne = [&]() -> ParseResult {
+    return parseDeviceName(parser, list.emplace_back());
+  };
+  if (succeeded(parser.parseOptionalLSquare())) {
+    if (parser.parseCommaSeparatedList(parseOne) || parser.parseRSquare())
+      return failure();
+  } else if (parseOne()) {
+    return failure();
+  }
+  devices = DevicesAttr::getChecked(
+      [&] { return parser.emitError(loc); }, parser.getContext(), list);
+  return success(static_cast<bool>(devices));
+}
+
+void hcq::printDeviceTuple(AsmPrinter &printer, DevicesAttr devices) {
+  if (devices.size() == 1)
+    return printDeviceName(printer, devices.front());
+  printer << '[';
+  llvm::interleaveComma(devices.getDevices(), printer,
+                        [&](DeviceAttr d) { printDeviceName(printer, d); });
+  printer << ']';
+}
+
+ParseResult hcq::parseQueueName(AsmParser &parser, QueueAttr &queue) {
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef kindName;
+  uint32_t index;
+  if (parseKindAndIndex(parser, kindName, index))
+    return failure();
+  std::optional<QueueKind> kind = symbolizeQueueKind(kindName);
+  if (!kind)
+    return parser.emitError(loc, "unknown queue kind '")
+           << kindName << "' (expected COMPUTE, COPY or SUBMIT)";
+  queue = QueueAttr::get(parser.getContext(), *kind, index);
+  return success();
+}
+
+void hcq::printQueueName(AsmPrinter &printer, QueueAttr queue) {
+  printer << queue.str();
+}
+
+//===----------------------------------------------------------------------===//
+// Attributes
+//===----------------------------------------------------------------------===//
+
+Attribute DeviceAttr::parse(AsmParser &parser, Type) {
+  DeviceAttr device;
+  if (parser.parseLess() || parseDeviceName(parser, device) ||
+      parser.parseGreater())
+    return {};
+  return device;
+}
+
+void DeviceAttr::print(AsmPrinter &printer) const {
+  printer << '<';
+  printDeviceName(printer, *this);
+  printer << '>';
+}
+
+Attribute DevicesAttr::parse(AsmParser &parser, Type) {
+  DevicesAttr devices;
+  if (parser.parseLess() || parseDeviceTuple(parser, devices) ||
+      parser.parseGreater())
+    return {};
+  return devices;
+}
+
+void DevicesAttr::print(AsmPrinter &printer) const {
+  printer << '<';
+  printDeviceTuple(printer, *this);
+  printer << '>';
+}
+
+LogicalResult
+DevicesAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                    ArrayRef<DeviceAttr> devices) {
+  if (devices.empty())
+    return emitError() << "device tuple must not be empty";
+  llvm::SmallPtrSet<Attribute, 4> seen;
+  for (DeviceAttr device : devices)
+    if (!seen.insert(device).second)
+      return emitError() << "device " << device.str()
+                         << " appears twice in a device tuple";
+  return success();
+}
+
+bool DevicesAttr::allHCQ() const {
+  return llvm::all_of(getDevices(), [](DeviceAttr d) { return d.isHCQ(); });
+}
+
+bool DevicesAttr::allOfKind(DeviceKind kind) const {
+  return llvm::all_of(getDevices(),
+                      [&](DeviceAttr d) { return d.getKind() == kind; });
+}
+
+bool DevicesAttr::intersects(DevicesAttr other) const {
+  return llvm::any_of(getDevices(), [&](DeviceAttr d) {
+    return llvm::is_contained(other.getDevices(), d);
+  });
+}
+
+Attribute QueueAttr::parse(AsmParser &parser, Type) {
+  QueueAttr queue;
+  if (parser.parseLess() || parseQueueName(parser, queue) ||
+      parser.parseGreater())
+    return {};
+  return queue;
+}
+
+void QueueAttr::print(AsmPrinter &printer) const {
+  printer << '<';
+  printQueueName(printer, *this);
+  printer << '>';
+}
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+Type BufferType::parse(AsmParser &parser) {
+  SMLoc loc = parser.getCurrentLocation();
+  int64_t numElements;
+  Type elementType;
+  DevicesAttr devices;
+  if (parser.parseLess())
+    return {};
+  // `64xf32`: the lexer reads `64` and then `xf32`, which parseXInDimensionList
+  // splits; a negative count is caught by the verifier with a clear message.
+  bool negative = succeeded(parser.parseOptionalMinus());
+  if (parser.parseInteger(numElements) || parser.parseXInDimensionList() ||
+      parser.parseType(elementType) || parser.parseComma() ||
+      parseDeviceTuple(parser, devices) || parser.parseGreater())
+    return {};
+  if (negative)
+    numElements = -numElements;
+  return BufferType::getChecked([&] { return parser.emitError(loc); },
+                                parser.getContext(), numElements, elementType,
+                                devices);
+}
+
+void BufferType::print(AsmPrinter &printer) const {
+  printer << '<' << getNumElements() << 'x' << getElementType() << ", ";
+  printDeviceTuple(printer, getDevices());
+  printer << '>';
+}
+
+LogicalResult BufferType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 int64_t numElements, Type elementType,
+                                 DevicesAttr devices) {
+  if (numElements <= 0)
+    return emitError() << "buffer must have a positive element count, got "
+                       << numElements;
+  if (!elementType.isIntOrFloat() ||
+      elementType.getIntOrFloatBitWidth() % 8 != 0)
+    return emitError() << "buffer element type must be an integer or float "
+                          "of whole bytes, got "
+                       << elementType;
+  if (!devices)
+    return emitError() << "buffer needs a device tuple";
+  return success();
+}
+
+int64_t BufferType::getElementBytes() const {
+  return getElementType().getIntOrFloatBitWidth() / 8;
+}

@@ -1,0 +1,958 @@
+//===- HCQOps.cpp - HCQ operations ----------------------------------------===//
+
+#include "HCQ/Dialect/AsmUtils.h"
+#include "HCQ/Dialect/HCQ.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/FunctionImplementation.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Format.h"
+
+using namespace mlir;
+using namespace hcq;
+
+//===----------------------------------------------------------------------===//
+// Custom directives
+//===----------------------------------------------------------------------===//
+
+static ParseResult parseDevices(OpAsmParser &parser, DevicesAttr &devices) {
+  return parseDeviceTuple(parser, devices);
+}
+static void printDevices(OpAsmPrinter &printer, Operation *,
+                         DevicesAttr devices) {
+  printDeviceTuple(printer, devices);
+}
+
+static ParseResult parseQueue(OpAsmParser &parser, QueueAttr &queue) {
+  return parseQueueName(parser, queue);
+}
+static void printQueue(OpAsmPrinter &printer, Operation *, QueueAttr queue) {
+  printQueueName(printer, queue);
+}
+
+/// `(write f32, read f32)`: the kernel's buffer arguments in ABI order.
+static ParseResult parseKernelArgs(OpAsmParser &parser, ArrayAttr &access,
+                                   ArrayAttr &types) {
+  SmallVector<Attribute> accessList, typeList;
+  auto parseArg = [&]() -> ParseResult {
+    SMLoc loc = parser.getCurrentLocation();
+    StringRef keyword;
+    Type type;
+    if (parser.parseKeyword(&keyword) || parser.parseType(type))
+      return failure();
+    std::optional<Access> kind = symbolizeAccess(keyword);
+    if (!kind)
+      return parser.emitError(loc, "expected 'read', 'write' or 'readwrite', "
+                                   "got '")
+             << keyword << "'";
+    accessList.push_back(AccessAttr::get(parser.getContext(), *kind));
+    typeList.push_back(TypeAttr::get(type));
+    return success();
+  };
+  if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Paren, parseArg))
+    return failure();
+  access = parser.getBuilder().getArrayAttr(accessList);
+  types = parser.getBuilder().getArrayAttr(typeList);
+  return success();
+}
+
+static void printKernelArgs(OpAsmPrinter &printer, Operation *,
+                            ArrayAttr access, ArrayAttr types) {
+  printer << '(';
+  llvm::interleaveComma(llvm::zip(access, types), printer, [&](auto pair) {
+    auto [a, t] = pair;
+    printer << stringifyAccess(cast<AccessAttr>(a).getValue()) << ' '
+            << cast<TypeAttr>(t).getValue();
+  });
+  printer << ')';
+}
+
+/// A signal value: `5`, or `[%buf : !type]` plus or minus a constant.
+static ParseResult
+parseSignalValue(OpAsmParser &parser,
+                 std::optional<OpAsmParser::UnresolvedOperand> &buffer,
+                 Type &bufferType, IntegerAttr &value) {
+  int64_t constant = 0;
+  if (succeeded(parser.parseOptionalLSquare())) {
+    buffer.emplace();
+    if (parser.parseOperand(*buffer) || parser.parseColonType(bufferType) ||
+        parser.parseRSquare())
+      return failure();
+    if (succeeded(parser.parseOptionalPlus())) {
+      if (parser.parseInteger(constant))
+        return failure();
+    } else if (succeeded(parser.parseOptionalMinus())) {
+      if (parser.parseInteger(constant))
+        return failure();
+      constant = -constant;
+    }
+  } else if (parser.parseInteger(constant)) {
+    return failure();
+  }
+  value = parser.getBuilder().getI64IntegerAttr(constant);
+  return success();
+}
+
+static void printSignalValue(OpAsmPrinter &printer, Operation *, Value buffer,
+                             Type bufferType, IntegerAttr value) {
+  int64_t constant = value.getInt();
+  if (!buffer) {
+    printer << constant;
+    return;
+  }
+  printer << '[' << buffer << " : " << bufferType << ']';
+  if (constant > 0)
+    printer << " + " << constant;
+  else if (constant < 0)
+    printer << " - " << -constant;
+}
+
+/// `>= value`, the comparison of hcq.wait.
+static ParseResult
+parseWaitValue(OpAsmParser &parser,
+               std::optional<OpAsmParser::UnresolvedOperand> &buffer,
+               Type &bufferType, IntegerAttr &value) {
+  if (parser.parseGreater() || parser.parseEqual())
+    return failure();
+  return parseSignalValue(parser, buffer, bufferType, value);
+}
+
+static void printWaitValue(OpAsmPrinter &printer, Operation *op, Value buffer,
+                           Type bufferType, IntegerAttr value) {
+  printer << ">= ";
+  printSignalValue(printer, op, buffer, bufferType, value);
+}
+
+#define GET_OP_CLASSES
+#include "HCQ/Dialect/HCQOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+static bool isSignalType(Type type) {
+  auto buffer = dyn_cast<BufferType>(type);
+  return buffer && buffer.getNumElements() == 1 &&
+         buffer.getElementType().isInteger(64);
+}
+
+/// Checks that every value is a one-element 64-bit signal buffer.
+static LogicalResult verifySignalTypes(Operation *op, ValueRange values,
+                                       StringRef what) {
+  for (Value value : values)
+    if (!isSignalType(value.getType()))
+      return op->emitOpError() << what << " must be a !hcq.buffer<1xi64, ...>"
+                               << ", got " << value.getType();
+  return success();
+}
+
+/// Checks a per-lane operand list against the lanes of the enclosing submit:
+/// one value for every lane, or one value per lane.
+static LogicalResult verifyLaneCount(Operation *op, ValueRange values,
+                                     StringRef what) {
+  if (values.empty())
+    return op->emitOpError() << "needs at least one " << what;
+  auto submit = op->getParentOfType<SubmitOp>();
+  if (!submit)
+    return success();
+  size_t lanes = submit.getDevices().size();
+  if (values.size() != 1 && values.size() != lanes)
+    return op->emitOpError() << "has " << values.size() << " " << what
+                             << "s but the submit has " << lanes
+                             << " lanes (expected 1 or " << lanes << ")";
+  return success();
+}
+
+static PlaceholderOp getPlaceholder(Value value) {
+  return value.getDefiningOp<PlaceholderOp>();
+}
+
+//===----------------------------------------------------------------------===//
+// ScheduleOp / ExecutableOp
+//===----------------------------------------------------------------------===//
+
+template <typename OpTy>
+static ParseResult parseFunctionLike(OpAsmParser &parser,
+                                     OperationState &result) {
+  auto buildType = [](Builder &builder, ArrayRef<Type> args,
+                      ArrayRef<Type> results, function_interface_impl::VariadicFlag,
+                      std::string &) {
+    return builder.getFunctionType(args, results);
+  };
+  return function_interface_impl::parseFunctionOp(
+      parser, result, /*allowVariadic=*/false,
+      OpTy::getFunctionTypeAttrName(result.name), buildType,
+      OpTy::getArgAttrsAttrName(result.name),
+      OpTy::getResAttrsAttrName(result.name));
+}
+
+template <typename OpTy>
+static void printFunctionLike(OpAsmPrinter &printer, OpTy op) {
+  function_interface_impl::printFunctionOp(
+      printer, op, /*isVariadic=*/false, op.getFunctionTypeAttrName(),
+      op.getArgAttrsAttrName(), op.getResAttrsAttrName());
+}
+
+/// Checks what both containers share: no results, a body, and arguments
+/// that are buffers or bound variables.
+static LogicalResult verifyFunctionLike(FunctionOpInterface op) {
+  if (!op.getResultTypes().empty())
+    return op.emitOpError("must not have results");
+  if (op.getFunctionBody().empty())
+    return op.emitOpError("must have a body");
+  for (auto [i, type] : llvm::enumerate(op.getArgumentTypes()))
+    if (!isa<BufferType>(type) && !type.isSignlessIntOrIndex())
+      return op.emitOpError() << "argument #" << i
+                              << " must be an !hcq.buffer or an integer "
+                                 "bound variable, got "
+                              << type;
+  return success();
+}
+
+ParseResult ScheduleOp::parse(OpAsmParser &parser, OperationState &result) {
+  return parseFunctionLike<ScheduleOp>(parser, result);
+}
+void ScheduleOp::print(OpAsmPrinter &printer) {
+  printFunctionLike(printer, *this);
+}
+LogicalResult ScheduleOp::verify() { return verifyFunctionLike(*this); }
+
+ParseResult ExecutableOp::parse(OpAsmParser &parser, OperationState &result) {
+  return parseFunctionLike<ExecutableOp>(parser, result);
+}
+void ExecutableOp::print(OpAsmPrinter &printer) {
+  printFunctionLike(printer, *this);
+}
+LogicalResult ExecutableOp::verify() {
+  if (failed(verifyFunctionLike(*this)))
+    return failure();
+  for (Operation &op : getBody().front()) {
+    if (isa<PlaceholderOp, AllocOp, ViewOp, BlobOp, InputsOp, PatchGroupOp,
+            FenceOp, ResetOp, EnqueueOp, FinalizeOp, HostCallOp>(op))
+      continue;
+    return op.emitOpError("is not allowed in an executable: only "
+                          "placeholders, blobs, patches and host-plan ops are");
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// KernelOp
+//===----------------------------------------------------------------------===//
+
+Access KernelOp::getAccess(size_t i) {
+  return cast<AccessAttr>(getArgAccess()[i]).getValue();
+}
+
+/// Whether a type can be a buffer element.
+static bool isElementType(Type type) {
+  return type.isIntOrFloat() && type.getIntOrFloatBitWidth() % 8 == 0;
+}
+
+LogicalResult KernelOp::verify() {
+  if (getArgAccess().size() != getArgTypes().size())
+    return emitOpError() << "has " << getArgAccess().size()
+                         << " argument accesses but " << getArgTypes().size()
+                         << " argument types";
+  for (auto [i, attr] : llvm::enumerate(getArgTypes())) {
+    Type type = cast<TypeAttr>(attr).getValue();
+    if (!isElementType(type))
+      return emitOpError() << "argument #" << i
+                           << " must have an integer or float element type "
+                              "of whole bytes, got "
+                           << type;
+  }
+  if (getNumVars() < 0)
+    return emitOpError() << "number of bound variables must not be negative, "
+                            "got "
+                         << getNumVars();
+
+  switch (getTarget()) {
+  case KernelTarget::cpu:
+    if (!getSymbol() || getSymbol()->empty())
+      return emitOpError("cpu kernel needs a host 'symbol'");
+    if (!getLibrary() || getLibrary()->empty())
+      return emitOpError("cpu kernel needs the shared 'library' that holds "
+                         "its symbol");
+    if (getCodeObject())
+      return emitOpError("cpu kernel must not carry a 'code_object'");
+    return success();
+  case KernelTarget::amd:
+    if (!getCodeObject() || getCodeObject()->empty())
+      return emitOpError("amd kernel needs its 'code_object' bytes");
+    if (!getCodeObject()->starts_with("\x7f"
+                                      "ELF"))
+      return emitOpError("amd kernel 'code_object' is not an ELF file (bad "
+                         "magic)");
+    if (getLibrary())
+      return emitOpError("amd kernel must not name a 'library'");
+    return success();
+  case KernelTarget::builtin:
+    if (getLibrary() || getCodeObject())
+      return emitOpError("builtin kernel must not carry a 'library' or "
+                         "'code_object'");
+    if (getSymbol() != "copy")
+      return emitOpError("unknown builtin kernel '")
+             << getSymbol().value_or("") << "' (expected 'copy')";
+    if (getNumBufferArgs() != 2 || getAccess(0) != Access::write ||
+        getAccess(1) != Access::read)
+      return emitOpError("builtin 'copy' takes (write T, read T)");
+    if (getArgTypes()[0] != getArgTypes()[1])
+      return emitOpError("builtin 'copy' needs one element type for both "
+                         "arguments");
+    return success();
+  }
+  llvm_unreachable("unknown kernel target");
+}
+
+//===----------------------------------------------------------------------===//
+// ViewOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ViewOp::verify() {
+  auto source = cast<BufferType>(getSource().getType());
+  auto result = cast<BufferType>(getResult().getType());
+  if (source.getElementType() != result.getElementType())
+    return emitOpError() << "view element type " << result.getElementType()
+                         << " differs from the source's "
+                         << source.getElementType();
+  if (source.getDevices() != result.getDevices())
+    return emitOpError("view must be on the source's devices");
+  int64_t offset = getOffset();
+  if (offset < 0)
+    return emitOpError() << "view offset must not be negative, got " << offset;
+  if (offset + result.getNumElements() > source.getNumElements())
+    return emitOpError() << "view of elements [" << offset << ", "
+                         << offset + result.getNumElements()
+                         << ") is outside the source's "
+                         << source.getNumElements() << " elements";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// LaunchOp
+//===----------------------------------------------------------------------===//
+
+static LogicalResult verifyGrid(Operation *op, ArrayRef<int64_t> sizes,
+                                StringRef what) {
+  if (sizes.size() != 3)
+    return op->emitOpError() << what << " size must have 3 dimensions, got "
+                             << sizes.size();
+  for (int64_t size : sizes)
+    if (size <= 0)
+      return op->emitOpError()
+             << what << " size must be positive in every dimension, got "
+             << size;
+  return success();
+}
+
+LogicalResult LaunchOp::verify() {
+  if (failed(verifyGrid(*this, getGlobalSize(), "global")) ||
+      failed(verifyGrid(*this, getLocalSize(), "local")))
+    return failure();
+  return success();
+}
+
+LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  auto kernel =
+      symbolTable.lookupNearestSymbolFrom<KernelOp>(*this, getKernelAttr());
+  if (!kernel)
+    return emitOpError() << "'" << getKernel()
+                         << "' does not name an hcq.kernel";
+  if (getBuffers().size() != kernel.getNumBufferArgs())
+    return emitOpError() << "passes " << getBuffers().size()
+                         << " buffers but kernel @" << getKernel()
+                         << " takes " << kernel.getNumBufferArgs();
+  for (auto [i, buffer, attr] :
+       llvm::enumerate(getBuffers(), kernel.getArgTypes())) {
+    Type expected = cast<TypeAttr>(attr).getValue();
+    Type actual = cast<BufferType>(buffer.getType()).getElementType();
+    if (actual != expected)
+      return emitOpError() << "buffer #" << i << " has element type "
+                           << actual << " but kernel @" << getKernel()
+                           << " expects " << expected;
+  }
+  if (static_cast<int64_t>(getVars().size()) != kernel.getNumVars())
+    return emitOpError() << "passes " << getVars().size()
+                         << " bound variables but kernel @" << getKernel()
+                         << " takes " << kernel.getNumVars();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// CopyOp
+//===----------------------------------------------------------------------===//
+
+static LogicalResult verifyByteRange(Operation *op, Value buffer,
+                                     int64_t offset, int64_t size,
+                                     StringRef side) {
+  int64_t bytes = cast<BufferType>(buffer.getType()).getByteSize();
+  if (offset < 0)
+    return op->emitOpError() << side << " offset must not be negative, got "
+                             << offset;
+  if (size <= 0)
+    return op->emitOpError() << side << " size must be positive, got "
+                             << size;
+  if (offset + size > bytes)
+    return op->emitOpError()
+           << side << " range [" << offset << ", " << offset + size
+           << ") is outside the " << bytes << "-byte buffer";
+  return success();
+}
+
+LogicalResult CopyOp::verify() {
+  if (failed(verifyByteRange(*this, getDst(), getDstOffset(), getDstSize(),
+                             "destination")) ||
+      failed(verifyByteRange(*this, getSrc(), getSrcOffset(), getSrcSize(),
+                             "source")))
+    return failure();
+  if (getDstSize() != getSrcSize())
+    return emitOpError() << "copies " << getSrcSize()
+                         << " source bytes into a " << getDstSize()
+                         << "-byte destination range";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// PlaceholderOp
+//===----------------------------------------------------------------------===//
+
+/// Tags whose placeholder is one 64-bit word the queues and host poll.
+static bool isSignalTag(PlaceholderTag tag) {
+  switch (tag) {
+  case PlaceholderTag::signal:
+  case PlaceholderTag::timeline_signal:
+  case PlaceholderTag::timeline_value:
+  case PlaceholderTag::epoch:
+  case PlaceholderTag::sentinel_signal:
+  case PlaceholderTag::timestamp:
+    return true;
+  default:
+    return false;
+  }
+}
+
+LogicalResult PlaceholderOp::verify() {
+  if (getSlot() < 0)
+    return emitOpError() << "slot must not be negative, got " << getSlot();
+  if (isSignalTag(getTag()) && !isSignalType(getType()))
+    return emitOpError() << "'" << stringifyPlaceholderTag(getTag())
+                         << "' placeholder must be a !hcq.buffer<1xi64, ...>"
+                         << ", got " << getType();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// SubmitOp and its body
+//===----------------------------------------------------------------------===//
+
+LogicalResult SubmitOp::verify() {
+  for (DeviceAttr device : getDevices().getDevices())
+    if (!device.isHCQ())
+      return emitOpError() << "device " << device.str()
+                           << " has no command queues (expected AMD or CPU)";
+  if (getQueue().getKind() == QueueKind::SUBMIT &&
+      !getDevices().allOfKind(DeviceKind::CPU))
+    return emitOpError("the SUBMIT queue exists only on CPU devices");
+  if (getBody().empty())
+    return success();
+  for (Operation &op : getBody().front())
+    if (!isa<WaitOp, StoreOp, BarrierOp, TimestampOp, LaunchOp, CopyOp,
+             CmdsOp>(op))
+      return op.emitOpError("is not allowed in an hcq.submit");
+  return success();
+}
+
+/// Shared by wait and store.
+static LogicalResult verifySignalOp(Operation *op, ValueRange signals,
+                                    Value valueBuffer, int64_t value) {
+  if (failed(verifyLaneCount(op, signals, "signal")) ||
+      failed(verifySignalTypes(op, signals, "signal")))
+    return failure();
+  if (valueBuffer)
+    return verifySignalTypes(op, valueBuffer, "value buffer");
+  if (value < 0)
+    return op->emitOpError() << "signal value must not be negative, got "
+                             << value;
+  return success();
+}
+
+LogicalResult WaitOp::verify() {
+  return verifySignalOp(*this, getSignals(), getValueBuffer(), getValue());
+}
+
+LogicalResult StoreOp::verify() {
+  return verifySignalOp(*this, getSignals(), getValueBuffer(), getValue());
+}
+
+LogicalResult TimestampOp::verify() {
+  if (failed(verifyLaneCount(*this, getSlots(), "timestamp slot")))
+    return failure();
+  return verifySignalTypes(*this, getSlots(), "timestamp slot");
+}
+
+//===----------------------------------------------------------------------===//
+// Host ops
+//===----------------------------------------------------------------------===//
+
+LogicalResult FenceOp::verify() {
+  return verifySignalTypes(*this, {getTimeline(), getEpoch()},
+                           "fence operand");
+}
+
+LogicalResult ResetOp::verify() {
+  if (getSignals().empty())
+    return emitOpError("needs at least one signal");
+  return verifySignalTypes(*this, getSignals(), "signal");
+}
+
+LogicalResult FinalizeOp::verify() {
+  return verifySignalTypes(*this, {getTimelineValue(), getEpoch()},
+                           "finalize operand");
+}
+
+//===----------------------------------------------------------------------===//
+// Words: shared by hcq.cmds and hcq.blob
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Collects the operands words refer to, each once, in order of first use.
+struct WordRefParser {
+  OpAsmParser &parser;
+  SmallVector<OpAsmParser::UnresolvedOperand> refs;
+  llvm::StringMap<int32_t> indexOf;
+
+  int32_t addRef(const OpAsmParser::UnresolvedOperand &operand) {
+    std::string key = (operand.name + "#" + Twine(operand.number)).str();
+    auto [it, inserted] = indexOf.try_emplace(key, refs.size());
+    if (inserted)
+      refs.push_back(operand);
+    return it->second;
+  }
+
+  /// Parses `0x..`, `addr(%v [+ off] [>> shift])`, `lo(...)`, `hi(...)` or
+  /// `var(%v)`.
+  ParseResult parseWord(WordAttr &word) {
+    MLIRContext *ctx = parser.getContext();
+    SMLoc loc = parser.getCurrentLocation();
+    APInt constant;
+    OptionalParseResult isInt = parser.parseOptionalInteger(constant);
+    if (isInt.has_value()) {
+      if (failed(*isInt))
+        return failure();
+      if (constant.isNegative() || constant.getActiveBits() > 64)
+        return parser.emitError(loc, "word constant must fit in 64 bits "
+                                     "unsigned");
+      word = WordAttr::get(ctx, constant.getZExtValue());
+      return success();
+    }
+    StringRef keyword;
+    if (parser.parseKeyword(&keyword))
+      return failure();
+    OpAsmParser::UnresolvedOperand operand;
+    if (keyword == "var") {
+      if (parser.parseLParen() || parser.parseOperand(operand) ||
+          parser.parseRParen())
+        return failure();
+      word = WordAttr::get(ctx, WordKind::variable, 0, addRef(operand),
+                           WordPart::full, 0);
+      return success();
+    }
+    WordPart part;
+    if (keyword == "addr")
+      part = WordPart::full;
+    else if (keyword == "lo")
+      part = WordPart::lo;
+    else if (keyword == "hi")
+      part = WordPart::hi;
+    else
+      return parser.emitError(loc, "expected a word: an integer, addr(...), "
+                                   "lo(...), hi(...) or var(...), got '")
+             << keyword << "'";
+    uint64_t offset = 0, shift = 0;
+    if (parser.parseLParen() || parser.parseOperand(operand))
+      return failure();
+    if (succeeded(parser.parseOptionalPlus()) && parser.parseInteger(offset))
+      return failure();
+    if (succeeded(parser.parseOptionalGreater())) {
+      SMLoc shiftLoc = parser.getCurrentLocation();
+      if (parser.parseGreater() || parser.parseInteger(shift))
+        return failure();
+      if (shift >= 64)
+        return parser.emitError(shiftLoc, "shift must be below 64");
+    }
+    if (parser.parseRParen())
+      return failure();
+    word = WordAttr::get(ctx, WordKind::address, offset, addRef(operand), part,
+                         shift);
+    return success();
+  }
+
+  /// Parses `: type, ...` for the collected refs, prefixed by `leading`.
+  ParseResult resolve(OperationState &result, ArrayRef<Type> types) {
+    return parser.resolveOperands(refs, types, parser.getNameLoc(),
+                                  result.operands);
+  }
+};
+} // namespace
+
+static void printWord(OpAsmPrinter &printer, WordAttr word, ValueRange refs,
+                      unsigned bits) {
+  switch (word.getKind()) {
+  case WordKind::constant:
+    printer << llvm::format_hex(word.getValue(), bits == 32 ? 10 : 18);
+    return;
+  case WordKind::variable:
+    printer << "var(" << refs[word.getRef()] << ')';
+    return;
+  case WordKind::address:
+    printer << (word.getPart() == WordPart::lo   ? "lo("
+                : word.getPart() == WordPart::hi ? "hi("
+                                                 : "addr(")
+            << refs[word.getRef()];
+    if (word.getValue())
+      printer << " + " << word.getValue();
+    if (word.getShift())
+      printer << " >> " << word.getShift();
+    printer << ')';
+    return;
+  }
+}
+
+/// Bits a patch word writes: 32 for a half, else the width of the value.
+static unsigned getPatchBits(WordAttr word, ValueRange refs) {
+  if (word.getPart() != WordPart::full)
+    return 32;
+  if (word.getKind() == WordKind::variable)
+    return refs[word.getRef()].getType().isInteger(32) ? 32 : 64;
+  return 64;
+}
+
+/// Checks one word against the operands it refers to.
+static LogicalResult verifyWord(Operation *op, WordAttr word, size_t index,
+                                ValueRange refs) {
+  auto fail = [&]() { return op->emitOpError() << "word #" << index << " "; };
+  if (word.getKind() == WordKind::constant) {
+    if (word.getRef() != -1 || word.getPart() != WordPart::full ||
+        word.getShift())
+      return fail() << "is a constant but names an operand, part or shift";
+    return success();
+  }
+  if (word.getRef() < 0 || word.getRef() >= static_cast<int32_t>(refs.size()))
+    return fail() << "refers to operand " << word.getRef() << " but there are "
+                  << refs.size();
+  Type type = refs[word.getRef()].getType();
+  if (word.getKind() == WordKind::variable) {
+    if (!type.isSignlessIntOrIndex())
+      return fail() << "is a variable but its operand has type " << type;
+    if (word.getValue() || word.getShift())
+      return fail() << "is a variable and takes no offset or shift";
+    return success();
+  }
+  if (isa<LinearType>(type))
+    return success();
+  auto buffer = dyn_cast<BufferType>(type);
+  if (!buffer)
+    return fail() << "takes the address of a " << type
+                  << ", not a buffer or stream";
+  if (word.getValue() > static_cast<uint64_t>(buffer.getByteSize()))
+    return fail() << "address offset " << word.getValue()
+                  << " is outside the " << buffer.getByteSize()
+                  << "-byte buffer";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// CmdsOp
+//===----------------------------------------------------------------------===//
+
+ParseResult CmdsOp::parse(OpAsmParser &parser, OperationState &result) {
+  MLIRContext *ctx = parser.getContext();
+  SMLoc tagLoc = parser.getCurrentLocation();
+  StringRef tagName;
+  if (parser.parseKeyword(&tagName))
+    return failure();
+  std::optional<PlaceholderTag> tag = symbolizePlaceholderTag(tagName);
+  if (!tag)
+    return parser.emitError(tagLoc, "unknown stream tag '") << tagName << "'";
+  SMLoc bitsLoc = parser.getCurrentLocation();
+  Type bitsType;
+  if (parser.parseType(bitsType))
+    return failure();
+  if (!bitsType.isInteger(32) && !bitsType.isInteger(64))
+    return parser.emitError(bitsLoc, "word width must be i32 or i64");
+
+  WordRefParser words{parser, {}, {}};
+  SmallVector<Attribute> wordList;
+  if (parser.parseCommaSeparatedList(
+          OpAsmParser::Delimiter::Square, [&]() -> ParseResult {
+            WordAttr word;
+            if (words.parseWord(word))
+              return failure();
+            wordList.push_back(word);
+            return success();
+          }))
+    return failure();
+  SmallVector<Type> types;
+  if (succeeded(parser.parseOptionalColon()) && parser.parseTypeList(types))
+    return failure();
+  if (parser.parseOptionalAttrDict(result.attributes) ||
+      words.resolve(result, types))
+    return failure();
+  result.addAttribute(getTagAttrName(result.name),
+                      PlaceholderTagAttr::get(ctx, *tag));
+  result.addAttribute(getWordBitsAttrName(result.name),
+                      parser.getBuilder().getI32IntegerAttr(
+                          bitsType.getIntOrFloatBitWidth()));
+  result.addAttribute(getWordsAttrName(result.name),
+                      parser.getBuilder().getArrayAttr(wordList));
+  if (*tag != PlaceholderTag::cmdbuf)
+    result.addTypes(LinearType::get(ctx));
+  return success();
+}
+
+void CmdsOp::print(OpAsmPrinter &printer) {
+  printer << ' ' << stringifyPlaceholderTag(getTag()) << " i" << getWordBits()
+          << " [";
+  llvm::interleaveComma(getWords(), printer, [&](Attribute word) {
+    printWord(printer, cast<WordAttr>(word), getRefs(), getWordBits());
+  });
+  printer << ']';
+  if (!getRefs().empty()) {
+    printer << " : ";
+    llvm::interleaveComma(getRefs().getTypes(), printer);
+  }
+  printer.printOptionalAttrDict((*this)->getAttrs(),
+                                {getTagAttrName(), getWordBitsAttrName(),
+                                 getWordsAttrName()});
+}
+
+LogicalResult CmdsOp::verify() {
+  unsigned bits = getWordBits();
+  if (bits != 32 && bits != 64)
+    return emitOpError() << "word width must be 32 or 64, got " << bits;
+  bool indirect = getTag() != PlaceholderTag::cmdbuf;
+  if (indirect != static_cast<bool>(getLinear()))
+    return emitOpError(indirect ? "with a tag other than 'cmdbuf' must return "
+                                  "its !hcq.linear stream"
+                                : "with tag 'cmdbuf' must not have a result");
+  if (!(*this)->getParentOfType<SubmitOp>())
+    return emitOpError("must be inside an hcq.submit");
+  for (auto [i, attr] : llvm::enumerate(getWords())) {
+    auto word = cast<WordAttr>(attr);
+    if (failed(verifyWord(*this, word, i, getRefs())))
+      return failure();
+    if (word.isConstant()) {
+      if (bits == 32 && word.getValue() > UINT32_MAX)
+        return emitOpError() << "word #" << i << " constant "
+                             << word.getValue()
+                             << " does not fit in 32 bits";
+      continue;
+    }
+    if (bits == 32 && getPatchBits(word, getRefs()) != 32)
+      return emitOpError() << "word #" << i
+                           << " is 64 bits wide in a 32-bit stream: use "
+                              "lo(...) and hi(...)";
+    if (bits == 64 && word.getPart() != WordPart::full)
+      return emitOpError() << "word #" << i
+                           << " is a 32-bit half in a 64-bit stream";
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// BlobOp
+//===----------------------------------------------------------------------===//
+
+ParseResult BlobOp::parse(OpAsmParser &parser, OperationState &result) {
+  Builder &builder = parser.getBuilder();
+  OpAsmParser::UnresolvedOperand target;
+  SmallVector<int32_t> data;
+  if (parser.parseOperand(target) || parser.parseEqual() ||
+      parser.parseCommaSeparatedList(
+          OpAsmParser::Delimiter::Square, [&]() -> ParseResult {
+            SMLoc loc = parser.getCurrentLocation();
+            uint64_t dword;
+            if (parser.parseInteger(dword))
+              return failure();
+            if (dword > UINT32_MAX)
+              return parser.emitError(loc, "blob data are 32-bit words");
+            data.push_back(static_cast<int32_t>(static_cast<uint32_t>(dword)));
+            return success();
+          }))
+    return failure();
+
+  WordRefParser words{parser, {}, {}};
+  SmallVector<int64_t> offsets;
+  SmallVector<Attribute> patches;
+  if (succeeded(parser.parseOptionalKeyword("patches")) &&
+      parser.parseCommaSeparatedList(
+          OpAsmParser::Delimiter::Square, [&]() -> ParseResult {
+            int64_t offset;
+            WordAttr word;
+            if (parser.parseInteger(offset) || parser.parseColon() ||
+                words.parseWord(word))
+              return failure();
+            offsets.push_back(offset);
+            patches.push_back(word);
+            return success();
+          }))
+    return failure();
+
+  Type targetType;
+  SmallVector<Type> refTypes;
+  if (parser.parseColonType(targetType) ||
+      (succeeded(parser.parseOptionalComma()) &&
+       parser.parseTypeList(refTypes)) ||
+      parser.parseOptionalAttrDict(result.attributes) ||
+      parser.resolveOperand(target, targetType, result.operands) ||
+      words.resolve(result, refTypes))
+    return failure();
+  result.addAttribute(getDataAttrName(result.name),
+                      builder.getDenseI32ArrayAttr(data));
+  result.addAttribute(getPatchOffsetsAttrName(result.name),
+                      builder.getDenseI64ArrayAttr(offsets));
+  result.addAttribute(getPatchesAttrName(result.name),
+                      builder.getArrayAttr(patches));
+  return success();
+}
+
+void BlobOp::print(OpAsmPrinter &printer) {
+  printer << ' ' << getTarget() << " = [";
+  llvm::interleaveComma(getData(), printer, [&](int32_t dword) {
+    printer << llvm::format_hex(static_cast<uint32_t>(dword), 10);
+  });
+  printer << ']';
+  if (!getPatches().empty()) {
+    printer << " patches [";
+    llvm::interleaveComma(
+        llvm::zip(getPatchOffsets(), getPatches()), printer, [&](auto pair) {
+          auto [offset, word] = pair;
+          printer << offset << ": ";
+          printWord(printer, cast<WordAttr>(word), getRefs(), 64);
+        });
+    printer << ']';
+  }
+  printer << " : " << getTarget().getType();
+  for (Type type : getRefs().getTypes())
+    printer << ", " << type;
+  printer.printOptionalAttrDict((*this)->getAttrs(),
+                                {getDataAttrName(), getPatchOffsetsAttrName(),
+                                 getPatchesAttrName()});
+}
+
+LogicalResult BlobOp::verify() {
+  auto target = cast<BufferType>(getTarget().getType());
+  int64_t bytes = static_cast<int64_t>(getData().size()) * 4;
+  if (!getPlaceholder(getTarget()))
+    return emitOpError("target must be an hcq.placeholder");
+  if (bytes > target.getByteSize())
+    return emitOpError() << "writes " << bytes << " bytes into a "
+                         << target.getByteSize() << "-byte placeholder";
+  if (getPatchOffsets().size() != getPatches().size())
+    return emitOpError() << "has " << getPatchOffsets().size()
+                         << " patch offsets but " << getPatches().size()
+                         << " patch words";
+  for (auto [i, offset, attr] :
+       llvm::enumerate(getPatchOffsets(), getPatches())) {
+    auto word = cast<WordAttr>(attr);
+    if (failed(verifyWord(*this, word, i, getRefs())))
+      return failure();
+    if (word.getKind() != WordKind::address)
+      return emitOpError() << "patch #" << i
+                           << " must be an address: constants belong in the "
+                              "data, variables in an hcq.patch_group";
+    Value ref = getRefs()[word.getRef()];
+    if (!isa<LinearType>(ref.getType()) && !getPlaceholder(ref))
+      return emitOpError()
+             << "patch #" << i
+             << " takes the address of a value that is not a placeholder: "
+                "per-run addresses go through hcq.patch_group";
+    unsigned width = getPatchBits(word, getRefs()) / 8;
+    if (offset < 0 || offset + width > bytes)
+      return emitOpError() << "patch #" << i << " at byte " << offset
+                           << " is outside the " << bytes << "-byte data";
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// InputsOp, PatchGroupOp, EnqueueOp
+//===----------------------------------------------------------------------===//
+
+/// Checks that `value` is a placeholder with `tag` and `bits`-wide integers.
+static LogicalResult verifyTable(Operation *op, Value value,
+                                 PlaceholderTag tag, unsigned bits,
+                                 StringRef what) {
+  PlaceholderOp placeholder = getPlaceholder(value);
+  auto type = cast<BufferType>(value.getType());
+  if (!placeholder || placeholder.getTag() != tag ||
+      !type.getElementType().isInteger(bits))
+    return op->emitOpError()
+           << what << " must be a '" << stringifyPlaceholderTag(tag)
+           << "' placeholder of i" << bits;
+  return success();
+}
+
+LogicalResult InputsOp::verify() {
+  if (failed(verifyTable(*this, getTable(), PlaceholderTag::inputs, 64,
+                         "table")))
+    return failure();
+  if (getInputs().size() != getLanes().size())
+    return emitOpError() << "has " << getInputs().size() << " inputs but "
+                         << getLanes().size() << " lanes";
+  int64_t slots = cast<BufferType>(getTable().getType()).getNumElements();
+  if (static_cast<int64_t>(getInputs().size()) > slots)
+    return emitOpError() << "fills " << getInputs().size()
+                         << " slots of a table that has " << slots;
+  for (auto [i, input, lane] : llvm::enumerate(getInputs(), getLanes())) {
+    if (!isa<BlockArgument>(input))
+      return emitOpError() << "input #" << i
+                           << " must be an argument of the schedule";
+    size_t lanes = cast<BufferType>(input.getType()).getNumLanes();
+    if (lane < 0 || static_cast<size_t>(lane) >= lanes)
+      return emitOpError() << "slot " << i << " names lane " << lane
+                           << " of an input with " << lanes << " lanes";
+  }
+  return success();
+}
+
+LogicalResult PatchGroupOp::verify() {
+  if (failed(verifyTable(*this, getOffsets(), PlaceholderTag::offtbl, 32,
+                         "offsets")))
+    return failure();
+  if (!getPlaceholder(getTarget()))
+    return emitOpError("target must be an hcq.placeholder");
+  if (getStart() < 0 || getCount() <= 0)
+    return emitOpError() << "needs a non-negative start and a positive count, "
+                            "got ["
+                         << getStart() << ", " << getCount() << "]";
+  int64_t entries =
+      cast<BufferType>(getOffsets().getType()).getNumElements() / 2;
+  if (getStart() + getCount() > entries)
+    return emitOpError() << "entries [" << getStart() << ", "
+                         << getStart() + getCount()
+                         << ") are outside the offset table's " << entries;
+  Type source = getSource().getType();
+  if (isa<BufferType>(source))
+    return verifyTable(*this, getSource(), PlaceholderTag::inputs, 64,
+                       "source");
+  if (!source.isSignlessIntOrIndex())
+    return emitOpError() << "source must be the inputs table or a bound "
+                            "variable, got "
+                         << source;
+  return success();
+}
+
+LogicalResult EnqueueOp::verify() {
+  auto type = cast<BufferType>(getCmdbuf().getType());
+  if (getSize() <= 0 || getSize() > type.getByteSize())
+    return emitOpError() << "size " << getSize() << " is outside the "
+                         << type.getByteSize() << "-byte command buffer";
+  for (DeviceAttr device : getDevices().getDevices())
+    if (!device.isHCQ())
+      return emitOpError() << "device " << device.str()
+                           << " has no command queues (expected AMD or CPU)";
+  return success();
+}

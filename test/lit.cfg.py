@@ -1,0 +1,19 @@
+# -*- Python -*-
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "HCQ"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.hcq_obj_root, "test")
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py.in", "Inputs"]
+
+llvm_config.with_system_environment(["HOME", "TMP", "TEMP"])
+llvm_config.use_default_substitutions()
+config.substitutions.append(("%hcq_src_root", config.hcq_src_root))
+
+tool_dirs = [config.hcq_tools_dir, config.llvm_tools_dir]
+llvm_config.add_tool_substitutions(["hcq-opt", "FileCheck", "not", "count", "split-file"], tool_dirs)
