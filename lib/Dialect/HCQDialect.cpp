@@ -82,7 +82,9 @@ ParseResult hcq::parseDeviceTuple(AsmParser &parser, DevicesAttr &devices) {
     return parseDeviceName(parser, list.emplace_back());
   };
   if (succeeded(parser.parseOptionalLSquare())) {
-    if (parser.parseCommaSeparatedList(parseOne) || parser.parseRSquare())
+    // `[]` parses, so that the verifier names the problem.
+    if (failed(parser.parseOptionalRSquare()) &&
+        (parser.parseCommaSeparatedList(parseOne) || parser.parseRSquare()))
       return failure();
   } else if (parseOne()) {
     return failure();
@@ -199,20 +201,24 @@ void QueueAttr::print(AsmPrinter &printer) const {
 
 Type BufferType::parse(AsmParser &parser) {
   SMLoc loc = parser.getCurrentLocation();
-  int64_t numElements;
+  SmallVector<int64_t, 1> shape;
   Type elementType;
   DevicesAttr devices;
   if (parser.parseLess())
     return {};
-  // `64xf32`: the lexer reads `64` and then `xf32`, which parseXInDimensionList
-  // splits; a negative count is caught by the verifier with a clear message.
+  // A leading minus is taken here so that the verifier, not the lexer, names
+  // a negative count.
   bool negative = succeeded(parser.parseOptionalMinus());
-  if (parser.parseInteger(numElements) || parser.parseXInDimensionList() ||
+  if (parser.parseDimensionList(shape, /*allowDynamic=*/false) ||
       parser.parseType(elementType) || parser.parseComma() ||
       parseDeviceTuple(parser, devices) || parser.parseGreater())
     return {};
-  if (negative)
-    numElements = -numElements;
+  if (shape.size() != 1) {
+    parser.emitError(loc, "buffer must have exactly one dimension, got ")
+        << shape.size();
+    return {};
+  }
+  int64_t numElements = negative ? -shape[0] : shape[0];
   return BufferType::getChecked([&] { return parser.emitError(loc); },
                                 parser.getContext(), numElements, elementType,
                                 devices);

@@ -1,0 +1,738 @@
+// Every verifier error of the hcq dialect, one case each.
+// RUN: hcq-opt %s -split-input-file -verify-diagnostics
+
+// Tests that an empty device tuple is rejected.
+// expected-error @+1 {{device tuple must not be empty}}
+func.func private @f(!hcq.buffer<4xf32, []>)
+
+// -----
+
+// Tests that a device may appear only once in a tuple.
+// expected-error @+1 {{device AMD:0 appears twice in a device tuple}}
+func.func private @f(!hcq.buffer<4xf32, [AMD:0, AMD:0]>)
+
+// -----
+
+// Tests that a zero-sized buffer is rejected.
+// expected-error @+1 {{buffer must have a positive element count, got 0}}
+func.func private @f(!hcq.buffer<0xf32, CPU:0>)
+
+// -----
+
+// Tests that a negative-sized buffer is rejected.
+// expected-error @+1 {{buffer must have a positive element count, got -4}}
+func.func private @f(!hcq.buffer<-4xf32, CPU:0>)
+
+// -----
+
+// Tests that buffers are one-dimensional.
+// expected-error @+1 {{buffer must have exactly one dimension, got 2}}
+func.func private @f(!hcq.buffer<4x4xf32, CPU:0>)
+
+// -----
+
+// Tests that elements must be whole bytes.
+// expected-error @+1 {{buffer element type must be an integer or float of whole bytes, got 'i1'}}
+func.func private @f(!hcq.buffer<4xi1, CPU:0>)
+
+// -----
+
+// Tests that a schedule has no results.
+// expected-error @+1 {{'hcq.schedule' op must not have results}}
+hcq.schedule @s() -> i32 {
+  hcq.host_call "f"()
+}
+
+// -----
+
+// Tests that a schedule needs a body.
+// expected-error @+1 {{'hcq.schedule' op must have a body}}
+hcq.schedule @s()
+
+// -----
+
+// Tests that schedule arguments are buffers or bound variables.
+// expected-error @+1 {{'hcq.schedule' op argument #0 must be an !hcq.buffer or an integer bound variable, got 'f32'}}
+hcq.schedule @s(%x: f32) {
+  hcq.host_call "f"()
+}
+
+// -----
+
+// Tests that an executable holds no calls.
+hcq.kernel @k cpu () symbol "k" library "libk.so"
+hcq.executable @e() {
+  // expected-error @+1 {{'hcq.launch' op is not allowed in an executable}}
+  hcq.launch @k() global [1, 1, 1] local [1, 1, 1]
+}
+
+// -----
+
+// Tests that the access and type lists of a kernel match.
+// expected-error @+1 {{'hcq.kernel' op has 1 argument accesses but 0 argument types}}
+"hcq.kernel"() <{arg_access = [1 : i32], arg_types = [], sym_name = "k", symbol = "k", library = "l", target = 0 : i32}> : () -> ()
+
+// -----
+
+// Tests that kernel argument element types are whole bytes.
+// expected-error @+1 {{'hcq.kernel' op argument #1 must have an integer or float element type of whole bytes, got 'i1'}}
+hcq.kernel @k cpu (read f32, write i1) symbol "k" library "libk.so"
+
+// -----
+
+// Tests that the variable count is not negative.
+// expected-error @+1 {{'hcq.kernel' op number of bound variables must not be negative, got -1}}
+hcq.kernel @k cpu () vars -1 symbol "k" library "libk.so"
+
+// -----
+
+// Tests that a cpu kernel names its symbol.
+// expected-error @+1 {{'hcq.kernel' op cpu kernel needs a host 'symbol'}}
+hcq.kernel @k cpu () library "libk.so"
+
+// -----
+
+// Tests that a cpu kernel names its library.
+// expected-error @+1 {{'hcq.kernel' op cpu kernel needs the shared 'library' that holds its symbol}}
+hcq.kernel @k cpu () symbol "k"
+
+// -----
+
+// Tests that a cpu kernel carries no code object.
+// expected-error @+1 {{'hcq.kernel' op cpu kernel must not carry a 'code_object'}}
+hcq.kernel @k cpu () symbol "k" library "libk.so" code_object "\7FELF"
+
+// -----
+
+// Tests that an amd kernel carries its code object.
+// expected-error @+1 {{'hcq.kernel' op amd kernel needs its 'code_object' bytes}}
+hcq.kernel @k amd () symbol "k"
+
+// -----
+
+// Tests that an amd code object must be an ELF file.
+// expected-error @+1 {{'hcq.kernel' op amd kernel 'code_object' is not an ELF file (bad magic)}}
+hcq.kernel @k amd () code_object "garbage"
+
+// -----
+
+// Tests that an amd kernel names no library.
+// expected-error @+1 {{'hcq.kernel' op amd kernel must not name a 'library'}}
+hcq.kernel @k amd () library "libk.so" code_object "\7FELF"
+
+// -----
+
+// Tests that a builtin kernel carries no code.
+// expected-error @+1 {{'hcq.kernel' op builtin kernel must not carry a 'library' or 'code_object'}}
+hcq.kernel @k builtin (write f32, read f32) symbol "copy" library "libk.so"
+
+// -----
+
+// Tests that unknown builtins are rejected.
+// expected-error @+1 {{'hcq.kernel' op unknown builtin kernel 'fill' (expected 'copy')}}
+hcq.kernel @k builtin (write f32) symbol "fill"
+
+// -----
+
+// Tests the builtin copy's signature.
+// expected-error @+1 {{'hcq.kernel' op builtin 'copy' takes (write T, read T)}}
+hcq.kernel @k builtin (read f32, write f32) symbol "copy"
+
+// -----
+
+// Tests that the builtin copy has one element type.
+// expected-error @+1 {{'hcq.kernel' op builtin 'copy' needs one element type for both arguments}}
+hcq.kernel @k builtin (write f32, read i32) symbol "copy"
+
+// -----
+
+// Tests that a view keeps the element type.
+hcq.schedule @s(%b: !hcq.buffer<16xf32, CPU:0>) {
+  // expected-error @+1 {{'hcq.view' op view element type 'i32' differs from the source's 'f32'}}
+  %v = hcq.view %b[0] : !hcq.buffer<16xf32, CPU:0> -> !hcq.buffer<4xi32, CPU:0>
+}
+
+// -----
+
+// Tests that a view keeps the devices.
+hcq.schedule @s(%b: !hcq.buffer<16xf32, CPU:0>) {
+  // expected-error @+1 {{'hcq.view' op view must be on the source's devices}}
+  %v = hcq.view %b[0] : !hcq.buffer<16xf32, CPU:0> -> !hcq.buffer<4xf32, CPU:1>
+}
+
+// -----
+
+// Tests that a view offset is not negative.
+hcq.schedule @s(%b: !hcq.buffer<16xf32, CPU:0>) {
+  // expected-error @+1 {{'hcq.view' op view offset must not be negative, got -1}}
+  %v = hcq.view %b[-1] : !hcq.buffer<16xf32, CPU:0> -> !hcq.buffer<4xf32, CPU:0>
+}
+
+// -----
+
+// Tests that a view lies within its source.
+hcq.schedule @s(%b: !hcq.buffer<16xf32, CPU:0>) {
+  // expected-error @+1 {{'hcq.view' op view of elements [14, 18) is outside the source's 16 elements}}
+  %v = hcq.view %b[14] : !hcq.buffer<16xf32, CPU:0> -> !hcq.buffer<4xf32, CPU:0>
+}
+
+// -----
+
+// Tests that a grid has three dimensions.
+hcq.kernel @k cpu () symbol "k" library "libk.so"
+hcq.schedule @s() {
+  // expected-error @+1 {{'hcq.launch' op global size must have 3 dimensions, got 2}}
+  hcq.launch @k() global [1, 1] local [1, 1, 1]
+}
+
+// -----
+
+// Tests that a zero-sized grid is rejected.
+hcq.kernel @k cpu () symbol "k" library "libk.so"
+hcq.schedule @s() {
+  // expected-error @+1 {{'hcq.launch' op local size must be positive in every dimension, got 0}}
+  hcq.launch @k() global [1, 1, 1] local [0, 1, 1]
+}
+
+// -----
+
+// Tests that a negative grid is rejected.
+hcq.kernel @k cpu () symbol "k" library "libk.so"
+hcq.schedule @s() {
+  // expected-error @+1 {{'hcq.launch' op global size must be positive in every dimension, got -2}}
+  hcq.launch @k() global [-2, 1, 1] local [1, 1, 1]
+}
+
+// -----
+
+// Tests that a launch names a kernel.
+hcq.schedule @s() {
+  // expected-error @+1 {{'hcq.launch' op 'missing' does not name an hcq.kernel}}
+  hcq.launch @missing() global [1, 1, 1] local [1, 1, 1]
+}
+
+// -----
+
+// Tests that a launch passes as many buffers as the kernel takes.
+hcq.kernel @k cpu (write f32, read f32) symbol "k" library "libk.so"
+hcq.schedule @s(%a: !hcq.buffer<4xf32, CPU:0>) {
+  // expected-error @+1 {{'hcq.launch' op passes 1 buffers but kernel @k takes 2}}
+  hcq.launch @k(%a : !hcq.buffer<4xf32, CPU:0>) global [1, 1, 1] local [1, 1, 1]
+}
+
+// -----
+
+// Tests that buffer element types match the kernel's.
+hcq.kernel @k cpu (write f32) symbol "k" library "libk.so"
+hcq.schedule @s(%a: !hcq.buffer<4xi32, CPU:0>) {
+  // expected-error @+1 {{'hcq.launch' op buffer #0 has element type 'i32' but kernel @k expects 'f32'}}
+  hcq.launch @k(%a : !hcq.buffer<4xi32, CPU:0>) global [1, 1, 1] local [1, 1, 1]
+}
+
+// -----
+
+// Tests that a launch binds as many variables as the kernel takes.
+hcq.kernel @k cpu () vars 2 symbol "k" library "libk.so"
+hcq.schedule @s(%n: i32) {
+  // expected-error @+1 {{'hcq.launch' op passes 1 bound variables but kernel @k takes 2}}
+  hcq.launch @k() vars(%n : i32) global [1, 1, 1] local [1, 1, 1]
+}
+
+// -----
+
+// Tests that copy offsets are not negative.
+hcq.schedule @s(%a: !hcq.buffer<4xf32, CPU:0>, %b: !hcq.buffer<4xf32, AMD:0>) {
+  // expected-error @+1 {{'hcq.copy' op destination offset must not be negative, got -4}}
+  hcq.copy %b[-4, 4], %a[0, 4] : !hcq.buffer<4xf32, AMD:0>, !hcq.buffer<4xf32, CPU:0>
+}
+
+// -----
+
+// Tests that a copy moves at least one byte.
+hcq.schedule @s(%a: !hcq.buffer<4xf32, CPU:0>, %b: !hcq.buffer<4xf32, AMD:0>) {
+  // expected-error @+1 {{'hcq.copy' op source size must be positive, got 0}}
+  hcq.copy %b[0, 4], %a[0, 0] : !hcq.buffer<4xf32, AMD:0>, !hcq.buffer<4xf32, CPU:0>
+}
+
+// -----
+
+// Tests that copy ranges lie within their buffers.
+hcq.schedule @s(%a: !hcq.buffer<4xf32, CPU:0>, %b: !hcq.buffer<4xf32, AMD:0>) {
+  // expected-error @+1 {{'hcq.copy' op source range [8, 24) is outside the 16-byte buffer}}
+  hcq.copy %b[0, 16], %a[8, 16] : !hcq.buffer<4xf32, AMD:0>, !hcq.buffer<4xf32, CPU:0>
+}
+
+// -----
+
+// Tests that both sides of a copy have one byte size.
+hcq.schedule @s(%a: !hcq.buffer<4xf32, CPU:0>, %b: !hcq.buffer<4xf32, AMD:0>) {
+  // expected-error @+1 {{'hcq.copy' op copies 16 source bytes into a 8-byte destination range}}
+  hcq.copy %b[0, 8], %a[0, 16] : !hcq.buffer<4xf32, AMD:0>, !hcq.buffer<4xf32, CPU:0>
+}
+
+// -----
+
+// Tests that placeholder slots are not negative.
+hcq.schedule @s() {
+  // expected-error @+1 {{'hcq.placeholder' op slot must not be negative, got -1}}
+  %p = hcq.placeholder cmdbuf slot -1 : !hcq.buffer<128xi8, AMD:0>
+}
+
+// -----
+
+// Tests that signal placeholders are one 64-bit word.
+hcq.schedule @s() {
+  // expected-error @+1 {{'hcq.placeholder' op 'timeline_signal' placeholder must be a !hcq.buffer<1xi64, ...>, got '!hcq.buffer<2xi64, AMD:0>'}}
+  %p = hcq.placeholder timeline_signal slot 0 : !hcq.buffer<2xi64, AMD:0>
+}
+
+// -----
+
+// Tests that submits are on devices with command queues.
+hcq.schedule @s() {
+  // expected-error @+1 {{'hcq.submit' op device CUDA:0 has no command queues (expected AMD or CPU)}}
+  hcq.submit on CUDA:0 queue COMPUTE:0 {
+  }
+}
+
+// -----
+
+// Tests that the SUBMIT queue is a host queue.
+hcq.schedule @s() {
+  // expected-error @+1 {{'hcq.submit' op the SUBMIT queue exists only on CPU devices}}
+  hcq.submit on AMD:0 queue SUBMIT:0 {
+  }
+}
+
+// -----
+
+// Tests that a submit holds only queue commands.
+hcq.schedule @s() {
+  hcq.submit on AMD:0 queue COMPUTE:0 {
+    // expected-error @+1 {{'hcq.alloc' op is not allowed in an hcq.submit}}
+    %a = hcq.alloc : !hcq.buffer<4xf32, AMD:0>
+  }
+}
+
+// -----
+
+// Tests that a wait lives in a submit.
+hcq.schedule @s() {
+  %p = hcq.placeholder signal slot 1 : !hcq.buffer<1xi64, AMD:0>
+  // expected-error @+1 {{'hcq.wait' op expects parent op 'hcq.submit'}}
+  hcq.wait %p >= 1 : !hcq.buffer<1xi64, AMD:0>
+}
+
+// -----
+
+// Tests that a wait has one signal, or one per lane.
+hcq.schedule @s() {
+  %p = hcq.placeholder signal slot 1 : !hcq.buffer<1xi64, AMD:0>
+  hcq.submit on [AMD:0, AMD:1, AMD:2] queue COMPUTE:0 {
+    // expected-error @+1 {{'hcq.wait' op has 2 signals but the submit has 3 lanes (expected 1 or 3)}}
+    hcq.wait %p, %p >= 1 : !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>
+  }
+}
+
+// -----
+
+// Tests that a wait has a signal at all.
+hcq.schedule @s() {
+  hcq.submit on AMD:0 queue COMPUTE:0 {
+    // expected-error @+1 {{'hcq.wait' op needs at least one signal}}
+    "hcq.wait"() <{value = 1 : i64, operandSegmentSizes = array<i32: 0, 0>}> : () -> ()
+  }
+}
+
+// -----
+
+// Tests that signals are one 64-bit word.
+hcq.schedule @s(%b: !hcq.buffer<2xi32, AMD:0>) {
+  hcq.submit on AMD:0 queue COMPUTE:0 {
+    // expected-error @+1 {{'hcq.store' op signal must be a !hcq.buffer<1xi64, ...>, got '!hcq.buffer<2xi32, AMD:0>'}}
+    hcq.store %b = 1 : !hcq.buffer<2xi32, AMD:0>
+  }
+}
+
+// -----
+
+// Tests that a signal value read from memory is a 64-bit word.
+hcq.schedule @s(%b: !hcq.buffer<2xi64, CPU:0>) {
+  %p = hcq.placeholder signal slot 1 : !hcq.buffer<1xi64, AMD:0>
+  hcq.submit on AMD:0 queue COMPUTE:0 {
+    // expected-error @+1 {{'hcq.wait' op value buffer must be a !hcq.buffer<1xi64, ...>, got '!hcq.buffer<2xi64, CPU:0>'}}
+    hcq.wait %p >= [%b : !hcq.buffer<2xi64, CPU:0>] - 1 : !hcq.buffer<1xi64, AMD:0>
+  }
+}
+
+// -----
+
+// Tests that a constant signal value is not negative.
+hcq.schedule @s() {
+  %p = hcq.placeholder signal slot 1 : !hcq.buffer<1xi64, AMD:0>
+  hcq.submit on AMD:0 queue COMPUTE:0 {
+    // expected-error @+1 {{'hcq.wait' op signal value must not be negative, got -3}}
+    hcq.wait %p >= -3 : !hcq.buffer<1xi64, AMD:0>
+  }
+}
+
+// -----
+
+// Tests that timestamps have one slot, or one per lane.
+hcq.schedule @s() {
+  %t = hcq.placeholder timestamp slot 1 : !hcq.buffer<1xi64, AMD:0>
+  hcq.submit on [AMD:0, AMD:1, AMD:2] queue COMPUTE:0 {
+    // expected-error @+1 {{'hcq.timestamp' op has 2 timestamp slots but the submit has 3 lanes (expected 1 or 3)}}
+    hcq.timestamp %t, %t : !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>
+  }
+}
+
+// -----
+
+// Tests that timestamp slots are one 64-bit word.
+hcq.schedule @s(%b: !hcq.buffer<4xi8, AMD:0>) {
+  hcq.submit on AMD:0 queue COMPUTE:0 {
+    // expected-error @+1 {{'hcq.timestamp' op timestamp slot must be a !hcq.buffer<1xi64, ...>}}
+    hcq.timestamp %b : !hcq.buffer<4xi8, AMD:0>
+  }
+}
+
+// -----
+
+// Tests that a fence compares 64-bit words.
+hcq.schedule @s(%b: !hcq.buffer<4xi8, CPU:0>) {
+  %tl = hcq.placeholder timeline_signal slot 0 : !hcq.buffer<1xi64, AMD:0>
+  // expected-error @+1 {{'hcq.fence' op fence operand must be a !hcq.buffer<1xi64, ...>, got '!hcq.buffer<4xi8, CPU:0>'}}
+  hcq.fence %tl reaches %b : !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<4xi8, CPU:0>
+}
+
+// -----
+
+// Tests that a reset names a signal.
+hcq.schedule @s() {
+  // expected-error @+1 {{'hcq.reset' op needs at least one signal}}
+  "hcq.reset"() : () -> ()
+}
+
+// -----
+
+// Tests that a reset zeroes only signals.
+hcq.schedule @s(%b: !hcq.buffer<4xf32, AMD:0>) {
+  // expected-error @+1 {{'hcq.reset' op signal must be a !hcq.buffer<1xi64, ...>}}
+  hcq.reset %b : !hcq.buffer<4xf32, AMD:0>
+}
+
+// -----
+
+// Tests that finalize works on 64-bit words.
+hcq.schedule @s(%b: !hcq.buffer<4xf32, CPU:0>) {
+  %tlv = hcq.placeholder timeline_value slot 0 : !hcq.buffer<1xi64, CPU:0>
+  // expected-error @+1 {{'hcq.finalize' op finalize operand must be a !hcq.buffer<1xi64, ...>}}
+  hcq.finalize %tlv, %b : !hcq.buffer<1xi64, CPU:0>, !hcq.buffer<4xf32, CPU:0>
+}
+
+// -----
+
+// Tests that command words are 32 or 64 bits.
+hcq.schedule @s() {
+  hcq.submit on AMD:0 queue COMPUTE:0 {
+    // expected-error @+1 {{'hcq.cmds' op word width must be 32 or 64, got 16}}
+    "hcq.cmds"() <{tag = 7 : i32, word_bits = 16 : i32, words = []}> : () -> ()
+  }
+}
+
+// -----
+
+// Tests that an indirect stream returns its value.
+hcq.schedule @s() {
+  hcq.submit on AMD:0 queue COMPUTE:0 {
+    // expected-error @+1 {{'hcq.cmds' op with a tag other than 'cmdbuf' must return its !hcq.linear stream}}
+    "hcq.cmds"() <{tag = 8 : i32, word_bits = 64 : i32, words = []}> : () -> ()
+  }
+}
+
+// -----
+
+// Tests that the queue stream has no value.
+hcq.schedule @s() {
+  hcq.submit on AMD:0 queue COMPUTE:0 {
+    // expected-error @+1 {{'hcq.cmds' op with tag 'cmdbuf' must not have a result}}
+    %l = "hcq.cmds"() <{tag = 7 : i32, word_bits = 32 : i32, words = []}> : () -> !hcq.linear
+  }
+}
+
+// -----
+
+// Tests that command words live in a submit.
+hcq.schedule @s() {
+  // expected-error @+1 {{'hcq.cmds' op must be inside an hcq.submit}}
+  hcq.cmds cmdbuf i32 [0x1]
+}
+
+// -----
+
+// Tests that a constant word names no operand.
+hcq.schedule @s() {
+  hcq.submit on AMD:0 queue COMPUTE:0 {
+    // expected-error @+1 {{'hcq.cmds' op word #0 is a constant but names an operand, part or shift}}
+    "hcq.cmds"() <{tag = 7 : i32, word_bits = 32 : i32, words = [#hcq.word<constant, 1, 0, full, 0>]}> : () -> ()
+  }
+}
+
+// -----
+
+// Tests that word operand indices are in range.
+hcq.schedule @s() {
+  hcq.submit on AMD:0 queue COMPUTE:0 {
+    // expected-error @+1 {{'hcq.cmds' op word #0 refers to operand 2 but there are 0}}
+    "hcq.cmds"() <{tag = 7 : i32, word_bits = 32 : i32, words = [#hcq.word<address, 0, 2, lo, 0>]}> : () -> ()
+  }
+}
+
+// -----
+
+// Tests that a variable word refers to an integer.
+hcq.schedule @s(%b: !hcq.buffer<4xf32, AMD:0>) {
+  hcq.submit on AMD:0 queue COMPUTE:0 {
+    // expected-error @+1 {{'hcq.cmds' op word #1 is a variable but its operand has type '!hcq.buffer<4xf32, AMD:0>'}}
+    hcq.cmds cmdbuf i32 [0x1, var(%b)] : !hcq.buffer<4xf32, AMD:0>
+  }
+}
+
+// -----
+
+// Tests that a variable word takes no offset.
+hcq.schedule @s(%n: i32) {
+  hcq.submit on AMD:0 queue COMPUTE:0 {
+    // expected-error @+1 {{'hcq.cmds' op word #0 is a variable and takes no offset or shift}}
+    "hcq.cmds"(%n) <{tag = 7 : i32, word_bits = 32 : i32, words = [#hcq.word<variable, 4, 0, full, 0>]}> : (i32) -> ()
+  }
+}
+
+// -----
+
+// Tests that an address word refers to a buffer or stream.
+hcq.schedule @s(%n: i32) {
+  hcq.submit on AMD:0 queue COMPUTE:0 {
+    // expected-error @+1 {{'hcq.cmds' op word #0 takes the address of a 'i32', not a buffer or stream}}
+    hcq.cmds cmdbuf i32 [lo(%n)] : i32
+  }
+}
+
+// -----
+
+// Tests that an address offset stays within its buffer.
+hcq.schedule @s(%b: !hcq.buffer<4xf32, AMD:0>) {
+  hcq.submit on AMD:0 queue COMPUTE:0 {
+    // expected-error @+1 {{'hcq.cmds' op word #0 address offset 20 is outside the 16-byte buffer}}
+    hcq.cmds cmdbuf i32 [lo(%b + 20)] : !hcq.buffer<4xf32, AMD:0>
+  }
+}
+
+// -----
+
+// Tests that constants of a 32-bit stream fit in 32 bits.
+hcq.schedule @s() {
+  hcq.submit on AMD:0 queue COMPUTE:0 {
+    // expected-error @+1 {{'hcq.cmds' op word #0 constant 4294967296 does not fit in 32 bits}}
+    hcq.cmds cmdbuf i32 [0x100000000]
+  }
+}
+
+// -----
+
+// Tests that a 32-bit stream takes addresses in halves.
+hcq.schedule @s(%b: !hcq.buffer<4xf32, AMD:0>) {
+  hcq.submit on AMD:0 queue COMPUTE:0 {
+    // expected-error @+1 {{'hcq.cmds' op word #0 is 64 bits wide in a 32-bit stream: use lo(...) and hi(...)}}
+    hcq.cmds cmdbuf i32 [addr(%b)] : !hcq.buffer<4xf32, AMD:0>
+  }
+}
+
+// -----
+
+// Tests that a 64-bit stream takes whole addresses.
+hcq.schedule @s(%b: !hcq.buffer<4xf32, AMD:0>) {
+  hcq.submit on CPU:0 queue COMPUTE:0 {
+    // expected-error @+1 {{'hcq.cmds' op word #0 is a 32-bit half in a 64-bit stream}}
+    hcq.cmds cmdbuf i64 [hi(%b)] : !hcq.buffer<4xf32, AMD:0>
+  }
+}
+
+// -----
+
+// Tests that a blob writes into a placeholder.
+hcq.executable @e(%b: !hcq.buffer<4xi32, AMD:0>) {
+  // expected-error @+1 {{'hcq.blob' op target must be an hcq.placeholder}}
+  hcq.blob %b = [0x1] : !hcq.buffer<4xi32, AMD:0>
+}
+
+// -----
+
+// Tests that a blob fits its placeholder.
+hcq.executable @e() {
+  %p = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<4xi8, AMD:0>
+  // expected-error @+1 {{'hcq.blob' op writes 8 bytes into a 4-byte placeholder}}
+  hcq.blob %p = [0x1, 0x2] : !hcq.buffer<4xi8, AMD:0>
+}
+
+// -----
+
+// Tests that blob patch offsets and words pair up.
+hcq.executable @e() {
+  %p = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<8xi8, AMD:0>
+  // expected-error @+1 {{'hcq.blob' op has 1 patch offsets but 0 patch words}}
+  "hcq.blob"(%p) <{data = array<i32: 1, 2>, patch_offsets = array<i64: 0>, patches = []}> : (!hcq.buffer<8xi8, AMD:0>) -> ()
+}
+
+// -----
+
+// Tests that blob patches are addresses.
+hcq.executable @e(%n: i32) {
+  %p = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<8xi8, AMD:0>
+  // expected-error @+1 {{'hcq.blob' op patch #0 must be an address: constants belong in the data, variables in an hcq.patch_group}}
+  hcq.blob %p = [0x1, 0x2] patches [0: var(%n)] : !hcq.buffer<8xi8, AMD:0>, i32
+}
+
+// -----
+
+// Tests that link-time patches take placeholder addresses only.
+hcq.executable @e(%x: !hcq.buffer<4xf32, AMD:0>) {
+  %p = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<8xi8, AMD:0>
+  // expected-error @+1 {{'hcq.blob' op patch #0 takes the address of a value that is not a placeholder: per-run addresses go through hcq.patch_group}}
+  hcq.blob %p = [0x1, 0x2] patches [0: addr(%x)] : !hcq.buffer<8xi8, AMD:0>, !hcq.buffer<4xf32, AMD:0>
+}
+
+// -----
+
+// Tests that blob patches lie within the data.
+hcq.executable @e() {
+  %p = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<8xi8, AMD:0>
+  %s = hcq.placeholder signal slot 2 : !hcq.buffer<1xi64, AMD:0>
+  // expected-error @+1 {{'hcq.blob' op patch #0 at byte 4 is outside the 8-byte data}}
+  hcq.blob %p = [0x1, 0x2] patches [4: addr(%s)] : !hcq.buffer<8xi8, AMD:0>, !hcq.buffer<1xi64, AMD:0>
+}
+
+// -----
+
+// Tests that the inputs table is an inputs placeholder.
+hcq.executable @e(%x: !hcq.buffer<4xf32, AMD:0>) {
+  %p = hcq.placeholder offtbl slot 1 : !hcq.buffer<4xi64, CPU:0>
+  // expected-error @+1 {{'hcq.inputs' op table must be a 'inputs' placeholder of i64}}
+  hcq.inputs %p = [%x] lanes [0] : !hcq.buffer<4xi64, CPU:0>, !hcq.buffer<4xf32, AMD:0>
+}
+
+// -----
+
+// Tests that every input names its lane.
+hcq.executable @e(%x: !hcq.buffer<4xf32, AMD:0>) {
+  %t = hcq.placeholder inputs slot 1 : !hcq.buffer<4xi64, CPU:0>
+  // expected-error @+1 {{'hcq.inputs' op has 1 inputs but 2 lanes}}
+  hcq.inputs %t = [%x] lanes [0, 0] : !hcq.buffer<4xi64, CPU:0>, !hcq.buffer<4xf32, AMD:0>
+}
+
+// -----
+
+// Tests that the inputs fit the table's slots.
+hcq.executable @e(%x: !hcq.buffer<4xf32, AMD:0>) {
+  %t = hcq.placeholder inputs slot 1 : !hcq.buffer<1xi64, CPU:0>
+  // expected-error @+1 {{'hcq.inputs' op fills 2 slots of a table that has 1}}
+  hcq.inputs %t = [%x, %x] lanes [0, 0] : !hcq.buffer<1xi64, CPU:0>, !hcq.buffer<4xf32, AMD:0>, !hcq.buffer<4xf32, AMD:0>
+}
+
+// -----
+
+// Tests that table inputs are schedule inputs.
+hcq.executable @e() {
+  %t = hcq.placeholder inputs slot 1 : !hcq.buffer<1xi64, CPU:0>
+  %a = hcq.alloc : !hcq.buffer<4xf32, AMD:0>
+  // expected-error @+1 {{'hcq.inputs' op input #0 must be an argument of the schedule}}
+  hcq.inputs %t = [%a] lanes [0] : !hcq.buffer<1xi64, CPU:0>, !hcq.buffer<4xf32, AMD:0>
+}
+
+// -----
+
+// Tests that a table slot names an existing lane.
+hcq.executable @e(%x: !hcq.buffer<4xf32, [AMD:0, AMD:1]>) {
+  %t = hcq.placeholder inputs slot 1 : !hcq.buffer<1xi64, CPU:0>
+  // expected-error @+1 {{'hcq.inputs' op slot 0 names lane 2 of an input with 2 lanes}}
+  hcq.inputs %t = [%x] lanes [2] : !hcq.buffer<1xi64, CPU:0>, !hcq.buffer<4xf32, [AMD:0, AMD:1]>
+}
+
+// -----
+
+// Tests that patch groups read an offset table.
+hcq.executable @e(%n: i32) {
+  %p = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<8xi8, AMD:0>
+  %o = hcq.placeholder offtbl slot 2 : !hcq.buffer<4xi64, CPU:0>
+  // expected-error @+1 {{'hcq.patch_group' op offsets must be a 'offtbl' placeholder of i32}}
+  hcq.patch_group %p offsets %o[0, 1] from %n : !hcq.buffer<8xi8, AMD:0>, !hcq.buffer<4xi64, CPU:0>, i32
+}
+
+// -----
+
+// Tests that patch groups write into a placeholder.
+hcq.executable @e(%x: !hcq.buffer<8xi8, AMD:0>, %n: i32) {
+  %o = hcq.placeholder offtbl slot 2 : !hcq.buffer<4xi32, CPU:0>
+  // expected-error @+1 {{'hcq.patch_group' op target must be an hcq.placeholder}}
+  hcq.patch_group %x offsets %o[0, 1] from %n : !hcq.buffer<8xi8, AMD:0>, !hcq.buffer<4xi32, CPU:0>, i32
+}
+
+// -----
+
+// Tests that a patch group has a positive length.
+hcq.executable @e(%n: i32) {
+  %p = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<8xi8, AMD:0>
+  %o = hcq.placeholder offtbl slot 2 : !hcq.buffer<4xi32, CPU:0>
+  // expected-error @+1 {{'hcq.patch_group' op needs a non-negative start and a positive count, got [0, 0]}}
+  hcq.patch_group %p offsets %o[0, 0] from %n : !hcq.buffer<8xi8, AMD:0>, !hcq.buffer<4xi32, CPU:0>, i32
+}
+
+// -----
+
+// Tests that a patch group stays within the offset table.
+hcq.executable @e(%n: i32) {
+  %p = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<8xi8, AMD:0>
+  %o = hcq.placeholder offtbl slot 2 : !hcq.buffer<4xi32, CPU:0>
+  // expected-error @+1 {{'hcq.patch_group' op entries [1, 3) are outside the offset table's 2}}
+  hcq.patch_group %p offsets %o[1, 2] from %n : !hcq.buffer<8xi8, AMD:0>, !hcq.buffer<4xi32, CPU:0>, i32
+}
+
+// -----
+
+// Tests that a patch group's source is the inputs table or a variable.
+hcq.executable @e(%x: !hcq.buffer<4xi64, CPU:0>) {
+  %p = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<8xi8, AMD:0>
+  %o = hcq.placeholder offtbl slot 2 : !hcq.buffer<4xi32, CPU:0>
+  // expected-error @+1 {{'hcq.patch_group' op source must be a 'inputs' placeholder of i64}}
+  hcq.patch_group %p offsets %o[0, 1] from %x : !hcq.buffer<8xi8, AMD:0>, !hcq.buffer<4xi32, CPU:0>, !hcq.buffer<4xi64, CPU:0>
+}
+
+// -----
+
+// Tests that a patch group's variable source is an integer.
+hcq.schedule @e(%x: !hcq.buffer<4xi64, CPU:0>) {
+  %p = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<8xi8, AMD:0>
+  %o = hcq.placeholder offtbl slot 2 : !hcq.buffer<4xi32, CPU:0>
+  %f = arith.constant 1.0 : f32
+  // expected-error @+1 {{'hcq.patch_group' op source must be the inputs table or a bound variable, got 'f32'}}
+  hcq.patch_group %p offsets %o[0, 1] from %f : !hcq.buffer<8xi8, AMD:0>, !hcq.buffer<4xi32, CPU:0>, f32
+}
+
+// -----
+
+// Tests that an enqueue stays within its command buffer.
+hcq.executable @e() {
+  %p = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<8xi8, AMD:0>
+  // expected-error @+1 {{'hcq.enqueue' op size 12 is outside the 8-byte command buffer}}
+  hcq.enqueue %p[12] on AMD:0 queue COMPUTE:0 : !hcq.buffer<8xi8, AMD:0>
+}
+
+// -----
+
+// Tests that an enqueue targets a device with command queues.
+hcq.executable @e() {
+  %p = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<8xi8, AMD:0>
+  // expected-error @+1 {{'hcq.enqueue' op device METAL:0 has no command queues (expected AMD or CPU)}}
+  hcq.enqueue %p[8] on METAL:0 queue COMPUTE:0 : !hcq.buffer<8xi8, AMD:0>
+}

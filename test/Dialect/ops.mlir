@@ -1,0 +1,153 @@
+// Round trip of every op: custom form printed, parsed and printed again gives
+// the same text; the generic form parses back to the same custom form.
+// RUN: hcq-opt %s -split-input-file > %t.1
+// RUN: hcq-opt %t.1 -split-input-file > %t.2
+// RUN: diff %t.1 %t.2
+// RUN: FileCheck %s < %t.1
+// RUN: hcq-opt %s -split-input-file --mlir-print-op-generic > %t.g
+// RUN: hcq-opt %t.g -split-input-file --mlir-print-op-generic | diff %t.g -
+// RUN: hcq-opt %t.g -split-input-file | FileCheck %s
+
+// Tests that kernels of every target keep their signature and code.
+// CHECK-LABEL: hcq.kernel @vadd
+// CHECK-SAME: cpu (write f32, read f32, read f32) vars 1 symbol "vadd_f32" library "libkernels.so"
+hcq.kernel @vadd cpu (write f32, read f32, read f32) vars 1 symbol "vadd_f32" library "libkernels.so"
+// CHECK: hcq.kernel @copy builtin (write f16, read f16) symbol "copy"
+hcq.kernel @copy builtin (write f16, read f16) symbol "copy"
+// CHECK: hcq.kernel @gpu amd (readwrite i32) code_object "\7FELF\02\01\01"
+hcq.kernel @gpu amd (readwrite i32) code_object "\7FELF\02\01\01"
+// CHECK: hcq.kernel @noop cpu () symbol "noop" library "libkernels.so"
+hcq.kernel @noop cpu () symbol "noop" library "libkernels.so"
+
+// -----
+
+// Tests that a schedule keeps its inputs, allocs, views, launches, copies and
+// host calls, with multi-device buffers.
+hcq.kernel @vadd cpu (write f32, read f32, read f32) vars 1 symbol "vadd_f32" library "libkernels.so"
+hcq.kernel @noop cpu () symbol "noop" library "libkernels.so"
+// CHECK-LABEL: hcq.schedule @schedule
+// CHECK-SAME: (%[[A:.*]]: !hcq.buffer<64xf32, AMD:0>, %[[M:.*]]: !hcq.buffer<64xf32, [AMD:0, AMD:1]>, %[[N:.*]]: i32)
+hcq.schedule @schedule(%a: !hcq.buffer<64xf32, AMD:0>, %m: !hcq.buffer<64xf32, [AMD:0, AMD:1]>, %n: i32) {
+  // CHECK: %[[C:.*]] = hcq.alloc : !hcq.buffer<64xf32, AMD:0>
+  %c = hcq.alloc : !hcq.buffer<64xf32, AMD:0>
+  // CHECK: %[[V:.*]] = hcq.view %[[C]][8] : !hcq.buffer<64xf32, AMD:0> -> !hcq.buffer<8xf32, AMD:0>
+  %v = hcq.view %c[8] : !hcq.buffer<64xf32, AMD:0> -> !hcq.buffer<8xf32, AMD:0>
+  // CHECK: hcq.launch @vadd(%[[C]], %[[A]], %[[A]] : !hcq.buffer<64xf32, AMD:0>, !hcq.buffer<64xf32, AMD:0>, !hcq.buffer<64xf32, AMD:0>) vars(%[[N]] : i32) global [2, 1, 1] local [32, 1, 1]
+  hcq.launch @vadd(%c, %a, %a : !hcq.buffer<64xf32, AMD:0>, !hcq.buffer<64xf32, AMD:0>, !hcq.buffer<64xf32, AMD:0>) vars(%n : i32) global [2, 1, 1] local [32, 1, 1]
+  // CHECK: hcq.launch @noop() global [1, 1, 1] local [1, 1, 1]
+  hcq.launch @noop() global [1, 1, 1] local [1, 1, 1]
+  // CHECK: hcq.copy %[[C]][0, 256], %[[M]][0, 256] : !hcq.buffer<64xf32, AMD:0>, !hcq.buffer<64xf32, [AMD:0, AMD:1]>
+  hcq.copy %c[0, 256], %m[0, 256] : !hcq.buffer<64xf32, AMD:0>, !hcq.buffer<64xf32, [AMD:0, AMD:1]>
+  // CHECK: hcq.host_call "print"(%[[V]], %[[N]] : !hcq.buffer<8xf32, AMD:0>, i32)
+  hcq.host_call "print"(%v, %n : !hcq.buffer<8xf32, AMD:0>, i32)
+  // CHECK: hcq.host_call "sync"()
+  hcq.host_call "sync"()
+}
+
+// -----
+
+// Tests that submits and the host ops of batch-deps keep their operands:
+// per-lane signals, a value read from a placeholder, and the host plan.
+// CHECK-LABEL: hcq.schedule @submits
+hcq.schedule @submits() {
+  // CHECK: %[[S:.*]] = hcq.placeholder signal slot 3 volatile : !hcq.buffer<1xi64, [AMD:0, AMD:1]>
+  %s = hcq.placeholder signal slot 3 volatile : !hcq.buffer<1xi64, [AMD:0, AMD:1]>
+  // CHECK: %[[SEN:.*]] = hcq.placeholder sentinel_signal slot 0 volatile : !hcq.buffer<1xi64, AMD:1>
+  %sentinel = hcq.placeholder sentinel_signal slot 0 volatile : !hcq.buffer<1xi64, AMD:1>
+  // CHECK: %[[P:.*]] = hcq.placeholder signal slot 4 volatile : !hcq.buffer<1xi64, AMD:0>
+  %p = hcq.placeholder signal slot 4 volatile : !hcq.buffer<1xi64, AMD:0>
+  // CHECK: %[[TL:.*]] = hcq.placeholder timeline_signal slot 0 volatile : !hcq.buffer<1xi64, [AMD:0, AMD:1]>
+  %tl = hcq.placeholder timeline_signal slot 0 volatile : !hcq.buffer<1xi64, [AMD:0, AMD:1]>
+  // CHECK: %[[TLV:.*]] = hcq.placeholder timeline_value slot 0 : !hcq.buffer<1xi64, CPU:0>
+  %tlv = hcq.placeholder timeline_value slot 0 : !hcq.buffer<1xi64, CPU:0>
+  // CHECK: %[[EP:.*]] = hcq.placeholder epoch slot 9 : !hcq.buffer<1xi64, CPU:0>
+  %ep = hcq.placeholder epoch slot 9 : !hcq.buffer<1xi64, CPU:0>
+  // CHECK: %[[TS:.*]] = hcq.placeholder timestamp slot 11 : !hcq.buffer<1xi64, [AMD:0, AMD:1]>
+  %ts = hcq.placeholder timestamp slot 11 : !hcq.buffer<1xi64, [AMD:0, AMD:1]>
+  // CHECK: hcq.fence %[[TL]] reaches %[[EP]] : !hcq.buffer<1xi64, [AMD:0, AMD:1]>, !hcq.buffer<1xi64, CPU:0>
+  hcq.fence %tl reaches %ep : !hcq.buffer<1xi64, [AMD:0, AMD:1]>, !hcq.buffer<1xi64, CPU:0>
+  // CHECK: hcq.reset %[[S]], %[[P]] : !hcq.buffer<1xi64, [AMD:0, AMD:1]>, !hcq.buffer<1xi64, AMD:0>
+  hcq.reset %s, %p : !hcq.buffer<1xi64, [AMD:0, AMD:1]>, !hcq.buffer<1xi64, AMD:0>
+  // CHECK: hcq.submit on [AMD:0, AMD:1] queue COMPUTE:0 {
+  hcq.submit on [AMD:0, AMD:1] queue COMPUTE:0 {
+    // CHECK-NEXT: hcq.barrier
+    hcq.barrier
+    // CHECK-NEXT: hcq.wait %[[TL]] >= [%[[TLV]] : !hcq.buffer<1xi64, CPU:0>] - 1 : !hcq.buffer<1xi64, [AMD:0, AMD:1]>
+    hcq.wait %tl >= [%tlv : !hcq.buffer<1xi64, CPU:0>] - 1 : !hcq.buffer<1xi64, [AMD:0, AMD:1]>
+    // CHECK-NEXT: hcq.wait %[[P]], %[[SEN]] >= 2 : !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:1>
+    hcq.wait %p, %sentinel >= 2 : !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:1>
+    // CHECK-NEXT: hcq.timestamp %[[TS]] : !hcq.buffer<1xi64, [AMD:0, AMD:1]>
+    hcq.timestamp %ts : !hcq.buffer<1xi64, [AMD:0, AMD:1]>
+    // CHECK-NEXT: hcq.store %[[S]] = 1 : !hcq.buffer<1xi64, [AMD:0, AMD:1]>
+    hcq.store %s = 1 : !hcq.buffer<1xi64, [AMD:0, AMD:1]>
+    // CHECK-NEXT: hcq.store %[[TL]] = [%[[TLV]] : !hcq.buffer<1xi64, CPU:0>] : !hcq.buffer<1xi64, [AMD:0, AMD:1]>
+    hcq.store %tl = [%tlv : !hcq.buffer<1xi64, CPU:0>] : !hcq.buffer<1xi64, [AMD:0, AMD:1]>
+    // CHECK-NEXT: hcq.wait %[[P]] >= [%[[TLV]] : !hcq.buffer<1xi64, CPU:0>] + 2 : !hcq.buffer<1xi64, AMD:0>
+    hcq.wait %p >= [%tlv : !hcq.buffer<1xi64, CPU:0>] + 2 : !hcq.buffer<1xi64, AMD:0>
+  }
+  // CHECK: hcq.submit on CPU:0 queue SUBMIT:0 {
+  // CHECK-NEXT: }
+  hcq.submit on CPU:0 queue SUBMIT:0 {
+  }
+  // CHECK: hcq.finalize %[[TLV]], %[[EP]] : !hcq.buffer<1xi64, CPU:0>, !hcq.buffer<1xi64, CPU:0>
+  hcq.finalize %tlv, %ep : !hcq.buffer<1xi64, CPU:0>, !hcq.buffer<1xi64, CPU:0>
+}
+
+// -----
+
+// Tests that command words of every kind print back as written: constants in
+// hex, addresses with offset, half and shift, variables, indirect streams.
+// CHECK-LABEL: hcq.schedule @words
+hcq.schedule @words(%x: !hcq.buffer<16xf32, AMD:0>, %n: i32) {
+  %s = hcq.placeholder signal slot 1 volatile : !hcq.buffer<1xi64, AMD:0>
+  %prog = hcq.placeholder program slot 2 : !hcq.buffer<256xi8, AMD:0>
+  hcq.submit on AMD:0 queue COMPUTE:0 {
+    // CHECK: %[[K:.*]] = hcq.cmds kernargs i64 [addr(%{{.*}}), addr(%{{.*}} + 8), var(%{{.*}}), 0x0000000000000007] : !hcq.buffer<16xf32, AMD:0>, i32
+    %k = hcq.cmds kernargs i64 [addr(%x), addr(%x + 8), var(%n), 7] : !hcq.buffer<16xf32, AMD:0>, i32
+    // CHECK: hcq.cmds cmdbuf i32 [0xc0023f00, lo(%[[K]]), hi(%[[K]]), lo(%{{.*}} + 256 >> 8), 0x00000000, var(%{{.*}})] : !hcq.linear, !hcq.buffer<256xi8, AMD:0>, i32
+    hcq.cmds cmdbuf i32 [0xc0023f00, lo(%k), hi(%k), lo(%prog + 256 >> 8), 0, var(%n)] : !hcq.linear, !hcq.buffer<256xi8, AMD:0>, i32
+    // CHECK: hcq.cmds cmdbuf i32 [0xffffffff]
+    // CHECK-NOT: :
+    hcq.cmds cmdbuf i32 [0xffffffff]
+  }
+}
+
+// -----
+
+// Tests that an executable keeps its blobs with link patches, the inputs and
+// offset tables, run-time patch groups and enqueues.
+// CHECK-LABEL: hcq.executable @exe
+hcq.executable @exe(%x: !hcq.buffer<16xf32, [AMD:0, AMD:1]>, %n: i32) {
+  // CHECK: %[[CB:.*]] = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<256xi8, [AMD:0, AMD:1]>
+  %cb = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<256xi8, [AMD:0, AMD:1]>
+  %s = hcq.placeholder signal slot 3 volatile : !hcq.buffer<1xi64, [AMD:0, AMD:1]>
+  // CHECK: %[[IN:.*]] = hcq.placeholder inputs slot 4 : !hcq.buffer<2xi64, CPU:0>
+  %in = hcq.placeholder inputs slot 4 : !hcq.buffer<2xi64, CPU:0>
+  // CHECK: %[[OFF:.*]] = hcq.placeholder offtbl slot 5 : !hcq.buffer<4xi32, CPU:0>
+  %off = hcq.placeholder offtbl slot 5 : !hcq.buffer<4xi32, CPU:0>
+  // CHECK: hcq.blob %[[CB]] = [0xc0053c00, 0xbebebebe, 0xbebebebe, 0xbfbfbfbf] patches [4: lo(%[[S:.*]]), 8: hi(%[[S]]), 8: addr(%[[S]])] : !hcq.buffer<256xi8, [AMD:0, AMD:1]>, !hcq.buffer<1xi64, [AMD:0, AMD:1]>
+  hcq.blob %cb = [0xc0053c00, 0xbebebebe, 0xbebebebe, 0xbfbfbfbf] patches [4: lo(%s), 8: hi(%s), 8: addr(%s + 0)] : !hcq.buffer<256xi8, [AMD:0, AMD:1]>, !hcq.buffer<1xi64, [AMD:0, AMD:1]>
+  // CHECK: hcq.blob %[[OFF]] = [0x00000004, 0x00000000, 0x0000000c, 0x00000000] : !hcq.buffer<4xi32, CPU:0>
+  hcq.blob %off = [4, 0, 12, 0] : !hcq.buffer<4xi32, CPU:0>
+  // CHECK: hcq.inputs %[[IN]] = [%{{.*}}, %{{.*}}] lanes [0, 1] : !hcq.buffer<2xi64, CPU:0>, !hcq.buffer<16xf32, [AMD:0, AMD:1]>, !hcq.buffer<16xf32, [AMD:0, AMD:1]>
+  hcq.inputs %in = [%x, %x] lanes [0, 1] : !hcq.buffer<2xi64, CPU:0>, !hcq.buffer<16xf32, [AMD:0, AMD:1]>, !hcq.buffer<16xf32, [AMD:0, AMD:1]>
+  // CHECK: hcq.patch_group %[[CB]] offsets %[[OFF]][0, 1] from %[[IN]] : !hcq.buffer<256xi8, [AMD:0, AMD:1]>, !hcq.buffer<4xi32, CPU:0>, !hcq.buffer<2xi64, CPU:0>
+  hcq.patch_group %cb offsets %off[0, 1] from %in : !hcq.buffer<256xi8, [AMD:0, AMD:1]>, !hcq.buffer<4xi32, CPU:0>, !hcq.buffer<2xi64, CPU:0>
+  // CHECK: hcq.patch_group %[[CB]] offsets %[[OFF]][1, 1] from %{{.*}} : !hcq.buffer<256xi8, [AMD:0, AMD:1]>, !hcq.buffer<4xi32, CPU:0>, i32
+  hcq.patch_group %cb offsets %off[1, 1] from %n : !hcq.buffer<256xi8, [AMD:0, AMD:1]>, !hcq.buffer<4xi32, CPU:0>, i32
+  // CHECK: hcq.enqueue %[[CB]][16] on [AMD:0, AMD:1] queue COMPUTE:0 : !hcq.buffer<256xi8, [AMD:0, AMD:1]>
+  hcq.enqueue %cb[16] on [AMD:0, AMD:1] queue COMPUTE:0 : !hcq.buffer<256xi8, [AMD:0, AMD:1]>
+}
+
+// -----
+
+// Tests that the standalone attribute forms round-trip and that a device
+// without an index means index 0.
+// CHECK-LABEL: func.func @attrs
+// CHECK-SAME: hcq.d = #hcq.device<NV:2>
+// CHECK-SAME: hcq.q = #hcq.queue<COPY:1>
+// CHECK-SAME: hcq.t = #hcq.devices<[CPU:0, DISK:0]>
+// CHECK-SAME: hcq.w = #hcq.word<address, 8, 0, lo, 0>
+func.func @attrs() attributes {hcq.d = #hcq.device<NV:2>, hcq.q = #hcq.queue<COPY:1>, hcq.t = #hcq.devices<[CPU, DISK:0]>, hcq.w = #hcq.word<address, 8, 0, lo, 0>} {
+  return
+}

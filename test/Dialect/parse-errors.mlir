@@ -1,0 +1,118 @@
+// Malformed hcq syntax: each gives a diagnostic at its location.
+// RUN: hcq-opt %s -split-input-file -verify-diagnostics
+
+// Tests that an unknown device kind is named.
+// expected-error @+1 {{unknown device kind 'TPU' (expected AMD, CPU, CUDA, NV, METAL or DISK)}}
+func.func private @f(!hcq.buffer<4xf32, TPU:0>)
+
+// -----
+
+// Tests that a negative device index is rejected.
+// expected-error @+1 {{index out of range: -1}}
+func.func private @f(!hcq.buffer<4xf32, AMD:-1>)
+
+// -----
+
+// Tests that an unknown queue kind is named.
+hcq.schedule @s() {
+  // expected-error @+1 {{unknown queue kind 'DMA' (expected COMPUTE, COPY or SUBMIT)}}
+  hcq.submit on AMD:0 queue DMA:0 {
+  }
+}
+
+// -----
+
+// Tests that a kernel argument needs a known access.
+// expected-error @+1 {{expected 'read', 'write' or 'readwrite', got 'modify'}}
+hcq.kernel @k cpu (modify f32) symbol "k" library "libk.so"
+
+// -----
+
+// Tests that an unknown kernel target is named.
+// expected-error @+1 {{expected string or keyword containing one of the following enum values for attribute 'target' [cpu, amd, builtin]}}
+hcq.kernel @k 3 () symbol "k" library "libk.so"
+
+// -----
+
+// Tests that an unknown stream tag is named.
+hcq.schedule @s() {
+  hcq.submit on AMD:0 queue COMPUTE:0 {
+    // expected-error @+1 {{unknown stream tag 'bogus'}}
+    hcq.cmds bogus i32 [0x1]
+  }
+}
+
+// -----
+
+// Tests that a stream's word width is i32 or i64.
+hcq.schedule @s() {
+  hcq.submit on AMD:0 queue COMPUTE:0 {
+    // expected-error @+1 {{word width must be i32 or i64}}
+    hcq.cmds cmdbuf i16 [0x1]
+  }
+}
+
+// -----
+
+// Tests that an unknown word form is named.
+hcq.schedule @s(%b: !hcq.buffer<4xf32, AMD:0>) {
+  hcq.submit on AMD:0 queue COMPUTE:0 {
+    // expected-error @+1 {{expected a word: an integer, addr(...), lo(...), hi(...) or var(...), got 'mid'}}
+    hcq.cmds cmdbuf i32 [mid(%b)] : !hcq.buffer<4xf32, AMD:0>
+  }
+}
+
+// -----
+
+// Tests that a negative word constant is rejected.
+hcq.schedule @s() {
+  hcq.submit on AMD:0 queue COMPUTE:0 {
+    // expected-error @+1 {{word constant must fit in 64 bits unsigned}}
+    hcq.cmds cmdbuf i32 [-1]
+  }
+}
+
+// -----
+
+// Tests that a shift is below 64.
+hcq.schedule @s(%b: !hcq.buffer<4xf32, AMD:0>) {
+  hcq.submit on AMD:0 queue COMPUTE:0 {
+    // expected-error @+1 {{shift must be below 64}}
+    hcq.cmds cmdbuf i32 [lo(%b >> 64)] : !hcq.buffer<4xf32, AMD:0>
+  }
+}
+
+// -----
+
+// Tests that blob data are 32-bit words.
+hcq.executable @e() {
+  %p = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<8xi8, AMD:0>
+  // expected-error @+1 {{blob data are 32-bit words}}
+  hcq.blob %p = [0x100000000] : !hcq.buffer<8xi8, AMD:0>
+}
+
+// -----
+
+// Tests that a word names the operand whose type is given.
+hcq.schedule @s(%b: !hcq.buffer<4xf32, AMD:0>) {
+  hcq.submit on AMD:0 queue COMPUTE:0 {
+    // expected-error @+1 {{number of operands and types do not match: got 1 operands and 0 types}}
+    hcq.cmds cmdbuf i32 [lo(%b)]
+  }
+}
+
+// -----
+
+// Tests that an unknown placeholder tag is named.
+hcq.schedule @s() {
+  // expected-error @+1 {{expected string or keyword containing one of the following enum values for attribute 'tag' [signal, timeline_signal,}}
+  %p = hcq.placeholder register slot 1 : !hcq.buffer<1xi64, AMD:0>
+}
+
+// -----
+
+// Tests that an undefined SSA value is named.
+hcq.schedule @s() {
+  // expected-error @+1 {{use of undeclared SSA value name}}
+  hcq.copy %a[0, 4], %b[0, 4] : !hcq.buffer<1xf32, AMD:0>, !hcq.buffer<1xf32, AMD:0>
+}
