@@ -297,9 +297,10 @@ LogicalResult KernelOp::verify() {
              << getSymbol().value_or("") << "' (expected 'copy')";
     if (getNumBufferArgs() != 2 || getAccess(0) != Access::write ||
         getAccess(1) != Access::read)
-      return emitOpError("builtin 'copy' takes (write T, read T)");
-    if (getArgTypes()[0] != getArgTypes()[1])
-      return emitOpError("builtin 'copy' needs one element type for both "
+      return emitOpError("builtin 'copy' takes (write T, read U)");
+    if (cast<TypeAttr>(getArgTypes()[0]).getValue().getIntOrFloatBitWidth() !=
+        cast<TypeAttr>(getArgTypes()[1]).getValue().getIntOrFloatBitWidth())
+      return emitOpError("builtin 'copy' needs one element size for both "
                          "arguments");
     return success();
   }

@@ -13,8 +13,18 @@ namespace hcq {
 #include "HCQ/Transforms/Passes.h.inc"
 
 void buildPipeline(OpPassManager &pm, const PipelineOptions &options) {
-  (void)pm;
-  (void)options;
+  HCQStageCopiesOptions stage;
+  stage.stagingSize = options.stagingSize;
+  stage.stagingSlots = options.stagingSlots;
+  stage.devices = options.devices;
+  stage.copyQueues = options.copyQueues;
+  pm.addPass(createHCQStageCopies(stage));
+
+  HCQBatchDepsOptions batch;
+  batch.batchSize = options.batchSize;
+  batch.profile = options.profile;
+  batch.devices = options.devices;
+  pm.addPass(createHCQBatchDeps(batch));
 }
 
 void registerPasses() {

@@ -135,14 +135,14 @@ hcq.kernel @k builtin (write f32) symbol "fill"
 // -----
 
 // Tests the builtin copy's signature.
-// expected-error @+1 {{'hcq.kernel' op builtin 'copy' takes (write T, read T)}}
+// expected-error @+1 {{'hcq.kernel' op builtin 'copy' takes (write T, read U)}}
 hcq.kernel @k builtin (read f32, write f32) symbol "copy"
 
 // -----
 
-// Tests that the builtin copy has one element type.
-// expected-error @+1 {{'hcq.kernel' op builtin 'copy' needs one element type for both arguments}}
-hcq.kernel @k builtin (write f32, read i32) symbol "copy"
+// Tests that the builtin copy has one element size.
+// expected-error @+1 {{'hcq.kernel' op builtin 'copy' needs one element size for both arguments}}
+hcq.kernel @k builtin (write f32, read i16) symbol "copy"
 
 // -----
 

@@ -76,8 +76,9 @@ def HCQ_KernelOp : HCQ_Op<"kernel", [Symbol]> {
     * `cpu`: a host function `symbol` in the shared library `library`;
     * `amd`: an AMDHSA code object (ELF bytes) in `code_object`;
     * `builtin`: a kernel the compiler generates, named by `symbol`
-      (`copy`: an elementwise copy of its read argument into its write
-      argument).
+      (`copy`: `(write T, read U)` with `T` and `U` of one size, copies
+      element `x` of its read argument into its write argument for every
+      `x` of a `[n, 1, 1]` grid).
 
     ```mlir
     hcq.kernel @vadd cpu (write f32, read f32, read f32) vars 1

@@ -1,0 +1,49 @@
+//===- Utils.h - Helpers shared by the hcq passes ---------------*- C++ -*-===//
+
+#ifndef HCQ_TRANSFORMS_UTILS_H
+#define HCQ_TRANSFORMS_UTILS_H
+
+#include "HCQ/Dialect/HCQ.h"
+
+namespace hcq {
+
+/// A set of device kinds, parsed from a pass option such as "AMD,CPU".
+class DeviceKindSet {
+public:
+  /// Parses `text`; on error reports it at `loc` naming `option`.
+  static mlir::FailureOr<DeviceKindSet>
+  parse(llvm::StringRef text, llvm::StringRef option, mlir::Location loc);
+
+  bool contains(DeviceKind kind) const {
+    return mask & (1u << static_cast<uint32_t>(kind));
+  }
+  /// Whether every device of the tuple is of a kind in the set.
+  bool containsAll(DevicesAttr devices) const;
+
+private:
+  uint32_t mask = 0;
+};
+
+/// The buffer a value views, and the byte offset of the view in it.
+struct BufferBase {
+  mlir::Value base;
+  int64_t byteOffset = 0;
+};
+BufferBase getBufferBase(mlir::Value buffer);
+
+/// Whether `op` is a call the queues may run: a launch or copy.
+bool isQueueCall(mlir::Operation *op);
+
+/// The buffer operands of a launch or copy in operand order.
+llvm::SmallVector<mlir::Value> getCallBuffers(mlir::Operation *call);
+
+/// The devices a launch or copy is enqueued on (seed `_get_enqueue_devs`), or
+/// null when it cannot be enqueued: no buffers, or a buffer on a device kind
+/// outside `hcqKinds`. Copies look at the source first (pushing is faster
+/// than pulling), kernels at their buffers in order; a non-CPU device wins.
+DevicesAttr getEnqueueDevices(mlir::Operation *call,
+                              const DeviceKindSet &hcqKinds);
+
+} // namespace hcq
+
+#endif // HCQ_TRANSFORMS_UTILS_H

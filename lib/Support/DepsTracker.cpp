@@ -1,0 +1,87 @@
+//===- DepsTracker.cpp - Byte-range dependency tracking -------------------===//
+
+#include "HCQ/Support/DepsTracker.h"
+
+#include "llvm/ADT/DenseSet.h"
+
+using namespace llvm;
+
+namespace hcq {
+
+template <typename Fn>
+void DepsTracker::IntervalList::forEachOverlap(int64_t begin, int64_t end,
+                                               Fn fn) const {
+  // No interval is longer than maxLength, so none that begins before
+  // begin - maxLength can reach begin.
+  for (auto it = intervals.lower_bound(begin - maxLength);
+       it != intervals.end() && it->first < end; ++it)
+    if (it->second.end > begin)
+      fn(it->second.dep);
+}
+
+void DepsTracker::IntervalList::carve(int64_t begin, int64_t end) {
+  SmallVector<std::pair<int64_t, Interval>> kept;
+  for (auto it = intervals.lower_bound(begin - maxLength);
+       it != intervals.end() && it->first < end;) {
+    int64_t start = it->first;
+    Interval interval = it->second;
+    if (interval.end <= begin) {
+      ++it;
+      continue;
+    }
+    it = intervals.erase(it);
+    if (start < begin)
+      kept.push_back({start, {begin, interval.dep}});
+    if (end < interval.end)
+      kept.push_back({end, {interval.end, interval.dep}});
+  }
+  for (auto &[start, interval] : kept)
+    intervals.insert({start, interval});
+}
+
+void DepsTracker::IntervalList::add(int64_t begin, int64_t end, Dep dep,
+                                    bool replaceSameStream) {
+  if (replaceSameStream) {
+    auto [first, last] = intervals.equal_range(begin);
+    for (auto it = first; it != last; ++it) {
+      if (it->second.end == end && it->second.dep.stream == dep.stream) {
+        it->second.dep = dep;
+        return;
+      }
+    }
+  }
+  intervals.insert({begin, {end, dep}});
+  maxLength = std::max(maxLength, end - begin);
+}
+
+SmallVector<uint64_t> DepsTracker::access(ArrayRef<Access> accesses, Dep dep) {
+  SmallVector<uint64_t> waits;
+  DenseSet<uint64_t> seen;
+  auto wait = [&](Dep d) {
+    if (seen.insert(d.id).second)
+      waits.push_back(d.id);
+  };
+  // First every wait, then every update, so that a call reading and writing
+  // one buffer waits only for earlier calls.
+  for (const Access &a : accesses) {
+    auto it = buffers.find({a.buffer.base, a.buffer.lane});
+    if (it == buffers.end())
+      continue;
+    it->second.writes.forEachOverlap(a.begin, a.end, wait);
+    if (a.write)
+      it->second.reads.forEachOverlap(a.begin, a.end, wait);
+  }
+  for (const Access &a : accesses) {
+    Ranges &ranges = buffers[{a.buffer.base, a.buffer.lane}];
+    if (a.write) {
+      ranges.writes.carve(a.begin, a.end);
+      ranges.reads.carve(a.begin, a.end);
+      ranges.writes.add(a.begin, a.end, dep, /*replaceSameStream=*/false);
+    } else {
+      ranges.reads.add(a.begin, a.end, dep, /*replaceSameStream=*/true);
+    }
+  }
+  return waits;
+}
+
+} // namespace hcq

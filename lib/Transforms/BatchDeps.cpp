@@ -1,0 +1,576 @@
+//===- BatchDeps.cpp - Batches, dependencies and submits ------------------===//
+//
+// Seed section 2 ("deps"): consecutive enqueueable calls become submits on
+// (devices, queue) with the waits and signal stores their dependencies need,
+// bracketed per device group by a fence, a reset and a finalizer.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HCQ/Support/DepsTracker.h"
+#include "HCQ/Transforms/Passes.h"
+#include "HCQ/Transforms/Utils.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/MapVector.h"
+
+#include <numeric>
+
+namespace hcq {
+#define GEN_PASS_DEF_HCQBATCHDEPS
+#include "HCQ/Transforms/Passes.h.inc"
+} // namespace hcq
+
+using namespace mlir;
+using namespace hcq;
+
+namespace {
+
+/// A dependency: lane `lane` of the consumer waits for the call `tag` of the
+/// batch, which ran on (`device`, `queue`).
+struct Dep {
+  DeviceAttr device;
+  QueueAttr queue;
+  int64_t tag;
+  unsigned lane;
+};
+
+/// One command of a submit before it becomes IR.
+struct Cmd {
+  enum Kind { Barrier, Wait, Store, Timestamp, Call } kind;
+  SmallVector<Value, 2> signals;
+  Value valueBuffer;
+  int64_t value = 0;
+  Operation *call = nullptr;
+};
+
+struct Submit {
+  DevicesAttr devices;
+  QueueAttr queue;
+  Location loc;
+  SmallVector<Cmd> cmds;
+};
+
+/// The bytes of one buffer one lane of a call touches.
+struct LaneAccess {
+  DepsTracker::Access access;
+  DeviceAttr device; // where that memory lives
+};
+
+/// Creates each placeholder once per schedule, at its start.
+class PlaceholderCache {
+public:
+  PlaceholderCache(ScheduleOp schedule) : schedule(schedule) {}
+
+  Value get(PlaceholderTag tag, int64_t slot, DevicesAttr devices,
+            int64_t numElements = 1, Type elementType = {}) {
+    MLIRContext *ctx = schedule.getContext();
+    if (!elementType)
+      elementType = IntegerType::get(ctx, 64);
+    auto type = BufferType::get(ctx, numElements, elementType, devices);
+    auto key = std::make_tuple(static_cast<uint32_t>(tag), slot,
+                               type.getAsOpaquePointer());
+    Value &value = cache[key];
+    if (value)
+      return value;
+    OpBuilder builder(ctx);
+    if (last)
+      builder.setInsertionPointAfter(last);
+    else
+      builder.setInsertionPointToStart(&schedule.getBody().front());
+    auto op = PlaceholderOp::create(builder, schedule.getLoc(), type, tag,
+                                    slot, /*is_volatile=*/true);
+    last = op;
+    return value = op;
+  }
+
+private:
+  ScheduleOp schedule;
+  Operation *last = nullptr;
+  std::map<std::tuple<uint32_t, int64_t, const void *>, Value> cache;
+};
+
+static DevicesAttr single(DeviceAttr device) {
+  return DevicesAttr::get(device.getContext(), {device});
+}
+
+/// Everything about one batch (the seed's BatchCtx).
+class Batch {
+public:
+  Batch(PlaceholderCache &placeholders, int64_t &nextSlot, bool profile)
+      : placeholders(placeholders), nextSlot(nextSlot), profile(profile) {}
+
+  /// Adds a call enqueued on `devices`; fails on a buffer the pass cannot
+  /// track.
+  LogicalResult add(Operation *call, DevicesAttr devices);
+  bool empty() const { return calls.empty(); }
+  /// Emits the batch before `insertBefore` and erases nothing: the calls move
+  /// into the submits.
+  void emit(OpBuilder &builder, int64_t batchSize);
+
+private:
+  struct CallInfo {
+    Operation *call;
+    DevicesAttr devices;
+    QueueAttr queue;
+    SmallVector<SmallVector<LaneAccess>> lanes;
+  };
+
+  int64_t slotFor(QueueAttr queue) {
+    auto [it, inserted] = queueSlots.try_emplace(queue, 0);
+    if (inserted)
+      it->second = nextSlot++;
+    return it->second;
+  }
+  Value queueSignal(QueueAttr queue, DevicesAttr devices) {
+    return placeholders.get(PlaceholderTag::signal, slotFor(queue), devices);
+  }
+  uint64_t streamOf(DeviceAttr device, QueueAttr queue) {
+    auto [it, inserted] =
+        streams.try_emplace({device, queue}, streams.size());
+    (void)inserted;
+    return it->second;
+  }
+
+  SmallVector<Cmd> waitsFor(ArrayRef<SmallVector<LaneAccess>> lanes,
+                            DevicesAttr devices, QueueAttr queue, int64_t tag,
+                            bool writeAll);
+  SmallVector<Submit> mergeSubmits(SmallVector<Submit> submits,
+                                   int64_t batchSize);
+  static void emitSubmit(OpBuilder &builder, ArrayRef<const Submit *> parts);
+
+  PlaceholderCache &placeholders;
+  int64_t &nextSlot;
+  bool profile;
+  SmallVector<CallInfo> calls;
+  DepsTracker tracker;
+  /// Producer of each dependency id: (device, queue, tag).
+  SmallVector<std::tuple<DeviceAttr, QueueAttr, int64_t>> producers;
+  DenseMap<std::pair<Attribute, Attribute>, uint64_t> streams;
+  llvm::MapVector<Attribute, int64_t> queueSlots;
+  DenseSet<int64_t> signalTags;
+};
+
+} // namespace
+
+/// The lane accesses of a call: per lane, every buffer operand's bytes.
+static FailureOr<SmallVector<SmallVector<LaneAccess>>>
+getLaneAccesses(Operation *call, size_t numLanes) {
+  struct Operand {
+    Value buffer;
+    int64_t begin, size;
+    bool write;
+  };
+  SmallVector<Operand> operands;
+  if (auto copy = dyn_cast<CopyOp>(call)) {
+    operands.push_back({copy.getDst(), copy.getDstOffset(), copy.getDstSize(),
+                        true});
+    operands.push_back({copy.getSrc(), copy.getSrcOffset(), copy.getSrcSize(),
+                        false});
+  } else {
+    auto launch = cast<LaunchOp>(call);
+    auto kernel = SymbolTable::lookupNearestSymbolFrom<KernelOp>(
+        launch, launch.getKernelAttr());
+    for (auto [i, buffer] : llvm::enumerate(launch.getBuffers()))
+      operands.push_back(
+          {buffer, 0, cast<BufferType>(buffer.getType()).getByteSize(),
+           kernel.getAccess(i) != Access::read});
+  }
+
+  SmallVector<SmallVector<LaneAccess>> lanes(numLanes);
+  for (auto [i, operand] : llvm::enumerate(operands)) {
+    BufferBase base = getBufferBase(operand.buffer);
+    Operation *def = base.base.getDefiningOp();
+    if (!isa<BlockArgument>(base.base) && !isa_and_nonnull<AllocOp>(def) &&
+        !isa_and_nonnull<PlaceholderOp>(def))
+      return call->emitOpError()
+             << "buffer operand #" << i
+             << " is not a schedule input, an hcq.alloc, a placeholder or a "
+                "view of one: its dependencies cannot be tracked";
+    auto type = cast<BufferType>(base.base.getType());
+    size_t bufferLanes = type.getNumLanes();
+    for (size_t lane = 0; lane < numLanes; ++lane) {
+      // A buffer of one device is shared by every lane; a multi-device one
+      // has its own memory per lane.
+      uint32_t bufferLane = bufferLanes == 1 ? 0 : lane % bufferLanes;
+      int64_t begin = base.byteOffset + operand.begin;
+      lanes[lane].push_back(
+          {{{base.base.getAsOpaquePointer(), bufferLane}, begin,
+            begin + operand.size, operand.write},
+           type.getDevices().getDevices()[bufferLane]});
+    }
+  }
+  return lanes;
+}
+
+LogicalResult Batch::add(Operation *call, DevicesAttr devices) {
+  MLIRContext *ctx = call->getContext();
+  QueueAttr queue = QueueAttr::get(
+      ctx, isa<LaunchOp>(call) ? QueueKind::COMPUTE : QueueKind::COPY, 0);
+  FailureOr<SmallVector<SmallVector<LaneAccess>>> lanes =
+      getLaneAccesses(call, devices.size());
+  if (failed(lanes))
+    return failure();
+  calls.push_back({call, devices, queue, std::move(*lanes)});
+  return success();
+}
+
+/// The seed's `_wait_ins`: records the accesses in the tracker and returns
+/// the waits they need.
+SmallVector<Cmd> Batch::waitsFor(ArrayRef<SmallVector<LaneAccess>> lanes,
+                                 DevicesAttr devices, QueueAttr queue,
+                                 int64_t tag, bool writeAll) {
+  SmallVector<Dep> deps;
+  for (auto [lane, accesses] : llvm::enumerate(lanes)) {
+    SmallVector<DepsTracker::Access> list;
+    for (const LaneAccess &a : accesses) {
+      list.push_back(a.access);
+      if (writeAll)
+        list.back().write = true;
+    }
+    DeviceAttr device = devices.getDevices()[lane];
+    uint64_t id = producers.size();
+    producers.push_back({device, queue, tag});
+    for (uint64_t waitId :
+         tracker.access(list, {id, streamOf(device, queue)})) {
+      auto [pDevice, pQueue, pTag] = producers[waitId];
+      if (pTag >= tag)
+        continue;
+      // Submits on one (device, queue) run in order: no wait needed.
+      if (pDevice == device && pQueue == queue)
+        continue;
+      deps.push_back({pDevice, pQueue, pTag, static_cast<unsigned>(lane)});
+    }
+  }
+
+  // Only the latest dependency per (device, queue, lane) matters.
+  // Stable: equal tags keep their lane order.
+  SmallVector<unsigned> order(deps.size());
+  std::iota(order.begin(), order.end(), 0u);
+  llvm::sort(order, [&](unsigned a, unsigned b) {
+    return std::make_pair(deps[a].tag, a) < std::make_pair(deps[b].tag, b);
+  });
+  llvm::MapVector<std::tuple<Attribute, Attribute, unsigned>, Dep> latest;
+  for (unsigned i : order)
+    latest[{deps[i].device, deps[i].queue, deps[i].lane}] = deps[i];
+
+  // One wait per (queue, tag) row; its lanes wait on their producer's signal,
+  // or on the sentinel when they have none.
+  llvm::MapVector<std::pair<Attribute, int64_t>,
+                  SmallVector<SmallVector<DeviceAttr>>>
+      rows;
+  for (auto &[key, d] : latest) {
+    auto &row = rows[{d.queue, d.tag}];
+    row.resize(devices.size());
+    row[d.lane].push_back(d.device);
+  }
+  SmallVector<Cmd> waits;
+  for (auto &[key, byLane] : rows) {
+    auto queueOfRow = cast<QueueAttr>(key.first);
+    size_t depth = 0;
+    for (auto &list : byLane)
+      depth = std::max(depth, list.size());
+    for (size_t k = 0; k < depth; ++k) {
+      Cmd wait{Cmd::Wait, {}, {}, key.second + 1, nullptr};
+      for (auto [lane, list] : llvm::enumerate(byLane)) {
+        DeviceAttr laneDevice = devices.getDevices()[lane];
+        wait.signals.push_back(
+            k < list.size()
+                ? queueSignal(queueOfRow, single(list[k]))
+                : placeholders.get(PlaceholderTag::sentinel_signal, 0,
+                                   single(laneDevice)));
+      }
+      // One signal for every lane when they all wait on the same one.
+      if (llvm::all_equal(wait.signals))
+        wait.signals.resize(1);
+      waits.push_back(std::move(wait));
+    }
+    signalTags.insert(key.second);
+  }
+  return waits;
+}
+
+/// The seed's `_merge_queues`.
+SmallVector<Submit> Batch::mergeSubmits(SmallVector<Submit> submits,
+                                        int64_t batchSize) {
+  SmallVector<std::pair<Attribute, Attribute>> keys;
+  bool anyCpu = false;
+  for (const Submit &s : submits) {
+    keys.push_back({s.devices, s.queue});
+    anyCpu |= llvm::any_of(s.devices.getDevices(), [](DeviceAttr d) {
+      return d.getKind() == DeviceKind::CPU;
+    });
+  }
+  // CPU queues run their work inline and can block on another queue: keep
+  // multi-queue CPU work in schedule order, merging could deadlock.
+  if (anyCpu && llvm::any_of(keys, [&](auto &k) { return k != keys[0]; }))
+    return submits;
+
+  auto mergeGroup = [](ArrayRef<Submit *> group) {
+    Submit merged = *group.front();
+    for (Submit *s : group.drop_front())
+      merged.cmds.append(s->cmds.begin(), s->cmds.end());
+    return merged;
+  };
+  SmallVector<Submit> merged;
+  // Open groups in the order of their latest submit, as the seed's dict.
+  SmallVector<std::pair<std::pair<Attribute, Attribute>, SmallVector<Submit *>>>
+      opened;
+  DenseMap<std::pair<Attribute, Attribute>, int64_t> limits;
+  for (size_t index = 0; index < submits.size(); ++index) {
+    Submit &submit = submits[index];
+    std::pair<Attribute, Attribute> key = keys[index];
+    auto it = llvm::find_if(opened, [&](auto &o) { return o.first == key; });
+    SmallVector<Submit *> group;
+    if (it == opened.end()) {
+      // First submit on this queue: close open groups on the same queue that
+      // share devices, so their submit order is kept.
+      for (auto o = opened.begin(); o != opened.end();) {
+        auto oDevices = cast<DevicesAttr>(o->first.first);
+        if (o->first.second == key.second &&
+            oDevices.intersects(submit.devices)) {
+          merged.push_back(mergeGroup(o->second));
+          o = opened.erase(o);
+        } else {
+          ++o;
+        }
+      }
+    } else {
+      group = std::move(it->second);
+      opened.erase(it);
+      int64_t &limit = limits.try_emplace(key, batchSize).first->second;
+      if (limit && static_cast<int64_t>(group.size()) >= limit) {
+        merged.push_back(mergeGroup(group));
+        group.clear();
+        limit *= 2;
+      }
+    }
+    group.push_back(&submit);
+    opened.push_back({key, std::move(group)});
+  }
+  for (auto &o : opened)
+    merged.push_back(mergeGroup(o.second));
+  return merged;
+}
+
+void Batch::emitSubmit(OpBuilder &builder, ArrayRef<const Submit *> parts) {
+  const Submit &first = *parts.front();
+  auto submit = SubmitOp::create(builder, first.loc, first.devices,
+                                 first.queue);
+  Block *body = new Block();
+  submit.getBody().push_back(body);
+  OpBuilder inner = OpBuilder::atBlockEnd(body);
+  for (const Submit *part : parts) {
+    for (const Cmd &cmd : part->cmds) {
+      switch (cmd.kind) {
+      case Cmd::Barrier:
+        BarrierOp::create(inner, part->loc);
+        break;
+      case Cmd::Wait:
+        WaitOp::create(inner, part->loc, cmd.signals, cmd.valueBuffer,
+                       cmd.value);
+        break;
+      case Cmd::Store:
+        StoreOp::create(inner, part->loc, cmd.signals, cmd.valueBuffer,
+                        cmd.value);
+        break;
+      case Cmd::Timestamp:
+        TimestampOp::create(inner, part->loc, cmd.signals);
+        break;
+      case Cmd::Call:
+        cmd.call->moveBefore(body, body->end());
+        break;
+      }
+    }
+  }
+}
+
+void Batch::emit(OpBuilder &builder, int64_t batchSize) {
+  MLIRContext *ctx = builder.getContext();
+  QueueAttr compute = QueueAttr::get(ctx, QueueKind::COMPUTE, 0);
+  int64_t numCalls = calls.size();
+
+  // Waits of every call, in schedule order.
+  SmallVector<SmallVector<Cmd>> callWaits;
+  for (auto [tag, info] : llvm::enumerate(calls))
+    callWaits.push_back(waitsFor(info.lanes, info.devices, info.queue, tag,
+                                 /*writeAll=*/false));
+
+  // Every buffer access per device, for the finalizers.
+  llvm::MapVector<Attribute, llvm::MapVector<std::tuple<const void *, uint32_t,
+                                                        int64_t, int64_t>,
+                                             LaneAccess>>
+      deviceAccesses;
+  for (const CallInfo &info : calls)
+    for (const auto &lane : info.lanes)
+      for (const LaneAccess &a : lane)
+        deviceAccesses[a.device][{a.access.buffer.base, a.access.buffer.lane,
+                                  a.access.begin, a.access.end}] = a;
+  SmallVector<DeviceAttr> devicesUsed;
+  for (auto &entry : deviceAccesses)
+    devicesUsed.push_back(cast<DeviceAttr>(entry.first));
+  llvm::sort(devicesUsed, [](DeviceAttr a, DeviceAttr b) {
+    return std::make_pair(stringifyDeviceKind(a.getKind()), a.getIndex()) <
+           std::make_pair(stringifyDeviceKind(b.getKind()), b.getIndex());
+  });
+
+  // Per device group (devices of one kind): fence, reset and finalizer.
+  Location loc = calls.front().call->getLoc();
+  SmallVector<std::function<void()>> fences, resets, finalizers;
+  for (size_t i = 0; i < devicesUsed.size();) {
+    size_t j = i;
+    while (j < devicesUsed.size() &&
+           devicesUsed[j].getKind() == devicesUsed[i].getKind())
+      ++j;
+    auto group = DevicesAttr::get(
+        ctx, ArrayRef<DeviceAttr>(devicesUsed).slice(i, j - i));
+    i = j;
+
+    Value epoch =
+        placeholders.get(PlaceholderTag::epoch, nextSlot++, group);
+    Value timeline = placeholders.get(PlaceholderTag::timeline_signal, 0, group);
+    Value timelineValue =
+        placeholders.get(PlaceholderTag::timeline_value, 0, group);
+    fences.push_back([&builder, loc, timeline, epoch] {
+      FenceOp::create(builder, loc, timeline, epoch);
+    });
+
+    // Queues of other groups wait on this group's signals: zero them only
+    // once the fence saw the previous run finished.
+    SmallVector<Value> signals;
+    llvm::SetVector<Attribute> queues;
+    for (const CallInfo &info : calls)
+      if (info.devices.intersects(group))
+        queues.insert(info.queue);
+    for (Attribute queue : queues)
+      signals.push_back(queueSignal(cast<QueueAttr>(queue), group));
+    if (!signals.empty())
+      resets.push_back([&builder, loc, signals] {
+        ResetOp::create(builder, loc, signals);
+      });
+
+    // The finalizer waits for every buffer's last access, then stores the
+    // host timeline value into the device timeline.
+    SmallVector<SmallVector<LaneAccess>> lanes;
+    for (DeviceAttr device : group.getDevices()) {
+      auto &lane = lanes.emplace_back();
+      for (auto &entry : deviceAccesses[device])
+        lane.push_back(entry.second);
+    }
+    Submit fin{group, compute, loc,
+               waitsFor(lanes, group, compute, numCalls, /*writeAll=*/true)};
+    fin.cmds.push_back({Cmd::Store, {timeline}, timelineValue, 0, nullptr});
+    finalizers.push_back([&builder, fin = std::move(fin), timelineValue,
+                          epoch] {
+      emitSubmit(builder, {&fin});
+      FinalizeOp::create(builder, fin.loc, timelineValue, epoch);
+    });
+  }
+
+  // One submit per call: the timeline sync on a queue's first use,
+  // timestamps, the call, and a signal store if someone waits on it.
+  SmallVector<Submit> submits;
+  DenseSet<std::pair<Attribute, Attribute>> seenQueues;
+  for (auto [tag, info] : llvm::enumerate(calls)) {
+    Submit submit{info.devices, info.queue, info.call->getLoc(), {}};
+    if (seenQueues.insert({info.devices, info.queue}).second) {
+      submit.cmds.push_back({Cmd::Barrier, {}, {}, 0, nullptr});
+      submit.cmds.push_back(
+          {Cmd::Wait,
+           {placeholders.get(PlaceholderTag::timeline_signal, 0, info.devices)},
+           placeholders.get(PlaceholderTag::timeline_value, 0, info.devices),
+           -1,
+           nullptr});
+    }
+    submit.cmds.append(callWaits[tag].begin(), callWaits[tag].end());
+    Value start, end;
+    if (profile) {
+      start = placeholders.get(PlaceholderTag::timestamp, nextSlot++,
+                               info.devices);
+      end = placeholders.get(PlaceholderTag::timestamp, nextSlot++,
+                             info.devices);
+      submit.cmds.push_back({Cmd::Timestamp, {start}, {}, 0, nullptr});
+    }
+    submit.cmds.push_back({Cmd::Call, {}, {}, 0, info.call});
+    if (profile)
+      submit.cmds.push_back({Cmd::Timestamp, {end}, {}, 0, nullptr});
+    if (signalTags.contains(tag))
+      submit.cmds.push_back({Cmd::Store,
+                             {queueSignal(info.queue, info.devices)},
+                             {},
+                             static_cast<int64_t>(tag) + 1,
+                             nullptr});
+    submits.push_back(std::move(submit));
+  }
+
+  for (auto &fence : fences)
+    fence();
+  for (auto &reset : resets)
+    reset();
+  SmallVector<Submit> merged = mergeSubmits(std::move(submits), batchSize);
+  for (const Submit &submit : merged)
+    emitSubmit(builder, {&submit});
+  for (auto &finalizer : finalizers)
+    finalizer();
+}
+
+namespace {
+struct BatchDepsPass : public hcq::impl::HCQBatchDepsBase<BatchDepsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    if (batchSize < 0) {
+      emitError(module.getLoc())
+          << "'batch-size' must not be negative, got " << batchSize;
+      return signalPassFailure();
+    }
+    FailureOr<DeviceKindSet> kinds =
+        DeviceKindSet::parse(devices, "devices", module.getLoc());
+    if (failed(kinds))
+      return signalPassFailure();
+    for (ScheduleOp schedule : module.getOps<ScheduleOp>())
+      if (failed(runOnSchedule(schedule, *kinds)))
+        return signalPassFailure();
+  }
+
+  LogicalResult runOnSchedule(ScheduleOp schedule, const DeviceKindSet &kinds) {
+    if (schedule.getBody().empty())
+      return success();
+    // A schedule already batched has submits: leave it as it is.
+    if (!schedule.getBody().getOps<SubmitOp>().empty())
+      return success();
+    PlaceholderCache placeholders(schedule);
+    // Slot 0 is the per-device timeline, sentinel and staging buffer.
+    int64_t nextSlot = 1;
+    OpBuilder builder(schedule.getContext());
+    std::optional<Batch> batch;
+    Operation *lastCall = nullptr;
+    auto flush = [&]() {
+      if (batch && !batch->empty()) {
+        builder.setInsertionPointAfter(lastCall);
+        batch->emit(builder, batchSize);
+      }
+      batch.emplace(placeholders, nextSlot, profile);
+    };
+    flush();
+    for (Operation &op :
+         llvm::make_early_inc_range(schedule.getBody().front())) {
+      bool isCall = isQueueCall(&op) || isa<HostCallOp>(&op);
+      if (!isCall)
+        continue;
+      DevicesAttr devs =
+          isQueueCall(&op) ? getEnqueueDevices(&op, kinds) : DevicesAttr();
+      if (!devs) {
+        // Not enqueueable: it ends the batch and stays in place.
+        flush();
+        continue;
+      }
+      if (failed(batch->add(&op, devs)))
+        return failure();
+      lastCall = &op;
+    }
+    flush();
+    return success();
+  }
+};
+} // namespace

@@ -1,0 +1,210 @@
+//===- StageCopies.cpp - Staging copies and kernel copies -----------------===//
+//
+// Seed sections 1.1 (staging copies) and 1.2 (kernel copies).
+//
+//===----------------------------------------------------------------------===//
+
+#include "HCQ/Transforms/Passes.h"
+#include "HCQ/Transforms/Utils.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace hcq {
+#define GEN_PASS_DEF_HCQSTAGECOPIES
+#include "HCQ/Transforms/Passes.h.inc"
+} // namespace hcq
+
+using namespace mlir;
+using namespace hcq;
+
+namespace {
+
+BufferType getBufferType(Value v) { return cast<BufferType>(v.getType()); }
+
+struct StageCopiesPass
+    : public hcq::impl::HCQStageCopiesBase<StageCopiesPass> {
+  using Base::Base;
+
+  void runOnOperation() override;
+
+private:
+  /// Whether a copy from `a` to `b` (or back) must go through host memory:
+  /// `a` is on a non-CPU HCQ device, `b` not on an HCQ device at all.
+  bool needsStaging(BufferType a, BufferType b) const {
+    DevicesAttr da = a.getDevices(), db = b.getDevices();
+    bool aOnQueueGpu = hcqKinds.containsAll(da) &&
+                       llvm::none_of(da.getDevices(), [](DeviceAttr d) {
+                         return d.getKind() == DeviceKind::CPU;
+                       });
+    return aOnQueueGpu && !hcqKinds.containsAll(db);
+  }
+
+  LogicalResult stageCopy(IRRewriter &rewriter, CopyOp copy,
+                          SmallVectorImpl<CopyOp> &result);
+  LogicalResult lowerToKernelCopy(IRRewriter &rewriter, CopyOp copy);
+  Value getStagingBuffer(IRRewriter &rewriter, ScheduleOp schedule);
+  FlatSymbolRefAttr getCopyKernel(Type dstType, Type srcType);
+
+  DeviceKindSet hcqKinds, copyQueueKinds;
+  DenseMap<Operation *, Value> stagingBuffers;
+  ModuleOp module;
+};
+
+} // namespace
+
+Value StageCopiesPass::getStagingBuffer(IRRewriter &rewriter,
+                                        ScheduleOp schedule) {
+  Value &staging = stagingBuffers[schedule];
+  if (staging)
+    return staging;
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPointToStart(&schedule.getBody().front());
+  MLIRContext *ctx = rewriter.getContext();
+  auto cpu = DevicesAttr::get(ctx, {DeviceAttr::get(ctx, DeviceKind::CPU, 0)});
+  auto type = BufferType::get(ctx, stagingSize, rewriter.getIntegerType(8), cpu);
+  staging = PlaceholderOp::create(rewriter, schedule.getLoc(), type,
+                                  PlaceholderTag::staging, /*slot=*/0,
+                                  /*is_volatile=*/false);
+  return staging;
+}
+
+LogicalResult StageCopiesPass::stageCopy(IRRewriter &rewriter, CopyOp copy,
+                                         SmallVectorImpl<CopyOp> &result) {
+  BufferType dstType = getBufferType(copy.getDst());
+  BufferType srcType = getBufferType(copy.getSrc());
+  if (!needsStaging(srcType, dstType) && !needsStaging(dstType, srcType)) {
+    result.push_back(copy);
+    return success();
+  }
+  int64_t elementBytes = srcType.getElementBytes();
+  if (dstType.getElementBytes() != elementBytes)
+    return copy.emitOpError()
+           << "staged copy needs one element size on both sides, got "
+           << srcType.getElementType() << " and " << dstType.getElementType();
+  int64_t chunk = stagingSize / stagingSlots / elementBytes * elementBytes;
+  if (chunk == 0)
+    return copy.emitOpError() << "staging slots of "
+                              << stagingSize / stagingSlots
+                              << " bytes cannot hold one " << elementBytes
+                              << "-byte element";
+
+  auto schedule = copy->getParentOfType<ScheduleOp>();
+  Value staging = getStagingBuffer(rewriter, schedule);
+  rewriter.setInsertionPoint(copy);
+  int64_t size = copy.getSrcSize();
+  for (int64_t i = 0, done = 0; done < size; ++i, done += chunk) {
+    int64_t n = std::min(chunk, size - done);
+    int64_t slotOffset = (i % stagingSlots) * chunk;
+    result.push_back(CopyOp::create(rewriter, copy.getLoc(), staging,
+                                    slotOffset, n, copy.getSrc(),
+                                    copy.getSrcOffset() + done, n));
+    result.push_back(CopyOp::create(rewriter, copy.getLoc(), copy.getDst(),
+                                    copy.getDstOffset() + done, n, staging,
+                                    slotOffset, n));
+  }
+  rewriter.eraseOp(copy);
+  return success();
+}
+
+FlatSymbolRefAttr StageCopiesPass::getCopyKernel(Type dstType, Type srcType) {
+  std::string name;
+  llvm::raw_string_ostream os(name);
+  os << "hcq_copy_" << dstType << "_" << srcType;
+  MLIRContext *ctx = module.getContext();
+  if (!SymbolTable::lookupSymbolIn(module, name)) {
+    OpBuilder builder = OpBuilder::atBlockBegin(module.getBody());
+    Builder b(ctx);
+    KernelOp::create(
+        builder, module.getLoc(), name, KernelTarget::builtin,
+        b.getArrayAttr({AccessAttr::get(ctx, Access::write),
+                        AccessAttr::get(ctx, Access::read)}),
+        b.getTypeArrayAttr({dstType, srcType}), /*num_vars=*/0,
+        b.getStringAttr("copy"), /*library=*/nullptr,
+        /*code_object=*/nullptr);
+  }
+  return FlatSymbolRefAttr::get(ctx, name);
+}
+
+/// A view of `bytes` bytes at byte `offset` of `buffer`, or the buffer itself
+/// when the range is all of it.
+static Value viewRange(IRRewriter &rewriter, Location loc, Value buffer,
+                       int64_t offset, int64_t bytes) {
+  BufferType type = getBufferType(buffer);
+  if (offset == 0 && bytes == type.getByteSize())
+    return buffer;
+  int64_t elementBytes = type.getElementBytes();
+  auto viewType =
+      BufferType::get(rewriter.getContext(), bytes / elementBytes,
+                      type.getElementType(), type.getDevices());
+  return ViewOp::create(rewriter, loc, viewType, buffer, offset / elementBytes);
+}
+
+LogicalResult StageCopiesPass::lowerToKernelCopy(IRRewriter &rewriter,
+                                                 CopyOp copy) {
+  DevicesAttr devices = getEnqueueDevices(copy, hcqKinds);
+  if (!devices || copyQueueKinds.contains(devices.front().getKind()))
+    return success();
+  BufferType dstType = getBufferType(copy.getDst());
+  BufferType srcType = getBufferType(copy.getSrc());
+  int64_t elementBytes = dstType.getElementBytes();
+  int64_t size = copy.getSrcSize();
+  if (srcType.getElementBytes() != elementBytes ||
+      copy.getDstOffset() % elementBytes || copy.getSrcOffset() % elementBytes ||
+      size % elementBytes)
+    return copy.emitOpError()
+           << "becomes a copy kernel on " << devices.front().str()
+           << " (it has no copy queue), which needs whole elements of one "
+              "size on both sides";
+
+  rewriter.setInsertionPoint(copy);
+  Location loc = copy.getLoc();
+  Value dst =
+      viewRange(rewriter, loc, copy.getDst(), copy.getDstOffset(), size);
+  Value src =
+      viewRange(rewriter, loc, copy.getSrc(), copy.getSrcOffset(), size);
+  FlatSymbolRefAttr kernel =
+      getCopyKernel(dstType.getElementType(), srcType.getElementType());
+  // One thread per element: the builtin copies element (x, 0, 0) of the grid.
+  LaunchOp::create(rewriter, loc, kernel, ValueRange{dst, src}, ValueRange{},
+                   rewriter.getDenseI64ArrayAttr({size / elementBytes, 1, 1}),
+                   rewriter.getDenseI64ArrayAttr({1, 1, 1}));
+  rewriter.eraseOp(copy);
+  return success();
+}
+
+void StageCopiesPass::runOnOperation() {
+  module = getOperation();
+  Location loc = module.getLoc();
+  if (stagingSlots <= 0) {
+    emitError(loc) << "'staging-slots' must be positive, got " << stagingSlots;
+    return signalPassFailure();
+  }
+  if (stagingSize <= 0) {
+    emitError(loc) << "'staging-size' must be positive, got " << stagingSize;
+    return signalPassFailure();
+  }
+  FailureOr<DeviceKindSet> hcq = DeviceKindSet::parse(devices, "devices", loc);
+  FailureOr<DeviceKindSet> copy =
+      DeviceKindSet::parse(copyQueues, "copy-queues", loc);
+  if (failed(hcq) || failed(copy))
+    return signalPassFailure();
+  hcqKinds = *hcq;
+  copyQueueKinds = *copy;
+  stagingBuffers.clear();
+
+  SmallVector<CopyOp> copies;
+  module.walk([&](CopyOp op) {
+    if (op->getParentOfType<ScheduleOp>())
+      copies.push_back(op);
+  });
+  IRRewriter rewriter(&getContext());
+  for (CopyOp op : copies) {
+    SmallVector<CopyOp> staged;
+    if (failed(stageCopy(rewriter, op, staged)))
+      return signalPassFailure();
+    for (CopyOp part : staged)
+      if (failed(lowerToKernelCopy(rewriter, part)))
+        return signalPassFailure();
+  }
+}

@@ -1,0 +1,64 @@
+//===- Utils.cpp - Helpers shared by the hcq passes -----------------------===//
+
+#include "HCQ/Transforms/Utils.h"
+
+using namespace mlir;
+
+namespace hcq {
+
+FailureOr<DeviceKindSet> DeviceKindSet::parse(StringRef text,
+                                              StringRef option, Location loc) {
+  llvm::Expected<uint32_t> mask = parseDeviceKindSet(text);
+  if (!mask) {
+    emitError(loc) << "invalid '" << option
+                   << "' option: " << llvm::toString(mask.takeError());
+    return failure();
+  }
+  DeviceKindSet set;
+  set.mask = *mask;
+  return set;
+}
+
+bool DeviceKindSet::containsAll(DevicesAttr devices) const {
+  return llvm::all_of(devices.getDevices(),
+                      [&](DeviceAttr d) { return contains(d.getKind()); });
+}
+
+BufferBase getBufferBase(Value buffer) {
+  BufferBase result{buffer, 0};
+  while (auto view = result.base.getDefiningOp<ViewOp>()) {
+    auto type = cast<BufferType>(view.getSource().getType());
+    result.byteOffset += view.getOffset() * type.getElementBytes();
+    result.base = view.getSource();
+  }
+  return result;
+}
+
+bool isQueueCall(Operation *op) { return isa<LaunchOp, CopyOp>(op); }
+
+SmallVector<Value> getCallBuffers(Operation *call) {
+  if (auto launch = dyn_cast<LaunchOp>(call))
+    return llvm::to_vector(launch.getBuffers());
+  auto copy = cast<CopyOp>(call);
+  return {copy.getDst(), copy.getSrc()};
+}
+
+DevicesAttr getEnqueueDevices(Operation *call, const DeviceKindSet &hcqKinds) {
+  SmallVector<Value> buffers = getCallBuffers(call);
+  if (buffers.empty())
+    return {};
+  for (Value buffer : buffers)
+    if (!hcqKinds.containsAll(cast<BufferType>(buffer.getType()).getDevices()))
+      return {};
+  if (isa<CopyOp>(call))
+    std::reverse(buffers.begin(), buffers.end());
+  auto devicesOf = [](Value v) {
+    return cast<BufferType>(v.getType()).getDevices();
+  };
+  for (Value buffer : buffers)
+    if (devicesOf(buffer).front().getKind() != DeviceKind::CPU)
+      return devicesOf(buffer);
+  return devicesOf(buffers.front());
+}
+
+} // namespace hcq
