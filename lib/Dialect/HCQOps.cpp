@@ -314,20 +314,17 @@ LogicalResult KernelOp::verify() {
 LogicalResult ViewOp::verify() {
   auto source = cast<BufferType>(getSource().getType());
   auto result = cast<BufferType>(getResult().getType());
-  if (source.getElementType() != result.getElementType())
-    return emitOpError() << "view element type " << result.getElementType()
-                         << " differs from the source's "
-                         << source.getElementType();
   if (source.getDevices() != result.getDevices())
     return emitOpError("view must be on the source's devices");
   int64_t offset = getOffset();
   if (offset < 0)
     return emitOpError() << "view offset must not be negative, got " << offset;
-  if (offset + result.getNumElements() > source.getNumElements())
-    return emitOpError() << "view of elements [" << offset << ", "
-                         << offset + result.getNumElements()
+  int64_t begin = offset * source.getElementBytes();
+  int64_t end = begin + result.getByteSize();
+  if (end > source.getByteSize())
+    return emitOpError() << "view of bytes [" << begin << ", " << end
                          << ") is outside the source's "
-                         << source.getNumElements() << " elements";
+                         << source.getByteSize() << " bytes";
   return success();
 }
 

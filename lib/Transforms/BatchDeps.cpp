@@ -521,7 +521,8 @@ struct BatchDepsPass : public hcq::impl::HCQBatchDepsBase<BatchDepsPass> {
     ModuleOp module = getOperation();
     if (batchSize < 0) {
       emitError(module.getLoc())
-          << "'batch-size' must not be negative, got " << batchSize;
+          << "'batch-size' must not be negative, got "
+          << static_cast<int64_t>(batchSize);
       return signalPassFailure();
     }
     FailureOr<DeviceKindSet> kinds =

@@ -42,7 +42,7 @@ private:
 
   LogicalResult stageCopy(IRRewriter &rewriter, CopyOp copy,
                           SmallVectorImpl<CopyOp> &result);
-  LogicalResult lowerToKernelCopy(IRRewriter &rewriter, CopyOp copy);
+  void lowerToKernelCopy(IRRewriter &rewriter, CopyOp copy);
   Value getStagingBuffer(IRRewriter &rewriter, ScheduleOp schedule);
   FlatSymbolRefAttr getCopyKernel(Type dstType, Type srcType);
 
@@ -126,62 +126,72 @@ FlatSymbolRefAttr StageCopiesPass::getCopyKernel(Type dstType, Type srcType) {
   return FlatSymbolRefAttr::get(ctx, name);
 }
 
-/// A view of `bytes` bytes at byte `offset` of `buffer`, or the buffer itself
-/// when the range is all of it.
+/// A view of `bytes` bytes at byte `offset` of `buffer` as `elementType`, or
+/// the buffer itself when that is what it already is.
 static Value viewRange(IRRewriter &rewriter, Location loc, Value buffer,
-                       int64_t offset, int64_t bytes) {
+                       int64_t offset, int64_t bytes, Type elementType) {
   BufferType type = getBufferType(buffer);
-  if (offset == 0 && bytes == type.getByteSize())
+  if (offset == 0 && bytes == type.getByteSize() &&
+      type.getElementType() == elementType)
     return buffer;
-  int64_t elementBytes = type.getElementBytes();
+  // The view offset counts source elements: view bytes when it is not whole.
+  if (offset % type.getElementBytes()) {
+    auto bytesType = BufferType::get(rewriter.getContext(), type.getByteSize(),
+                                     rewriter.getIntegerType(8),
+                                     type.getDevices());
+    buffer = ViewOp::create(rewriter, loc, bytesType, buffer, 0);
+    type = bytesType;
+  }
   auto viewType =
-      BufferType::get(rewriter.getContext(), bytes / elementBytes,
-                      type.getElementType(), type.getDevices());
-  return ViewOp::create(rewriter, loc, viewType, buffer, offset / elementBytes);
+      BufferType::get(rewriter.getContext(),
+                      bytes / (elementType.getIntOrFloatBitWidth() / 8),
+                      elementType, type.getDevices());
+  return ViewOp::create(rewriter, loc, viewType, buffer,
+                        offset / type.getElementBytes());
 }
 
-LogicalResult StageCopiesPass::lowerToKernelCopy(IRRewriter &rewriter,
-                                                 CopyOp copy) {
+void StageCopiesPass::lowerToKernelCopy(IRRewriter &rewriter, CopyOp copy) {
   DevicesAttr devices = getEnqueueDevices(copy, hcqKinds);
   if (!devices || copyQueueKinds.contains(devices.front().getKind()))
-    return success();
+    return;
   BufferType dstType = getBufferType(copy.getDst());
   BufferType srcType = getBufferType(copy.getSrc());
-  int64_t elementBytes = dstType.getElementBytes();
   int64_t size = copy.getSrcSize();
+  // Copy whole elements when both sides agree on their size and the ranges
+  // are aligned to it; bytes otherwise.
+  Type dstElement = dstType.getElementType();
+  Type srcElement = srcType.getElementType();
+  int64_t elementBytes = dstType.getElementBytes();
   if (srcType.getElementBytes() != elementBytes ||
-      copy.getDstOffset() % elementBytes || copy.getSrcOffset() % elementBytes ||
-      size % elementBytes)
-    return copy.emitOpError()
-           << "becomes a copy kernel on " << devices.front().str()
-           << " (it has no copy queue), which needs whole elements of one "
-              "size on both sides";
+      copy.getDstOffset() % elementBytes ||
+      copy.getSrcOffset() % elementBytes || size % elementBytes) {
+    dstElement = srcElement = rewriter.getIntegerType(8);
+    elementBytes = 1;
+  }
 
   rewriter.setInsertionPoint(copy);
   Location loc = copy.getLoc();
-  Value dst =
-      viewRange(rewriter, loc, copy.getDst(), copy.getDstOffset(), size);
-  Value src =
-      viewRange(rewriter, loc, copy.getSrc(), copy.getSrcOffset(), size);
-  FlatSymbolRefAttr kernel =
-      getCopyKernel(dstType.getElementType(), srcType.getElementType());
-  // One thread per element: the builtin copies element (x, 0, 0) of the grid.
+  Value dst = viewRange(rewriter, loc, copy.getDst(), copy.getDstOffset(),
+                        size, dstElement);
+  Value src = viewRange(rewriter, loc, copy.getSrc(), copy.getSrcOffset(),
+                        size, srcElement);
+  FlatSymbolRefAttr kernel = getCopyKernel(dstElement, srcElement);
+  // One thread per element: the builtin copies element x of a [n, 1, 1] grid.
   LaunchOp::create(rewriter, loc, kernel, ValueRange{dst, src}, ValueRange{},
                    rewriter.getDenseI64ArrayAttr({size / elementBytes, 1, 1}),
                    rewriter.getDenseI64ArrayAttr({1, 1, 1}));
   rewriter.eraseOp(copy);
-  return success();
 }
 
 void StageCopiesPass::runOnOperation() {
   module = getOperation();
   Location loc = module.getLoc();
   if (stagingSlots <= 0) {
-    emitError(loc) << "'staging-slots' must be positive, got " << stagingSlots;
+    emitError(loc) << "'staging-slots' must be positive, got " << static_cast<int64_t>(stagingSlots);
     return signalPassFailure();
   }
   if (stagingSize <= 0) {
-    emitError(loc) << "'staging-size' must be positive, got " << stagingSize;
+    emitError(loc) << "'staging-size' must be positive, got " << static_cast<int64_t>(stagingSize);
     return signalPassFailure();
   }
   FailureOr<DeviceKindSet> hcq = DeviceKindSet::parse(devices, "devices", loc);
@@ -204,7 +214,6 @@ void StageCopiesPass::runOnOperation() {
     if (failed(stageCopy(rewriter, op, staged)))
       return signalPassFailure();
     for (CopyOp part : staged)
-      if (failed(lowerToKernelCopy(rewriter, part)))
-        return signalPassFailure();
+      lowerToKernelCopy(rewriter, part);
   }
 }

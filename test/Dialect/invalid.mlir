@@ -146,14 +146,6 @@ hcq.kernel @k builtin (write f32, read i16) symbol "copy"
 
 // -----
 
-// Tests that a view keeps the element type.
-hcq.schedule @s(%b: !hcq.buffer<16xf32, CPU:0>) {
-  // expected-error @+1 {{'hcq.view' op view element type 'i32' differs from the source's 'f32'}}
-  %v = hcq.view %b[0] : !hcq.buffer<16xf32, CPU:0> -> !hcq.buffer<4xi32, CPU:0>
-}
-
-// -----
-
 // Tests that a view keeps the devices.
 hcq.schedule @s(%b: !hcq.buffer<16xf32, CPU:0>) {
   // expected-error @+1 {{'hcq.view' op view must be on the source's devices}}
@@ -172,8 +164,16 @@ hcq.schedule @s(%b: !hcq.buffer<16xf32, CPU:0>) {
 
 // Tests that a view lies within its source.
 hcq.schedule @s(%b: !hcq.buffer<16xf32, CPU:0>) {
-  // expected-error @+1 {{'hcq.view' op view of elements [14, 18) is outside the source's 16 elements}}
+  // expected-error @+1 {{'hcq.view' op view of bytes [56, 72) is outside the source's 64 bytes}}
   %v = hcq.view %b[14] : !hcq.buffer<16xf32, CPU:0> -> !hcq.buffer<4xf32, CPU:0>
+}
+
+// -----
+
+// Tests that a reinterpreting view is bounded in bytes.
+hcq.schedule @s(%b: !hcq.buffer<16xf32, CPU:0>) {
+  // expected-error @+1 {{'hcq.view' op view of bytes [60, 68) is outside the source's 64 bytes}}
+  %v = hcq.view %b[15] : !hcq.buffer<16xf32, CPU:0> -> !hcq.buffer<8xi8, CPU:0>
 }
 
 // -----

@@ -32,6 +32,8 @@ hcq.schedule @schedule(%a: !hcq.buffer<64xf32, AMD:0>, %m: !hcq.buffer<64xf32, [
   %c = hcq.alloc : !hcq.buffer<64xf32, AMD:0>
   // CHECK: %[[V:.*]] = hcq.view %[[C]][8] : !hcq.buffer<64xf32, AMD:0> -> !hcq.buffer<8xf32, AMD:0>
   %v = hcq.view %c[8] : !hcq.buffer<64xf32, AMD:0> -> !hcq.buffer<8xf32, AMD:0>
+  // CHECK: hcq.view %[[C]][60] : !hcq.buffer<64xf32, AMD:0> -> !hcq.buffer<16xi8, AMD:0>
+  %bytes = hcq.view %c[60] : !hcq.buffer<64xf32, AMD:0> -> !hcq.buffer<16xi8, AMD:0>
   // CHECK: hcq.launch @vadd(%[[C]], %[[A]], %[[A]] : !hcq.buffer<64xf32, AMD:0>, !hcq.buffer<64xf32, AMD:0>, !hcq.buffer<64xf32, AMD:0>) vars(%[[N]] : i32) global [2, 1, 1] local [32, 1, 1]
   hcq.launch @vadd(%c, %a, %a : !hcq.buffer<64xf32, AMD:0>, !hcq.buffer<64xf32, AMD:0>, !hcq.buffer<64xf32, AMD:0>) vars(%n : i32) global [2, 1, 1] local [32, 1, 1]
   // CHECK: hcq.launch @noop() global [1, 1, 1] local [1, 1, 1]

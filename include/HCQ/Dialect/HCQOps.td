@@ -122,9 +122,11 @@ def HCQ_ViewOp : HCQ_Op<"view", [Pure]> {
   let summary = "a view of a buffer at an element offset";
   let description = [{
     `%v = hcq.view %b[16] : !hcq.buffer<64xf32, CPU:0> -> !hcq.buffer<8xf32, CPU:0>`
-    is elements 16..23 of `%b`. Dependencies are tracked on the byte range
-    of the underlying buffer, so disjoint views do not wait on each other.
-    The view has the source's element type and devices and lies within it.
+    is elements 16..23 of `%b`. The offset counts elements of the source;
+    the view may reinterpret the bytes as another element type
+    (`-> !hcq.buffer<32xi8, CPU:0>`). It is on the source's devices and lies
+    within it. Dependencies are tracked on the byte range of the underlying
+    buffer, so disjoint views do not wait on each other.
   }];
   let arguments = (ins HCQ_AnyBuffer:$source, HCQ_I64Attr:$offset);
   let results = (outs HCQ_AnyBuffer:$result);

@@ -21,8 +21,9 @@ def HCQStageCopies : Pass<"hcq-stage-copies", "::mlir::ModuleOp"> {
     2. *Kernel copies* (seed 1.2). A copy that would be enqueued on a
        device kind without a copy queue (see `copy-queues`) becomes an
        `hcq.launch` of the builtin `copy` kernel, one thread per element,
-       on views of the two ranges. The kernel `@hcq_copy_<dst>_<src>` is
-       declared in the module once.
+       on views of the two ranges (of bytes, when the two sides differ in
+       element size or the ranges are not whole elements). The kernel
+       `@hcq_copy_<dst>_<src>` is declared in the module once.
 
     The enqueue device is chosen as in `hcq-batch-deps`.
   }];
