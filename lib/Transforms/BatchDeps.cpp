@@ -96,8 +96,10 @@ static DevicesAttr single(DeviceAttr device) {
 /// Everything about one batch (the seed's BatchCtx).
 class Batch {
 public:
-  Batch(PlaceholderCache &placeholders, int64_t &nextSlot, bool profile)
-      : placeholders(placeholders), nextSlot(nextSlot), profile(profile) {}
+  Batch(PlaceholderCache &placeholders, SymbolTableCollection &symbols,
+        int64_t &nextSlot, bool profile)
+      : placeholders(placeholders), symbols(symbols), nextSlot(nextSlot),
+        profile(profile) {}
 
   /// Adds a call enqueued on `devices`; fails on a buffer the pass cannot
   /// track.
@@ -139,6 +141,7 @@ private:
   static void emitSubmit(OpBuilder &builder, ArrayRef<const Submit *> parts);
 
   PlaceholderCache &placeholders;
+  SymbolTableCollection &symbols;
   int64_t &nextSlot;
   bool profile;
   SmallVector<CallInfo> calls;
@@ -154,7 +157,8 @@ private:
 
 /// The lane accesses of a call: per lane, every buffer operand's bytes.
 static FailureOr<SmallVector<SmallVector<LaneAccess>>>
-getLaneAccesses(Operation *call, size_t numLanes) {
+getLaneAccesses(Operation *call, size_t numLanes,
+                SymbolTableCollection &symbols) {
   struct Operand {
     Value buffer;
     int64_t begin, size;
@@ -168,8 +172,8 @@ getLaneAccesses(Operation *call, size_t numLanes) {
                         false});
   } else {
     auto launch = cast<LaunchOp>(call);
-    auto kernel = SymbolTable::lookupNearestSymbolFrom<KernelOp>(
-        launch, launch.getKernelAttr());
+    auto kernel =
+        symbols.lookupNearestSymbolFrom<KernelOp>(launch, launch.getKernelAttr());
     for (auto [i, buffer] : llvm::enumerate(launch.getBuffers()))
       operands.push_back(
           {buffer, 0, cast<BufferType>(buffer.getType()).getByteSize(),
@@ -207,7 +211,7 @@ LogicalResult Batch::add(Operation *call, DevicesAttr devices) {
   QueueAttr queue = QueueAttr::get(
       ctx, isa<LaunchOp>(call) ? QueueKind::COMPUTE : QueueKind::COPY, 0);
   FailureOr<SmallVector<SmallVector<LaneAccess>>> lanes =
-      getLaneAccesses(call, devices.size());
+      getLaneAccesses(call, devices.size(), symbols);
   if (failed(lanes))
     return failure();
   calls.push_back({call, devices, queue, std::move(*lanes)});
@@ -541,6 +545,7 @@ struct BatchDepsPass : public hcq::impl::HCQBatchDepsBase<BatchDepsPass> {
     if (!schedule.getBody().getOps<SubmitOp>().empty())
       return success();
     PlaceholderCache placeholders(schedule);
+    SymbolTableCollection symbols;
     // Slot 0 is the per-device timeline, sentinel and staging buffer.
     int64_t nextSlot = 1;
     OpBuilder builder(schedule.getContext());
@@ -551,7 +556,7 @@ struct BatchDepsPass : public hcq::impl::HCQBatchDepsBase<BatchDepsPass> {
         builder.setInsertionPointAfter(lastCall);
         batch->emit(builder, batchSize);
       }
-      batch.emplace(placeholders, nextSlot, profile);
+      batch.emplace(placeholders, symbols, nextSlot, profile);
     };
     flush();
     for (Operation &op :
