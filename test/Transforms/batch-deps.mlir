@@ -207,6 +207,18 @@ hcq.schedule @boundaries(%a: !hcq.buffer<16xf32, AMD:0>, %h: !hcq.buffer<16xf32,
   hcq.copy %a[0, 64], %h[0, 64] : !hcq.buffer<16xf32, AMD:0>, !hcq.buffer<16xf32, CPU:0>
 }
 
+// Tests that a kernel goes on the first non-CPU device of its buffers, even
+// when a CPU buffer comes first, and a kernel on CPU buffers only on CPU.
+// CHECK-LABEL: hcq.schedule @kernel_device
+// CHECK: hcq.submit on AMD:1 queue COMPUTE:0 {
+// CHECK: hcq.launch @read2(%{{.*}}, %{{.*}} : !hcq.buffer<16xf32, CPU:0>, !hcq.buffer<16xf32, AMD:1>)
+// CHECK: hcq.submit on CPU:0 queue COMPUTE:0 {
+// CHECK: hcq.launch @read2(%{{.*}}, %{{.*}} : !hcq.buffer<16xf32, CPU:0>, !hcq.buffer<16xf32, CPU:0>)
+hcq.schedule @kernel_device(%h: !hcq.buffer<16xf32, CPU:0>, %a: !hcq.buffer<16xf32, AMD:1>) {
+  hcq.launch @read2(%h, %a : !hcq.buffer<16xf32, CPU:0>, !hcq.buffer<16xf32, AMD:1>) global [1, 1, 1] local [1, 1, 1]
+  hcq.launch @read2(%h, %h : !hcq.buffer<16xf32, CPU:0>, !hcq.buffer<16xf32, CPU:0>) global [1, 1, 1] local [1, 1, 1]
+}
+
 // Tests merging: same-queue submits merge in order, and a first submit on a
 // queue closes the open groups on that queue that share a device: the
 // two-lane kernel closes AMD:0's group, and the last kernel the two-lane one.
