@@ -168,6 +168,13 @@ static PlaceholderOp getPlaceholder(Value value) {
   return value.getDefiningOp<PlaceholderOp>();
 }
 
+/// Whether the value is memory the link allocates: a placeholder or a
+/// kernel's program.
+static bool isLinkTimeBuffer(Value value) {
+  return value.getDefiningOp<PlaceholderOp>() ||
+         value.getDefiningOp<ProgramOp>();
+}
+
 //===----------------------------------------------------------------------===//
 // ScheduleOp / ExecutableOp
 //===----------------------------------------------------------------------===//
@@ -228,7 +235,8 @@ LogicalResult ExecutableOp::verify() {
   if (failed(verifyFunctionLike(*this)))
     return failure();
   for (Operation &op : getBody().front()) {
-    if (isa<PlaceholderOp, AllocOp, ViewOp, BlobOp, InputsOp, PatchGroupOp,
+    if (isa<PlaceholderOp, ProgramOp, AllocOp, ViewOp, BlobOp, InputsOp,
+            PatchGroupOp,
             FenceOp, ResetOp, EnqueueOp, FinalizeOp, HostCallOp>(op))
       continue;
     return op.emitOpError("is not allowed in an executable: only "
@@ -305,6 +313,17 @@ LogicalResult KernelOp::verify() {
     return success();
   }
   llvm_unreachable("unknown kernel target");
+}
+
+//===----------------------------------------------------------------------===//
+// ProgramOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ProgramOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  if (!symbolTable.lookupNearestSymbolFrom<KernelOp>(*this, getKernelAttr()))
+    return emitOpError() << "'" << getKernel()
+                         << "' does not name an hcq.kernel";
+  return success();
 }
 
 //===----------------------------------------------------------------------===//
@@ -529,9 +548,25 @@ struct WordRefParser {
     return it->second;
   }
 
-  /// Parses `0x..`, `addr(%v [+ off] [>> shift])`, `lo(...)`, `hi(...)` or
-  /// `var(%v)`.
+  /// Parses `0x..`, `addr(%v [+ off] [>> shift])`, `lo(...)`, `hi(...)`,
+  /// `var(%v)` or `load(%v [+|- off])`, then an optional `| 0x..`.
   ParseResult parseWord(WordAttr &word) {
+    if (parseWordBody(word))
+      return failure();
+    if (failed(parser.parseOptionalVerticalBar()))
+      return success();
+    SMLoc loc = parser.getCurrentLocation();
+    uint64_t bits;
+    if (parser.parseInteger(bits))
+      return failure();
+    if (word.isConstant())
+      return parser.emitError(loc, "a constant word takes no '|' bits");
+    word = WordAttr::get(parser.getContext(), word.getKind(), word.getValue(),
+                         word.getRef(), word.getPart(), word.getShift(), bits);
+    return success();
+  }
+
+  ParseResult parseWordBody(WordAttr &word) {
     MLIRContext *ctx = parser.getContext();
     SMLoc loc = parser.getCurrentLocation();
     APInt constant;
@@ -554,7 +589,28 @@ struct WordRefParser {
           parser.parseRParen())
         return failure();
       word = WordAttr::get(ctx, WordKind::variable, 0, addRef(operand),
-                           WordPart::full, 0);
+                           WordPart::full, 0, 0);
+      return success();
+    }
+    if (keyword == "load" || keyword == "load.lo" || keyword == "load.hi") {
+      WordPart loadPart = keyword == "load.lo"   ? WordPart::lo
+                          : keyword == "load.hi" ? WordPart::hi
+                                                 : WordPart::full;
+      int64_t addend = 0;
+      if (parser.parseLParen() || parser.parseOperand(operand))
+        return failure();
+      if (succeeded(parser.parseOptionalPlus())) {
+        if (parser.parseInteger(addend))
+          return failure();
+      } else if (succeeded(parser.parseOptionalMinus())) {
+        if (parser.parseInteger(addend))
+          return failure();
+        addend = -addend;
+      }
+      if (parser.parseRParen())
+        return failure();
+      word = WordAttr::get(ctx, WordKind::load, static_cast<uint64_t>(addend),
+                           addRef(operand), loadPart, 0, 0);
       return success();
     }
     WordPart part;
@@ -566,7 +622,8 @@ struct WordRefParser {
       part = WordPart::hi;
     else
       return parser.emitError(loc, "expected a word: an integer, addr(...), "
-                                   "lo(...), hi(...) or var(...), got '")
+                                   "lo(...), hi(...), var(...) or "
+                                   "load[.lo|.hi](...), got '")
              << keyword << "'";
     uint64_t offset = 0, shift = 0;
     if (parser.parseLParen() || parser.parseOperand(operand))
@@ -583,7 +640,7 @@ struct WordRefParser {
     if (parser.parseRParen())
       return failure();
     word = WordAttr::get(ctx, WordKind::address, offset, addRef(operand), part,
-                         shift);
+                         shift, 0);
     return success();
   }
 
@@ -603,7 +660,20 @@ static void printWord(OpAsmPrinter &printer, WordAttr word, ValueRange refs,
     return;
   case WordKind::variable:
     printer << "var(" << refs[word.getRef()] << ')';
-    return;
+    break;
+  case WordKind::load: {
+    printer << (word.getPart() == WordPart::lo   ? "load.lo("
+                : word.getPart() == WordPart::hi ? "load.hi("
+                                                 : "load(")
+            << refs[word.getRef()];
+    auto addend = static_cast<int64_t>(word.getValue());
+    if (addend > 0)
+      printer << " + " << addend;
+    else if (addend < 0)
+      printer << " - " << -addend;
+    printer << ')';
+    break;
+  }
   case WordKind::address:
     printer << (word.getPart() == WordPart::lo   ? "lo("
                 : word.getPart() == WordPart::hi ? "hi("
@@ -614,8 +684,10 @@ static void printWord(OpAsmPrinter &printer, WordAttr word, ValueRange refs,
     if (word.getShift())
       printer << " >> " << word.getShift();
     printer << ')';
-    return;
+    break;
   }
+  if (word.getOrBits())
+    printer << " | " << llvm::format_hex(word.getOrBits(), bits == 32 ? 10 : 18);
 }
 
 /// Bits a patch word writes: 32 for a half, else the width of the value.
@@ -633,8 +705,9 @@ static LogicalResult verifyWord(Operation *op, WordAttr word, size_t index,
   auto fail = [&]() { return op->emitOpError() << "word #" << index << " "; };
   if (word.getKind() == WordKind::constant) {
     if (word.getRef() != -1 || word.getPart() != WordPart::full ||
-        word.getShift())
-      return fail() << "is a constant but names an operand, part or shift";
+        word.getShift() || word.getOrBits())
+      return fail() << "is a constant but names an operand, part, shift or "
+                       "bits";
     return success();
   }
   if (word.getRef() < 0 || word.getRef() >= static_cast<int32_t>(refs.size()))
@@ -646,6 +719,13 @@ static LogicalResult verifyWord(Operation *op, WordAttr word, size_t index,
       return fail() << "is a variable but its operand has type " << type;
     if (word.getValue() || word.getShift())
       return fail() << "is a variable and takes no offset or shift";
+    return success();
+  }
+  if (word.getKind() == WordKind::load) {
+    if (!isSignalType(type) || !getPlaceholder(refs[word.getRef()]))
+      return fail() << "loads from a value that is not a 64-bit placeholder";
+    if (word.getShift())
+      return fail() << "is a load and takes no shift";
     return success();
   }
   if (isa<LinearType>(type))
@@ -843,8 +923,8 @@ void BlobOp::print(OpAsmPrinter &printer) {
 LogicalResult BlobOp::verify() {
   auto target = cast<BufferType>(getTarget().getType());
   int64_t bytes = static_cast<int64_t>(getData().size()) * 4;
-  if (!getPlaceholder(getTarget()))
-    return emitOpError("target must be an hcq.placeholder");
+  if (!isLinkTimeBuffer(getTarget()))
+    return emitOpError("target must be an hcq.placeholder or hcq.program");
   if (bytes > target.getByteSize())
     return emitOpError() << "writes " << bytes << " bytes into a "
                          << target.getByteSize() << "-byte placeholder";
@@ -862,11 +942,11 @@ LogicalResult BlobOp::verify() {
                            << " must be an address: constants belong in the "
                               "data, variables in an hcq.patch_group";
     Value ref = getRefs()[word.getRef()];
-    if (!isa<LinearType>(ref.getType()) && !getPlaceholder(ref))
+    if (!isa<LinearType>(ref.getType()) && !isLinkTimeBuffer(ref))
       return emitOpError()
              << "patch #" << i
-             << " takes the address of a value that is not a placeholder: "
-                "per-run addresses go through hcq.patch_group";
+             << " takes the address of a value that is not a placeholder or "
+                "program: per-run addresses go through hcq.patch_group";
     unsigned width = getPatchBits(word, getRefs()) / 8;
     if (offset < 0 || offset + width > bytes)
       return emitOpError() << "patch #" << i << " at byte " << offset

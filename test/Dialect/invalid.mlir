@@ -474,8 +474,8 @@ hcq.schedule @s() {
 // Tests that a constant word names no operand.
 hcq.schedule @s() {
   hcq.submit on AMD:0 queue COMPUTE:0 {
-    // expected-error @+1 {{'hcq.cmds' op word #0 is a constant but names an operand, part or shift}}
-    "hcq.cmds"() <{tag = 7 : i32, word_bits = 32 : i32, words = [#hcq.word<constant, 1, 0, full, 0>]}> : () -> ()
+    // expected-error @+1 {{'hcq.cmds' op word #0 is a constant but names an operand, part, shift or bits}}
+    "hcq.cmds"() <{tag = 7 : i32, word_bits = 32 : i32, words = [#hcq.word<constant, 1, 0, full, 0, 0>]}> : () -> ()
   }
 }
 
@@ -485,7 +485,7 @@ hcq.schedule @s() {
 hcq.schedule @s() {
   hcq.submit on AMD:0 queue COMPUTE:0 {
     // expected-error @+1 {{'hcq.cmds' op word #0 refers to operand 2 but there are 0}}
-    "hcq.cmds"() <{tag = 7 : i32, word_bits = 32 : i32, words = [#hcq.word<address, 0, 2, lo, 0>]}> : () -> ()
+    "hcq.cmds"() <{tag = 7 : i32, word_bits = 32 : i32, words = [#hcq.word<address, 0, 2, lo, 0, 0>]}> : () -> ()
   }
 }
 
@@ -505,7 +505,7 @@ hcq.schedule @s(%b: !hcq.buffer<4xf32, AMD:0>) {
 hcq.schedule @s(%n: i32) {
   hcq.submit on AMD:0 queue COMPUTE:0 {
     // expected-error @+1 {{'hcq.cmds' op word #0 is a variable and takes no offset or shift}}
-    "hcq.cmds"(%n) <{tag = 7 : i32, word_bits = 32 : i32, words = [#hcq.word<variable, 4, 0, full, 0>]}> : (i32) -> ()
+    "hcq.cmds"(%n) <{tag = 7 : i32, word_bits = 32 : i32, words = [#hcq.word<variable, 4, 0, full, 0, 0>]}> : (i32) -> ()
   }
 }
 
@@ -563,7 +563,7 @@ hcq.schedule @s(%b: !hcq.buffer<4xf32, AMD:0>) {
 
 // Tests that a blob writes into a placeholder.
 hcq.executable @e(%b: !hcq.buffer<4xi32, AMD:0>) {
-  // expected-error @+1 {{'hcq.blob' op target must be an hcq.placeholder}}
+  // expected-error @+1 {{'hcq.blob' op target must be an hcq.placeholder or hcq.program}}
   hcq.blob %b = [0x1] : !hcq.buffer<4xi32, AMD:0>
 }
 
@@ -599,7 +599,7 @@ hcq.executable @e(%n: i32) {
 // Tests that link-time patches take placeholder addresses only.
 hcq.executable @e(%x: !hcq.buffer<4xf32, AMD:0>) {
   %p = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<8xi8, AMD:0>
-  // expected-error @+1 {{'hcq.blob' op patch #0 takes the address of a value that is not a placeholder: per-run addresses go through hcq.patch_group}}
+  // expected-error @+1 {{'hcq.blob' op patch #0 takes the address of a value that is not a placeholder or program: per-run addresses go through hcq.patch_group}}
   hcq.blob %p = [0x1, 0x2] patches [0: addr(%x)] : !hcq.buffer<8xi8, AMD:0>, !hcq.buffer<4xf32, AMD:0>
 }
 
@@ -735,4 +735,33 @@ hcq.executable @e() {
   %p = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<8xi8, AMD:0>
   // expected-error @+1 {{'hcq.enqueue' op device METAL:0 has no command queues (expected AMD or CPU)}}
   hcq.enqueue %p[8] on METAL:0 queue COMPUTE:0 : !hcq.buffer<8xi8, AMD:0>
+}
+
+// -----
+
+// Tests that a program names a kernel.
+hcq.schedule @s() {
+  // expected-error @+1 {{'hcq.program' op 'missing' does not name an hcq.kernel}}
+  %p = hcq.program @missing : !hcq.buffer<16xi8, AMD:0>
+}
+
+// -----
+
+// Tests that a load word reads a 64-bit placeholder.
+hcq.schedule @s(%b: !hcq.buffer<1xi64, CPU:0>) {
+  hcq.submit on AMD:0 queue COMPUTE:0 {
+    // expected-error @+1 {{'hcq.cmds' op word #0 loads from a value that is not a 64-bit placeholder}}
+    hcq.cmds cmdbuf i32 [load.lo(%b)] : !hcq.buffer<1xi64, CPU:0>
+  }
+}
+
+// -----
+
+// Tests that a load word takes no shift.
+hcq.schedule @s() {
+  %t = hcq.placeholder timeline_value slot 0 : !hcq.buffer<1xi64, CPU:0>
+  hcq.submit on AMD:0 queue COMPUTE:0 {
+    // expected-error @+1 {{'hcq.cmds' op word #0 is a load and takes no shift}}
+    "hcq.cmds"(%t) <{tag = 7 : i32, word_bits = 64 : i32, words = [#hcq.word<load, 0, 0, full, 8, 0>]}> : (!hcq.buffer<1xi64, CPU:0>) -> ()
+  }
 }

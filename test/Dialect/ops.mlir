@@ -100,9 +100,15 @@ hcq.schedule @submits() {
 // Tests that command words of every kind print back as written: constants in
 // hex, addresses with offset, half and shift, variables, indirect streams.
 // CHECK-LABEL: hcq.schedule @words
+hcq.kernel @k amd () code_object "\7FELF"
 hcq.schedule @words(%x: !hcq.buffer<16xf32, AMD:0>, %n: i32) {
   %s = hcq.placeholder signal slot 1 volatile : !hcq.buffer<1xi64, AMD:0>
   %prog = hcq.placeholder program slot 2 : !hcq.buffer<256xi8, AMD:0>
+  %tlv = hcq.placeholder timeline_value slot 0 volatile : !hcq.buffer<1xi64, CPU:0>
+  %scratch = hcq.placeholder scratch slot 0 : !hcq.buffer<64xi8, AMD:0>
+  %fn = hcq.placeholder host_function slot 1 : !hcq.buffer<1xi8, CPU:0>
+  // CHECK: hcq.program @k : !hcq.buffer<6144xi8, AMD:0>
+  %kprog = hcq.program @k : !hcq.buffer<6144xi8, AMD:0>
   hcq.submit on AMD:0 queue COMPUTE:0 {
     // CHECK: %[[K:.*]] = hcq.cmds kernargs i64 [addr(%{{.*}}), addr(%{{.*}} + 8), var(%{{.*}}), 0x0000000000000007] : !hcq.buffer<16xf32, AMD:0>, i32
     %k = hcq.cmds kernargs i64 [addr(%x), addr(%x + 8), var(%n), 7] : !hcq.buffer<16xf32, AMD:0>, i32
@@ -111,6 +117,12 @@ hcq.schedule @words(%x: !hcq.buffer<16xf32, AMD:0>, %n: i32) {
     // CHECK: hcq.cmds cmdbuf i32 [0xffffffff]
     // CHECK-NOT: :
     hcq.cmds cmdbuf i32 [0xffffffff]
+    // CHECK: hcq.cmds cmdbuf i32 [load.lo(%[[TLV:.*]] - 1), load.hi(%[[TLV]]), hi(%[[SC:.*]]) | 0x80000000, lo(%[[PR:.*]] + 256 >> 8)] : !hcq.buffer<1xi64, CPU:0>, !hcq.buffer<64xi8, AMD:0>, !hcq.buffer<6144xi8, AMD:0>
+    hcq.cmds cmdbuf i32 [load.lo(%tlv - 1), load.hi(%tlv + 0), hi(%scratch) | 0x80000000, lo(%kprog + 256 >> 8)] : !hcq.buffer<1xi64, CPU:0>, !hcq.buffer<64xi8, AMD:0>, !hcq.buffer<6144xi8, AMD:0>
+  }
+  hcq.submit on CPU:0 queue COMPUTE:0 {
+    // CHECK: hcq.cmds cmdbuf i64 [addr(%[[FN:.*]]), load(%[[TLV]] + 2), var(%{{.*}}) | 0x0000000100000000] : !hcq.buffer<1xi8, CPU:0>, !hcq.buffer<1xi64, CPU:0>, i32
+    hcq.cmds cmdbuf i64 [addr(%fn), load(%tlv + 2), var(%n) | 0x100000000] : !hcq.buffer<1xi8, CPU:0>, !hcq.buffer<1xi64, CPU:0>, i32
   }
 }
 
@@ -149,7 +161,7 @@ hcq.executable @exe(%x: !hcq.buffer<16xf32, [AMD:0, AMD:1]>, %n: i32) {
 // CHECK-SAME: hcq.d = #hcq.device<NV:2>
 // CHECK-SAME: hcq.q = #hcq.queue<COPY:1>
 // CHECK-SAME: hcq.t = #hcq.devices<[CPU:0, DISK:0]>
-// CHECK-SAME: hcq.w = #hcq.word<address, 8, 0, lo, 0>
-func.func @attrs() attributes {hcq.d = #hcq.device<NV:2>, hcq.q = #hcq.queue<COPY:1>, hcq.t = #hcq.devices<[CPU, DISK:0]>, hcq.w = #hcq.word<address, 8, 0, lo, 0>} {
+// CHECK-SAME: hcq.w = #hcq.word<address, 8, 0, lo, 0, 0>
+func.func @attrs() attributes {hcq.d = #hcq.device<NV:2>, hcq.q = #hcq.queue<COPY:1>, hcq.t = #hcq.devices<[CPU, DISK:0]>, hcq.w = #hcq.word<address, 8, 0, lo, 0, 0>} {
   return
 }

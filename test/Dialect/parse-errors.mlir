@@ -57,7 +57,7 @@ hcq.schedule @s() {
 // Tests that an unknown word form is named.
 hcq.schedule @s(%b: !hcq.buffer<4xf32, AMD:0>) {
   hcq.submit on AMD:0 queue COMPUTE:0 {
-    // expected-error @+1 {{expected a word: an integer, addr(...), lo(...), hi(...) or var(...), got 'mid'}}
+    // expected-error @+1 {{expected a word: an integer, addr(...), lo(...), hi(...), var(...) or load[.lo|.hi](...), got 'mid'}}
     hcq.cmds cmdbuf i32 [mid(%b)] : !hcq.buffer<4xf32, AMD:0>
   }
 }
@@ -115,4 +115,14 @@ hcq.schedule @s() {
 hcq.schedule @s() {
   // expected-error @+1 {{use of undeclared SSA value name}}
   hcq.copy %a[0, 4], %b[0, 4] : !hcq.buffer<1xf32, AMD:0>, !hcq.buffer<1xf32, AMD:0>
+}
+
+// -----
+
+// Tests that a constant word takes no OR bits.
+hcq.schedule @s() {
+  hcq.submit on AMD:0 queue COMPUTE:0 {
+    // expected-error @+1 {{a constant word takes no '|' bits}}
+    hcq.cmds cmdbuf i32 [0x1 | 0x2]
+  }
 }

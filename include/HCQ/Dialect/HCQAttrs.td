@@ -82,19 +82,25 @@ def HCQ_WordAttr : HCQ_Attr<"Word", "word"> {
       32-bit stream `part` picks its `lo` or `hi` half. Whether it is
       resolved at link time (a placeholder) or per run (a schedule input)
       follows from what `ref` is;
-    * `variable`: the run-time value of operand `ref`, a bound variable.
+    * `variable`: the run-time value of operand `ref`, a bound variable;
+    * `load`: the 64-bit host value held by placeholder `ref` when the
+      submit is pushed, plus `value` as a signed addend (how a submit waits
+      for the previous run's timeline).
 
-    The ops print these inline (`0xc0053c00`, `lo(%sig + 8)`,
-    `addr(%x)`, `var(%n)`); this attribute is the stored form.
+    `or_bits` are OR-ed into the result (flag bits sharing a word with an
+    address half). The ops print these inline (`0xc0053c00`, `lo(%sig + 8)`,
+    `hi(%scratch) | 0x80000000`, `addr(%x)`, `var(%n)`, `load(%tlv - 1)`);
+    this attribute is the stored form.
   }];
   let parameters = (ins EnumParameter<HCQ_WordKind>:$kind, "uint64_t":$value,
                         "int32_t":$ref, EnumParameter<HCQ_WordPart>:$part,
-                        "uint32_t":$shift);
-  let assemblyFormat = "`<` $kind `,` $value `,` $ref `,` $part `,` $shift `>`";
+                        "uint32_t":$shift, "uint64_t":$or_bits);
+  let assemblyFormat =
+      "`<` $kind `,` $value `,` $ref `,` $part `,` $shift `,` $or_bits `>`";
   let builders = [
     AttrBuilder<(ins "uint64_t":$value), [{
       return $_get($_ctxt, ::hcq::WordKind::constant, value, -1,
-                   ::hcq::WordPart::full, 0);
+                   ::hcq::WordPart::full, 0, 0);
     }]>
   ];
   let extraClassDeclaration = [{

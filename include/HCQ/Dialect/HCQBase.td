@@ -69,7 +69,8 @@ def HCQ_PlaceholderTag : I32EnumAttr<"PlaceholderTag",
       I32EnumAttrCase<"ring", 13>,
       I32EnumAttrCase<"ring_put", 14>,
       I32EnumAttrCase<"ring_read", 15>,
-      I32EnumAttrCase<"doorbell", 16>]> {
+      I32EnumAttrCase<"doorbell", 16>,
+      I32EnumAttrCase<"host_function", 17>]> {
   let cppNamespace = "::hcq";
 }
 
@@ -91,7 +92,8 @@ def HCQ_Access : I32EnumAttr<"Access", "how a kernel uses a buffer argument", [
 def HCQ_WordKind : I32EnumAttr<"WordKind", "what a command word holds", [
       I32EnumAttrCase<"constant", 0>,
       I32EnumAttrCase<"address", 1>,
-      I32EnumAttrCase<"variable", 2>]> {
+      I32EnumAttrCase<"variable", 2>,
+      I32EnumAttrCase<"load", 3>]> {
   let cppNamespace = "::hcq";
 }
 

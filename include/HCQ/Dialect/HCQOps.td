@@ -104,6 +104,25 @@ def HCQ_KernelOp : HCQ_Op<"kernel", [Symbol]> {
   }];
 }
 
+def HCQ_ProgramOp : HCQ_Op<"program", [
+    Pure, DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "a kernel's code, loaded on devices";
+  let description = [{
+    The memory holding `kernel`'s code on the result's devices: for an
+    `amd` kernel the loaded image of its code object (the link writes it,
+    once, shared by every executable), for a `cpu` kernel its host function
+    (resolved with dlsym), for a builtin the runtime's implementation. Words
+    take its address: `lo(%prog + 256 >> 8)` is an AMD entry point.
+
+    ```mlir
+    %prog = hcq.program @vadd : !hcq.buffer<6144xi8, AMD:0>
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$kernel);
+  let results = (outs HCQ_AnyBuffer:$result);
+  let assemblyFormat = "$kernel attr-dict `:` qualified(type($result))";
+}
+
 //===----------------------------------------------------------------------===//
 // Schedule ops
 //===----------------------------------------------------------------------===//
@@ -351,9 +370,11 @@ def HCQ_CmdsOp : HCQ_Op<"cmds"> {
     Words of `word_bits` (32 for PM4 and SDMA, 64 for CPU entries). A word
     is a constant (`0xc0053c00`), the address of a buffer operand plus a
     byte offset (`addr(%b + 8)`, or its `lo`/`hi` half in a 32-bit stream,
-    optionally shifted: `lo(%prog + 0 >> 8)`), or a bound variable
-    (`var(%n)`). An address of a placeholder resolves at link time, of a
-    schedule input per run.
+    optionally shifted: `lo(%prog + 0 >> 8)`), a bound variable
+    (`var(%n)`), or the host value of a placeholder plus an addend
+    (`load(%tlv - 1)`); any of them may OR in constant bits
+    (`hi(%s) | 0x80000000`). An address of a placeholder resolves at link
+    time, of a schedule input per run; variables and loads per run.
 
     With tag `cmdbuf` the words are the submit's queue stream. Any other
     tag (`kernargs`) makes an indirect stream whose `!hcq.linear` result
