@@ -548,6 +548,38 @@ struct WordRefParser {
     return it->second;
   }
 
+  /// A per-lane list is stored as a contiguous run of operands.
+  int32_t addLaneRefs(ArrayRef<OpAsmParser::UnresolvedOperand> lanes) {
+    std::string key = "[";
+    for (const auto &operand : lanes)
+      key += (operand.name + "#" + Twine(operand.number) + ",").str();
+    auto [it, inserted] = indexOf.try_emplace(key, refs.size());
+    if (inserted)
+      refs.append(lanes.begin(), lanes.end());
+    return it->second;
+  }
+
+  /// `%v` or `[%a, %b, ...]`: the operand of a word and its lane count.
+  ParseResult parseWordOperand(int32_t &ref, uint32_t &lanes) {
+    if (failed(parser.parseOptionalLSquare())) {
+      OpAsmParser::UnresolvedOperand operand;
+      if (parser.parseOperand(operand))
+        return failure();
+      ref = addRef(operand);
+      lanes = 1;
+      return success();
+    }
+    SmallVector<OpAsmParser::UnresolvedOperand> list;
+    if (parser.parseOperandList(list) || parser.parseRSquare())
+      return failure();
+    if (list.size() < 2)
+      return parser.emitError(parser.getCurrentLocation(),
+                              "a per-lane list needs two or more operands");
+    ref = addLaneRefs(list);
+    lanes = list.size();
+    return success();
+  }
+
   /// Parses `0x..`, `addr(%v [+ off] [>> shift])`, `lo(...)`, `hi(...)`,
   /// `var(%v)` or `load(%v [+|- off])`, then an optional `| 0x..`.
   ParseResult parseWord(WordAttr &word) {
@@ -562,7 +594,8 @@ struct WordRefParser {
     if (word.isConstant())
       return parser.emitError(loc, "a constant word takes no '|' bits");
     word = WordAttr::get(parser.getContext(), word.getKind(), word.getValue(),
-                         word.getRef(), word.getPart(), word.getShift(), bits);
+                         word.getRef(), word.getPart(), word.getShift(), bits,
+                         word.getLanes());
     return success();
   }
 
@@ -583,13 +616,14 @@ struct WordRefParser {
     StringRef keyword;
     if (parser.parseKeyword(&keyword))
       return failure();
-    OpAsmParser::UnresolvedOperand operand;
+    int32_t ref;
+    uint32_t lanes;
     if (keyword == "var") {
-      if (parser.parseLParen() || parser.parseOperand(operand) ||
+      if (parser.parseLParen() || parseWordOperand(ref, lanes) ||
           parser.parseRParen())
         return failure();
-      word = WordAttr::get(ctx, WordKind::variable, 0, addRef(operand),
-                           WordPart::full, 0, 0);
+      word = WordAttr::get(ctx, WordKind::variable, 0, ref, WordPart::full, 0,
+                           0, lanes);
       return success();
     }
     if (keyword == "load" || keyword == "load.lo" || keyword == "load.hi") {
@@ -597,7 +631,7 @@ struct WordRefParser {
                           : keyword == "load.hi" ? WordPart::hi
                                                  : WordPart::full;
       int64_t addend = 0;
-      if (parser.parseLParen() || parser.parseOperand(operand))
+      if (parser.parseLParen() || parseWordOperand(ref, lanes))
         return failure();
       if (succeeded(parser.parseOptionalPlus())) {
         if (parser.parseInteger(addend))
@@ -610,7 +644,7 @@ struct WordRefParser {
       if (parser.parseRParen())
         return failure();
       word = WordAttr::get(ctx, WordKind::load, static_cast<uint64_t>(addend),
-                           addRef(operand), loadPart, 0, 0);
+                           ref, loadPart, 0, 0, lanes);
       return success();
     }
     WordPart part;
@@ -626,7 +660,7 @@ struct WordRefParser {
                                    "load[.lo|.hi](...), got '")
              << keyword << "'";
     uint64_t offset = 0, shift = 0;
-    if (parser.parseLParen() || parser.parseOperand(operand))
+    if (parser.parseLParen() || parseWordOperand(ref, lanes))
       return failure();
     if (succeeded(parser.parseOptionalPlus()) && parser.parseInteger(offset))
       return failure();
@@ -639,8 +673,8 @@ struct WordRefParser {
     }
     if (parser.parseRParen())
       return failure();
-    word = WordAttr::get(ctx, WordKind::address, offset, addRef(operand), part,
-                         shift, 0);
+    word = WordAttr::get(ctx, WordKind::address, offset, ref, part, shift, 0,
+                         lanes);
     return success();
   }
 
@@ -652,6 +686,18 @@ struct WordRefParser {
 };
 } // namespace
 
+/// `%v`, or `[%a, %b]` for a per-lane word.
+static void printWordOperand(OpAsmPrinter &printer, WordAttr word,
+                             ValueRange refs) {
+  if (word.getLanes() == 1) {
+    printer << refs[word.getRef()];
+    return;
+  }
+  printer << '[';
+  printer.printOperands(refs.slice(word.getRef(), word.getLanes()));
+  printer << ']';
+}
+
 static void printWord(OpAsmPrinter &printer, WordAttr word, ValueRange refs,
                       unsigned bits) {
   switch (word.getKind()) {
@@ -659,13 +705,15 @@ static void printWord(OpAsmPrinter &printer, WordAttr word, ValueRange refs,
     printer << llvm::format_hex(word.getValue(), bits == 32 ? 10 : 18);
     return;
   case WordKind::variable:
-    printer << "var(" << refs[word.getRef()] << ')';
+    printer << "var(";
+    printWordOperand(printer, word, refs);
+    printer << ')';
     break;
   case WordKind::load: {
     printer << (word.getPart() == WordPart::lo   ? "load.lo("
                 : word.getPart() == WordPart::hi ? "load.hi("
-                                                 : "load(")
-            << refs[word.getRef()];
+                                                 : "load(");
+    printWordOperand(printer, word, refs);
     auto addend = static_cast<int64_t>(word.getValue());
     if (addend > 0)
       printer << " + " << addend;
@@ -677,8 +725,8 @@ static void printWord(OpAsmPrinter &printer, WordAttr word, ValueRange refs,
   case WordKind::address:
     printer << (word.getPart() == WordPart::lo   ? "lo("
                 : word.getPart() == WordPart::hi ? "hi("
-                                                 : "addr(")
-            << refs[word.getRef()];
+                                                 : "addr(");
+    printWordOperand(printer, word, refs);
     if (word.getValue())
       printer << " + " << word.getValue();
     if (word.getShift())
@@ -699,21 +747,11 @@ static unsigned getPatchBits(WordAttr word, ValueRange refs) {
   return 64;
 }
 
-/// Checks one word against the operands it refers to.
-static LogicalResult verifyWord(Operation *op, WordAttr word, size_t index,
-                                ValueRange refs) {
+/// Checks one operand of a word (each lane's, for a per-lane word).
+static LogicalResult verifyWordOperand(Operation *op, WordAttr word,
+                                       size_t index, Value ref) {
   auto fail = [&]() { return op->emitOpError() << "word #" << index << " "; };
-  if (word.getKind() == WordKind::constant) {
-    if (word.getRef() != -1 || word.getPart() != WordPart::full ||
-        word.getShift() || word.getOrBits())
-      return fail() << "is a constant but names an operand, part, shift or "
-                       "bits";
-    return success();
-  }
-  if (word.getRef() < 0 || word.getRef() >= static_cast<int32_t>(refs.size()))
-    return fail() << "refers to operand " << word.getRef() << " but there are "
-                  << refs.size();
-  Type type = refs[word.getRef()].getType();
+  Type type = ref.getType();
   if (word.getKind() == WordKind::variable) {
     if (!type.isSignlessIntOrIndex())
       return fail() << "is a variable but its operand has type " << type;
@@ -722,7 +760,7 @@ static LogicalResult verifyWord(Operation *op, WordAttr word, size_t index,
     return success();
   }
   if (word.getKind() == WordKind::load) {
-    if (!isSignalType(type) || !getPlaceholder(refs[word.getRef()]))
+    if (!isSignalType(type) || !getPlaceholder(ref))
       return fail() << "loads from a value that is not a 64-bit placeholder";
     if (word.getShift())
       return fail() << "is a load and takes no shift";
@@ -738,6 +776,28 @@ static LogicalResult verifyWord(Operation *op, WordAttr word, size_t index,
     return fail() << "address offset " << word.getValue()
                   << " is outside the " << buffer.getByteSize()
                   << "-byte buffer";
+  return success();
+}
+
+/// Checks one word against the operands it refers to.
+static LogicalResult verifyWord(Operation *op, WordAttr word, size_t index,
+                                ValueRange refs) {
+  auto fail = [&]() { return op->emitOpError() << "word #" << index << " "; };
+  if (word.getKind() == WordKind::constant) {
+    if (word.getRef() != -1 || word.getPart() != WordPart::full ||
+        word.getShift() || word.getOrBits() || word.getLanes() != 1)
+      return fail() << "is a constant but names an operand, part, shift or "
+                       "bits";
+    return success();
+  }
+  if (word.getLanes() == 0 || word.getRef() < 0 ||
+      word.getRef() + word.getLanes() > refs.size())
+    return fail() << "refers to operands [" << word.getRef() << ", "
+                  << word.getRef() + word.getLanes() << ") but there are "
+                  << refs.size();
+  for (Value ref : refs.slice(word.getRef(), word.getLanes()))
+    if (failed(verifyWordOperand(op, word, index, ref)))
+      return failure();
   return success();
 }
 
@@ -815,12 +875,17 @@ LogicalResult CmdsOp::verify() {
     return emitOpError(indirect ? "with a tag other than 'cmdbuf' must return "
                                   "its !hcq.linear stream"
                                 : "with tag 'cmdbuf' must not have a result");
-  if (!(*this)->getParentOfType<SubmitOp>())
+  auto submit = (*this)->getParentOfType<SubmitOp>();
+  if (!submit)
     return emitOpError("must be inside an hcq.submit");
+  size_t lanes = submit.getDevices().size();
   for (auto [i, attr] : llvm::enumerate(getWords())) {
     auto word = cast<WordAttr>(attr);
     if (failed(verifyWord(*this, word, i, getRefs())))
       return failure();
+    if (word.getLanes() != 1 && word.getLanes() != lanes)
+      return emitOpError() << "word #" << i << " has " << word.getLanes()
+                           << " lanes but the submit has " << lanes;
     if (word.isConstant()) {
       if (bits == 32 && word.getValue() > UINT32_MAX)
         return emitOpError() << "word #" << i << " constant "
@@ -941,12 +1006,12 @@ LogicalResult BlobOp::verify() {
       return emitOpError() << "patch #" << i
                            << " must be an address: constants belong in the "
                               "data, variables in an hcq.patch_group";
-    Value ref = getRefs()[word.getRef()];
-    if (!isa<LinearType>(ref.getType()) && !isLinkTimeBuffer(ref))
-      return emitOpError()
-             << "patch #" << i
-             << " takes the address of a value that is not a placeholder or "
-                "program: per-run addresses go through hcq.patch_group";
+    for (Value ref : getRefs().slice(word.getRef(), word.getLanes()))
+      if (!isa<LinearType>(ref.getType()) && !isLinkTimeBuffer(ref))
+        return emitOpError()
+               << "patch #" << i
+               << " takes the address of a value that is not a placeholder or "
+                  "program: per-run addresses go through hcq.patch_group";
     unsigned width = getPatchBits(word, getRefs()) / 8;
     if (offset < 0 || offset + width > bytes)
       return emitOpError() << "patch #" << i << " at byte " << offset

@@ -475,7 +475,7 @@ hcq.schedule @s() {
 hcq.schedule @s() {
   hcq.submit on AMD:0 queue COMPUTE:0 {
     // expected-error @+1 {{'hcq.cmds' op word #0 is a constant but names an operand, part, shift or bits}}
-    "hcq.cmds"() <{tag = 7 : i32, word_bits = 32 : i32, words = [#hcq.word<constant, 1, 0, full, 0, 0>]}> : () -> ()
+    "hcq.cmds"() <{tag = 7 : i32, word_bits = 32 : i32, words = [#hcq.word<constant, 1, 0, full, 0, 0, 1>]}> : () -> ()
   }
 }
 
@@ -484,8 +484,8 @@ hcq.schedule @s() {
 // Tests that word operand indices are in range.
 hcq.schedule @s() {
   hcq.submit on AMD:0 queue COMPUTE:0 {
-    // expected-error @+1 {{'hcq.cmds' op word #0 refers to operand 2 but there are 0}}
-    "hcq.cmds"() <{tag = 7 : i32, word_bits = 32 : i32, words = [#hcq.word<address, 0, 2, lo, 0, 0>]}> : () -> ()
+    // expected-error @+1 {{'hcq.cmds' op word #0 refers to operands [2, 3) but there are 0}}
+    "hcq.cmds"() <{tag = 7 : i32, word_bits = 32 : i32, words = [#hcq.word<address, 0, 2, lo, 0, 0, 1>]}> : () -> ()
   }
 }
 
@@ -505,7 +505,7 @@ hcq.schedule @s(%b: !hcq.buffer<4xf32, AMD:0>) {
 hcq.schedule @s(%n: i32) {
   hcq.submit on AMD:0 queue COMPUTE:0 {
     // expected-error @+1 {{'hcq.cmds' op word #0 is a variable and takes no offset or shift}}
-    "hcq.cmds"(%n) <{tag = 7 : i32, word_bits = 32 : i32, words = [#hcq.word<variable, 4, 0, full, 0, 0>]}> : (i32) -> ()
+    "hcq.cmds"(%n) <{tag = 7 : i32, word_bits = 32 : i32, words = [#hcq.word<variable, 4, 0, full, 0, 0, 1>]}> : (i32) -> ()
   }
 }
 
@@ -762,6 +762,28 @@ hcq.schedule @s() {
   %t = hcq.placeholder timeline_value slot 0 : !hcq.buffer<1xi64, CPU:0>
   hcq.submit on AMD:0 queue COMPUTE:0 {
     // expected-error @+1 {{'hcq.cmds' op word #0 is a load and takes no shift}}
-    "hcq.cmds"(%t) <{tag = 7 : i32, word_bits = 64 : i32, words = [#hcq.word<load, 0, 0, full, 8, 0>]}> : (!hcq.buffer<1xi64, CPU:0>) -> ()
+    "hcq.cmds"(%t) <{tag = 7 : i32, word_bits = 64 : i32, words = [#hcq.word<load, 0, 0, full, 8, 0, 1>]}> : (!hcq.buffer<1xi64, CPU:0>) -> ()
   }
+}
+
+// -----
+
+// Tests that a per-lane word has one operand per lane of its submit.
+hcq.schedule @s() {
+  %a = hcq.placeholder signal slot 1 : !hcq.buffer<1xi64, AMD:0>
+  %b = hcq.placeholder signal slot 1 : !hcq.buffer<1xi64, AMD:1>
+  hcq.submit on [AMD:0, AMD:1, AMD:2] queue COMPUTE:0 {
+    // expected-error @+1 {{'hcq.cmds' op word #0 has 2 lanes but the submit has 3}}
+    hcq.cmds cmdbuf i32 [lo([%a, %b])] : !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:1>
+  }
+}
+
+// -----
+
+// Tests that every lane of a per-lane blob patch is link-time.
+hcq.executable @e(%x: !hcq.buffer<1xi64, AMD:1>) {
+  %p = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<8xi8, [AMD:0, AMD:1]>
+  %s = hcq.placeholder signal slot 2 : !hcq.buffer<1xi64, AMD:0>
+  // expected-error @+1 {{'hcq.blob' op patch #0 takes the address of a value that is not a placeholder or program}}
+  hcq.blob %p = [0x1, 0x2] patches [0: addr([%s, %x])] : !hcq.buffer<8xi8, [AMD:0, AMD:1]>, !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:1>
 }

@@ -120,6 +120,11 @@ hcq.schedule @words(%x: !hcq.buffer<16xf32, AMD:0>, %n: i32) {
     // CHECK: hcq.cmds cmdbuf i32 [load.lo(%[[TLV:.*]] - 1), load.hi(%[[TLV]]), hi(%[[SC:.*]]) | 0x80000000, lo(%[[PR:.*]] + 256 >> 8)] : !hcq.buffer<1xi64, CPU:0>, !hcq.buffer<64xi8, AMD:0>, !hcq.buffer<6144xi8, AMD:0>
     hcq.cmds cmdbuf i32 [load.lo(%tlv - 1), load.hi(%tlv + 0), hi(%scratch) | 0x80000000, lo(%kprog + 256 >> 8)] : !hcq.buffer<1xi64, CPU:0>, !hcq.buffer<64xi8, AMD:0>, !hcq.buffer<6144xi8, AMD:0>
   }
+  %s1 = hcq.placeholder signal slot 1 volatile : !hcq.buffer<1xi64, AMD:1>
+  hcq.submit on [AMD:0, AMD:1] queue COMPUTE:0 {
+    // CHECK: hcq.cmds cmdbuf i32 [lo([%[[SA:.*]], %[[SB:.*]]] + 8), hi([%[[SA]], %[[SB]]] + 8), lo(%[[SA]])] : !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:1>, !hcq.buffer<1xi64, AMD:0>
+    hcq.cmds cmdbuf i32 [lo([%s, %s1] + 8), hi([%s, %s1] + 8), lo(%s)] : !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:1>, !hcq.buffer<1xi64, AMD:0>
+  }
   hcq.submit on CPU:0 queue COMPUTE:0 {
     // CHECK: hcq.cmds cmdbuf i64 [addr(%[[FN:.*]]), load(%[[TLV]] + 2), var(%{{.*}}) | 0x0000000100000000] : !hcq.buffer<1xi8, CPU:0>, !hcq.buffer<1xi64, CPU:0>, i32
     hcq.cmds cmdbuf i64 [addr(%fn), load(%tlv + 2), var(%n) | 0x100000000] : !hcq.buffer<1xi8, CPU:0>, !hcq.buffer<1xi64, CPU:0>, i32
@@ -161,7 +166,7 @@ hcq.executable @exe(%x: !hcq.buffer<16xf32, [AMD:0, AMD:1]>, %n: i32) {
 // CHECK-SAME: hcq.d = #hcq.device<NV:2>
 // CHECK-SAME: hcq.q = #hcq.queue<COPY:1>
 // CHECK-SAME: hcq.t = #hcq.devices<[CPU:0, DISK:0]>
-// CHECK-SAME: hcq.w = #hcq.word<address, 8, 0, lo, 0, 0>
-func.func @attrs() attributes {hcq.d = #hcq.device<NV:2>, hcq.q = #hcq.queue<COPY:1>, hcq.t = #hcq.devices<[CPU, DISK:0]>, hcq.w = #hcq.word<address, 8, 0, lo, 0, 0>} {
+// CHECK-SAME: hcq.w = #hcq.word<address, 8, 0, lo, 0, 0, 1>
+func.func @attrs() attributes {hcq.d = #hcq.device<NV:2>, hcq.q = #hcq.queue<COPY:1>, hcq.t = #hcq.devices<[CPU, DISK:0]>, hcq.w = #hcq.word<address, 8, 0, lo, 0, 0, 1>} {
   return
 }

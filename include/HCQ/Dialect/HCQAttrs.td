@@ -88,19 +88,23 @@ def HCQ_WordAttr : HCQ_Attr<"Word", "word"> {
       for the previous run's timeline).
 
     `or_bits` are OR-ed into the result (flag bits sharing a word with an
-    address half). The ops print these inline (`0xc0053c00`, `lo(%sig + 8)`,
+    address half). A word of a multi-device stream may differ per lane:
+    with `lanes` > 1 its operands are `ref .. ref + lanes - 1`, one per lane
+    (`lo([%producer, %sentinel])`: lane 0 polls a producer's signal, lane 1
+    the sentinel). The ops print these inline (`0xc0053c00`, `lo(%sig + 8)`,
     `hi(%scratch) | 0x80000000`, `addr(%x)`, `var(%n)`, `load(%tlv - 1)`);
     this attribute is the stored form.
   }];
   let parameters = (ins EnumParameter<HCQ_WordKind>:$kind, "uint64_t":$value,
                         "int32_t":$ref, EnumParameter<HCQ_WordPart>:$part,
-                        "uint32_t":$shift, "uint64_t":$or_bits);
-  let assemblyFormat =
-      "`<` $kind `,` $value `,` $ref `,` $part `,` $shift `,` $or_bits `>`";
+                        "uint32_t":$shift, "uint64_t":$or_bits,
+                        "uint32_t":$lanes);
+  let assemblyFormat = "`<` $kind `,` $value `,` $ref `,` $part `,` $shift `,` "
+                       "$or_bits `,` $lanes `>`";
   let builders = [
     AttrBuilder<(ins "uint64_t":$value), [{
       return $_get($_ctxt, ::hcq::WordKind::constant, value, -1,
-                   ::hcq::WordPart::full, 0, 0);
+                   ::hcq::WordPart::full, 0, 0, 1);
     }]>
   ];
   let extraClassDeclaration = [{

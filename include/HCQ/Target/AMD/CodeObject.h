@@ -1,0 +1,47 @@
+//===- CodeObject.h - AMDHSA code objects -----------------------*- C++ -*-===//
+//
+// Reads what the encoder needs from a kernel's AMDHSA code object: the loaded
+// image with its relocations applied, and the kernel descriptor's fields.
+// MLIR-free, so the runtime can load the same image.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HCQ_TARGET_AMD_CODEOBJECT_H
+#define HCQ_TARGET_AMD_CODEOBJECT_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace hcq::amd {
+
+struct KernelInfo {
+  std::string name;
+  /// The loaded image: PT_LOAD segments at their virtual addresses, with the
+  /// R_AMDGPU_REL64 relocations applied. The program placeholder holds it.
+  std::vector<uint8_t> image;
+  /// Entry point, as a byte offset into the image (descriptor address plus
+  /// kernel_code_entry_byte_offset). 256-byte aligned.
+  uint64_t entryOffset = 0;
+  uint32_t groupSegmentBytes = 0;   // LDS
+  uint32_t privateSegmentBytes = 0; // scratch per lane
+  uint32_t kernargBytes = 0;
+  uint32_t rsrc1 = 0, rsrc2 = 0, rsrc3 = 0;
+  bool wave32 = false;
+  bool dispatchPtr = false;          // SGPR pair for the dispatch packet
+  bool privateSegmentBuffer = false; // SGPR quad for the scratch V#
+};
+
+/// Parses `bytes` as an AMDHSA code object (64-bit little-endian ELF for
+/// EM_AMDGPU) and reads kernel `name`, or the only kernel when `name` is
+/// empty. Errors name what is wrong: not an ELF, not AMDGPU, no or several
+/// kernels, a descriptor out of bounds, an unsupported relocation.
+llvm::Expected<KernelInfo> readKernel(llvm::StringRef bytes,
+                                      llvm::StringRef name);
+
+} // namespace hcq::amd
+
+#endif // HCQ_TARGET_AMD_CODEOBJECT_H

@@ -1,0 +1,59 @@
+//===- SDMA.h - SDMA packet facts -------------------------------*- C++ -*-===//
+//
+// The SDMA packets the copy encoder emits. Sources:
+//   [sd6] Linux amdgpu sdma_v6_0_0_pkt_open.h   (SDMA 6, gfx11)
+//   [sd4] Linux amdgpu vega10_sdma_pkt_open.h   (SDMA 4, gfx9)
+//   [sid] Mesa src/amd/common/sid.h             (SDMA opcodes, copy limits)
+// cross-checked against shared/AMD-FACTS.md §2.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HCQ_TARGET_AMD_SDMA_H
+#define HCQ_TARGET_AMD_SDMA_H
+
+#include <cstdint>
+
+namespace hcq::amd::sdma {
+
+// Header: OP [7:0], SUB_OP [15:8]; opcodes equal on SDMA 4 and 6 [sd4, sd6,
+// sid SDMA_OPCODE_*].
+constexpr uint32_t OP_NOP = 0;
+constexpr uint32_t OP_COPY = 1;
+constexpr uint32_t OP_FENCE = 5;
+constexpr uint32_t OP_TRAP = 6;
+constexpr uint32_t OP_POLL_REGMEM = 8;
+constexpr uint32_t OP_TIMESTAMP = 13;
+constexpr uint32_t SUBOP_COPY_LINEAR = 0;
+constexpr uint32_t SUBOP_TIMESTAMP_GET_GLOBAL = 2;
+constexpr uint32_t header(uint32_t op, uint32_t subop) {
+  return (op & 0xFF) | ((subop & 0xFF) << 8);
+}
+constexpr uint32_t headerOp(uint32_t h) { return h & 0xFF; }
+constexpr uint32_t headerSubOp(uint32_t h) { return (h >> 8) & 0xFF; }
+
+/// Dwords per packet: the length is implied by the opcode [sd4, sd6].
+constexpr uint32_t COPY_LINEAR_DWORDS = 7, FENCE_DWORDS = 4, TRAP_DWORDS = 2,
+                   POLL_REGMEM_DWORDS = 6, TIMESTAMP_DWORDS = 3;
+
+// POLL_REGMEM header: HDP_FLUSH bit 26, FUNC [30:28], MEM_POLL bit 31; dword
+// 5: INTERVAL [15:0], RETRY_COUNT [27:16] [sd6 SDMA_PKT_POLL_REGMEM_*].
+constexpr uint32_t pollFunction(uint32_t f) { return (f & 0x7) << 28; }
+constexpr uint32_t POLL_MEM = 1u << 31;
+constexpr uint32_t pollIntervalRetry(uint32_t interval, uint32_t retry) {
+  return (interval & 0xFFFF) | ((retry & 0xFFF) << 16);
+}
+
+/// FENCE header MTYPE [18:16] on SDMA 5/6 (3: uncached); SDMA 4 has no
+/// such field [sd6 SDMA_PKT_FENCE_HEADER_MTYPE].
+constexpr uint32_t fenceMType(uint32_t m) { return (m & 0x7) << 16; }
+
+/// Bytes per COPY_LINEAR: COUNT is bytes - 1 in 22 bits on SDMA 4 and 30 on
+/// SDMA 6, and Mesa keeps 255 bytes below each limit for an undocumented
+/// hardware limitation [sid SDMA_V2_0_COPY_MAX_BYTES,
+/// SDMA_V5_2_COPY_MAX_BYTES].
+constexpr uint64_t COPY_MAX_BYTES_SDMA4 = 0x3FFF00;
+constexpr uint64_t COPY_MAX_BYTES_SDMA6 = 0x3FFFFF00;
+
+} // namespace hcq::amd::sdma
+
+#endif // HCQ_TARGET_AMD_SDMA_H

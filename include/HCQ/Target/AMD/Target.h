@@ -1,0 +1,45 @@
+//===- Target.h - AMD GPU targets the encoder knows -------------*- C++ -*-===//
+
+#ifndef HCQ_TARGET_AMD_TARGET_H
+#define HCQ_TARGET_AMD_TARGET_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <optional>
+
+namespace hcq::amd {
+
+/// What the encoder needs to know about one GPU generation.
+struct Target {
+  llvm::StringRef name; // "gfx1100"
+  /// 9 or 11: picks the packet variants (ACQUIRE_MEM, RELEASE_MEM cache bits,
+  /// DISPATCH_INITIATOR, FENCE MTYPE) and register offsets.
+  unsigned major;
+  /// LDS a workgroup may use, in bytes (64 KiB on both families: Mesa
+  /// ac_gpu_info lds_size_per_workgroup; the AMDGPU backend's limit).
+  uint32_t ldsBytes;
+  /// Bytes one SDMA COPY_LINEAR may move (see SDMA.h).
+  uint64_t copyMaxBytes;
+  /// COMPUTE_TMPRING_SIZE: WAVESIZE unit in bytes (1024 on gfx9, 256 on
+  /// gfx11) and the field's top bit (24 on gfx9, 26 on gfx11)
+  /// [AMD-FACTS.md §1, gc_9_4_3/gc_11_0_0 sh_mask].
+  uint32_t waveSizeUnitBytes;
+  unsigned waveSizeFieldBits;
+  /// Waves given scratch at once: the WAVES field of TMPRING_SIZE; the
+  /// scratch placeholder is sized to match.
+  uint32_t scratchWaves;
+
+  bool isGfx9() const { return major == 9; }
+  uint32_t rsrc3Register() const;
+};
+
+/// The targets the encoder supports: gfx1100, gfx1101, gfx1102 (gfx11) and
+/// gfx942 (gfx9, as tinygrad supports it).
+llvm::ArrayRef<Target> getTargets();
+std::optional<Target> lookupTarget(llvm::StringRef name);
+
+} // namespace hcq::amd
+
+#endif // HCQ_TARGET_AMD_TARGET_H

@@ -1,0 +1,35 @@
+//===- Target.cpp - AMD GPU targets the encoder knows ---------------------===//
+
+#include "HCQ/Target/AMD/Target.h"
+#include "HCQ/Target/AMD/PM4.h"
+#include "HCQ/Target/AMD/SDMA.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+namespace hcq::amd {
+
+uint32_t Target::rsrc3Register() const {
+  return isGfx9() ? pm4::reg::COMPUTE_PGM_RSRC3_GFX940
+                  : pm4::reg::COMPUTE_PGM_RSRC3_GFX11;
+}
+
+llvm::ArrayRef<Target> getTargets() {
+  // Scratch waves: 32 per compute unit (96 CUs on gfx1100, 60 on gfx1101,
+  // 32 on gfx1102), clamped to the 12-bit WAVES field on gfx942 (304 CUs).
+  static const Target targets[] = {
+      {"gfx1100", 11, 64 * 1024, sdma::COPY_MAX_BYTES_SDMA6, 256, 15, 3072},
+      {"gfx1101", 11, 64 * 1024, sdma::COPY_MAX_BYTES_SDMA6, 256, 15, 1920},
+      {"gfx1102", 11, 64 * 1024, sdma::COPY_MAX_BYTES_SDMA6, 256, 15, 1024},
+      {"gfx942", 9, 64 * 1024, sdma::COPY_MAX_BYTES_SDMA4, 1024, 13, 4095},
+  };
+  return targets;
+}
+
+std::optional<Target> lookupTarget(llvm::StringRef name) {
+  for (const Target &target : getTargets())
+    if (target.name == name)
+      return target;
+  return std::nullopt;
+}
+
+} // namespace hcq::amd

@@ -1,0 +1,384 @@
+//===- Disassembler.cpp - PM4, SDMA and CPU entry disassembly -------------===//
+
+#include "HCQ/Target/Disassembler.h"
+#include "HCQ/Target/AMD/PM4.h"
+#include "HCQ/Target/AMD/SDMA.h"
+#include "HCQ/Target/CPU/Entry.h"
+
+#include "llvm/Support/Format.h"
+
+using namespace llvm;
+
+namespace hcq {
+namespace {
+
+/// Prints fields of one packet; a symbolic word prints as its symbol.
+class Printer {
+public:
+  Printer(ArrayRef<DisasmWord> words, raw_ostream &os, unsigned digits)
+      : words(words), os(os), digits(digits) {}
+
+  void word(size_t i) {
+    const DisasmWord &w = words[i];
+    if (w.value)
+      os << format_hex(*w.value, digits + 2);
+    else
+      os << w.symbol;
+  }
+  void field(StringRef name, size_t i) {
+    os << ' ' << name << '=';
+    word(i);
+  }
+  /// A 64-bit address in two 32-bit words.
+  void address(StringRef name, size_t lo) {
+    const DisasmWord &l = words[lo], &h = words[lo + 1];
+    os << ' ' << name << '=';
+    if (l.value && h.value)
+      os << format_hex(*l.value | (*h.value << 32), 18);
+    else {
+      os << '{';
+      word(lo);
+      os << ", ";
+      word(lo + 1);
+      os << '}';
+    }
+  }
+  std::optional<uint64_t> value(size_t i) const { return words[i].value; }
+
+private:
+  ArrayRef<DisasmWord> words;
+  raw_ostream &os;
+  unsigned digits;
+};
+
+Error failAt(StringRef what, size_t offset, const Twine &why) {
+  return createStringError(inconvertibleErrorCode(), what + " at dword " +
+                                                         Twine(offset) + ": " +
+                                                         why);
+}
+
+StringRef shRegisterName(uint32_t reg, const amd::Target &target) {
+  using namespace amd::pm4::reg;
+  switch (reg) {
+  case COMPUTE_START_X:
+    return "COMPUTE_START_X";
+  case COMPUTE_NUM_THREAD_X:
+    return "COMPUTE_NUM_THREAD_X";
+  case COMPUTE_PGM_LO:
+    return "COMPUTE_PGM_LO";
+  case COMPUTE_DISPATCH_SCRATCH_BASE_LO:
+    return "COMPUTE_DISPATCH_SCRATCH_BASE_LO";
+  case COMPUTE_PGM_RSRC1:
+    return "COMPUTE_PGM_RSRC1";
+  case COMPUTE_PGM_RSRC2:
+    return "COMPUTE_PGM_RSRC2";
+  case COMPUTE_RESOURCE_LIMITS:
+    return "COMPUTE_RESOURCE_LIMITS";
+  case COMPUTE_TMPRING_SIZE:
+    return "COMPUTE_TMPRING_SIZE";
+  case COMPUTE_RESTART_X:
+    return "COMPUTE_RESTART_X";
+  case COMPUTE_USER_DATA_0:
+    return "COMPUTE_USER_DATA_0";
+  default:
+    if (reg == target.rsrc3Register())
+      return "COMPUTE_PGM_RSRC3";
+    return "";
+  }
+}
+
+} // namespace
+
+Error disassemblePM4(ArrayRef<DisasmWord> words, const amd::Target &target,
+                     raw_ostream &os) {
+  using namespace amd::pm4;
+  Printer p(words, os, 8);
+  for (size_t at = 0; at < words.size();) {
+    if (!words[at].value)
+      return failAt("PM4 packet", at,
+                    "header is not a constant (" + words[at].symbol + ")");
+    auto header = static_cast<uint32_t>(*words[at].value);
+    os << format_decimal(at, 4) << ": ";
+    if (header == 0x80000000) { // type-2 filler [sid PKT2_NOP_PAD]
+      os << "TYPE2_NOP\n";
+      ++at;
+      continue;
+    }
+    if (packetType(header) != 3)
+      return failAt("PM4 packet", at,
+                    "not a type-3 header (" +
+                        Twine::utohexstr(header) + ")");
+    size_t body = packetCount(header) + 1;
+    if (at + 1 + body > words.size())
+      return failAt("PM4 packet", at,
+                    "truncated: header says " + Twine(body) +
+                        " body dwords, " + Twine(words.size() - at - 1) +
+                        " remain");
+    size_t b = at + 1;
+    auto expect = [&](StringRef name, size_t n) -> Error {
+      if (body != n)
+        return failAt("PM4 " + name.str(), at,
+                      "expected " + Twine(n) + " body dwords, got " +
+                          Twine(body));
+      return Error::success();
+    };
+    switch (packetOpcode(header)) {
+    case NOP:
+      os << "NOP dwords=" << body << '\n';
+      break;
+    case SET_SH_REG: {
+      if (body < 2)
+        return failAt("PM4 SET_SH_REG", at, "no register values");
+      if (!p.value(b))
+        return failAt("PM4 SET_SH_REG", at, "register offset is symbolic");
+      auto reg = static_cast<uint32_t>(*p.value(b));
+      StringRef name = shRegisterName(reg, target);
+      os << "SET_SH_REG " << (name.empty() ? "reg" : name) << '('
+         << format_hex(reg, 5) << ") =";
+      for (size_t i = b + 1; i < b + body; ++i) {
+        os << ' ';
+        p.word(i);
+      }
+      os << '\n';
+      break;
+    }
+    case WAIT_REG_MEM: {
+      if (Error e = expect("WAIT_REG_MEM", 6))
+        return e;
+      if (!p.value(b))
+        return failAt("PM4 WAIT_REG_MEM", at, "control dword is symbolic");
+      auto control = static_cast<uint32_t>(*p.value(b));
+      bool memory = (control >> 4) & 0x3;
+      os << "WAIT_REG_MEM " << (memory ? "mem" : "reg")
+         << " function=" << (control & 0x7)
+         << " operation=" << ((control >> 6) & 0x3);
+      if (memory)
+        p.address("addr", b + 1);
+      else {
+        p.field("reg", b + 1);
+        p.field("reg_done", b + 2);
+      }
+      p.field("ref", b + 3);
+      p.field("mask", b + 4);
+      p.field("poll", b + 5);
+      os << '\n';
+      break;
+    }
+    case ACQUIRE_MEM:
+      if (target.isGfx9()) {
+        if (Error e = expect("ACQUIRE_MEM", 6))
+          return e;
+        os << "ACQUIRE_MEM";
+        p.field("coher_cntl", b);
+        p.address("size", b + 1);
+        p.address("base", b + 3);
+        p.field("poll", b + 5);
+      } else {
+        if (Error e = expect("ACQUIRE_MEM", 7))
+          return e;
+        os << "ACQUIRE_MEM";
+        p.address("size", b + 1);
+        p.address("base", b + 3);
+        p.field("poll", b + 5);
+        p.field("gcr_cntl", b + 6);
+      }
+      os << '\n';
+      break;
+    case RELEASE_MEM: {
+      if (Error e = expect("RELEASE_MEM", 7))
+        return e;
+      if (!p.value(b) || !p.value(b + 1))
+        return failAt("PM4 RELEASE_MEM", at, "control dwords are symbolic");
+      auto event = static_cast<uint32_t>(*p.value(b));
+      auto select = static_cast<uint32_t>(*p.value(b + 1));
+      os << "RELEASE_MEM event=" << format_hex(event & 0x3F, 4)
+         << " index=" << ((event >> 8) & 0xF)
+         << " cache=" << format_hex(event & ~0xF3Fu, 10)
+         << " data_sel=" << (select >> 29)
+         << " int_sel=" << ((select >> 24) & 0x7);
+      p.address("addr", b + 2);
+      p.address("data", b + 4);
+      p.field("ctxid", b + 6);
+      os << '\n';
+      break;
+    }
+    case DISPATCH_DIRECT:
+      if (Error e = expect("DISPATCH_DIRECT", 4))
+        return e;
+      os << "DISPATCH_DIRECT";
+      p.field("x", b);
+      p.field("y", b + 1);
+      p.field("z", b + 2);
+      p.field("initiator", b + 3);
+      os << '\n';
+      break;
+    case EVENT_WRITE: {
+      if (Error e = expect("EVENT_WRITE", 1))
+        return e;
+      if (!p.value(b))
+        return failAt("PM4 EVENT_WRITE", at, "event dword is symbolic");
+      auto event = static_cast<uint32_t>(*p.value(b));
+      os << "EVENT_WRITE type=" << (event & 0x3F)
+         << ((event & 0x3F) == CS_PARTIAL_FLUSH ? " (CS_PARTIAL_FLUSH)" : "")
+         << " index=" << ((event >> 8) & 0xF) << '\n';
+      break;
+    }
+    case INDIRECT_BUFFER: {
+      if (Error e = expect("INDIRECT_BUFFER", 3))
+        return e;
+      os << "INDIRECT_BUFFER";
+      p.address("addr", b);
+      if (auto control = p.value(b + 2))
+        os << " dwords=" << (*control & IB_MAX_DWORDS)
+           << ((*control & IB_VALID) ? " valid" : "");
+      else
+        p.field("control", b + 2);
+      os << '\n';
+      break;
+    }
+    default:
+      return failAt("PM4 packet", at,
+                    "unknown opcode " + Twine::utohexstr(packetOpcode(header)));
+    }
+    at += 1 + body;
+  }
+  return Error::success();
+}
+
+Error disassembleSDMA(ArrayRef<DisasmWord> words, const amd::Target &target,
+                      raw_ostream &os) {
+  using namespace amd::sdma;
+  Printer p(words, os, 8);
+  for (size_t at = 0; at < words.size();) {
+    if (!words[at].value)
+      return failAt("SDMA packet", at,
+                    "header is not a constant (" + words[at].symbol + ")");
+    auto header = static_cast<uint32_t>(*words[at].value);
+    auto need = [&](StringRef name, size_t n) -> Error {
+      if (at + n > words.size())
+        return failAt("SDMA " + name.str(), at,
+                      "truncated: needs " + Twine(n) + " dwords, " +
+                          Twine(words.size() - at) + " remain");
+      return Error::success();
+    };
+    os << format_decimal(at, 4) << ": ";
+    size_t length;
+    switch (headerOp(header)) {
+    case OP_NOP:
+      length = 1 + ((header >> 16) & 0x3FFF);
+      if (Error e = need("NOP", length))
+        return e;
+      os << "NOP dwords=" << length << '\n';
+      break;
+    case OP_COPY:
+      if (headerSubOp(header) != SUBOP_COPY_LINEAR)
+        return failAt("SDMA COPY", at,
+                      "unknown sub-op " + Twine(headerSubOp(header)));
+      length = COPY_LINEAR_DWORDS;
+      if (Error e = need("COPY_LINEAR", length))
+        return e;
+      os << "COPY_LINEAR";
+      if (auto count = p.value(at + 1))
+        os << " bytes=" << (*count + 1);
+      else
+        p.field("count", at + 1);
+      p.field("parameter", at + 2);
+      p.address("src", at + 3);
+      p.address("dst", at + 5);
+      os << '\n';
+      break;
+    case OP_POLL_REGMEM:
+      length = POLL_REGMEM_DWORDS;
+      if (Error e = need("POLL_REGMEM", length))
+        return e;
+      os << "POLL_REGMEM " << ((header & POLL_MEM) ? "mem" : "reg")
+         << " function=" << ((header >> 28) & 0x7);
+      p.address("addr", at + 1);
+      p.field("value", at + 3);
+      p.field("mask", at + 4);
+      if (auto dw5 = p.value(at + 5))
+        os << " interval=" << (*dw5 & 0xFFFF)
+           << " retry=" << format_hex((*dw5 >> 16) & 0xFFF, 5);
+      os << '\n';
+      break;
+    case OP_FENCE:
+      length = FENCE_DWORDS;
+      if (Error e = need("FENCE", length))
+        return e;
+      os << "FENCE";
+      if (!target.isGfx9())
+        os << " mtype=" << ((header >> 16) & 0x7);
+      p.address("addr", at + 1);
+      p.field("data", at + 3);
+      os << '\n';
+      break;
+    case OP_TRAP:
+      length = TRAP_DWORDS;
+      if (Error e = need("TRAP", length))
+        return e;
+      os << "TRAP";
+      p.field("int_context", at + 1);
+      os << '\n';
+      break;
+    case OP_TIMESTAMP:
+      if (headerSubOp(header) != SUBOP_TIMESTAMP_GET_GLOBAL)
+        return failAt("SDMA TIMESTAMP", at,
+                      "unknown sub-op " + Twine(headerSubOp(header)));
+      length = TIMESTAMP_DWORDS;
+      if (Error e = need("TIMESTAMP", length))
+        return e;
+      os << "TIMESTAMP global";
+      p.address("addr", at + 1);
+      os << '\n';
+      break;
+    default:
+      return failAt("SDMA packet", at,
+                    "unknown opcode " + Twine(headerOp(header)));
+    }
+    at += length;
+  }
+  return Error::success();
+}
+
+Error disassembleCPU(ArrayRef<DisasmWord> words, raw_ostream &os) {
+  using namespace cpu;
+  if (words.size() % ENTRY_WORDS)
+    return createStringError(inconvertibleErrorCode(),
+                             "CPU stream of " + Twine(words.size()) +
+                                 " words is not whole " + Twine(ENTRY_WORDS) +
+                                 "-word entries");
+  Printer p(words, os, 16);
+  static const char *const argNames[NUM_HOST_FUNCTIONS][7] = {
+      {"kernel", "kernargs", "x", "y", "z", "", ""},
+      {"signal", "value", "", "", "", "", ""},
+      {"signal", "value", "", "", "", "", ""},
+      {"slot", "", "", "", "", "", ""},
+      {"dst", "src", "bytes", "", "", "", ""},
+  };
+  for (size_t at = 0; at < words.size(); at += ENTRY_WORDS) {
+    const DisasmWord &fn = words[at];
+    if (!fn.hostFunction || *fn.hostFunction >= NUM_HOST_FUNCTIONS)
+      return createStringError(
+          inconvertibleErrorCode(),
+          "CPU entry at word " + Twine(at) +
+              ": word 0 is not a runtime host function (" +
+              (fn.value ? Twine::utohexstr(*fn.value) : Twine(fn.symbol)) +
+              ")");
+    os << format_decimal(at / ENTRY_WORDS, 4) << ": "
+       << getHostFunctionName(static_cast<HostFunction>(*fn.hostFunction));
+    for (unsigned i = 0; i < 7; ++i) {
+      StringRef name = argNames[*fn.hostFunction][i];
+      if (!name.empty())
+        p.field(name, at + 1 + i);
+      else if (!words[at + 1 + i].value || *words[at + 1 + i].value != 0)
+        return createStringError(inconvertibleErrorCode(),
+                                 "CPU entry at word " + Twine(at) +
+                                     ": unused word " + Twine(i + 1) +
+                                     " is not zero");
+    }
+    os << '\n';
+  }
+  return Error::success();
+}
+
+} // namespace hcq
