@@ -20,6 +20,9 @@ def capture(match):
 
 
 lines = [l.strip() for l in sys.stdin.read().strip().split("\n")]
+# Code objects are checked by their own tests; here they only have to be there.
+lines = [re.sub(r'code_object "[^"]*"', 'code_object "{{[^"]+}}"', l)
+         for l in lines]
 print("// CHECK-LABEL: " + lines[0])
 for line in lines[1:]:
     print("// CHECK-NEXT: " + re.sub(r"%([a-z]*[0-9]+)", capture, line))

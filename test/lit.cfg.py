@@ -1,5 +1,6 @@
 # -*- Python -*-
 import os
+import sys
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -14,6 +15,8 @@ config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py.in", "Inputs
 llvm_config.with_system_environment(["HOME", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 config.substitutions.append(("%hcq_src_root", config.hcq_src_root))
+config.substitutions.append(("%inputs", os.path.join(config.hcq_obj_root, "test", "Inputs")))
+config.substitutions.append(("%embed", sys.executable + " " + os.path.join(config.hcq_src_root, "scripts", "embed-code-object.py")))
 
 tool_dirs = [config.hcq_tools_dir, config.llvm_tools_dir]
 llvm_config.add_tool_substitutions(["hcq-opt", "FileCheck", "not", "count", "split-file"], tool_dirs)

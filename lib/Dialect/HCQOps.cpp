@@ -686,56 +686,59 @@ struct WordRefParser {
 };
 } // namespace
 
-/// `%v`, or `[%a, %b]` for a per-lane word.
-static void printWordOperand(OpAsmPrinter &printer, WordAttr word,
-                             ValueRange refs) {
-  if (word.getLanes() == 1) {
-    printer << refs[word.getRef()];
-    return;
-  }
-  printer << '[';
-  printer.printOperands(refs.slice(word.getRef(), word.getLanes()));
-  printer << ']';
-}
-
-static void printWord(OpAsmPrinter &printer, WordAttr word, ValueRange refs,
-                      unsigned bits) {
+void hcq::printWord(raw_ostream &os, WordAttr word, ValueRange refs,
+                    unsigned bits,
+                    function_ref<void(raw_ostream &, Value)> printValue) {
+  auto operand = [&]() {
+    if (word.getLanes() == 1)
+      return printValue(os, refs[word.getRef()]);
+    os << '[';
+    llvm::interleaveComma(refs.slice(word.getRef(), word.getLanes()), os,
+                          [&](Value v) { printValue(os, v); });
+    os << ']';
+  };
   switch (word.getKind()) {
   case WordKind::constant:
-    printer << llvm::format_hex(word.getValue(), bits == 32 ? 10 : 18);
+    os << llvm::format_hex(word.getValue(), bits == 32 ? 10 : 18);
     return;
   case WordKind::variable:
-    printer << "var(";
-    printWordOperand(printer, word, refs);
-    printer << ')';
+    os << "var(";
+    operand();
+    os << ')';
     break;
   case WordKind::load: {
-    printer << (word.getPart() == WordPart::lo   ? "load.lo("
-                : word.getPart() == WordPart::hi ? "load.hi("
-                                                 : "load(");
-    printWordOperand(printer, word, refs);
+    os << (word.getPart() == WordPart::lo   ? "load.lo("
+           : word.getPart() == WordPart::hi ? "load.hi("
+                                            : "load(");
+    operand();
     auto addend = static_cast<int64_t>(word.getValue());
     if (addend > 0)
-      printer << " + " << addend;
+      os << " + " << addend;
     else if (addend < 0)
-      printer << " - " << -addend;
-    printer << ')';
+      os << " - " << -addend;
+    os << ')';
     break;
   }
   case WordKind::address:
-    printer << (word.getPart() == WordPart::lo   ? "lo("
-                : word.getPart() == WordPart::hi ? "hi("
-                                                 : "addr(");
-    printWordOperand(printer, word, refs);
+    os << (word.getPart() == WordPart::lo   ? "lo("
+           : word.getPart() == WordPart::hi ? "hi("
+                                            : "addr(");
+    operand();
     if (word.getValue())
-      printer << " + " << word.getValue();
+      os << " + " << word.getValue();
     if (word.getShift())
-      printer << " >> " << word.getShift();
-    printer << ')';
+      os << " >> " << word.getShift();
+    os << ')';
     break;
   }
   if (word.getOrBits())
-    printer << " | " << llvm::format_hex(word.getOrBits(), bits == 32 ? 10 : 18);
+    os << " | " << llvm::format_hex(word.getOrBits(), bits == 32 ? 10 : 18);
+}
+
+static void printWordOperands(OpAsmPrinter &printer, WordAttr word, ValueRange refs,
+                      unsigned bits) {
+  hcq::printWord(printer.getStream(), word, refs, bits,
+                 [&](raw_ostream &, Value v) { printer.printOperand(v); });
 }
 
 /// Bits a patch word writes: 32 for a half, else the width of the value.
@@ -854,7 +857,7 @@ void CmdsOp::print(OpAsmPrinter &printer) {
   printer << ' ' << stringifyPlaceholderTag(getTag()) << " i" << getWordBits()
           << " [";
   llvm::interleaveComma(getWords(), printer, [&](Attribute word) {
-    printWord(printer, cast<WordAttr>(word), getRefs(), getWordBits());
+    printWordOperands(printer, cast<WordAttr>(word), getRefs(), getWordBits());
   });
   printer << ']';
   if (!getRefs().empty()) {
@@ -973,7 +976,7 @@ void BlobOp::print(OpAsmPrinter &printer) {
         llvm::zip(getPatchOffsets(), getPatches()), printer, [&](auto pair) {
           auto [offset, word] = pair;
           printer << offset << ": ";
-          printWord(printer, cast<WordAttr>(word), getRefs(), 64);
+          printWordOperands(printer, cast<WordAttr>(word), getRefs(), 64);
         });
     printer << ']';
   }

@@ -56,39 +56,6 @@ struct LaneAccess {
   DeviceAttr device; // where that memory lives
 };
 
-/// Creates each placeholder once per schedule, at its start.
-class PlaceholderCache {
-public:
-  PlaceholderCache(ScheduleOp schedule) : schedule(schedule) {}
-
-  Value get(PlaceholderTag tag, int64_t slot, DevicesAttr devices,
-            int64_t numElements = 1, Type elementType = {}) {
-    MLIRContext *ctx = schedule.getContext();
-    if (!elementType)
-      elementType = IntegerType::get(ctx, 64);
-    auto type = BufferType::get(ctx, numElements, elementType, devices);
-    auto key = std::make_tuple(static_cast<uint32_t>(tag), slot,
-                               type.getAsOpaquePointer());
-    Value &value = cache[key];
-    if (value)
-      return value;
-    OpBuilder builder(ctx);
-    if (last)
-      builder.setInsertionPointAfter(last);
-    else
-      builder.setInsertionPointToStart(&schedule.getBody().front());
-    auto op = PlaceholderOp::create(builder, schedule.getLoc(), type, tag,
-                                    slot, /*is_volatile=*/true);
-    last = op;
-    return value = op;
-  }
-
-private:
-  ScheduleOp schedule;
-  Operation *last = nullptr;
-  std::map<std::tuple<uint32_t, int64_t, const void *>, Value> cache;
-};
-
 static DevicesAttr single(DeviceAttr device) {
   return DevicesAttr::get(device.getContext(), {device});
 }
@@ -124,7 +91,8 @@ private:
     return it->second;
   }
   Value queueSignal(QueueAttr queue, DevicesAttr devices) {
-    return placeholders.get(PlaceholderTag::signal, slotFor(queue), devices);
+    return placeholders.getSignal(PlaceholderTag::signal, slotFor(queue),
+                                  devices);
   }
   uint64_t streamOf(DeviceAttr device, QueueAttr queue) {
     auto [it, inserted] =
@@ -280,7 +248,7 @@ SmallVector<Cmd> Batch::waitsFor(ArrayRef<SmallVector<LaneAccess>> lanes,
         wait.signals.push_back(
             k < list.size()
                 ? queueSignal(queueOfRow, single(list[k]))
-                : placeholders.get(PlaceholderTag::sentinel_signal, 0,
+                : placeholders.getSignal(PlaceholderTag::sentinel_signal, 0,
                                    single(laneDevice)));
       }
       // One signal for every lane when they all wait on the same one.
@@ -430,10 +398,10 @@ void Batch::emit(OpBuilder &builder, int64_t batchSize) {
     i = j;
 
     Value epoch =
-        placeholders.get(PlaceholderTag::epoch, nextSlot++, group);
-    Value timeline = placeholders.get(PlaceholderTag::timeline_signal, 0, group);
+        placeholders.getSignal(PlaceholderTag::epoch, nextSlot++, group);
+    Value timeline = placeholders.getSignal(PlaceholderTag::timeline_signal, 0, group);
     Value timelineValue =
-        placeholders.get(PlaceholderTag::timeline_value, 0, group);
+        placeholders.getSignal(PlaceholderTag::timeline_value, 0, group);
     fences.push_back([&builder, loc, timeline, epoch] {
       FenceOp::create(builder, loc, timeline, epoch);
     });
@@ -480,17 +448,17 @@ void Batch::emit(OpBuilder &builder, int64_t batchSize) {
       submit.cmds.push_back({Cmd::Barrier, {}, {}, 0, nullptr});
       submit.cmds.push_back(
           {Cmd::Wait,
-           {placeholders.get(PlaceholderTag::timeline_signal, 0, info.devices)},
-           placeholders.get(PlaceholderTag::timeline_value, 0, info.devices),
+           {placeholders.getSignal(PlaceholderTag::timeline_signal, 0, info.devices)},
+           placeholders.getSignal(PlaceholderTag::timeline_value, 0, info.devices),
            -1,
            nullptr});
     }
     submit.cmds.append(callWaits[tag].begin(), callWaits[tag].end());
     Value start, end;
     if (profile) {
-      start = placeholders.get(PlaceholderTag::timestamp, nextSlot++,
+      start = placeholders.getSignal(PlaceholderTag::timestamp, nextSlot++,
                                info.devices);
-      end = placeholders.get(PlaceholderTag::timestamp, nextSlot++,
+      end = placeholders.getSignal(PlaceholderTag::timestamp, nextSlot++,
                              info.devices);
       submit.cmds.push_back({Cmd::Timestamp, {start}, {}, 0, nullptr});
     }

@@ -25,6 +25,11 @@ void buildPipeline(OpPassManager &pm, const PipelineOptions &options) {
   batch.profile = options.profile;
   batch.devices = options.devices;
   pm.addPass(createHCQBatchDeps(batch));
+
+  HCQEncodeAMDOptions encode;
+  encode.target = options.target;
+  pm.addPass(createHCQEncodeAMD(encode));
+  pm.addPass(createHCQEncodeCPU());
 }
 
 void registerPasses() {

@@ -2,6 +2,8 @@
 
 #include "HCQ/Transforms/Utils.h"
 
+#include "mlir/IR/Builders.h"
+
 using namespace mlir;
 
 namespace hcq {
@@ -59,6 +61,53 @@ DevicesAttr getEnqueueDevices(Operation *call, const DeviceKindSet &hcqKinds) {
     if (devicesOf(buffer).front().getKind() != DeviceKind::CPU)
       return devicesOf(buffer);
   return devicesOf(buffers.front());
+}
+
+OpBuilder PlaceholderCache::builderAtStart() {
+  OpBuilder builder(schedule.getContext());
+  if (last)
+    builder.setInsertionPointAfter(last);
+  else
+    builder.setInsertionPointToStart(&schedule.getBody().front());
+  return builder;
+}
+
+Value PlaceholderCache::get(PlaceholderTag tag, int64_t slot, BufferType type,
+                            bool isVolatile) {
+  Value &value = cache[{static_cast<uint32_t>(tag), slot,
+                        type.getAsOpaquePointer()}];
+  if (value)
+    return value;
+  OpBuilder builder = builderAtStart();
+  auto op = PlaceholderOp::create(builder, schedule.getLoc(), type, tag, slot,
+                                  isVolatile);
+  last = op;
+  return value = op;
+}
+
+Value PlaceholderCache::getSignal(PlaceholderTag tag, int64_t slot,
+                                  DevicesAttr devices) {
+  MLIRContext *ctx = schedule.getContext();
+  return get(tag, slot,
+             BufferType::get(ctx, 1, IntegerType::get(ctx, 64), devices),
+             /*isVolatile=*/true);
+}
+
+Value PlaceholderCache::getProgram(FlatSymbolRefAttr kernel,
+                                   DevicesAttr devices, int64_t bytes) {
+  Value &value = programs[{kernel.getAsOpaquePointer(),
+                           devices.getAsOpaquePointer()}];
+  if (value)
+    return value;
+  MLIRContext *ctx = schedule.getContext();
+  OpBuilder builder = builderAtStart();
+  auto op = ProgramOp::create(
+      builder, schedule.getLoc(),
+      BufferType::get(ctx, std::max<int64_t>(bytes, 1),
+                      IntegerType::get(ctx, 8), devices),
+      kernel);
+  last = op;
+  return value = op;
 }
 
 } // namespace hcq

@@ -39,6 +39,10 @@ struct PipelineOptions : public mlir::PassPipelineOptions<PipelineOptions> {
   Option<bool> profile{*this, "profile",
                        llvm::cl::desc("Bracket every call with timestamps"),
                        llvm::cl::init(false)};
+  Option<std::string> target{
+      *this, "target",
+      llvm::cl::desc("AMD GPU generation: gfx1100, gfx1101, gfx1102, gfx942"),
+      llvm::cl::init("gfx1100")};
 };
 
 /// Appends every stage of the hcq pipeline that exists to `pm`.

@@ -82,4 +82,72 @@ def HCQBatchDeps : Pass<"hcq-batch-deps", "::mlir::ModuleOp"> {
   ];
 }
 
+def HCQEncodeAMD : Pass<"hcq-encode-amd", "::mlir::ModuleOp"> {
+  let summary = "Encode AMD submits as PM4 (compute) and SDMA (copy) words "
+                "(seed 3)";
+  let description = [{
+    Replaces the body of every `hcq.submit` on AMD devices by `hcq.cmds`
+    command words for its queue, for the GPU generation `target`:
+
+    * `COMPUTE:0`, PM4 type-3 packets: `hcq.wait` is WAIT_REG_MEM on memory
+      (`>=`); `hcq.barrier` an HDP flush wait and ACQUIRE_MEM; `hcq.store`
+      RELEASE_MEM (32-bit data, interrupt after write confirm, cache flush);
+      `hcq.timestamp` RELEASE_MEM of the GPU clock; `hcq.launch` the
+      dispatch sequence (ACQUIRE_MEM, SET_SH_REG of the program, resources,
+      scratch, user SGPRs and workgroup size, DISPATCH_DIRECT, EVENT_WRITE
+      CS_PARTIAL_FLUSH) with its kernel arguments in an indirect `kernargs`
+      stream.
+    * `COPY:0`, SDMA packets: `hcq.copy` is COPY_LINEAR split at the
+      target's maximum copy size; `hcq.wait` POLL_REGMEM; `hcq.store` FENCE
+      and TRAP; `hcq.timestamp` TIMESTAMP (global); `hcq.barrier` nothing.
+
+    Kernel facts (resources, entry point, kernel-argument size, wave size,
+    SGPR layout) come from the kernel's AMDHSA code object. The kernel's
+    code is an `hcq.program` value; scratch an `hcq.placeholder scratch`.
+  }];
+  let options = [
+    Option<"target", "target", "std::string", "\"gfx1100\"",
+           "GPU generation: gfx1100, gfx1101, gfx1102 (gfx11) or gfx942 "
+           "(gfx9)">,
+    Option<"maxIndirectDwords", "max-indirect-dwords", "int64_t",
+           "(1 << 20) - 1",
+           "Most dwords one compute command buffer may hold (the "
+           "INDIRECT_BUFFER size field)">,
+  ];
+}
+
+def HCQEncodeCPU : Pass<"hcq-encode-cpu", "::mlir::ModuleOp"> {
+  let summary = "Encode CPU submits as CPU queue entries (seed 3)";
+  let description = [{
+    Replaces the body of every `hcq.submit` on CPU devices by `hcq.cmds`
+    entries of 8 64-bit words: the address of a runtime host function
+    (`hcq.placeholder host_function slot <id>`), then its arguments:
+
+    * `hcq.launch`: `launch(kernel, kernargs, x, y, z)`, with the kernel's
+      host function (`hcq.program`) and an indirect `kernargs` stream of one
+      word per buffer address and bound variable;
+    * `hcq.wait`: `wait(signal, value)`; `hcq.store`: `signal(signal,
+      value)`; `hcq.timestamp`: `timestamp(slot)`;
+    * `hcq.copy` on a copy queue: `copy(dst, src, bytes)`;
+    * `hcq.barrier`: nothing (the CPU queue sees host memory).
+
+    The format is in docs/cpu-queue.md.
+  }];
+}
+
+def HCQPrintPackets : Pass<"hcq-print-packets", "::mlir::ModuleOp"> {
+  let summary = "Print every submit's command words as named packets";
+  let description = [{
+    Disassembles the `hcq.cmds` of every encoded submit to standard output:
+    PM4 on AMD compute queues, SDMA on AMD copy queues, entries on CPU
+    queues, and the words of indirect streams. Addresses the link has not
+    resolved print as their words (`lo(%3)`). A packet that cannot be
+    decoded is an error naming its dword offset.
+  }];
+  let options = [
+    Option<"target", "target", "std::string", "\"gfx1100\"",
+           "GPU generation the AMD words are for">,
+  ];
+}
+
 #endif // HCQ_TRANSFORMS_PASSES_TD

@@ -44,6 +44,29 @@ llvm::SmallVector<mlir::Value> getCallBuffers(mlir::Operation *call);
 DevicesAttr getEnqueueDevices(mlir::Operation *call,
                               const DeviceKindSet &hcqKinds);
 
+/// Creates each placeholder (and kernel program) of a schedule once, at its
+/// start, so every op of the schedule may use it.
+class PlaceholderCache {
+public:
+  explicit PlaceholderCache(ScheduleOp schedule) : schedule(schedule) {}
+
+  mlir::Value get(PlaceholderTag tag, int64_t slot, BufferType type,
+                  bool isVolatile);
+  /// A one-word volatile signal-like placeholder (`!hcq.buffer<1xi64>`).
+  mlir::Value getSignal(PlaceholderTag tag, int64_t slot, DevicesAttr devices);
+  /// `hcq.program @kernel` on `devices`, `bytes` long.
+  mlir::Value getProgram(mlir::FlatSymbolRefAttr kernel, DevicesAttr devices,
+                         int64_t bytes);
+
+private:
+  mlir::OpBuilder builderAtStart();
+
+  ScheduleOp schedule;
+  mlir::Operation *last = nullptr;
+  std::map<std::tuple<uint32_t, int64_t, const void *>, mlir::Value> cache;
+  std::map<std::pair<const void *, const void *>, mlir::Value> programs;
+};
+
 } // namespace hcq
 
 #endif // HCQ_TRANSFORMS_UTILS_H

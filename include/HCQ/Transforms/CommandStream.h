@@ -1,0 +1,55 @@
+//===- CommandStream.h - Building hcq.cmds streams --------------*- C++ -*-===//
+//
+// What the encoders share: a stream of words under construction, with its
+// operands deduplicated, turned into an hcq.cmds op at the end.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HCQ_TRANSFORMS_COMMANDSTREAM_H
+#define HCQ_TRANSFORMS_COMMANDSTREAM_H
+
+#include "HCQ/Dialect/HCQ.h"
+
+#include "llvm/ADT/MapVector.h"
+
+namespace hcq {
+
+class CommandStream {
+public:
+  explicit CommandStream(mlir::MLIRContext *ctx) : ctx(ctx) {}
+
+  void constant(uint64_t value);
+  void constants(llvm::ArrayRef<uint32_t> values);
+  /// The address of `lanes` (one value for every lane, or one per lane)
+  /// plus `offset`, shifted right by `shift`, as `part`, OR `orBits`.
+  /// Views resolve to their base buffer plus their offset.
+  void address(llvm::ArrayRef<mlir::Value> lanes, WordPart part,
+               uint64_t offset = 0, uint32_t shift = 0, uint64_t orBits = 0);
+  /// Both halves of a 64-bit address: lo, then hi.
+  void addressLoHi(llvm::ArrayRef<mlir::Value> lanes, uint64_t offset = 0,
+                   uint32_t shift = 0);
+  void variable(mlir::Value value, WordPart part = WordPart::full);
+  void load(llvm::ArrayRef<mlir::Value> lanes, WordPart part, int64_t addend);
+  /// A signal value as `part`: the constant `value`, or the host value of
+  /// `valueBuffer` plus `value`.
+  void signalValue(mlir::Value valueBuffer, int64_t value, WordPart part);
+
+  size_t size() const { return words.size(); }
+  /// Creates the hcq.cmds op at the builder's insertion point.
+  CmdsOp build(mlir::OpBuilder &builder, mlir::Location loc,
+               PlaceholderTag tag, unsigned bits) const;
+
+private:
+  void word(WordKind kind, uint64_t value, llvm::ArrayRef<mlir::Value> lanes,
+            WordPart part, uint32_t shift, uint64_t orBits);
+
+  mlir::MLIRContext *ctx;
+  llvm::SmallVector<mlir::Attribute> words;
+  llvm::SmallVector<mlir::Value> refs;
+  /// Runs of refs already added, keyed by their values.
+  std::map<std::vector<const void *>, int32_t> runs;
+};
+
+} // namespace hcq
+
+#endif // HCQ_TRANSFORMS_COMMANDSTREAM_H

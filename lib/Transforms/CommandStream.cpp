@@ -1,0 +1,83 @@
+//===- CommandStream.cpp - Building hcq.cmds streams ----------------------===//
+
+#include "HCQ/Transforms/CommandStream.h"
+#include "HCQ/Transforms/Utils.h"
+
+#include "mlir/IR/Builders.h"
+
+using namespace mlir;
+
+namespace hcq {
+
+void CommandStream::constant(uint64_t value) {
+  words.push_back(WordAttr::get(ctx, value));
+}
+
+void CommandStream::constants(ArrayRef<uint32_t> values) {
+  for (uint32_t value : values)
+    constant(value);
+}
+
+void CommandStream::word(WordKind kind, uint64_t value, ArrayRef<Value> lanes,
+                         WordPart part, uint32_t shift, uint64_t orBits) {
+  // One operand when every lane names the same value.
+  ArrayRef<Value> run = lanes;
+  if (llvm::all_equal(lanes))
+    run = lanes.take_front();
+  std::vector<const void *> key;
+  for (Value v : run)
+    key.push_back(v.getAsOpaquePointer());
+  auto [it, inserted] = runs.try_emplace(key, refs.size());
+  if (inserted)
+    refs.append(run.begin(), run.end());
+  words.push_back(WordAttr::get(ctx, kind, value, it->second, part, shift,
+                                orBits, run.size()));
+}
+
+void CommandStream::address(ArrayRef<Value> lanes, WordPart part,
+                            uint64_t offset, uint32_t shift, uint64_t orBits) {
+  // Views are not memory the link knows: address their base instead. Every
+  // lane's view has the same offset when the lanes share one value.
+  SmallVector<Value> bases;
+  int64_t viewOffset = 0;
+  for (Value lane : lanes) {
+    BufferBase base = getBufferBase(lane);
+    bases.push_back(base.base);
+    viewOffset = base.byteOffset;
+  }
+  word(WordKind::address, offset + viewOffset, bases, part, shift, orBits);
+}
+
+void CommandStream::addressLoHi(ArrayRef<Value> lanes, uint64_t offset,
+                                uint32_t shift) {
+  address(lanes, WordPart::lo, offset, shift);
+  address(lanes, WordPart::hi, offset, shift);
+}
+
+void CommandStream::variable(Value value, WordPart part) {
+  word(WordKind::variable, 0, value, part, 0, 0);
+}
+
+void CommandStream::load(ArrayRef<Value> lanes, WordPart part,
+                         int64_t addend) {
+  word(WordKind::load, static_cast<uint64_t>(addend), lanes, part, 0, 0);
+}
+
+void CommandStream::signalValue(Value valueBuffer, int64_t value,
+                                WordPart part) {
+  if (valueBuffer)
+    return load(valueBuffer, part, value);
+  auto bits = static_cast<uint64_t>(value);
+  constant(part == WordPart::hi ? bits >> 32
+           : part == WordPart::lo ? bits & 0xFFFFFFFF
+                                  : bits);
+}
+
+CmdsOp CommandStream::build(OpBuilder &builder, Location loc,
+                            PlaceholderTag tag, unsigned bits) const {
+  Type result = tag == PlaceholderTag::cmdbuf ? Type() : LinearType::get(ctx);
+  return CmdsOp::create(builder, loc, result ? TypeRange{result} : TypeRange{},
+                        tag, bits, builder.getArrayAttr(words), refs);
+}
+
+} // namespace hcq

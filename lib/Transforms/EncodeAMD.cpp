@@ -1,0 +1,459 @@
+//===- EncodeAMD.cpp - PM4 and SDMA encoding of AMD submits ---------------===//
+//
+// Seed section 3 for the AMD backend (tinygrad's ops_amd2.py opsel): every op
+// of a submit becomes PM4 packets on a compute queue and SDMA packets on a
+// copy queue. The packet facts and their sources are in
+// include/HCQ/Target/AMD/{PM4,SDMA}.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HCQ/Target/AMD/CodeObject.h"
+#include "HCQ/Target/AMD/PM4.h"
+#include "HCQ/Target/AMD/SDMA.h"
+#include "HCQ/Target/AMD/Target.h"
+#include "HCQ/Transforms/CommandStream.h"
+#include "HCQ/Transforms/Passes.h"
+#include "HCQ/Transforms/Utils.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+namespace hcq {
+#define GEN_PASS_DEF_HCQENCODEAMD
+#include "HCQ/Transforms/Passes.h.inc"
+} // namespace hcq
+
+using namespace mlir;
+using namespace hcq;
+namespace pm4 = hcq::amd::pm4;
+namespace sdma = hcq::amd::sdma;
+
+namespace {
+
+/// The signals of a wait, store or timestamp as one value per lane.
+SmallVector<Value> lanesOf(ValueRange signals, size_t numLanes) {
+  if (signals.size() == 1)
+    return SmallVector<Value>(numLanes, signals[0]);
+  return llvm::to_vector(signals);
+}
+
+/// Encodes one submit's ops for a target.
+class Encoder {
+public:
+  Encoder(const amd::Target &target, PlaceholderCache &placeholders,
+          SymbolTableCollection &symbols,
+          DenseMap<Operation *, amd::KernelInfo> &kernels)
+      : target(target), placeholders(placeholders), symbols(symbols),
+        kernels(kernels) {}
+
+  LogicalResult encodeCompute(SubmitOp submit, OpBuilder &builder,
+                              CommandStream &cmds);
+  LogicalResult encodeCopy(SubmitOp submit, CommandStream &cmds);
+
+private:
+  void packet(CommandStream &cmds, uint32_t opcode, size_t bodyDwords) {
+    cmds.constant(pm4::packet3(opcode, bodyDwords));
+  }
+  void setShRegisters(CommandStream &cmds, uint32_t reg, size_t count) {
+    packet(cmds, pm4::SET_SH_REG, count + 1);
+    cmds.constant(reg);
+  }
+  void acquireMem(CommandStream &cmds, bool full);
+  void releaseMem(CommandStream &cmds, ArrayRef<Value> address,
+                  uint32_t dataSelect, uint32_t interrupt, bool flush,
+                  Value valueBuffer, int64_t value);
+  void memoryBarrier(CommandStream &cmds);
+  void waitRegMem(CommandStream &cmds, ArrayRef<Value> address,
+                  Value valueBuffer, int64_t value);
+  LogicalResult dispatch(LaunchOp launch, DevicesAttr devices,
+                         OpBuilder &builder, CommandStream &cmds);
+  FailureOr<const amd::KernelInfo *> kernelInfo(KernelOp kernel);
+
+  const amd::Target &target;
+  PlaceholderCache &placeholders;
+  SymbolTableCollection &symbols;
+  DenseMap<Operation *, amd::KernelInfo> &kernels;
+};
+
+void Encoder::acquireMem(CommandStream &cmds, bool full) {
+  // `full` invalidates every cache (the barrier); before a dispatch the
+  // instruction cache and L2 are left alone, as tinygrad does.
+  if (target.isGfx9()) {
+    uint32_t coher = pm4::COHER_SH_KCACHE | pm4::COHER_TCL1;
+    if (full)
+      coher |= pm4::COHER_SH_ICACHE | pm4::COHER_TC | pm4::COHER_TC_WB;
+    packet(cmds, pm4::ACQUIRE_MEM, 6);
+    cmds.constants({coher, 0xFFFFFFFF, 0xFFFFFFFF, 0, 0,
+                    pm4::GFX9_ACQUIRE_POLL});
+    return;
+  }
+  uint32_t gcr = pm4::GCR_GLM_WB | pm4::GCR_GLM_INV | pm4::GCR_GLK_WB |
+                 pm4::GCR_GLK_INV | pm4::GCR_GLV_INV | pm4::GCR_GL1_INV;
+  if (full)
+    gcr |= pm4::GCR_GLI_INV | pm4::GCR_GL2_INV | pm4::GCR_GL2_WB;
+  packet(cmds, pm4::ACQUIRE_MEM, 7);
+  cmds.constants({0, 0xFFFFFFFF, 0xFFFFFFFF, 0, 0, 0, gcr});
+}
+
+void Encoder::releaseMem(CommandStream &cmds, ArrayRef<Value> address,
+                         uint32_t dataSelect, uint32_t interrupt, bool flush,
+                         Value valueBuffer, int64_t value) {
+  uint32_t event = pm4::releaseEvent(pm4::CACHE_FLUSH_AND_INV_TS_EVENT,
+                                     pm4::EVENT_INDEX_END_OF_PIPE);
+  if (flush)
+    event |= target.isGfx9()
+                 ? pm4::EOP_TC_WB_ACTION_EN | pm4::EOP_TC_NC_ACTION_EN
+                 : pm4::RELEASE_GCR_GLV_INV | pm4::RELEASE_GCR_GL1_INV |
+                       pm4::RELEASE_GCR_GL2_INV | pm4::RELEASE_GCR_GLM_WB |
+                       pm4::RELEASE_GCR_GLM_INV | pm4::RELEASE_GCR_GL2_WB |
+                       pm4::RELEASE_GCR_SEQ;
+  packet(cmds, pm4::RELEASE_MEM, 7);
+  cmds.constant(event);
+  cmds.constant(pm4::releaseSelect(dataSelect, interrupt));
+  cmds.addressLoHi(address);
+  cmds.signalValue(valueBuffer, value, WordPart::lo);
+  cmds.signalValue(valueBuffer, value, WordPart::hi);
+  cmds.constant(0); // interrupt context id
+}
+
+void Encoder::memoryBarrier(CommandStream &cmds) {
+  // Wait for the HDP flush (register write-then-poll), then invalidate.
+  packet(cmds, pm4::WAIT_REG_MEM, 6);
+  cmds.constants({pm4::waitFunction(pm4::WAIT_FUNCTION_GEQ) |
+                      pm4::waitMemSpace(0) | pm4::waitOperation(1),
+                  pm4::HDP_FLUSH_REQ, pm4::HDP_FLUSH_DONE, 0xFFFFFFFF,
+                  0xFFFFFFFF, pm4::WAIT_POLL_INTERVAL});
+  acquireMem(cmds, /*full=*/true);
+}
+
+void Encoder::waitRegMem(CommandStream &cmds, ArrayRef<Value> address,
+                         Value valueBuffer, int64_t value) {
+  packet(cmds, pm4::WAIT_REG_MEM, 6);
+  cmds.constant(pm4::waitFunction(pm4::WAIT_FUNCTION_GEQ) |
+                pm4::waitMemSpace(1));
+  cmds.addressLoHi(address);
+  cmds.signalValue(valueBuffer, value, WordPart::lo);
+  cmds.constant(0xFFFFFFFF);
+  cmds.constant(pm4::WAIT_POLL_INTERVAL);
+}
+
+FailureOr<const amd::KernelInfo *> Encoder::kernelInfo(KernelOp kernel) {
+  auto it = kernels.find(kernel);
+  if (it != kernels.end())
+    return &it->second;
+  if (kernel.getTarget() != KernelTarget::amd)
+    return kernel.emitOpError()
+           << "is a " << stringifyKernelTarget(kernel.getTarget())
+           << " kernel: AMD queues run only amd kernels";
+  llvm::Expected<amd::KernelInfo> info =
+      amd::readKernel(*kernel.getCodeObject(), kernel.getSymbol().value_or(""));
+  if (!info)
+    return kernel.emitOpError()
+           << "has a bad code object: " << llvm::toString(info.takeError());
+  if (info->groupSegmentBytes > target.ldsBytes)
+    return kernel.emitOpError()
+           << "asks for " << info->groupSegmentBytes << " bytes of LDS but "
+           << target.name << " has " << target.ldsBytes;
+  return &kernels.try_emplace(kernel, std::move(*info)).first->second;
+}
+
+LogicalResult Encoder::dispatch(LaunchOp launch, DevicesAttr devices,
+                                OpBuilder &builder, CommandStream &cmds) {
+  auto kernel = symbols.lookupNearestSymbolFrom<KernelOp>(
+      launch, launch.getKernelAttr());
+  FailureOr<const amd::KernelInfo *> found = kernelInfo(kernel);
+  if (failed(found))
+    return failure();
+  const amd::KernelInfo &info = **found;
+  MLIRContext *ctx = launch.getContext();
+
+  // Kernel arguments, C-like: each buffer's 64-bit address, then each bound
+  // variable as 32 bits, zero-padded to the descriptor's size (the hidden
+  // arguments a kernel may have stay zero).
+  CommandStream kernargs(ctx);
+  for (Value buffer : launch.getBuffers())
+    kernargs.addressLoHi(buffer);
+  for (Value var : launch.getVars()) {
+    if (var.getType().getIntOrFloatBitWidth() > 32) {
+      kernargs.variable(var, WordPart::lo);
+      kernargs.variable(var, WordPart::hi);
+    } else {
+      kernargs.variable(var);
+    }
+  }
+  uint64_t explicitBytes = kernargs.size() * 4;
+  if (explicitBytes > info.kernargBytes)
+    return launch.emitOpError()
+           << "passes " << explicitBytes << " bytes of kernel arguments but @"
+           << launch.getKernel() << "'s code object takes "
+           << info.kernargBytes;
+  while (kernargs.size() * 4 < info.kernargBytes)
+    kernargs.constant(0);
+  uint64_t dispatchPacketOffset = kernargs.size() * 4;
+  if (info.dispatchPtr) {
+    // An hsa_kernel_dispatch_packet_t (HSA runtime spec, hsa.h) after the
+    // arguments: setup (3 dims), workgroup size, grid size in threads, and
+    // segment sizes; the kernel object and signals are unused.
+    ArrayRef<int64_t> g = launch.getGlobalSize(), l = launch.getLocalSize();
+    kernargs.constants(
+        {3u << 16, static_cast<uint32_t>(l[0] | (l[1] << 16)),
+         static_cast<uint32_t>(l[2]), static_cast<uint32_t>(g[0] * l[0]),
+         static_cast<uint32_t>(g[1] * l[1]), static_cast<uint32_t>(g[2] * l[2]),
+         info.privateSegmentBytes, info.groupSegmentBytes, 0, 0, 0, 0, 0, 0,
+         0, 0});
+  }
+  Value args = kernargs.build(builder, launch.getLoc(), PlaceholderTag::kernargs,
+                              32)
+                   .getLinear();
+  Value program = placeholders.getProgram(launch.getKernelAttr(), devices,
+                                          info.image.size());
+
+  // Scratch: WAVESIZE units per wave, for scratchWaves waves.
+  unsigned waveLanes = info.wave32 ? 32 : 64;
+  uint64_t waveSize = llvm::divideCeil(
+      uint64_t(info.privateSegmentBytes) * waveLanes, target.waveSizeUnitBytes);
+  uint32_t tmpring = 0;
+  Value scratch;
+  if (waveSize) {
+    tmpring = (target.scratchWaves & 0xFFF) |
+              (static_cast<uint32_t>(waveSize) << 12);
+    if (waveSize >> (target.waveSizeFieldBits))
+      return launch.emitOpError()
+             << "needs " << info.privateSegmentBytes
+             << " bytes of scratch per lane, more than " << target.name
+             << "'s TMPRING_SIZE can describe";
+    int64_t bytes = int64_t(waveSize) * target.waveSizeUnitBytes *
+                    target.scratchWaves;
+    scratch = placeholders.get(
+        PlaceholderTag::scratch, 0,
+        BufferType::get(ctx, bytes, IntegerType::get(ctx, 8), devices),
+        /*isVolatile=*/false);
+  }
+  auto scratchLoHi = [&](uint32_t shift, uint64_t hiBits) {
+    if (!scratch)
+      return cmds.constants({0, static_cast<uint32_t>(hiBits)});
+    cmds.address(scratch, WordPart::lo, 0, shift);
+    cmds.address(scratch, WordPart::hi, 0, shift, hiBits);
+  };
+
+  acquireMem(cmds, /*full=*/false);
+  setShRegisters(cmds, pm4::reg::COMPUTE_PGM_LO, 2);
+  cmds.addressLoHi(program, info.entryOffset, /*shift=*/8);
+  setShRegisters(cmds, pm4::reg::COMPUTE_PGM_RSRC1, 2);
+  // gfx11: PRIV for the trap handler's context save, and the LDS size in
+  // 512-byte granules in RSRC2 (tinygrad ops_amd2.py amd_build_program).
+  uint32_t lds = ((info.groupSegmentBytes + 511) / 512) & 0x1FF;
+  cmds.constant(info.rsrc1 | (target.isGfx9() ? 0 : 1u << 20));
+  cmds.constant(info.rsrc2 | (lds << 15));
+  setShRegisters(cmds, target.rsrc3Register(), 1);
+  cmds.constant(info.rsrc3);
+  setShRegisters(cmds, pm4::reg::COMPUTE_TMPRING_SIZE, 1);
+  cmds.constant(tmpring);
+  setShRegisters(cmds, pm4::reg::COMPUTE_DISPATCH_SCRATCH_BASE_LO, 2);
+  scratchLoHi(/*shift=*/8, 0);
+  setShRegisters(cmds, pm4::reg::COMPUTE_RESTART_X, 3);
+  cmds.constants({0, 0, 0});
+
+  // User SGPRs in the order the hardware loads them: the scratch buffer
+  // descriptor (base, and SWIZZLE_ENABLE | stride, size, flags as tinygrad
+  // writes them), the dispatch packet pointer, the kernel argument pointer.
+  size_t userSgprs = 2 + (info.privateSegmentBuffer ? 4 : 0) +
+                     (info.dispatchPtr ? 2 : 0);
+  setShRegisters(cmds, pm4::reg::COMPUTE_USER_DATA_0, userSgprs);
+  if (info.privateSegmentBuffer) {
+    scratchLoHi(/*shift=*/0, 1ull << 31);
+    cmds.constants({0xFFFFFFFF, 0x20C14000});
+  }
+  if (info.dispatchPtr)
+    cmds.addressLoHi(args, dispatchPacketOffset);
+  cmds.addressLoHi(args);
+
+  setShRegisters(cmds, pm4::reg::COMPUTE_RESOURCE_LIMITS, 1);
+  cmds.constant(0);
+  ArrayRef<int64_t> global = launch.getGlobalSize(),
+                    local = launch.getLocalSize();
+  setShRegisters(cmds, pm4::reg::COMPUTE_START_X, 8);
+  cmds.constants({0, 0, 0, static_cast<uint32_t>(local[0]),
+                  static_cast<uint32_t>(local[1]),
+                  static_cast<uint32_t>(local[2]), 0, 0});
+  uint32_t initiator =
+      pm4::INITIATOR_COMPUTE_SHADER_EN | pm4::INITIATOR_FORCE_START_AT_000;
+  if (!target.isGfx9() && info.wave32)
+    initiator |= pm4::INITIATOR_CS_W32_EN;
+  packet(cmds, pm4::DISPATCH_DIRECT, 4);
+  cmds.constants({static_cast<uint32_t>(global[0]),
+                  static_cast<uint32_t>(global[1]),
+                  static_cast<uint32_t>(global[2]), initiator});
+  packet(cmds, pm4::EVENT_WRITE, 1);
+  cmds.constant(pm4::CS_PARTIAL_FLUSH | (pm4::EVENT_INDEX_PARTIAL_FLUSH << 8));
+  return success();
+}
+
+LogicalResult Encoder::encodeCompute(SubmitOp submit, OpBuilder &builder,
+                                     CommandStream &cmds) {
+  size_t lanes = submit.getDevices().size();
+  for (Operation &op : submit.getBody().front()) {
+    // Kernel arguments are appended to the block as they are made.
+    if (isa<CmdsOp>(op))
+      continue;
+    LogicalResult result =
+        llvm::TypeSwitch<Operation *, LogicalResult>(&op)
+            .Case([&](BarrierOp) {
+              memoryBarrier(cmds);
+              return success();
+            })
+            .Case([&](WaitOp wait) {
+              waitRegMem(cmds, lanesOf(wait.getSignals(), lanes),
+                         wait.getValueBuffer(), wait.getValue());
+              return success();
+            })
+            .Case([&](StoreOp store) {
+              releaseMem(cmds, lanesOf(store.getSignals(), lanes),
+                         pm4::DATA_SEL_LOW32, pm4::INT_SEL_AFTER_WRITE_CONFIRM,
+                         /*flush=*/true, store.getValueBuffer(),
+                         store.getValue());
+              return success();
+            })
+            .Case([&](TimestampOp ts) {
+              releaseMem(cmds, lanesOf(ts.getSlots(), lanes),
+                         pm4::DATA_SEL_GPU_CLOCK, pm4::INT_SEL_NONE,
+                         /*flush=*/false, Value(), 0);
+              return success();
+            })
+            .Case([&](LaunchOp launch) {
+              return dispatch(launch, submit.getDevices(), builder, cmds);
+            })
+            .Default([&](Operation *other) {
+              return other->emitOpError()
+                     << "cannot be encoded on an AMD COMPUTE queue";
+            });
+    if (failed(result))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult Encoder::encodeCopy(SubmitOp submit, CommandStream &cmds) {
+  size_t lanes = submit.getDevices().size();
+  for (Operation &op : submit.getBody().front()) {
+    // Kernel arguments are appended to the block as they are made.
+    if (isa<CmdsOp>(op))
+      continue;
+    LogicalResult result =
+        llvm::TypeSwitch<Operation *, LogicalResult>(&op)
+            .Case([&](BarrierOp) { return success(); })
+            .Case([&](CopyOp copy) {
+              uint64_t size = copy.getSrcSize();
+              for (uint64_t done = 0; done < size;
+                   done += target.copyMaxBytes) {
+                uint64_t n = std::min(target.copyMaxBytes, size - done);
+                cmds.constants({sdma::header(sdma::OP_COPY,
+                                             sdma::SUBOP_COPY_LINEAR),
+                                static_cast<uint32_t>(n - 1), 0});
+                cmds.addressLoHi(copy.getSrc(), copy.getSrcOffset() + done);
+                cmds.addressLoHi(copy.getDst(), copy.getDstOffset() + done);
+              }
+              return success();
+            })
+            .Case([&](WaitOp wait) {
+              cmds.constant(sdma::OP_POLL_REGMEM |
+                            sdma::pollFunction(pm4::WAIT_FUNCTION_GEQ) |
+                            sdma::POLL_MEM);
+              cmds.addressLoHi(lanesOf(wait.getSignals(), lanes));
+              cmds.signalValue(wait.getValueBuffer(), wait.getValue(),
+                               WordPart::lo);
+              cmds.constant(0xFFFFFFFF);
+              cmds.constant(sdma::pollIntervalRetry(4, 0xFFF));
+              return success();
+            })
+            .Case([&](StoreOp store) {
+              uint32_t fence = sdma::OP_FENCE;
+              if (!target.isGfx9())
+                fence |= sdma::fenceMType(3); // uncached
+              cmds.constant(fence);
+              cmds.addressLoHi(lanesOf(store.getSignals(), lanes));
+              cmds.signalValue(store.getValueBuffer(), store.getValue(),
+                               WordPart::lo);
+              cmds.constants({sdma::OP_TRAP, 0});
+              return success();
+            })
+            .Case([&](TimestampOp ts) {
+              cmds.constant(sdma::header(sdma::OP_TIMESTAMP,
+                                         sdma::SUBOP_TIMESTAMP_GET_GLOBAL));
+              cmds.addressLoHi(lanesOf(ts.getSlots(), lanes));
+              return success();
+            })
+            .Default([&](Operation *other) {
+              return other->emitOpError()
+                     << "cannot be encoded on an AMD COPY queue";
+            });
+    if (failed(result))
+      return failure();
+  }
+  return success();
+}
+
+struct EncodeAMDPass : public hcq::impl::HCQEncodeAMDBase<EncodeAMDPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    std::optional<amd::Target> found = amd::lookupTarget(target);
+    if (!found) {
+      emitError(module.getLoc())
+          << "unknown AMD target '" << target
+          << "' (expected gfx1100, gfx1101, gfx1102 or gfx942)";
+      return signalPassFailure();
+    }
+    SymbolTableCollection symbols;
+    DenseMap<Operation *, amd::KernelInfo> kernels;
+    for (ScheduleOp schedule : module.getOps<ScheduleOp>()) {
+      PlaceholderCache placeholders(schedule);
+      Encoder encoder(*found, placeholders, symbols, kernels);
+      WalkResult walk = schedule.walk([&](SubmitOp submit) {
+        if (!submit.getDevices().allOfKind(DeviceKind::AMD))
+          return WalkResult::advance();
+        return succeeded(encodeSubmit(submit, encoder))
+                   ? WalkResult::advance()
+                   : WalkResult::interrupt();
+      });
+      if (walk.wasInterrupted())
+        return signalPassFailure();
+    }
+  }
+
+  LogicalResult encodeSubmit(SubmitOp submit, Encoder &encoder) {
+    if (submit.getBody().empty())
+      return success();
+    Block &body = submit.getBody().front();
+    // Encoded already: only words left.
+    if (llvm::all_of(body, [](Operation &op) { return isa<CmdsOp>(op); }))
+      return success();
+    SmallVector<Operation *> original =
+        llvm::map_to_vector(body, [](Operation &op) { return &op; });
+    OpBuilder builder = OpBuilder::atBlockEnd(&body);
+    CommandStream cmds(submit.getContext());
+    QueueKind queue = submit.getQueue().getKind();
+    if (queue == QueueKind::COMPUTE) {
+      if (failed(encoder.encodeCompute(submit, builder, cmds)))
+        return failure();
+      if (static_cast<int64_t>(cmds.size()) > maxIndirectDwords)
+        return submit.emitOpError()
+               << "needs " << cmds.size()
+               << " dwords, more than one indirect buffer holds ("
+               << static_cast<int64_t>(maxIndirectDwords)
+               << "): lower the pipeline's batch-size";
+    } else if (queue == QueueKind::COPY) {
+      if (failed(encoder.encodeCopy(submit, cmds)))
+        return failure();
+    } else {
+      return submit.emitOpError("an AMD device has no SUBMIT queue");
+    }
+    cmds.build(builder, submit.getLoc(), PlaceholderTag::cmdbuf, 32);
+    for (Operation *op : original)
+      op->erase();
+    return success();
+  }
+};
+
+} // namespace

@@ -1,0 +1,1 @@
+int host_function(int x) { return x + 1; }
