@@ -30,14 +30,17 @@ struct PrintPacketsPass
     }
     AsmState state(module);
     llvm::raw_ostream &os = llvm::outs();
-    WalkResult walk = module.walk([&](SubmitOp submit) {
-      for (CmdsOp cmds : submit.getBody().getOps<CmdsOp>())
-        if (failed(print(submit, cmds, *amdTarget, state, os)))
-          return WalkResult::interrupt();
-      return WalkResult::advance();
-    });
-    if (walk.wasInterrupted())
-      signalPassFailure();
+    for (ScheduleOp schedule : module.getOps<ScheduleOp>()) {
+      os << "// hcq.schedule @" << schedule.getSymName() << '\n';
+      WalkResult walk = schedule.walk([&](SubmitOp submit) {
+        for (CmdsOp cmds : submit.getBody().getOps<CmdsOp>())
+          if (failed(print(submit, cmds, *amdTarget, state, os)))
+            return WalkResult::interrupt();
+        return WalkResult::advance();
+      });
+      if (walk.wasInterrupted())
+        return signalPassFailure();
+    }
   }
 
   LogicalResult print(SubmitOp submit, CmdsOp cmds, const amd::Target &amd,

@@ -4,7 +4,8 @@
 // CHECK-LABEL: module {
 // CHECK-NEXT: hcq.kernel @matmul amd (write f32, read f32, read f32) symbol "matmul" code_object "{{[^"]+}}"
 // CHECK-NEXT: hcq.kernel @relu amd (readwrite f32) symbol "relu" code_object "{{[^"]+}}"
-// CHECK-NEXT: hcq.schedule @mlp(%[[ARG0:[a-z0-9]+]]: !hcq.buffer<256xf32, CPU:0>, %[[ARG1:[a-z0-9]+]]: !hcq.buffer<4096xf32, AMD:0>, %[[ARG2:[a-z0-9]+]]: !hcq.buffer<4096xf32, AMD:1>, %[[ARG3:[a-z0-9]+]]: !hcq.buffer<256xf32, CPU:0>) {
+// CHECK-LABEL: hcq.schedule @mlp(
+// CHECK-SAME: %[[ARG0:[a-z0-9]+]]: !hcq.buffer<256xf32, CPU:0>, %[[ARG1:[a-z0-9]+]]: !hcq.buffer<4096xf32, AMD:0>, %[[ARG2:[a-z0-9]+]]: !hcq.buffer<4096xf32, AMD:1>, %[[ARG3:[a-z0-9]+]]: !hcq.buffer<256xf32, CPU:0>) {
 // CHECK-NEXT: %[[V0:[a-z0-9]+]] = hcq.placeholder host_function slot 1 : !hcq.buffer<1xi8, CPU:0>
 // CHECK-NEXT: %[[V1:[a-z0-9]+]] = hcq.placeholder host_function slot 2 : !hcq.buffer<1xi8, CPU:0>
 // CHECK-NEXT: %[[V2:[a-z0-9]+]] = hcq.program @matmul : !hcq.buffer<12288xi8, AMD:0>
