@@ -1,0 +1,94 @@
+// Bad input to hcq-encode-amd: each case a diagnostic naming the problem and
+// a non-zero exit. The cases are separate files (split-file); the kernels come
+// from real code objects, made bad where a case needs it.
+//
+// RUN: split-file %s %t
+// RUN: %embed %inputs/kernels-gfx1100.co vadd "(write f32, read f32, read f32)" --symbol vadd --vars 1 > %t/vadd.k
+
+// Tests that an unknown target is named.
+// RUN: cat %t/vadd.k %t/launch.mlir | not hcq-opt --hcq-encode-amd=target=gfx803 2>&1 | FileCheck %s --check-prefix=TARGET
+// TARGET: error: unknown AMD target 'gfx803' (expected gfx1100, gfx1101, gfx1102 or gfx942)
+
+// Tests that a code object that is not a valid ELF is reported on its kernel.
+// RUN: cat %t/garbage.k %t/launch.mlir | not hcq-opt --hcq-encode-amd 2>&1 | FileCheck %s --check-prefix=GARBAGE
+// GARBAGE: 1:1: error: 'hcq.kernel' op has a bad code object: malformed ELF:
+
+// Tests that a truncated code object is reported.
+// RUN: %embed %inputs/kernels-gfx1100.co vadd "(write f32, read f32, read f32)" --symbol vadd --vars 1 --truncate 300 > %t/cut.k
+// RUN: cat %t/cut.k %t/launch.mlir | not hcq-opt --hcq-encode-amd 2>&1 | FileCheck %s --check-prefix=CUT
+// CUT: error: 'hcq.kernel' op has a bad code object: malformed ELF
+
+// Tests that an ELF for another machine is reported.
+// RUN: %embed %inputs/host.o vadd "(write f32, read f32, read f32)" --vars 1 > %t/host.k
+// RUN: cat %t/host.k %t/launch.mlir | not hcq-opt --hcq-encode-amd 2>&1 | FileCheck %s --check-prefix=HOST
+// HOST: error: 'hcq.kernel' op has a bad code object: ELF is not for AMDGPU (e_machine 62)
+
+// Tests that a descriptor asking for more LDS than the target has is reported.
+// RUN: %embed %inputs/kernels-gfx1100.co vadd "(write f32, read f32, read f32)" --symbol vadd --vars 1 --set-lds 131072 > %t/lds.k
+// RUN: cat %t/lds.k %t/launch.mlir | not hcq-opt --hcq-encode-amd 2>&1 | FileCheck %s --check-prefix=LDS
+// LDS: error: 'hcq.kernel' op asks for 131072 bytes of LDS but gfx1100 has 65536
+
+// Tests that a code object of several kernels needs the kernel's symbol.
+// RUN: %embed %inputs/kernels-gfx1100.co vadd "(write f32, read f32, read f32)" --vars 1 > %t/many.k
+// RUN: cat %t/many.k %t/launch.mlir | not hcq-opt --hcq-encode-amd 2>&1 | FileCheck %s --check-prefix=MANY
+// MANY: error: 'hcq.kernel' op has a bad code object: code object holds several kernels ('{{.*}}', '{{.*}}'): name one with 'symbol'
+
+// Tests that a missing kernel symbol is named.
+// RUN: %embed %inputs/kernels-gfx1100.co vadd "(write f32, read f32, read f32)" --symbol vsub --vars 1 > %t/missing.k
+// RUN: cat %t/missing.k %t/launch.mlir | not hcq-opt --hcq-encode-amd 2>&1 | FileCheck %s --check-prefix=MISSING
+// MISSING: error: 'hcq.kernel' op has a bad code object: code object has no kernel 'vsub'
+
+// Tests that a launch passing more kernel arguments than the code object takes
+// is reported.
+// RUN: %embed %inputs/kernels-gfx1100.co vadd "(write f32, read f32, read f32, read f32)" --symbol vadd --vars 1 > %t/wide.k
+// RUN: cat %t/wide.k %t/launch4.mlir | not hcq-opt --hcq-encode-amd 2>&1 | FileCheck %s --check-prefix=WIDE
+// WIDE: error: 'hcq.launch' op passes 36 bytes of kernel arguments but @vadd's code object takes 28
+
+// Tests that a submit too large for one indirect buffer is reported.
+// RUN: cat %t/vadd.k %t/launch.mlir | not hcq-opt --hcq-encode-amd=max-indirect-dwords=50 2>&1 | FileCheck %s --check-prefix=IB
+// IB: error: 'hcq.submit' op needs 55 dwords, more than one indirect buffer holds (50): lower the pipeline's batch-size
+
+// Tests that a cpu kernel cannot run on an AMD queue.
+// RUN: not hcq-opt %t/cpu-kernel.mlir --hcq-encode-amd 2>&1 | FileCheck %s --check-prefix=CPUK
+// CPUK: error: 'hcq.kernel' op is a cpu kernel: AMD queues run only amd kernels
+
+// Tests that a copy on a compute queue and a launch on a copy queue are
+// reported.
+// RUN: cat %t/vadd.k %t/wrong-queue.mlir | not hcq-opt --hcq-encode-amd 2>&1 | FileCheck %s --check-prefix=QUEUE
+// QUEUE: error: 'hcq.copy' op cannot be encoded on an AMD COMPUTE queue
+// RUN: cat %t/vadd.k %t/wrong-queue2.mlir | not hcq-opt --hcq-encode-amd 2>&1 | FileCheck %s --check-prefix=QUEUE2
+// QUEUE2: error: 'hcq.launch' op cannot be encoded on an AMD COPY queue
+
+//--- garbage.k
+hcq.kernel @vadd amd (write f32, read f32, read f32) vars 1 code_object "\7FELF garbage"
+//--- launch.mlir
+hcq.schedule @s(%a: !hcq.buffer<64xf32, AMD:0>, %n: i32) {
+  hcq.submit on AMD:0 queue COMPUTE:0 {
+    hcq.launch @vadd(%a, %a, %a : !hcq.buffer<64xf32, AMD:0>, !hcq.buffer<64xf32, AMD:0>, !hcq.buffer<64xf32, AMD:0>) vars(%n : i32) global [1, 1, 1] local [64, 1, 1]
+  }
+}
+//--- launch4.mlir
+hcq.schedule @s(%a: !hcq.buffer<64xf32, AMD:0>, %n: i32) {
+  hcq.submit on AMD:0 queue COMPUTE:0 {
+    hcq.launch @vadd(%a, %a, %a, %a : !hcq.buffer<64xf32, AMD:0>, !hcq.buffer<64xf32, AMD:0>, !hcq.buffer<64xf32, AMD:0>, !hcq.buffer<64xf32, AMD:0>) vars(%n : i32) global [1, 1, 1] local [64, 1, 1]
+  }
+}
+//--- cpu-kernel.mlir
+hcq.kernel @k cpu (write f32) symbol "k" library "libk.so"
+hcq.schedule @s(%a: !hcq.buffer<64xf32, AMD:0>) {
+  hcq.submit on AMD:0 queue COMPUTE:0 {
+    hcq.launch @k(%a : !hcq.buffer<64xf32, AMD:0>) global [1, 1, 1] local [64, 1, 1]
+  }
+}
+//--- wrong-queue.mlir
+hcq.schedule @s(%a: !hcq.buffer<64xf32, AMD:0>) {
+  hcq.submit on AMD:0 queue COMPUTE:0 {
+    hcq.copy %a[0, 16], %a[16, 16] : !hcq.buffer<64xf32, AMD:0>, !hcq.buffer<64xf32, AMD:0>
+  }
+}
+//--- wrong-queue2.mlir
+hcq.schedule @s(%a: !hcq.buffer<64xf32, AMD:0>, %n: i32) {
+  hcq.submit on AMD:0 queue COPY:0 {
+    hcq.launch @vadd(%a, %a, %a : !hcq.buffer<64xf32, AMD:0>, !hcq.buffer<64xf32, AMD:0>, !hcq.buffer<64xf32, AMD:0>) vars(%n : i32) global [1, 1, 1] local [64, 1, 1]
+  }
+}
