@@ -89,8 +89,8 @@ ParseResult hcq::parseDeviceTuple(AsmParser &parser, DevicesAttr &devices) {
   } else if (parseOne()) {
     return failure();
   }
-  devices = DevicesAttr::getChecked(
-      [&] { return parser.emitError(loc); }, parser.getContext(), list);
+  devices = DevicesAttr::getChecked([&] { return parser.emitError(loc); },
+                                    parser.getContext(), list);
   return success(static_cast<bool>(devices));
 }
 
@@ -153,9 +153,8 @@ void DevicesAttr::print(AsmPrinter &printer) const {
   printer << '>';
 }
 
-LogicalResult
-DevicesAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                    ArrayRef<DeviceAttr> devices) {
+LogicalResult DevicesAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                  ArrayRef<DeviceAttr> devices) {
   if (devices.empty())
     return emitError() << "device tuple must not be empty";
   llvm::SmallPtrSet<Attribute, 4> seen;

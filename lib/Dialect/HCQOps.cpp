@@ -158,9 +158,9 @@ static LogicalResult verifyLaneCount(Operation *op, ValueRange values,
     return success();
   size_t lanes = submit.getDevices().size();
   if (values.size() != 1 && values.size() != lanes)
-    return op->emitOpError() << "has " << values.size() << " " << what
-                             << "s but the submit has " << lanes
-                             << " lanes (expected 1 or " << lanes << ")";
+    return op->emitOpError()
+           << "has " << values.size() << " " << what << "s but the submit has "
+           << lanes << " lanes (expected 1 or " << lanes << ")";
   return success();
 }
 
@@ -183,8 +183,8 @@ template <typename OpTy>
 static ParseResult parseFunctionLike(OpAsmParser &parser,
                                      OperationState &result) {
   auto buildType = [](Builder &builder, ArrayRef<Type> args,
-                      ArrayRef<Type> results, function_interface_impl::VariadicFlag,
-                      std::string &) {
+                      ArrayRef<Type> results,
+                      function_interface_impl::VariadicFlag, std::string &) {
     return builder.getFunctionType(args, results);
   };
   return function_interface_impl::parseFunctionOp(
@@ -236,8 +236,8 @@ LogicalResult ExecutableOp::verify() {
     return failure();
   for (Operation &op : getBody().front()) {
     if (isa<PlaceholderOp, ProgramOp, AllocOp, ViewOp, BlobOp, InputsOp,
-            PatchGroupOp,
-            FenceOp, ResetOp, EnqueueOp, FinalizeOp, HostCallOp>(op))
+            PatchGroupOp, FenceOp, ResetOp, EnqueueOp, FinalizeOp, HostCallOp>(
+            op))
       continue;
     return op.emitOpError("is not allowed in an executable: only "
                           "placeholders, blobs, patches and host-plan ops are");
@@ -342,8 +342,8 @@ LogicalResult ViewOp::verify() {
   int64_t end = begin + result.getByteSize();
   if (end > source.getByteSize())
     return emitOpError() << "view of bytes [" << begin << ", " << end
-                         << ") is outside the source's "
-                         << source.getByteSize() << " bytes";
+                         << ") is outside the source's " << source.getByteSize()
+                         << " bytes";
   return success();
 }
 
@@ -354,8 +354,8 @@ LogicalResult ViewOp::verify() {
 static LogicalResult verifyGrid(Operation *op, ArrayRef<int64_t> sizes,
                                 StringRef what) {
   if (sizes.size() != 3)
-    return op->emitOpError() << what << " size must have 3 dimensions, got "
-                             << sizes.size();
+    return op->emitOpError()
+           << what << " size must have 3 dimensions, got " << sizes.size();
   for (int64_t size : sizes)
     if (size <= 0)
       return op->emitOpError()
@@ -379,16 +379,16 @@ LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
                          << "' does not name an hcq.kernel";
   if (getBuffers().size() != kernel.getNumBufferArgs())
     return emitOpError() << "passes " << getBuffers().size()
-                         << " buffers but kernel @" << getKernel()
-                         << " takes " << kernel.getNumBufferArgs();
+                         << " buffers but kernel @" << getKernel() << " takes "
+                         << kernel.getNumBufferArgs();
   for (auto [i, buffer, attr] :
        llvm::enumerate(getBuffers(), kernel.getArgTypes())) {
     Type expected = cast<TypeAttr>(attr).getValue();
     Type actual = cast<BufferType>(buffer.getType()).getElementType();
     if (actual != expected)
-      return emitOpError() << "buffer #" << i << " has element type "
-                           << actual << " but kernel @" << getKernel()
-                           << " expects " << expected;
+      return emitOpError() << "buffer #" << i << " has element type " << actual
+                           << " but kernel @" << getKernel() << " expects "
+                           << expected;
   }
   if (static_cast<int64_t>(getVars().size()) != kernel.getNumVars())
     return emitOpError() << "passes " << getVars().size()
@@ -406,11 +406,10 @@ static LogicalResult verifyByteRange(Operation *op, Value buffer,
                                      StringRef side) {
   int64_t bytes = cast<BufferType>(buffer.getType()).getByteSize();
   if (offset < 0)
-    return op->emitOpError() << side << " offset must not be negative, got "
-                             << offset;
+    return op->emitOpError()
+           << side << " offset must not be negative, got " << offset;
   if (size <= 0)
-    return op->emitOpError() << side << " size must be positive, got "
-                             << size;
+    return op->emitOpError() << side << " size must be positive, got " << size;
   if (offset + size > bytes)
     return op->emitOpError()
            << side << " range [" << offset << ", " << offset + size
@@ -425,9 +424,8 @@ LogicalResult CopyOp::verify() {
                              "source")))
     return failure();
   if (getDstSize() != getSrcSize())
-    return emitOpError() << "copies " << getSrcSize()
-                         << " source bytes into a " << getDstSize()
-                         << "-byte destination range";
+    return emitOpError() << "copies " << getSrcSize() << " source bytes into a "
+                         << getDstSize() << "-byte destination range";
   return success();
 }
 
@@ -475,8 +473,8 @@ LogicalResult SubmitOp::verify() {
   if (getBody().empty())
     return success();
   for (Operation &op : getBody().front())
-    if (!isa<WaitOp, StoreOp, BarrierOp, TimestampOp, LaunchOp, CopyOp,
-             CmdsOp>(op))
+    if (!isa<WaitOp, StoreOp, BarrierOp, TimestampOp, LaunchOp, CopyOp, CmdsOp>(
+            op))
       return op.emitOpError("is not allowed in an hcq.submit");
   return success();
 }
@@ -490,8 +488,8 @@ static LogicalResult verifySignalOp(Operation *op, ValueRange signals,
   if (valueBuffer)
     return verifySignalTypes(op, valueBuffer, "value buffer");
   if (value < 0)
-    return op->emitOpError() << "signal value must not be negative, got "
-                             << value;
+    return op->emitOpError()
+           << "signal value must not be negative, got " << value;
   return success();
 }
 
@@ -514,8 +512,7 @@ LogicalResult TimestampOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult FenceOp::verify() {
-  return verifySignalTypes(*this, {getTimeline(), getEpoch()},
-                           "fence operand");
+  return verifySignalTypes(*this, {getTimeline(), getEpoch()}, "fence operand");
 }
 
 LogicalResult ResetOp::verify() {
@@ -735,8 +732,8 @@ void hcq::printWord(raw_ostream &os, WordAttr word, ValueRange refs,
     os << " | " << llvm::format_hex(word.getOrBits(), bits == 32 ? 10 : 18);
 }
 
-static void printWordOperands(OpAsmPrinter &printer, WordAttr word, ValueRange refs,
-                      unsigned bits) {
+static void printWordOperands(OpAsmPrinter &printer, WordAttr word,
+                              ValueRange refs, unsigned bits) {
   hcq::printWord(printer.getStream(), word, refs, bits,
                  [&](raw_ostream &, Value v) { printer.printOperand(v); });
 }
@@ -776,9 +773,8 @@ static LogicalResult verifyWordOperand(Operation *op, WordAttr word,
     return fail() << "takes the address of a " << type
                   << ", not a buffer or stream";
   if (word.getValue() > static_cast<uint64_t>(buffer.getByteSize()))
-    return fail() << "address offset " << word.getValue()
-                  << " is outside the " << buffer.getByteSize()
-                  << "-byte buffer";
+    return fail() << "address offset " << word.getValue() << " is outside the "
+                  << buffer.getByteSize() << "-byte buffer";
   return success();
 }
 
@@ -826,14 +822,14 @@ ParseResult CmdsOp::parse(OpAsmParser &parser, OperationState &result) {
 
   WordRefParser words{parser, {}, {}};
   SmallVector<Attribute> wordList;
-  if (parser.parseCommaSeparatedList(
-          OpAsmParser::Delimiter::Square, [&]() -> ParseResult {
-            WordAttr word;
-            if (words.parseWord(word))
-              return failure();
-            wordList.push_back(word);
-            return success();
-          }))
+  if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square,
+                                     [&]() -> ParseResult {
+                                       WordAttr word;
+                                       if (words.parseWord(word))
+                                         return failure();
+                                       wordList.push_back(word);
+                                       return success();
+                                     }))
     return failure();
   SmallVector<Type> types;
   if (succeeded(parser.parseOptionalColon()) && parser.parseTypeList(types))
@@ -843,9 +839,9 @@ ParseResult CmdsOp::parse(OpAsmParser &parser, OperationState &result) {
     return failure();
   result.addAttribute(getTagAttrName(result.name),
                       PlaceholderTagAttr::get(ctx, *tag));
-  result.addAttribute(getWordBitsAttrName(result.name),
-                      parser.getBuilder().getI32IntegerAttr(
-                          bitsType.getIntOrFloatBitWidth()));
+  result.addAttribute(
+      getWordBitsAttrName(result.name),
+      parser.getBuilder().getI32IntegerAttr(bitsType.getIntOrFloatBitWidth()));
   result.addAttribute(getWordsAttrName(result.name),
                       parser.getBuilder().getArrayAttr(wordList));
   if (*tag != PlaceholderTag::cmdbuf)
@@ -864,9 +860,9 @@ void CmdsOp::print(OpAsmPrinter &printer) {
     printer << " : ";
     llvm::interleaveComma(getRefs().getTypes(), printer);
   }
-  printer.printOptionalAttrDict((*this)->getAttrs(),
-                                {getTagAttrName(), getWordBitsAttrName(),
-                                 getWordsAttrName()});
+  printer.printOptionalAttrDict(
+      (*this)->getAttrs(),
+      {getTagAttrName(), getWordBitsAttrName(), getWordsAttrName()});
 }
 
 LogicalResult CmdsOp::verify() {
@@ -891,8 +887,7 @@ LogicalResult CmdsOp::verify() {
                            << " lanes but the submit has " << lanes;
     if (word.isConstant()) {
       if (bits == 32 && word.getValue() > UINT32_MAX)
-        return emitOpError() << "word #" << i << " constant "
-                             << word.getValue()
+        return emitOpError() << "word #" << i << " constant " << word.getValue()
                              << " does not fit in 32 bits";
       continue;
     }
@@ -983,9 +978,9 @@ void BlobOp::print(OpAsmPrinter &printer) {
   printer << " : " << getTarget().getType();
   for (Type type : getRefs().getTypes())
     printer << ", " << type;
-  printer.printOptionalAttrDict((*this)->getAttrs(),
-                                {getDataAttrName(), getPatchOffsetsAttrName(),
-                                 getPatchesAttrName()});
+  printer.printOptionalAttrDict(
+      (*this)->getAttrs(),
+      {getDataAttrName(), getPatchOffsetsAttrName(), getPatchesAttrName()});
 }
 
 LogicalResult BlobOp::verify() {
@@ -1028,9 +1023,8 @@ LogicalResult BlobOp::verify() {
 //===----------------------------------------------------------------------===//
 
 /// Checks that `value` is a placeholder with `tag` and `bits`-wide integers.
-static LogicalResult verifyTable(Operation *op, Value value,
-                                 PlaceholderTag tag, unsigned bits,
-                                 StringRef what) {
+static LogicalResult verifyTable(Operation *op, Value value, PlaceholderTag tag,
+                                 unsigned bits, StringRef what) {
   PlaceholderOp placeholder = getPlaceholder(value);
   auto type = cast<BufferType>(value.getType());
   if (!placeholder || placeholder.getTag() != tag ||
@@ -1042,8 +1036,8 @@ static LogicalResult verifyTable(Operation *op, Value value,
 }
 
 LogicalResult InputsOp::verify() {
-  if (failed(verifyTable(*this, getTable(), PlaceholderTag::inputs, 64,
-                         "table")))
+  if (failed(
+          verifyTable(*this, getTable(), PlaceholderTag::inputs, 64, "table")))
     return failure();
   if (getInputs().size() != getLanes().size())
     return emitOpError() << "has " << getInputs().size() << " inputs but "

@@ -52,9 +52,8 @@ private:
 };
 
 Error failAt(StringRef what, size_t offset, const Twine &why) {
-  return createStringError(inconvertibleErrorCode(), what + " at dword " +
-                                                         Twine(offset) + ": " +
-                                                         why);
+  return createStringError(inconvertibleErrorCode(),
+                           what + " at dword " + Twine(offset) + ": " + why);
 }
 
 StringRef shRegisterName(uint32_t reg, const amd::Target &target) {
@@ -106,14 +105,12 @@ Error disassemblePM4(ArrayRef<DisasmWord> words, const amd::Target &target,
     }
     if (packetType(header) != 3)
       return failAt("PM4 packet", at,
-                    "not a type-3 header (" +
-                        Twine::utohexstr(header) + ")");
+                    "not a type-3 header (" + Twine::utohexstr(header) + ")");
     size_t body = packetCount(header) + 1;
     if (at + 1 + body > words.size())
       return failAt("PM4 packet", at,
-                    "truncated: header says " + Twine(body) +
-                        " body dwords, " + Twine(words.size() - at - 1) +
-                        " remain");
+                    "truncated: header says " + Twine(body) + " body dwords, " +
+                        Twine(words.size() - at - 1) + " remain");
     size_t b = at + 1;
     auto expect = [&](StringRef name, size_t n) -> Error {
       if (body != n)

@@ -95,8 +95,7 @@ private:
                                   devices);
   }
   uint64_t streamOf(DeviceAttr device, QueueAttr queue) {
-    auto [it, inserted] =
-        streams.try_emplace({device, queue}, streams.size());
+    auto [it, inserted] = streams.try_emplace({device, queue}, streams.size());
     (void)inserted;
     return it->second;
   }
@@ -134,18 +133,18 @@ getLaneAccesses(Operation *call, size_t numLanes,
   };
   SmallVector<Operand> operands;
   if (auto copy = dyn_cast<CopyOp>(call)) {
-    operands.push_back({copy.getDst(), copy.getDstOffset(), copy.getDstSize(),
-                        true});
-    operands.push_back({copy.getSrc(), copy.getSrcOffset(), copy.getSrcSize(),
-                        false});
+    operands.push_back(
+        {copy.getDst(), copy.getDstOffset(), copy.getDstSize(), true});
+    operands.push_back(
+        {copy.getSrc(), copy.getSrcOffset(), copy.getSrcSize(), false});
   } else {
     auto launch = cast<LaunchOp>(call);
-    auto kernel =
-        symbols.lookupNearestSymbolFrom<KernelOp>(launch, launch.getKernelAttr());
+    auto kernel = symbols.lookupNearestSymbolFrom<KernelOp>(
+        launch, launch.getKernelAttr());
     for (auto [i, buffer] : llvm::enumerate(launch.getBuffers()))
-      operands.push_back(
-          {buffer, 0, cast<BufferType>(buffer.getType()).getByteSize(),
-           kernel.getAccess(i) != Access::read});
+      operands.push_back({buffer, 0,
+                          cast<BufferType>(buffer.getType()).getByteSize(),
+                          kernel.getAccess(i) != Access::read});
   }
 
   SmallVector<SmallVector<LaneAccess>> lanes(numLanes);
@@ -165,10 +164,11 @@ getLaneAccesses(Operation *call, size_t numLanes,
       // has its own memory per lane.
       uint32_t bufferLane = bufferLanes == 1 ? 0 : lane % bufferLanes;
       int64_t begin = base.byteOffset + operand.begin;
-      lanes[lane].push_back(
-          {{{base.base.getAsOpaquePointer(), bufferLane}, begin,
-            begin + operand.size, operand.write},
-           type.getDevices().getDevices()[bufferLane]});
+      lanes[lane].push_back({{{base.base.getAsOpaquePointer(), bufferLane},
+                              begin,
+                              begin + operand.size,
+                              operand.write},
+                             type.getDevices().getDevices()[bufferLane]});
     }
   }
   return lanes;
@@ -249,7 +249,7 @@ SmallVector<Cmd> Batch::waitsFor(ArrayRef<SmallVector<LaneAccess>> lanes,
             k < list.size()
                 ? queueSignal(queueOfRow, single(list[k]))
                 : placeholders.getSignal(PlaceholderTag::sentinel_signal, 0,
-                                   single(laneDevice)));
+                                         single(laneDevice)));
       }
       // One signal for every lane when they all wait on the same one.
       if (llvm::all_equal(wait.signals))
@@ -326,8 +326,8 @@ SmallVector<Submit> Batch::mergeSubmits(SmallVector<Submit> submits,
 
 void Batch::emitSubmit(OpBuilder &builder, ArrayRef<const Submit *> parts) {
   const Submit &first = *parts.front();
-  auto submit = SubmitOp::create(builder, first.loc, first.devices,
-                                 first.queue);
+  auto submit =
+      SubmitOp::create(builder, first.loc, first.devices, first.queue);
   Block *body = new Block();
   submit.getBody().push_back(body);
   OpBuilder inner = OpBuilder::atBlockEnd(body);
@@ -368,9 +368,10 @@ void Batch::emit(OpBuilder &builder, int64_t batchSize) {
                                  /*writeAll=*/false));
 
   // Every buffer access per device, for the finalizers.
-  llvm::MapVector<Attribute, llvm::MapVector<std::tuple<const void *, uint32_t,
-                                                        int64_t, int64_t>,
-                                             LaneAccess>>
+  llvm::MapVector<
+      Attribute,
+      llvm::MapVector<std::tuple<const void *, uint32_t, int64_t, int64_t>,
+                      LaneAccess>>
       deviceAccesses;
   for (const CallInfo &info : calls)
     for (const auto &lane : info.lanes)
@@ -399,7 +400,8 @@ void Batch::emit(OpBuilder &builder, int64_t batchSize) {
 
     Value epoch =
         placeholders.getSignal(PlaceholderTag::epoch, nextSlot++, group);
-    Value timeline = placeholders.getSignal(PlaceholderTag::timeline_signal, 0, group);
+    Value timeline =
+        placeholders.getSignal(PlaceholderTag::timeline_signal, 0, group);
     Value timelineValue =
         placeholders.getSignal(PlaceholderTag::timeline_value, 0, group);
     fences.push_back([&builder, loc, timeline, epoch] {
@@ -416,9 +418,8 @@ void Batch::emit(OpBuilder &builder, int64_t batchSize) {
     for (Attribute queue : queues)
       signals.push_back(queueSignal(cast<QueueAttr>(queue), group));
     if (!signals.empty())
-      resets.push_back([&builder, loc, signals] {
-        ResetOp::create(builder, loc, signals);
-      });
+      resets.push_back(
+          [&builder, loc, signals] { ResetOp::create(builder, loc, signals); });
 
     // The finalizer waits for every buffer's last access, then stores the
     // host timeline value into the device timeline.
@@ -431,11 +432,11 @@ void Batch::emit(OpBuilder &builder, int64_t batchSize) {
     Submit fin{group, compute, loc,
                waitsFor(lanes, group, compute, numCalls, /*writeAll=*/true)};
     fin.cmds.push_back({Cmd::Store, {timeline}, timelineValue, 0, nullptr});
-    finalizers.push_back([&builder, fin = std::move(fin), timelineValue,
-                          epoch] {
-      emitSubmit(builder, {&fin});
-      FinalizeOp::create(builder, fin.loc, timelineValue, epoch);
-    });
+    finalizers.push_back(
+        [&builder, fin = std::move(fin), timelineValue, epoch] {
+          emitSubmit(builder, {&fin});
+          FinalizeOp::create(builder, fin.loc, timelineValue, epoch);
+        });
   }
 
   // One submit per call: the timeline sync on a queue's first use,
@@ -448,8 +449,10 @@ void Batch::emit(OpBuilder &builder, int64_t batchSize) {
       submit.cmds.push_back({Cmd::Barrier, {}, {}, 0, nullptr});
       submit.cmds.push_back(
           {Cmd::Wait,
-           {placeholders.getSignal(PlaceholderTag::timeline_signal, 0, info.devices)},
-           placeholders.getSignal(PlaceholderTag::timeline_value, 0, info.devices),
+           {placeholders.getSignal(PlaceholderTag::timeline_signal, 0,
+                                   info.devices)},
+           placeholders.getSignal(PlaceholderTag::timeline_value, 0,
+                                  info.devices),
            -1,
            nullptr});
     }
@@ -457,9 +460,9 @@ void Batch::emit(OpBuilder &builder, int64_t batchSize) {
     Value start, end;
     if (profile) {
       start = placeholders.getSignal(PlaceholderTag::timestamp, nextSlot++,
-                               info.devices);
+                                     info.devices);
       end = placeholders.getSignal(PlaceholderTag::timestamp, nextSlot++,
-                             info.devices);
+                                   info.devices);
       submit.cmds.push_back({Cmd::Timestamp, {start}, {}, 0, nullptr});
     }
     submit.cmds.push_back({Cmd::Call, {}, {}, 0, info.call});
@@ -492,9 +495,8 @@ struct BatchDepsPass : public hcq::impl::HCQBatchDepsBase<BatchDepsPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     if (batchSize < 0) {
-      emitError(module.getLoc())
-          << "'batch-size' must not be negative, got "
-          << static_cast<int64_t>(batchSize);
+      emitError(module.getLoc()) << "'batch-size' must not be negative, got "
+                                 << static_cast<int64_t>(batchSize);
       return signalPassFailure();
     }
     FailureOr<DeviceKindSet> kinds =

@@ -58,8 +58,7 @@ void CommandStream::variable(Value value, WordPart part) {
   word(WordKind::variable, 0, value, part, 0, 0);
 }
 
-void CommandStream::load(ArrayRef<Value> lanes, WordPart part,
-                         int64_t addend) {
+void CommandStream::load(ArrayRef<Value> lanes, WordPart part, int64_t addend) {
   word(WordKind::load, static_cast<uint64_t>(addend), lanes, part, 0, 0);
 }
 
@@ -68,7 +67,7 @@ void CommandStream::signalValue(Value valueBuffer, int64_t value,
   if (valueBuffer)
     return load(valueBuffer, part, value);
   auto bits = static_cast<uint64_t>(value);
-  constant(part == WordPart::hi ? bits >> 32
+  constant(part == WordPart::hi   ? bits >> 32
            : part == WordPart::lo ? bits & 0xFFFFFFFF
                                   : bits);
 }

@@ -83,8 +83,8 @@ void Encoder::acquireMem(CommandStream &cmds, bool full) {
     if (full)
       coher |= pm4::COHER_SH_ICACHE | pm4::COHER_TC | pm4::COHER_TC_WB;
     packet(cmds, pm4::ACQUIRE_MEM, 6);
-    cmds.constants({coher, 0xFFFFFFFF, 0xFFFFFFFF, 0, 0,
-                    pm4::GFX9_ACQUIRE_POLL});
+    cmds.constants(
+        {coher, 0xFFFFFFFF, 0xFFFFFFFF, 0, 0, pm4::GFX9_ACQUIRE_POLL});
     return;
   }
   uint32_t gcr = pm4::GCR_GLM_WB | pm4::GCR_GLM_INV | pm4::GCR_GLK_WB |
@@ -159,8 +159,8 @@ FailureOr<const amd::KernelInfo *> Encoder::kernelInfo(KernelOp kernel) {
 
 LogicalResult Encoder::dispatch(LaunchOp launch, DevicesAttr devices,
                                 OpBuilder &builder, CommandStream &cmds) {
-  auto kernel = symbols.lookupNearestSymbolFrom<KernelOp>(
-      launch, launch.getKernelAttr());
+  auto kernel =
+      symbols.lookupNearestSymbolFrom<KernelOp>(launch, launch.getKernelAttr());
   FailureOr<const amd::KernelInfo *> found = kernelInfo(kernel);
   if (failed(found))
     return failure();
@@ -199,12 +199,12 @@ LogicalResult Encoder::dispatch(LaunchOp launch, DevicesAttr devices,
         {3u << 16, static_cast<uint32_t>(l[0] | (l[1] << 16)),
          static_cast<uint32_t>(l[2]), static_cast<uint32_t>(g[0] * l[0]),
          static_cast<uint32_t>(g[1] * l[1]), static_cast<uint32_t>(g[2] * l[2]),
-         info.privateSegmentBytes, info.groupSegmentBytes, 0, 0, 0, 0, 0, 0,
-         0, 0});
+         info.privateSegmentBytes, info.groupSegmentBytes, 0, 0, 0, 0, 0, 0, 0,
+         0});
   }
-  Value args = kernargs.build(builder, launch.getLoc(), PlaceholderTag::kernargs,
-                              32)
-                   .getLinear();
+  Value args =
+      kernargs.build(builder, launch.getLoc(), PlaceholderTag::kernargs, 32)
+          .getLinear();
   Value program = placeholders.getProgram(launch.getKernelAttr(), devices,
                                           info.image.size());
 
@@ -215,15 +215,15 @@ LogicalResult Encoder::dispatch(LaunchOp launch, DevicesAttr devices,
   uint32_t tmpring = 0;
   Value scratch;
   if (waveSize) {
-    tmpring = (target.scratchWaves & 0xFFF) |
-              (static_cast<uint32_t>(waveSize) << 12);
+    tmpring =
+        (target.scratchWaves & 0xFFF) | (static_cast<uint32_t>(waveSize) << 12);
     if (waveSize >> (target.waveSizeFieldBits))
       return launch.emitOpError()
              << "needs " << info.privateSegmentBytes
              << " bytes of scratch per lane, more than " << target.name
              << "'s TMPRING_SIZE can describe";
-    int64_t bytes = int64_t(waveSize) * target.waveSizeUnitBytes *
-                    target.scratchWaves;
+    int64_t bytes =
+        int64_t(waveSize) * target.waveSizeUnitBytes * target.scratchWaves;
     scratch = placeholders.get(
         PlaceholderTag::scratch, 0,
         BufferType::get(ctx, bytes, IntegerType::get(ctx, 8), devices),
@@ -257,8 +257,8 @@ LogicalResult Encoder::dispatch(LaunchOp launch, DevicesAttr devices,
   // User SGPRs in the order the hardware loads them: the scratch buffer
   // descriptor (base, and SWIZZLE_ENABLE | stride, size, flags as tinygrad
   // writes them), the dispatch packet pointer, the kernel argument pointer.
-  size_t userSgprs = 2 + (info.privateSegmentBuffer ? 4 : 0) +
-                     (info.dispatchPtr ? 2 : 0);
+  size_t userSgprs =
+      2 + (info.privateSegmentBuffer ? 4 : 0) + (info.dispatchPtr ? 2 : 0);
   setShRegisters(cmds, pm4::reg::COMPUTE_USER_DATA_0, userSgprs);
   if (info.privateSegmentBuffer) {
     scratchLoHi(/*shift=*/0, 1ull << 31);
@@ -347,9 +347,9 @@ LogicalResult Encoder::encodeCopy(SubmitOp submit, CommandStream &cmds) {
               for (uint64_t done = 0; done < size;
                    done += target.copyMaxBytes) {
                 uint64_t n = std::min(target.copyMaxBytes, size - done);
-                cmds.constants({sdma::header(sdma::OP_COPY,
-                                             sdma::SUBOP_COPY_LINEAR),
-                                static_cast<uint32_t>(n - 1), 0});
+                cmds.constants(
+                    {sdma::header(sdma::OP_COPY, sdma::SUBOP_COPY_LINEAR),
+                     static_cast<uint32_t>(n - 1), 0});
                 cmds.addressLoHi(copy.getSrc(), copy.getSrcOffset() + done);
                 cmds.addressLoHi(copy.getDst(), copy.getDstOffset() + done);
               }

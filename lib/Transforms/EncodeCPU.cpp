@@ -118,8 +118,7 @@ struct EncodeCPUPass : public hcq::impl::HCQEncodeCPUBase<EncodeCPUPass> {
               })
               .Case([&](LaunchOp launch) -> LogicalResult {
                 if (isCopyQueue)
-                  return launch.emitOpError(
-                      "cannot run on a CPU COPY queue");
+                  return launch.emitOpError("cannot run on a CPU COPY queue");
                 auto kernel = symbols.lookupNearestSymbolFrom<KernelOp>(
                     launch, launch.getKernelAttr());
                 if (kernel.getTarget() == KernelTarget::amd)
@@ -138,8 +137,8 @@ struct EncodeCPUPass : public hcq::impl::HCQEncodeCPUBase<EncodeCPUPass> {
                                  .build(builder, launch.getLoc(),
                                         PlaceholderTag::kernargs, 64)
                                  .getLinear();
-                Value program = placeholders.getProgram(
-                    launch.getKernelAttr(), devices, 1);
+                Value program =
+                    placeholders.getProgram(launch.getKernelAttr(), devices, 1);
                 ArrayRef<int64_t> global = launch.getGlobalSize();
                 entry(cpu::HostFunction::Launch, [&] {
                   cmds.address(program, WordPart::full);

@@ -58,8 +58,8 @@ struct PrintPacketsPass
                   [&](llvm::raw_ostream &out, Value v) {
                     v.printAsOperand(out, state);
                   });
-        if (auto placeholder = cmds.getRefs()[word.getRef()]
-                                   .getDefiningOp<PlaceholderOp>())
+        if (auto placeholder =
+                cmds.getRefs()[word.getRef()].getDefiningOp<PlaceholderOp>())
           if (placeholder.getTag() == PlaceholderTag::host_function)
             w.hostFunction = placeholder.getSlot();
       }

@@ -22,8 +22,7 @@ namespace {
 
 BufferType getBufferType(Value v) { return cast<BufferType>(v.getType()); }
 
-struct StageCopiesPass
-    : public hcq::impl::HCQStageCopiesBase<StageCopiesPass> {
+struct StageCopiesPass : public hcq::impl::HCQStageCopiesBase<StageCopiesPass> {
   using Base::Base;
 
   void runOnOperation() override;
@@ -62,7 +61,8 @@ Value StageCopiesPass::getStagingBuffer(IRRewriter &rewriter,
   rewriter.setInsertionPointToStart(&schedule.getBody().front());
   MLIRContext *ctx = rewriter.getContext();
   auto cpu = DevicesAttr::get(ctx, {DeviceAttr::get(ctx, DeviceKind::CPU, 0)});
-  auto type = BufferType::get(ctx, stagingSize, rewriter.getIntegerType(8), cpu);
+  auto type =
+      BufferType::get(ctx, stagingSize, rewriter.getIntegerType(8), cpu);
   staging = PlaceholderOp::create(rewriter, schedule.getLoc(), type,
                                   PlaceholderTag::staging, /*slot=*/0,
                                   /*is_volatile=*/false);
@@ -84,10 +84,9 @@ LogicalResult StageCopiesPass::stageCopy(IRRewriter &rewriter, CopyOp copy,
            << srcType.getElementType() << " and " << dstType.getElementType();
   int64_t chunk = stagingSize / stagingSlots / elementBytes * elementBytes;
   if (chunk == 0)
-    return copy.emitOpError() << "staging slots of "
-                              << stagingSize / stagingSlots
-                              << " bytes cannot hold one " << elementBytes
-                              << "-byte element";
+    return copy.emitOpError()
+           << "staging slots of " << stagingSize / stagingSlots
+           << " bytes cannot hold one " << elementBytes << "-byte element";
 
   auto schedule = copy->getParentOfType<ScheduleOp>();
   Value staging = getStagingBuffer(rewriter, schedule);
@@ -115,13 +114,12 @@ FlatSymbolRefAttr StageCopiesPass::getCopyKernel(Type dstType, Type srcType) {
   if (!SymbolTable::lookupSymbolIn(module, name)) {
     OpBuilder builder = OpBuilder::atBlockBegin(module.getBody());
     Builder b(ctx);
-    KernelOp::create(
-        builder, module.getLoc(), name, KernelTarget::builtin,
-        b.getArrayAttr({AccessAttr::get(ctx, Access::write),
-                        AccessAttr::get(ctx, Access::read)}),
-        b.getTypeArrayAttr({dstType, srcType}), /*num_vars=*/0,
-        b.getStringAttr("copy"), /*library=*/nullptr,
-        /*code_object=*/nullptr);
+    KernelOp::create(builder, module.getLoc(), name, KernelTarget::builtin,
+                     b.getArrayAttr({AccessAttr::get(ctx, Access::write),
+                                     AccessAttr::get(ctx, Access::read)}),
+                     b.getTypeArrayAttr({dstType, srcType}), /*num_vars=*/0,
+                     b.getStringAttr("copy"), /*library=*/nullptr,
+                     /*code_object=*/nullptr);
   }
   return FlatSymbolRefAttr::get(ctx, name);
 }
@@ -136,16 +134,15 @@ static Value viewRange(IRRewriter &rewriter, Location loc, Value buffer,
     return buffer;
   // The view offset counts source elements: view bytes when it is not whole.
   if (offset % type.getElementBytes()) {
-    auto bytesType = BufferType::get(rewriter.getContext(), type.getByteSize(),
-                                     rewriter.getIntegerType(8),
-                                     type.getDevices());
+    auto bytesType =
+        BufferType::get(rewriter.getContext(), type.getByteSize(),
+                        rewriter.getIntegerType(8), type.getDevices());
     buffer = ViewOp::create(rewriter, loc, bytesType, buffer, 0);
     type = bytesType;
   }
-  auto viewType =
-      BufferType::get(rewriter.getContext(),
-                      bytes / (elementType.getIntOrFloatBitWidth() / 8),
-                      elementType, type.getDevices());
+  auto viewType = BufferType::get(
+      rewriter.getContext(), bytes / (elementType.getIntOrFloatBitWidth() / 8),
+      elementType, type.getDevices());
   return ViewOp::create(rewriter, loc, viewType, buffer,
                         offset / type.getElementBytes());
 }
@@ -171,10 +168,10 @@ void StageCopiesPass::lowerToKernelCopy(IRRewriter &rewriter, CopyOp copy) {
 
   rewriter.setInsertionPoint(copy);
   Location loc = copy.getLoc();
-  Value dst = viewRange(rewriter, loc, copy.getDst(), copy.getDstOffset(),
-                        size, dstElement);
-  Value src = viewRange(rewriter, loc, copy.getSrc(), copy.getSrcOffset(),
-                        size, srcElement);
+  Value dst = viewRange(rewriter, loc, copy.getDst(), copy.getDstOffset(), size,
+                        dstElement);
+  Value src = viewRange(rewriter, loc, copy.getSrc(), copy.getSrcOffset(), size,
+                        srcElement);
   FlatSymbolRefAttr kernel = getCopyKernel(dstElement, srcElement);
   // One thread per element: the builtin copies element x of a [n, 1, 1] grid.
   LaunchOp::create(rewriter, loc, kernel, ValueRange{dst, src}, ValueRange{},
@@ -187,11 +184,13 @@ void StageCopiesPass::runOnOperation() {
   module = getOperation();
   Location loc = module.getLoc();
   if (stagingSlots <= 0) {
-    emitError(loc) << "'staging-slots' must be positive, got " << static_cast<int64_t>(stagingSlots);
+    emitError(loc) << "'staging-slots' must be positive, got "
+                   << static_cast<int64_t>(stagingSlots);
     return signalPassFailure();
   }
   if (stagingSize <= 0) {
-    emitError(loc) << "'staging-size' must be positive, got " << static_cast<int64_t>(stagingSize);
+    emitError(loc) << "'staging-size' must be positive, got "
+                   << static_cast<int64_t>(stagingSize);
     return signalPassFailure();
   }
   FailureOr<DeviceKindSet> hcq = DeviceKindSet::parse(devices, "devices", loc);

@@ -8,8 +8,8 @@ using namespace mlir;
 
 namespace hcq {
 
-FailureOr<DeviceKindSet> DeviceKindSet::parse(StringRef text,
-                                              StringRef option, Location loc) {
+FailureOr<DeviceKindSet> DeviceKindSet::parse(StringRef text, StringRef option,
+                                              Location loc) {
   llvm::Expected<uint32_t> mask = parseDeviceKindSet(text);
   if (!mask) {
     emitError(loc) << "invalid '" << option
@@ -74,8 +74,8 @@ OpBuilder PlaceholderCache::builderAtStart() {
 
 Value PlaceholderCache::get(PlaceholderTag tag, int64_t slot, BufferType type,
                             bool isVolatile) {
-  Value &value = cache[{static_cast<uint32_t>(tag), slot,
-                        type.getAsOpaquePointer()}];
+  Value &value =
+      cache[{static_cast<uint32_t>(tag), slot, type.getAsOpaquePointer()}];
   if (value)
     return value;
   OpBuilder builder = builderAtStart();
@@ -95,17 +95,17 @@ Value PlaceholderCache::getSignal(PlaceholderTag tag, int64_t slot,
 
 Value PlaceholderCache::getProgram(FlatSymbolRefAttr kernel,
                                    DevicesAttr devices, int64_t bytes) {
-  Value &value = programs[{kernel.getAsOpaquePointer(),
-                           devices.getAsOpaquePointer()}];
+  Value &value =
+      programs[{kernel.getAsOpaquePointer(), devices.getAsOpaquePointer()}];
   if (value)
     return value;
   MLIRContext *ctx = schedule.getContext();
   OpBuilder builder = builderAtStart();
-  auto op = ProgramOp::create(
-      builder, schedule.getLoc(),
-      BufferType::get(ctx, std::max<int64_t>(bytes, 1),
-                      IntegerType::get(ctx, 8), devices),
-      kernel);
+  auto op =
+      ProgramOp::create(builder, schedule.getLoc(),
+                        BufferType::get(ctx, std::max<int64_t>(bytes, 1),
+                                        IntegerType::get(ctx, 8), devices),
+                        kernel);
   last = op;
   return value = op;
 }

@@ -29,10 +29,9 @@
 namespace hcq {
 /// Prints a command word as the ops do (`lo(%s + 8)`), with `printValue`
 /// naming each operand.
-void printWord(llvm::raw_ostream &os, WordAttr word, mlir::ValueRange refs,
-               unsigned bits,
-               llvm::function_ref<void(llvm::raw_ostream &, mlir::Value)>
-                   printValue);
+void printWord(
+    llvm::raw_ostream &os, WordAttr word, mlir::ValueRange refs, unsigned bits,
+    llvm::function_ref<void(llvm::raw_ostream &, mlir::Value)> printValue);
 } // namespace hcq
 
 #endif // HCQ_DIALECT_HCQ_H

@@ -56,8 +56,8 @@ private:
     std::multimap<int64_t, Interval> intervals;
     int64_t maxLength = 0;
 
-    template <typename Fn> void forEachOverlap(int64_t begin, int64_t end,
-                                               Fn fn) const;
+    template <typename Fn>
+    void forEachOverlap(int64_t begin, int64_t end, Fn fn) const;
     void carve(int64_t begin, int64_t end);
     void add(int64_t begin, int64_t end, Dep dep, bool replaceSameStream);
   };

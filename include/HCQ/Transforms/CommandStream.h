@@ -36,8 +36,8 @@ public:
 
   size_t size() const { return words.size(); }
   /// Creates the hcq.cmds op at the builder's insertion point.
-  CmdsOp build(mlir::OpBuilder &builder, mlir::Location loc,
-               PlaceholderTag tag, unsigned bits) const;
+  CmdsOp build(mlir::OpBuilder &builder, mlir::Location loc, PlaceholderTag tag,
+               unsigned bits) const;
 
 private:
   void word(WordKind kind, uint64_t value, llvm::ArrayRef<mlir::Value> lanes,

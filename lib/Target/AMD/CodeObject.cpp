@@ -25,7 +25,8 @@ Expected<KernelInfo> readKernel(StringRef bytes, StringRef name) {
   if (bytes.size() < 4 || !bytes.starts_with("\x7f"
                                              "ELF"))
     return fail("not an ELF file (bad magic)");
-  auto object = ELF64LEObjectFile::create(MemoryBufferRef(bytes, "code object"));
+  auto object =
+      ELF64LEObjectFile::create(MemoryBufferRef(bytes, "code object"));
   if (!object)
     return fail("malformed ELF: " + toString(object.takeError()));
   const ELF64LEFile &elf = object->getELFFile();
@@ -39,8 +40,7 @@ Expected<KernelInfo> readKernel(StringRef bytes, StringRef name) {
   // The loaded image: every PT_LOAD at its virtual address.
   auto segments = elf.program_headers();
   if (!segments)
-    return fail("malformed program headers: " +
-                toString(segments.takeError()));
+    return fail("malformed program headers: " + toString(segments.takeError()));
   uint64_t imageSize = 0;
   for (const auto &ph : *segments)
     if (ph.p_type == ELF::PT_LOAD)

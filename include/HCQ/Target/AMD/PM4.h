@@ -47,7 +47,7 @@ constexpr uint32_t SH_REG_START = 0x2C00;
 constexpr uint32_t SH_REG_END = 0x3000;
 
 // WAIT_REG_MEM body dword 0 [nvd/s15 WAIT_REG_MEM_*].
-constexpr uint32_t waitFunction(uint32_t f) { return f & 0x7; }       // [2:0]
+constexpr uint32_t waitFunction(uint32_t f) { return f & 0x7; }        // [2:0]
 constexpr uint32_t waitMemSpace(uint32_t m) { return (m & 0x3) << 4; } // [5:4]
 constexpr uint32_t waitOperation(uint32_t o) { return (o & 0x3) << 6; }
 constexpr uint32_t WAIT_FUNCTION_GEQ = 5; // '>=' [nvd comment on FUNCTION]
@@ -74,12 +74,14 @@ constexpr uint32_t EVENT_INDEX_END_OF_PIPE = 5;
 constexpr uint32_t releaseEvent(uint32_t type, uint32_t index) {
   return (type & 0x3F) | ((index & 0xF) << 8);
 }
-constexpr uint32_t RELEASE_GCR_GLM_WB = 1u << 12, RELEASE_GCR_GLM_INV = 1u << 13,
+constexpr uint32_t RELEASE_GCR_GLM_WB = 1u << 12,
+                   RELEASE_GCR_GLM_INV = 1u << 13,
                    RELEASE_GCR_GLV_INV = 1u << 14,
                    RELEASE_GCR_GL1_INV = 1u << 15,
                    RELEASE_GCR_GL2_INV = 1u << 20,
                    RELEASE_GCR_GL2_WB = 1u << 21, RELEASE_GCR_SEQ = 1u << 22;
-constexpr uint32_t EOP_TC_WB_ACTION_EN = 1u << 15, EOP_TC_NC_ACTION_EN = 1u << 19;
+constexpr uint32_t EOP_TC_WB_ACTION_EN = 1u << 15,
+                   EOP_TC_NC_ACTION_EN = 1u << 19;
 // RELEASE_MEM body dword 1: DATA_SEL [31:29], INT_SEL [26:24], DST_SEL
 // [17:16] [nvd/s15 PACKET3_RELEASE_MEM_DATA_SEL/INT_SEL/DST_SEL].
 constexpr uint32_t releaseSelect(uint32_t data, uint32_t interrupt) {
@@ -106,18 +108,18 @@ constexpr uint32_t INITIATOR_CS_W32_EN = 1u << 15;
 // Compute SH registers as dword offsets from SH_REG_START. Mesa's byte
 // addresses divided by 4, minus 0x2C00 [sid R_00B8xx].
 namespace reg {
-constexpr uint32_t COMPUTE_START_X = 0x204;             // R_00B810
-constexpr uint32_t COMPUTE_NUM_THREAD_X = 0x207;        // R_00B81C
-constexpr uint32_t COMPUTE_PGM_LO = 0x20C;              // R_00B830
+constexpr uint32_t COMPUTE_START_X = 0x204;                  // R_00B810
+constexpr uint32_t COMPUTE_NUM_THREAD_X = 0x207;             // R_00B81C
+constexpr uint32_t COMPUTE_PGM_LO = 0x20C;                   // R_00B830
 constexpr uint32_t COMPUTE_DISPATCH_SCRATCH_BASE_LO = 0x210; // R_00B840
-constexpr uint32_t COMPUTE_PGM_RSRC1 = 0x212;           // R_00B848
-constexpr uint32_t COMPUTE_PGM_RSRC2 = 0x213;           // R_00B84C
-constexpr uint32_t COMPUTE_RESOURCE_LIMITS = 0x215;     // R_00B854
-constexpr uint32_t COMPUTE_TMPRING_SIZE = 0x218;        // R_00B860
-constexpr uint32_t COMPUTE_RESTART_X = 0x21B;           // R_00B86C
-constexpr uint32_t COMPUTE_PGM_RSRC3_GFX11 = 0x228;     // R_00B8A0
-constexpr uint32_t COMPUTE_PGM_RSRC3_GFX940 = 0x22D;    // R_00B8B4
-constexpr uint32_t COMPUTE_USER_DATA_0 = 0x240;         // R_00B900
+constexpr uint32_t COMPUTE_PGM_RSRC1 = 0x212;                // R_00B848
+constexpr uint32_t COMPUTE_PGM_RSRC2 = 0x213;                // R_00B84C
+constexpr uint32_t COMPUTE_RESOURCE_LIMITS = 0x215;          // R_00B854
+constexpr uint32_t COMPUTE_TMPRING_SIZE = 0x218;             // R_00B860
+constexpr uint32_t COMPUTE_RESTART_X = 0x21B;                // R_00B86C
+constexpr uint32_t COMPUTE_PGM_RSRC3_GFX11 = 0x228;          // R_00B8A0
+constexpr uint32_t COMPUTE_PGM_RSRC3_GFX940 = 0x22D;         // R_00B8B4
+constexpr uint32_t COMPUTE_USER_DATA_0 = 0x240;              // R_00B900
 } // namespace reg
 
 // HDP flush request/done registers polled by the memory barrier: NBIO
