@@ -68,6 +68,28 @@ static void printKernelArgs(OpAsmPrinter &printer, Operation *,
   printer << ')';
 }
 
+/// An optional ` + N` or ` - N` after a value.
+static ParseResult parseOptionalAddend(AsmParser &parser, int64_t &addend) {
+  bool negative = false;
+  if (failed(parser.parseOptionalPlus())) {
+    if (failed(parser.parseOptionalMinus()))
+      return success();
+    negative = true;
+  }
+  if (parser.parseInteger(addend))
+    return failure();
+  if (negative)
+    addend = -addend;
+  return success();
+}
+
+static void printAddend(raw_ostream &os, int64_t addend) {
+  if (addend > 0)
+    os << " + " << addend;
+  else if (addend < 0)
+    os << " - " << -addend;
+}
+
 /// A signal value: `5`, or `[%buf : !type]` plus or minus a constant.
 static ParseResult
 parseSignalValue(OpAsmParser &parser,
@@ -79,14 +101,8 @@ parseSignalValue(OpAsmParser &parser,
     if (parser.parseOperand(*buffer) || parser.parseColonType(bufferType) ||
         parser.parseRSquare())
       return failure();
-    if (succeeded(parser.parseOptionalPlus())) {
-      if (parser.parseInteger(constant))
-        return failure();
-    } else if (succeeded(parser.parseOptionalMinus())) {
-      if (parser.parseInteger(constant))
-        return failure();
-      constant = -constant;
-    }
+    if (parseOptionalAddend(parser, constant))
+      return failure();
   } else if (parser.parseInteger(constant)) {
     return failure();
   }
@@ -102,10 +118,7 @@ static void printSignalValue(OpAsmPrinter &printer, Operation *, Value buffer,
     return;
   }
   printer << '[' << buffer << " : " << bufferType << ']';
-  if (constant > 0)
-    printer << " + " << constant;
-  else if (constant < 0)
-    printer << " - " << -constant;
+  printAddend(printer.getStream(), constant);
 }
 
 /// `>= value`, the comparison of hcq.wait.
@@ -628,17 +641,8 @@ struct WordRefParser {
                           : keyword == "load.hi" ? WordPart::hi
                                                  : WordPart::full;
       int64_t addend = 0;
-      if (parser.parseLParen() || parseWordOperand(ref, lanes))
-        return failure();
-      if (succeeded(parser.parseOptionalPlus())) {
-        if (parser.parseInteger(addend))
-          return failure();
-      } else if (succeeded(parser.parseOptionalMinus())) {
-        if (parser.parseInteger(addend))
-          return failure();
-        addend = -addend;
-      }
-      if (parser.parseRParen())
+      if (parser.parseLParen() || parseWordOperand(ref, lanes) ||
+          parseOptionalAddend(parser, addend) || parser.parseRParen())
         return failure();
       word = WordAttr::get(ctx, WordKind::load, static_cast<uint64_t>(addend),
                            ref, loadPart, 0, 0, lanes);
@@ -708,11 +712,7 @@ void hcq::printWord(raw_ostream &os, WordAttr word, ValueRange refs,
            : word.getPart() == WordPart::hi ? "load.hi("
                                             : "load(");
     operand();
-    auto addend = static_cast<int64_t>(word.getValue());
-    if (addend > 0)
-      os << " + " << addend;
-    else if (addend < 0)
-      os << " - " << -addend;
+    printAddend(os, static_cast<int64_t>(word.getValue()));
     os << ')';
     break;
   }

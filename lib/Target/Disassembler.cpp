@@ -56,6 +56,15 @@ Error failAt(StringRef what, size_t offset, const Twine &why) {
                            what + " at dword " + Twine(offset) + ": " + why);
 }
 
+/// The constant header of the packet at `at`.
+Expected<uint32_t> packetHeader(ArrayRef<DisasmWord> words, size_t at,
+                                StringRef what) {
+  if (!words[at].value)
+    return failAt(what, at,
+                  "header is not a constant (" + words[at].symbol + ")");
+  return static_cast<uint32_t>(*words[at].value);
+}
+
 StringRef shRegisterName(uint32_t reg, const amd::Target &target) {
   using namespace amd::pm4::reg;
   switch (reg) {
@@ -93,10 +102,10 @@ Error disassemblePM4(ArrayRef<DisasmWord> words, const amd::Target &target,
   using namespace amd::pm4;
   Printer p(words, os, 8);
   for (size_t at = 0; at < words.size();) {
-    if (!words[at].value)
-      return failAt("PM4 packet", at,
-                    "header is not a constant (" + words[at].symbol + ")");
-    auto header = static_cast<uint32_t>(*words[at].value);
+    Expected<uint32_t> headerOrError = packetHeader(words, at, "PM4 packet");
+    if (!headerOrError)
+      return headerOrError.takeError();
+    uint32_t header = *headerOrError;
     os << format_decimal(at, 4) << ": ";
     if (header == 0x80000000) { // type-2 filler [sid PKT2_NOP_PAD]
       os << "TYPE2_NOP\n";
@@ -247,10 +256,10 @@ Error disassembleSDMA(ArrayRef<DisasmWord> words, const amd::Target &target,
   using namespace amd::sdma;
   Printer p(words, os, 8);
   for (size_t at = 0; at < words.size();) {
-    if (!words[at].value)
-      return failAt("SDMA packet", at,
-                    "header is not a constant (" + words[at].symbol + ")");
-    auto header = static_cast<uint32_t>(*words[at].value);
+    Expected<uint32_t> headerOrError = packetHeader(words, at, "SDMA packet");
+    if (!headerOrError)
+      return headerOrError.takeError();
+    uint32_t header = *headerOrError;
     auto need = [&](StringRef name, size_t n) -> Error {
       if (at + n > words.size())
         return failAt("SDMA " + name.str(), at,
