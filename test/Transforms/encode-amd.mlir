@@ -12,6 +12,19 @@
 // RUN: cat %t.k9 %s | hcq-opt --hcq-encode-amd=target=gfx942 | FileCheck %s --check-prefix=GFX9
 // RUN: cat %t.k11 %s | hcq-opt --hcq-encode-amd=target=gfx1100 --hcq-print-packets=target=gfx1100 -o /dev/null | FileCheck %s --check-prefix=DIS11
 // RUN: cat %t.k9 %s | hcq-opt --hcq-encode-amd=target=gfx942 --hcq-print-packets=target=gfx942 -o /dev/null | FileCheck %s --check-prefix=DIS9
+//
+// The same kernels as unlinked objects: each descriptor reaches its code
+// through an R_AMDGPU_REL64 relocation, which the reader must apply (vadd is
+// at .text + 0, scale at + 512; unapplied, both would point at the
+// descriptor).
+// RUN: %embed %inputs/kernels-gfx1100.o vadd "(write f32, read f32, read f32)" --symbol vadd --vars 1 > %t.o11
+// RUN: %embed %inputs/kernels-gfx1100.o scale "(readwrite f32)" --symbol scale --vars 1 >> %t.o11
+// RUN: %embed %inputs/kernels-gfx1100.o reduce "(write f32, read f32)" --symbol reduce >> %t.o11
+// RUN: cat %t.o11 %s | hcq-opt --hcq-encode-amd --hcq-print-packets -o /dev/null | FileCheck %s --check-prefix=REL
+// REL-LABEL: // hcq.schedule @dispatch
+// REL: SET_SH_REG COMPUTE_PGM_LO(0x20c) = lo(%{{[a-z0-9]+}} >> 8) hi(%{{[a-z0-9]+}} >> 8)
+// REL-LABEL: // hcq.schedule @dispatch_packet
+// REL: SET_SH_REG COMPUTE_PGM_LO(0x20c) = lo(%{{[a-z0-9]+}} + 512 >> 8) hi(%{{[a-z0-9]+}} + 512 >> 8)
 
 // Tests that the synchronization ops encode as their packets: barrier, waits
 // on a constant and on the host timeline value, stores of a constant and of

@@ -37,50 +37,124 @@ Expected<KernelInfo> readKernel(StringRef bytes, StringRef name) {
     return fail("ELF is not an AMDHSA code object (OS ABI " +
                 Twine(elf.getHeader().e_ident[ELF::EI_OSABI]) + ")");
 
-  // The loaded image: every PT_LOAD at its virtual address.
-  auto segments = elf.program_headers();
-  if (!segments)
-    return fail("malformed program headers: " + toString(segments.takeError()));
-  uint64_t imageSize = 0;
-  for (const auto &ph : *segments)
-    if (ph.p_type == ELF::PT_LOAD)
-      imageSize = std::max<uint64_t>(imageSize, ph.p_vaddr + ph.p_memsz);
-  if (imageSize == 0 || imageSize > (1u << 30))
-    return fail("code object has no loadable segment of a sane size");
   KernelInfo info;
-  info.image.assign(imageSize, 0);
-  for (const auto &ph : *segments) {
-    if (ph.p_type != ELF::PT_LOAD)
-      continue;
-    if (ph.p_offset + ph.p_filesz > bytes.size() || ph.p_filesz > ph.p_memsz)
-      return fail("PT_LOAD segment lies outside the file");
-    std::memcpy(info.image.data() + ph.p_vaddr, bytes.data() + ph.p_offset,
-                ph.p_filesz);
+  // Where each allocated section lies in the image, and so each symbol.
+  DenseMap<const void *, uint64_t> sectionBase;
+  bool relocatable = elf.getHeader().e_type == ELF::ET_REL;
+  if (relocatable) {
+    // An unlinked object (what a compiler hands tinygrad): lay the
+    // allocated sections out in order, each at its alignment.
+    uint64_t size = 0;
+    for (const SectionRef &section : object->sections()) {
+      auto header = object->getSection(section.getRawDataRefImpl());
+      if (!(header->sh_flags & ELF::SHF_ALLOC))
+        continue;
+      size = alignTo(size, std::max<uint64_t>(header->sh_addralign, 1));
+      sectionBase[header] = size;
+      size += header->sh_size;
+    }
+    if (size == 0 || size > (1u << 30))
+      return fail("code object has no allocated section of a sane size");
+    info.image.assign(size, 0);
+    for (const SectionRef &section : object->sections()) {
+      auto header = object->getSection(section.getRawDataRefImpl());
+      auto it = sectionBase.find(header);
+      if (it == sectionBase.end() || header->sh_type == ELF::SHT_NOBITS)
+        continue;
+      auto contents = section.getContents();
+      if (!contents)
+        return fail("bad section: " + toString(contents.takeError()));
+      std::memcpy(info.image.data() + it->second, contents->data(),
+                  contents->size());
+    }
+  } else {
+    // A linked code object: every PT_LOAD at its virtual address.
+    auto segments = elf.program_headers();
+    if (!segments)
+      return fail("malformed program headers: " +
+                  toString(segments.takeError()));
+    uint64_t size = 0;
+    for (const auto &ph : *segments)
+      if (ph.p_type == ELF::PT_LOAD)
+        size = std::max<uint64_t>(size, ph.p_vaddr + ph.p_memsz);
+    if (size == 0 || size > (1u << 30))
+      return fail("code object has no loadable segment of a sane size");
+    info.image.assign(size, 0);
+    for (const auto &ph : *segments) {
+      if (ph.p_type != ELF::PT_LOAD)
+        continue;
+      if (ph.p_offset + ph.p_filesz > bytes.size() || ph.p_filesz > ph.p_memsz)
+        return fail("PT_LOAD segment lies outside the file");
+      std::memcpy(info.image.data() + ph.p_vaddr, bytes.data() + ph.p_offset,
+                  ph.p_filesz);
+    }
   }
+  // A symbol's place in the image.
+  auto symbolAddress = [&](const ELFSymbolRef &symbol) -> Expected<uint64_t> {
+    auto value = symbol.getValue();
+    if (!value)
+      return value.takeError();
+    if (!relocatable)
+      return *value;
+    auto section = symbol.getSection();
+    if (!section)
+      return section.takeError();
+    if (*section == object->section_end())
+      return *value;
+    auto it =
+        sectionBase.find(object->getSection((*section)->getRawDataRefImpl()));
+    if (it == sectionBase.end())
+      return fail("symbol in a section that is not loaded");
+    return it->second + *value;
+  };
 
-  // Relocations: R_AMDGPU_REL64 stores S + A - P, the only kind a code
-  // object for a kernel carries (AMDGPU ELF ABI, LLVM AMDGPUUsage).
-  for (const SectionRef &section : object->sections()) {
-    for (const RelocationRef &rel : section.relocations()) {
+  // Relocations, PC-relative as the AMDGPU ELF ABI defines them (LLVM
+  // AMDGPUUsage, "Relocation Records"): R_AMDGPU_REL64 stores S + A - P;
+  // R_AMDGPU_REL32_LO/HI its low/high 32 bits. An unlinked object's
+  // kernel descriptor reaches its code through an R_AMDGPU_REL64.
+  for (const SectionRef &relocSection : object->sections()) {
+    auto target = relocSection.getRelocatedSection();
+    if (!target)
+      return fail("bad relocation section: " + toString(target.takeError()));
+    if (*target == object->section_end())
+      continue;
+    uint64_t base = 0;
+    if (relocatable) {
+      auto it =
+          sectionBase.find(object->getSection((*target)->getRawDataRefImpl()));
+      if (it == sectionBase.end())
+        continue; // relocations of sections that are not loaded
+      base = it->second;
+    }
+    for (const RelocationRef &rel : relocSection.relocations()) {
       ELFRelocationRef elfRel(rel);
-      if (elfRel.getType() != ELF::R_AMDGPU_REL64)
-        return fail("unsupported AMDGPU relocation type " +
-                    Twine(elfRel.getType()));
+      uint64_t type = elfRel.getType();
+      if (type != ELF::R_AMDGPU_REL64 && type != ELF::R_AMDGPU_REL32_LO &&
+          type != ELF::R_AMDGPU_REL32_HI)
+        return fail("unsupported AMDGPU relocation type " + Twine(type));
       auto addend = elfRel.getAddend();
       if (!addend)
         return fail("relocation without addend");
-      uint64_t place = rel.getOffset();
+      uint64_t place = base + rel.getOffset();
       uint64_t symbol = 0;
       if (rel.getSymbol() != object->symbol_end()) {
-        auto value = rel.getSymbol()->getValue();
-        if (!value)
-          return fail("bad relocation symbol: " + toString(value.takeError()));
-        symbol = *value;
+        auto address = symbolAddress(ELFSymbolRef(*rel.getSymbol()));
+        if (!address)
+          return fail("bad relocation symbol: " +
+                      toString(address.takeError()));
+        symbol = *address;
       }
-      if (place + 8 > info.image.size())
+      uint64_t value = symbol + *addend - place;
+      unsigned width = type == ELF::R_AMDGPU_REL64 ? 8 : 4;
+      if (place + width > info.image.size())
         return fail("relocation at " + Twine(place) + " is outside the image");
-      support::endian::write64le(info.image.data() + place,
-                                 symbol + *addend - place);
+      if (type == ELF::R_AMDGPU_REL64)
+        support::endian::write64le(info.image.data() + place, value);
+      else
+        support::endian::write32le(info.image.data() + place,
+                                   type == ELF::R_AMDGPU_REL32_LO
+                                       ? static_cast<uint32_t>(value)
+                                       : static_cast<uint32_t>(value >> 32));
     }
   }
 
@@ -96,7 +170,7 @@ Expected<KernelInfo> readKernel(StringRef bytes, StringRef name) {
     if (descriptor && descriptor->first != kernel)
       return fail("code object holds several kernels ('" + descriptor->first +
                   "', '" + kernel + "'): name one with 'symbol'");
-    auto address = symbol.getAddress();
+    auto address = symbolAddress(symbol);
     if (!address)
       return fail("bad descriptor symbol: " + toString(address.takeError()));
     descriptor = {kernel.str(), *address};

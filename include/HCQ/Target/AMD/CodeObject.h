@@ -20,8 +20,9 @@ namespace hcq::amd {
 
 struct KernelInfo {
   std::string name;
-  /// The loaded image: PT_LOAD segments at their virtual addresses, with the
-  /// R_AMDGPU_REL64 relocations applied. The program placeholder holds it.
+  /// The loaded image, with its relocations applied: a linked code object's
+  /// PT_LOAD segments at their virtual addresses, or an unlinked object's
+  /// allocated sections in order. The program placeholder holds it.
   std::vector<uint8_t> image;
   /// Entry point, as a byte offset into the image (descriptor address plus
   /// kernel_code_entry_byte_offset). 256-byte aligned.
@@ -36,8 +37,8 @@ struct KernelInfo {
 };
 
 /// Parses `bytes` as an AMDHSA code object (64-bit little-endian ELF for
-/// EM_AMDGPU) and reads kernel `name`, or the only kernel when `name` is
-/// empty. Errors name what is wrong: not an ELF, not AMDGPU, no or several
+/// EM_AMDGPU, linked or relocatable) and reads kernel `name`, or the only
+/// kernel when `name` is empty. Errors name what is wrong: not an ELF, not AMDGPU, no or several
 /// kernels, a descriptor out of bounds, an unsupported relocation.
 llvm::Expected<KernelInfo> readKernel(llvm::StringRef bytes,
                                       llvm::StringRef name);
