@@ -181,11 +181,11 @@ static PlaceholderOp getPlaceholder(Value value) {
   return value.getDefiningOp<PlaceholderOp>();
 }
 
-/// Whether the value is memory the link allocates: a placeholder or a
-/// kernel's program.
+/// Whether the value is memory the link allocates: a placeholder, a kernel's
+/// program, or a buffer the schedule owns.
 static bool isLinkTimeBuffer(Value value) {
   return value.getDefiningOp<PlaceholderOp>() ||
-         value.getDefiningOp<ProgramOp>();
+         value.getDefiningOp<ProgramOp>() || value.getDefiningOp<AllocOp>();
 }
 
 //===----------------------------------------------------------------------===//
@@ -1058,6 +1058,56 @@ LogicalResult InputsOp::verify() {
   return success();
 }
 
+ParseResult PatchGroupOp::parse(OpAsmParser &parser, OperationState &result) {
+  Builder &builder = parser.getBuilder();
+  OpAsmParser::UnresolvedOperand target, offsets;
+  int64_t start, count;
+  Type bitsType;
+  WordRefParser words{parser, {}, {}};
+  WordAttr word;
+  SMLoc loc = parser.getCurrentLocation();
+  SmallVector<Type> types;
+  if (parser.parseOperand(target) || parser.parseKeyword("offsets") ||
+      parser.parseOperand(offsets) || parser.parseLSquare() ||
+      parser.parseInteger(start) || parser.parseComma() ||
+      parser.parseInteger(count) || parser.parseRSquare() ||
+      parser.parseType(bitsType) || words.parseWord(word) ||
+      parser.parseOptionalAttrDict(result.attributes) ||
+      parser.parseColonTypeList(types))
+    return failure();
+  if (!bitsType.isInteger(32) && !bitsType.isInteger(64))
+    return parser.emitError(loc, "patch width must be i32 or i64");
+  if (words.refs.size() != 1)
+    return parser.emitError(loc, "a patch group's word names one operand");
+  if (types.size() != 3)
+    return parser.emitError(loc, "expected the target, offsets and source "
+                                 "types");
+  if (parser.resolveOperand(target, types[0], result.operands) ||
+      parser.resolveOperand(offsets, types[1], result.operands) ||
+      parser.resolveOperand(words.refs[0], types[2], result.operands))
+    return failure();
+  result.addAttribute(getStartAttrName(result.name),
+                      builder.getI64IntegerAttr(start));
+  result.addAttribute(getCountAttrName(result.name),
+                      builder.getI64IntegerAttr(count));
+  result.addAttribute(
+      getBitsAttrName(result.name),
+      builder.getI32IntegerAttr(bitsType.getIntOrFloatBitWidth()));
+  result.addAttribute(getWordAttrName(result.name), word);
+  return success();
+}
+
+void PatchGroupOp::print(OpAsmPrinter &printer) {
+  printer << ' ' << getTarget() << " offsets " << getOffsets() << '['
+          << getStart() << ", " << getCount() << "] i" << getBits() << ' ';
+  printWordOperands(printer, getWord(), getSource(), getBits());
+  printer.printOptionalAttrDict((*this)->getAttrs(),
+                                {getStartAttrName(), getCountAttrName(),
+                                 getBitsAttrName(), getWordAttrName()});
+  printer << " : " << getTarget().getType() << ", " << getOffsets().getType()
+          << ", " << getSource().getType();
+}
+
 LogicalResult PatchGroupOp::verify() {
   if (failed(verifyTable(*this, getOffsets(), PlaceholderTag::offtbl, 32,
                          "offsets")))
@@ -1074,14 +1124,24 @@ LogicalResult PatchGroupOp::verify() {
     return emitOpError() << "entries [" << getStart() << ", "
                          << getStart() + getCount()
                          << ") are outside the offset table's " << entries;
-  Type source = getSource().getType();
-  if (isa<BufferType>(source))
-    return verifyTable(*this, getSource(), PlaceholderTag::inputs, 64,
-                       "source");
-  if (!source.isSignlessIntOrIndex())
-    return emitOpError() << "source must be the inputs table or a bound "
-                            "variable, got "
-                         << source;
+  unsigned bits = getBits();
+  if (bits != 32 && bits != 64)
+    return emitOpError() << "patch width must be 32 or 64, got " << bits;
+  WordAttr word = getWord();
+  if (word.isConstant())
+    return emitOpError("a constant belongs in the blob, not in a patch group");
+  if (failed(verifyWord(*this, word, 0, getSource())))
+    return failure();
+  if (word.getKind() == WordKind::address &&
+      failed(verifyTable(*this, getSource(), PlaceholderTag::inputs, 64,
+                         "an address patch's source")))
+    return failure();
+  bool half = word.getPart() != WordPart::full;
+  if (half != (bits == 32) &&
+      !(word.getKind() == WordKind::variable &&
+        getSource().getType().getIntOrFloatBitWidth() <= bits))
+    return emitOpError() << "writes a " << (half ? "32-bit half" : "64-bit")
+                         << " word as " << bits << " bits";
   return success();
 }
 

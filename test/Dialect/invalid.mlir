@@ -666,7 +666,7 @@ hcq.executable @e(%n: i32) {
   %p = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<8xi8, AMD:0>
   %o = hcq.placeholder offtbl slot 2 : !hcq.buffer<4xi64, CPU:0>
   // expected-error @+1 {{'hcq.patch_group' op offsets must be a 'offtbl' placeholder of i32}}
-  hcq.patch_group %p offsets %o[0, 1] from %n : !hcq.buffer<8xi8, AMD:0>, !hcq.buffer<4xi64, CPU:0>, i32
+  hcq.patch_group %p offsets %o[0, 1] i32 var(%n) : !hcq.buffer<8xi8, AMD:0>, !hcq.buffer<4xi64, CPU:0>, i32
 }
 
 // -----
@@ -675,7 +675,7 @@ hcq.executable @e(%n: i32) {
 hcq.executable @e(%x: !hcq.buffer<8xi8, AMD:0>, %n: i32) {
   %o = hcq.placeholder offtbl slot 2 : !hcq.buffer<4xi32, CPU:0>
   // expected-error @+1 {{'hcq.patch_group' op target must be an hcq.placeholder}}
-  hcq.patch_group %x offsets %o[0, 1] from %n : !hcq.buffer<8xi8, AMD:0>, !hcq.buffer<4xi32, CPU:0>, i32
+  hcq.patch_group %x offsets %o[0, 1] i32 var(%n) : !hcq.buffer<8xi8, AMD:0>, !hcq.buffer<4xi32, CPU:0>, i32
 }
 
 // -----
@@ -685,7 +685,7 @@ hcq.executable @e(%n: i32) {
   %p = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<8xi8, AMD:0>
   %o = hcq.placeholder offtbl slot 2 : !hcq.buffer<4xi32, CPU:0>
   // expected-error @+1 {{'hcq.patch_group' op needs a non-negative start and a positive count, got [0, 0]}}
-  hcq.patch_group %p offsets %o[0, 0] from %n : !hcq.buffer<8xi8, AMD:0>, !hcq.buffer<4xi32, CPU:0>, i32
+  hcq.patch_group %p offsets %o[0, 0] i32 var(%n) : !hcq.buffer<8xi8, AMD:0>, !hcq.buffer<4xi32, CPU:0>, i32
 }
 
 // -----
@@ -695,17 +695,17 @@ hcq.executable @e(%n: i32) {
   %p = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<8xi8, AMD:0>
   %o = hcq.placeholder offtbl slot 2 : !hcq.buffer<4xi32, CPU:0>
   // expected-error @+1 {{'hcq.patch_group' op entries [1, 3) are outside the offset table's 2}}
-  hcq.patch_group %p offsets %o[1, 2] from %n : !hcq.buffer<8xi8, AMD:0>, !hcq.buffer<4xi32, CPU:0>, i32
+  hcq.patch_group %p offsets %o[1, 2] i32 var(%n) : !hcq.buffer<8xi8, AMD:0>, !hcq.buffer<4xi32, CPU:0>, i32
 }
 
 // -----
 
-// Tests that a patch group's source is the inputs table or a variable.
+// Tests that an address patch reads the inputs table.
 hcq.executable @e(%x: !hcq.buffer<4xi64, CPU:0>) {
   %p = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<8xi8, AMD:0>
   %o = hcq.placeholder offtbl slot 2 : !hcq.buffer<4xi32, CPU:0>
-  // expected-error @+1 {{'hcq.patch_group' op source must be a 'inputs' placeholder of i64}}
-  hcq.patch_group %p offsets %o[0, 1] from %x : !hcq.buffer<8xi8, AMD:0>, !hcq.buffer<4xi32, CPU:0>, !hcq.buffer<4xi64, CPU:0>
+  // expected-error @+1 {{'hcq.patch_group' op an address patch's source must be a 'inputs' placeholder of i64}}
+  hcq.patch_group %p offsets %o[0, 1] i32 lo(%x) : !hcq.buffer<8xi8, AMD:0>, !hcq.buffer<4xi32, CPU:0>, !hcq.buffer<4xi64, CPU:0>
 }
 
 // -----
@@ -715,8 +715,8 @@ hcq.schedule @e(%x: !hcq.buffer<4xi64, CPU:0>) {
   %p = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<8xi8, AMD:0>
   %o = hcq.placeholder offtbl slot 2 : !hcq.buffer<4xi32, CPU:0>
   %f = arith.constant 1.0 : f32
-  // expected-error @+1 {{'hcq.patch_group' op source must be the inputs table or a bound variable, got 'f32'}}
-  hcq.patch_group %p offsets %o[0, 1] from %f : !hcq.buffer<8xi8, AMD:0>, !hcq.buffer<4xi32, CPU:0>, f32
+  // expected-error @+1 {{'hcq.patch_group' op word #0 is a variable but its operand has type 'f32'}}
+  hcq.patch_group %p offsets %o[0, 1] i32 var(%f) : !hcq.buffer<8xi8, AMD:0>, !hcq.buffer<4xi32, CPU:0>, f32
 }
 
 // -----
@@ -786,4 +786,35 @@ hcq.executable @e(%x: !hcq.buffer<1xi64, AMD:1>) {
   %s = hcq.placeholder signal slot 2 : !hcq.buffer<1xi64, AMD:0>
   // expected-error @+1 {{'hcq.blob' op patch #0 takes the address of a value that is not a placeholder or program}}
   hcq.blob %p = [0x1, 0x2] patches [0: addr([%s, %x])] : !hcq.buffer<8xi8, [AMD:0, AMD:1]>, !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:1>
+}
+
+// -----
+
+// Tests that a patch writes as many bits as its word has.
+hcq.executable @e() {
+  %p = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<8xi8, AMD:0>
+  %o = hcq.placeholder offtbl slot 2 : !hcq.buffer<4xi32, CPU:0>
+  %t = hcq.placeholder inputs slot 3 : !hcq.buffer<4xi64, CPU:0>
+  // expected-error @+1 {{'hcq.patch_group' op writes a 32-bit half word as 64 bits}}
+  hcq.patch_group %p offsets %o[0, 1] i64 lo(%t) : !hcq.buffer<8xi8, AMD:0>, !hcq.buffer<4xi32, CPU:0>, !hcq.buffer<4xi64, CPU:0>
+}
+
+// -----
+
+// Tests that a patch width is 32 or 64 bits.
+hcq.executable @e(%n: i32) {
+  %p = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<8xi8, AMD:0>
+  %o = hcq.placeholder offtbl slot 2 : !hcq.buffer<4xi32, CPU:0>
+  // expected-error @+1 {{'hcq.patch_group' op patch width must be 32 or 64, got 16}}
+  "hcq.patch_group"(%p, %o, %n) <{start = 0 : i64, count = 1 : i64, bits = 16 : i32, word = #hcq.word<variable, 0, 0, full, 0, 0, 1>}> : (!hcq.buffer<8xi8, AMD:0>, !hcq.buffer<4xi32, CPU:0>, i32) -> ()
+}
+
+// -----
+
+// Tests that constants do not go in patch groups.
+hcq.executable @e(%n: i32) {
+  %p = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<8xi8, AMD:0>
+  %o = hcq.placeholder offtbl slot 2 : !hcq.buffer<4xi32, CPU:0>
+  // expected-error @+1 {{'hcq.patch_group' op a constant belongs in the blob, not in a patch group}}
+  "hcq.patch_group"(%p, %o, %n) <{start = 0 : i64, count = 1 : i64, bits = 32 : i32, word = #hcq.word<constant, 5, -1, full, 0, 0, 1>}> : (!hcq.buffer<8xi8, AMD:0>, !hcq.buffer<4xi32, CPU:0>, i32) -> ()
 }

@@ -150,10 +150,13 @@ hcq.executable @exe(%x: !hcq.buffer<16xf32, [AMD:0, AMD:1]>, %n: i32) {
   hcq.blob %off = [4, 0, 12, 0] : !hcq.buffer<4xi32, CPU:0>
   // CHECK: hcq.inputs %[[IN]] = [%{{.*}}, %{{.*}}] lanes [0, 1] : !hcq.buffer<2xi64, CPU:0>, !hcq.buffer<16xf32, [AMD:0, AMD:1]>, !hcq.buffer<16xf32, [AMD:0, AMD:1]>
   hcq.inputs %in = [%x, %x] lanes [0, 1] : !hcq.buffer<2xi64, CPU:0>, !hcq.buffer<16xf32, [AMD:0, AMD:1]>, !hcq.buffer<16xf32, [AMD:0, AMD:1]>
-  // CHECK: hcq.patch_group %[[CB]] offsets %[[OFF]][0, 1] from %[[IN]] : !hcq.buffer<256xi8, [AMD:0, AMD:1]>, !hcq.buffer<4xi32, CPU:0>, !hcq.buffer<2xi64, CPU:0>
-  hcq.patch_group %cb offsets %off[0, 1] from %in : !hcq.buffer<256xi8, [AMD:0, AMD:1]>, !hcq.buffer<4xi32, CPU:0>, !hcq.buffer<2xi64, CPU:0>
-  // CHECK: hcq.patch_group %[[CB]] offsets %[[OFF]][1, 1] from %{{.*}} : !hcq.buffer<256xi8, [AMD:0, AMD:1]>, !hcq.buffer<4xi32, CPU:0>, i32
-  hcq.patch_group %cb offsets %off[1, 1] from %n : !hcq.buffer<256xi8, [AMD:0, AMD:1]>, !hcq.buffer<4xi32, CPU:0>, i32
+  // CHECK: hcq.patch_group %[[CB]] offsets %[[OFF]][0, 1] i32 lo(%[[IN]] + 8) : !hcq.buffer<256xi8, [AMD:0, AMD:1]>, !hcq.buffer<4xi32, CPU:0>, !hcq.buffer<2xi64, CPU:0>
+  hcq.patch_group %cb offsets %off[0, 1] i32 lo(%in + 8) : !hcq.buffer<256xi8, [AMD:0, AMD:1]>, !hcq.buffer<4xi32, CPU:0>, !hcq.buffer<2xi64, CPU:0>
+  // CHECK: hcq.patch_group %[[CB]] offsets %[[OFF]][1, 1] i32 var(%{{.*}}) : !hcq.buffer<256xi8, [AMD:0, AMD:1]>, !hcq.buffer<4xi32, CPU:0>, i32
+  hcq.patch_group %cb offsets %off[1, 1] i32 var(%n) : !hcq.buffer<256xi8, [AMD:0, AMD:1]>, !hcq.buffer<4xi32, CPU:0>, i32
+  %tlv = hcq.placeholder timeline_value slot 0 volatile : !hcq.buffer<1xi64, CPU:0>
+  // CHECK: hcq.patch_group %[[CB]] offsets %[[OFF]][0, 2] i64 load(%{{.*}} - 1) : !hcq.buffer<256xi8, [AMD:0, AMD:1]>, !hcq.buffer<4xi32, CPU:0>, !hcq.buffer<1xi64, CPU:0>
+  hcq.patch_group %cb offsets %off[0, 2] i64 load(%tlv - 1) : !hcq.buffer<256xi8, [AMD:0, AMD:1]>, !hcq.buffer<4xi32, CPU:0>, !hcq.buffer<1xi64, CPU:0>
   // CHECK: hcq.enqueue %[[CB]][16] on [AMD:0, AMD:1] queue COMPUTE:0 : !hcq.buffer<256xi8, [AMD:0, AMD:1]>
   hcq.enqueue %cb[16] on [AMD:0, AMD:1] queue COMPUTE:0 : !hcq.buffer<256xi8, [AMD:0, AMD:1]>
 }

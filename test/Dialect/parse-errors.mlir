@@ -126,3 +126,23 @@ hcq.schedule @s() {
     hcq.cmds cmdbuf i32 [0x1 | 0x2]
   }
 }
+
+// -----
+
+// Tests that a patch group's width is i32 or i64.
+hcq.executable @e(%n: i32) {
+  %p = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<8xi8, AMD:0>
+  %o = hcq.placeholder offtbl slot 2 : !hcq.buffer<4xi32, CPU:0>
+  // expected-error @+1 {{patch width must be i32 or i64}}
+  hcq.patch_group %p offsets %o[0, 1] i8 var(%n) : !hcq.buffer<8xi8, AMD:0>, !hcq.buffer<4xi32, CPU:0>, i32
+}
+
+// -----
+
+// Tests that a patch group's word names one operand.
+hcq.executable @e(%n: i32, %m: i32) {
+  %p = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<8xi8, AMD:0>
+  %o = hcq.placeholder offtbl slot 2 : !hcq.buffer<4xi32, CPU:0>
+  // expected-error @+1 {{a patch group's word names one operand}}
+  hcq.patch_group %p offsets %o[0, 1] i32 var([%n, %m]) : !hcq.buffer<8xi8, AMD:0>, !hcq.buffer<4xi32, CPU:0>, i32
+}

@@ -434,19 +434,27 @@ def HCQ_InputsOp : HCQ_Op<"inputs"> {
 def HCQ_PatchGroupOp : HCQ_Op<"patch_group"> {
   let summary = "run-time patches: one loop over an offset-table range";
   let description = [{
-    Each run, for entries `start .. start+count-1` of the offset table
-    (pairs of `u32` byte offset into `target`, `u32` inputs-table slot),
-    writes into `target` either the table slot's address (`source` is the
-    inputs table) or the bound variable `source`. Grouping by target and
-    source lets one loop write each group.
+    Each run, for every entry `e` in `start .. start + count - 1` of the
+    offset table (pairs of `u32`: a byte offset into `target`, an
+    inputs-table slot), writes the `bits`-wide `word` at that offset of
+    `target`. The word's one operand is its `source`:
+
+    * `lo(%inputs + 8)`: an address from the inputs table, at the entry's
+      slot (plus the lane, on a multi-device target), plus 8, low half;
+    * `var(%n)`: a bound variable;
+    * `load.lo(%timeline_value - 1)`: a host value plus an addend.
+
+    Every entry of a group writes the same kind of value, so one loop writes
+    each group; `count` is the group's length, a bound value of the run.
+
+    ```mlir
+    hcq.patch_group %cb offsets %off[0, 2] i32 lo(%in) : !hcq.buffer<256xi8, AMD:0>, !hcq.buffer<8xi32, CPU:0>, !hcq.buffer<2xi64, CPU:0>
+    ```
   }];
   let arguments = (ins HCQ_AnyBuffer:$target, HCQ_AnyBuffer:$offsets,
-                       HCQ_I64Attr:$start, HCQ_I64Attr:$count, AnyType:$source);
-  let assemblyFormat = [{
-    $target `offsets` $offsets `[` $start `,` $count `]` `from` $source
-    attr-dict `:` qualified(type($target)) `,` qualified(type($offsets)) `,`
-    qualified(type($source))
-  }];
+                       HCQ_I64Attr:$start, HCQ_I64Attr:$count, I32Attr:$bits,
+                       HCQ_WordAttr:$word, AnyType:$source);
+  let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
 }
 
