@@ -1130,12 +1130,15 @@ LogicalResult PatchGroupOp::verify() {
   WordAttr word = getWord();
   if (word.isConstant())
     return emitOpError("a constant belongs in the blob, not in a patch group");
-  if (failed(verifyWord(*this, word, 0, getSource())))
+  // An address's offset is into the input the table slot names, not into
+  // the table: there is nothing to bound it by here.
+  if (word.getKind() == WordKind::address) {
+    if (failed(verifyTable(*this, getSource(), PlaceholderTag::inputs, 64,
+                           "an address patch's source")))
+      return failure();
+  } else if (failed(verifyWord(*this, word, 0, getSource()))) {
     return failure();
-  if (word.getKind() == WordKind::address &&
-      failed(verifyTable(*this, getSource(), PlaceholderTag::inputs, 64,
-                         "an address patch's source")))
-    return failure();
+  }
   bool half = word.getPart() != WordPart::full;
   if (half != (bits == 32) &&
       !(word.getKind() == WordKind::variable &&

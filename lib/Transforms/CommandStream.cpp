@@ -18,8 +18,9 @@ void CommandStream::constants(ArrayRef<uint32_t> values) {
     constant(value);
 }
 
-void CommandStream::word(WordKind kind, uint64_t value, ArrayRef<Value> lanes,
-                         WordPart part, uint32_t shift, uint64_t orBits) {
+WordAttr WordOperands::word(WordKind kind, uint64_t value,
+                            ArrayRef<Value> lanes, WordPart part,
+                            uint32_t shift, uint64_t orBits) {
   // One operand when every lane names the same value.
   ArrayRef<Value> run = lanes;
   if (llvm::all_equal(lanes))
@@ -30,8 +31,19 @@ void CommandStream::word(WordKind kind, uint64_t value, ArrayRef<Value> lanes,
   auto [it, inserted] = runs.try_emplace(key, refs.size());
   if (inserted)
     refs.append(run.begin(), run.end());
-  words.push_back(WordAttr::get(ctx, kind, value, it->second, part, shift,
-                                orBits, run.size()));
+  return WordAttr::get(ctx, kind, value, it->second, part, shift, orBits,
+                       run.size());
+}
+
+WordAttr WordOperands::remap(WordAttr w, ValueRange from) {
+  SmallVector<Value> lanes(from.slice(w.getRef(), w.getLanes()));
+  return word(w.getKind(), w.getValue(), lanes, w.getPart(), w.getShift(),
+              w.getOrBits());
+}
+
+void CommandStream::word(WordKind kind, uint64_t value, ArrayRef<Value> lanes,
+                         WordPart part, uint32_t shift, uint64_t orBits) {
+  words.push_back(operands.word(kind, value, lanes, part, shift, orBits));
 }
 
 void CommandStream::address(ArrayRef<Value> lanes, WordPart part,
@@ -76,7 +88,8 @@ CmdsOp CommandStream::build(OpBuilder &builder, Location loc,
                             PlaceholderTag tag, unsigned bits) const {
   Type result = tag == PlaceholderTag::cmdbuf ? Type() : LinearType::get(ctx);
   return CmdsOp::create(builder, loc, result ? TypeRange{result} : TypeRange{},
-                        tag, bits, builder.getArrayAttr(words), refs);
+                        tag, bits, builder.getArrayAttr(words),
+                        operands.values());
 }
 
 } // namespace hcq

@@ -30,6 +30,7 @@ void buildPipeline(OpPassManager &pm, const PipelineOptions &options) {
   encode.target = options.target;
   pm.addPass(createHCQEncodeAMD(encode));
   pm.addPass(createHCQEncodeCPU());
+  pm.addPass(createHCQSeal());
 }
 
 void registerPasses() {

@@ -14,9 +14,29 @@
 
 namespace hcq {
 
+/// The operands words refer to, each run of lanes once, in order of first
+/// use; makes the WordAttr that names them.
+class WordOperands {
+public:
+  explicit WordOperands(mlir::MLIRContext *ctx) : ctx(ctx) {}
+
+  /// A word of `kind` on `lanes` (one value for every lane, or one per lane).
+  WordAttr word(WordKind kind, uint64_t value,
+                llvm::ArrayRef<mlir::Value> lanes, WordPart part,
+                uint32_t shift, uint64_t orBits);
+  /// The same word as `word` of another op, its operands re-added here.
+  WordAttr remap(WordAttr word, mlir::ValueRange refs);
+  llvm::ArrayRef<mlir::Value> values() const { return refs; }
+
+private:
+  mlir::MLIRContext *ctx;
+  llvm::SmallVector<mlir::Value> refs;
+  std::map<std::vector<const void *>, int32_t> runs;
+};
+
 class CommandStream {
 public:
-  explicit CommandStream(mlir::MLIRContext *ctx) : ctx(ctx) {}
+  explicit CommandStream(mlir::MLIRContext *ctx) : ctx(ctx), operands(ctx) {}
 
   void constant(uint64_t value);
   void constants(llvm::ArrayRef<uint32_t> values);
@@ -45,9 +65,7 @@ private:
 
   mlir::MLIRContext *ctx;
   llvm::SmallVector<mlir::Attribute> words;
-  llvm::SmallVector<mlir::Value> refs;
-  /// Runs of refs already added, keyed by their values.
-  std::map<std::vector<const void *>, int32_t> runs;
+  WordOperands operands;
 };
 
 } // namespace hcq

@@ -135,6 +135,29 @@ def HCQEncodeCPU : Pass<"hcq-encode-cpu", "::mlir::ModuleOp"> {
   }];
 }
 
+def HCQSeal : Pass<"hcq-seal", "::mlir::ModuleOp"> {
+  let summary = "Pack every submit's words into blobs and patch tables "
+                "(seed 4)";
+  let description = [{
+    Per encoded `hcq.submit`:
+
+    * the words of each stream go into one blob per tag (`cmdbuf`, and
+      `kernargs` for all the submit's kernel arguments), each stream padded
+      to 128 bytes with `0xbf`; constants bake in, the bytes of every other
+      word are `0xbe`. Each tag gets a placeholder of the blob's size rounded
+      up to a power of two;
+    * words resolvable at link time (addresses of placeholders, programs,
+      allocs and indirect streams) become the blobs' patches;
+    * run-time words become `hcq.patch_group`s: input addresses go through
+      one inputs table (`hcq.inputs`, a slot per input and lane), and every
+      run-time word's byte offset through one offset table, grouped by
+      target and value so one loop writes each group; variables and host
+      loads get groups of their own;
+    * the submit becomes `hcq.enqueue` of its command-buffer placeholder and
+      byte size.
+  }];
+}
+
 def HCQPrintPackets : Pass<"hcq-print-packets", "::mlir::ModuleOp"> {
   let summary = "Print every submit's command words as named packets";
   let description = [{

@@ -1,0 +1,267 @@
+//===- Seal.cpp - Command words into blobs and patch tables ---------------===//
+//
+// Seed section 4 ("seal"): every submit's streams become blobs with
+// link-time patches, run-time patches through the inputs and offset tables,
+// and an enqueue of the command buffer.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HCQ/Transforms/CommandStream.h"
+#include "HCQ/Transforms/Passes.h"
+#include "HCQ/Transforms/Utils.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/Support/MathExtras.h"
+
+namespace hcq {
+#define GEN_PASS_DEF_HCQSEAL
+#include "HCQ/Transforms/Passes.h.inc"
+} // namespace hcq
+
+using namespace mlir;
+using namespace hcq;
+
+namespace {
+
+/// Bytes the unknown words and the padding are filled with, so a dump shows
+/// at once what the link or the run has still to write (seed section 4).
+constexpr uint8_t UNKNOWN_BYTE = 0xbe, PADDING_BYTE = 0xbf;
+constexpr size_t BLOB_ALIGNMENT = 128;
+
+/// One blob under construction: the merged streams of one tag.
+struct Blob {
+  std::vector<uint8_t> bytes;
+  SmallVector<int64_t> patchOffsets;
+  SmallVector<std::pair<WordAttr, SmallVector<Value>>> patches;
+  Value placeholder;
+};
+
+/// Whether the link gives `value` its memory.
+bool isLinkTime(Value value) {
+  if (isa<LinearType>(value.getType()))
+    return true;
+  Operation *def = value.getDefiningOp();
+  return isa_and_nonnull<PlaceholderOp, ProgramOp, AllocOp>(def);
+}
+
+struct SealPass : public hcq::impl::HCQSealBase<SealPass> {
+  void runOnOperation() override {
+    for (ScheduleOp schedule : getOperation().getOps<ScheduleOp>()) {
+      if (schedule.getBody().empty())
+        continue;
+      // Fresh slots above every slot in use.
+      int64_t nextSlot = 1;
+      schedule.walk([&](PlaceholderOp p) {
+        nextSlot = std::max(nextSlot, p.getSlot() + 1);
+      });
+      PlaceholderCache placeholders(schedule);
+      for (SubmitOp submit : llvm::make_early_inc_range(
+               schedule.getBody().front().getOps<SubmitOp>()))
+        if (failed(seal(submit, placeholders, nextSlot)))
+          return signalPassFailure();
+    }
+  }
+
+  LogicalResult seal(SubmitOp submit, PlaceholderCache &placeholders,
+                     int64_t &nextSlot);
+};
+
+LogicalResult SealPass::seal(SubmitOp submit, PlaceholderCache &placeholders,
+                             int64_t &nextSlot) {
+  MLIRContext *ctx = submit.getContext();
+  DevicesAttr devices = submit.getDevices();
+  size_t lanes = devices.size();
+  if (submit.getBody().empty() || submit.getBody().front().empty()) {
+    submit.erase();
+    return success();
+  }
+
+  // The streams, the command buffer first (it starts its blob).
+  SmallVector<CmdsOp> streams;
+  for (Operation &op : submit.getBody().front()) {
+    auto cmds = dyn_cast<CmdsOp>(op);
+    if (!cmds)
+      return op.emitOpError("is not encoded: run hcq-encode-amd and "
+                            "hcq-encode-cpu before hcq-seal");
+    if (cmds.getTag() == PlaceholderTag::cmdbuf)
+      streams.insert(streams.begin(), cmds);
+    else
+      streams.push_back(cmds);
+  }
+  if (streams.front().getTag() != PlaceholderTag::cmdbuf ||
+      (streams.size() > 1 && streams[1].getTag() == PlaceholderTag::cmdbuf))
+    return submit.emitOpError("needs exactly one 'cmdbuf' stream");
+
+  // Lay the streams out: each in its tag's blob, padded to 128 bytes.
+  llvm::MapVector<PlaceholderTag, Blob> blobs;
+  DenseMap<Operation *, int64_t> streamOffset;
+  for (CmdsOp cmds : streams) {
+    Blob &blob = blobs[cmds.getTag()];
+    streamOffset[cmds] = blob.bytes.size();
+    size_t bytes = cmds.getWords().size() * (cmds.getWordBits() / 8);
+    blob.bytes.resize(blob.bytes.size() + llvm::alignTo(bytes, BLOB_ALIGNMENT),
+                      PADDING_BYTE);
+  }
+  int64_t cmdbufBytes =
+      streams.front().getWords().size() * (streams.front().getWordBits() / 8);
+  for (auto &[tag, blob] : blobs) {
+    auto type = BufferType::get(ctx, llvm::PowerOf2Ceil(blob.bytes.size()),
+                                IntegerType::get(ctx, 8), devices);
+    blob.placeholder = placeholders.get(tag, nextSlot++, type,
+                                        /*isVolatile=*/false);
+  }
+
+  // Words: constants into the bytes, the rest into patches.
+  struct RuntimeWord {
+    PlaceholderTag tag;
+    int64_t offset;
+    WordAttr word;
+    Value source;
+    unsigned bits;
+  };
+  SmallVector<RuntimeWord> runtime;
+  for (CmdsOp cmds : streams) {
+    unsigned width = cmds.getWordBits() / 8;
+    Blob &blob = blobs[cmds.getTag()];
+    ValueRange refs = cmds.getRefs();
+    for (auto [i, attr] : llvm::enumerate(cmds.getWords())) {
+      auto word = cast<WordAttr>(attr);
+      int64_t at = streamOffset[cmds] + i * width;
+      uint8_t *bytes = blob.bytes.data() + at;
+      if (word.isConstant()) {
+        for (unsigned b = 0; b < width; ++b)
+          bytes[b] = static_cast<uint8_t>(word.getValue() >> (8 * b));
+        continue;
+      }
+      std::fill(bytes, bytes + width, UNKNOWN_BYTE);
+      SmallVector<Value> operands(refs.slice(word.getRef(), word.getLanes()));
+      if (word.getKind() == WordKind::address &&
+          llvm::all_of(operands, isLinkTime)) {
+        // An indirect stream is now its tag's placeholder at its offset.
+        uint64_t offset = word.getValue();
+        for (Value &operand : operands) {
+          if (auto linear = operand.getDefiningOp<CmdsOp>()) {
+            offset = word.getValue() + streamOffset[linear];
+            operand = blobs[linear.getTag()].placeholder;
+          }
+        }
+        blob.patchOffsets.push_back(at);
+        blob.patches.push_back(
+            {WordAttr::get(ctx, word.getKind(), offset, 0, word.getPart(),
+                           word.getShift(), word.getOrBits(), operands.size()),
+             operands});
+        continue;
+      }
+      if (word.getLanes() != 1)
+        return cmds.emitOpError()
+               << "word #" << i
+               << " differs per lane and is known only at run time: not "
+                  "supported";
+      Value source = operands.front();
+      if (word.getKind() == WordKind::address && !isa<BlockArgument>(source))
+        return cmds.emitOpError() << "word #" << i
+                                  << " takes the address of a buffer that is "
+                                     "neither linked memory nor an input";
+      runtime.push_back({cmds.getTag(), at, word, source, width * 8});
+    }
+  }
+
+  OpBuilder builder(submit);
+  Location loc = submit.getLoc();
+  for (auto &[tag, blob] : blobs) {
+    WordOperands operands(ctx);
+    SmallVector<Attribute> patches;
+    for (auto &[word, lanesOfWord] : blob.patches)
+      patches.push_back(operands.remap(word, lanesOfWord));
+    SmallVector<int32_t> dwords(blob.bytes.size() / 4);
+    std::memcpy(dwords.data(), blob.bytes.data(), blob.bytes.size());
+    BlobOp::create(builder, loc, blob.placeholder,
+                   builder.getDenseI32ArrayAttr(dwords),
+                   builder.getDenseI64ArrayAttr(blob.patchOffsets),
+                   builder.getArrayAttr(patches), operands.values());
+  }
+
+  if (!runtime.empty()) {
+    // The inputs table: a slot per input and lane.
+    llvm::MapVector<Value, int64_t> inputSlots;
+    for (const RuntimeWord &w : runtime)
+      if (w.word.getKind() == WordKind::address)
+        inputSlots.try_emplace(w.source, inputSlots.size() * lanes);
+    Value table;
+    if (!inputSlots.empty()) {
+      SmallVector<Value> inputs;
+      SmallVector<int32_t> inputLanes;
+      for (auto &[input, slot] : inputSlots) {
+        size_t inputLaneCount = cast<BufferType>(input.getType()).getNumLanes();
+        for (size_t lane = 0; lane < lanes; ++lane) {
+          inputs.push_back(input);
+          inputLanes.push_back(inputLaneCount == 1 ? 0 : lane);
+        }
+      }
+      auto cpu =
+          DevicesAttr::get(ctx, {DeviceAttr::get(ctx, DeviceKind::CPU, 0)});
+      table = placeholders.get(
+          PlaceholderTag::inputs, nextSlot++,
+          BufferType::get(ctx, llvm::PowerOf2Ceil(inputs.size()),
+                          IntegerType::get(ctx, 64), cpu),
+          /*isVolatile=*/false);
+      InputsOp::create(builder, loc, table, inputs,
+                       builder.getDenseI32ArrayAttr(inputLanes));
+    }
+
+    // Groups: same target, same value form, same width.
+    struct Group {
+      PlaceholderTag tag;
+      WordAttr word;
+      Value source;
+      unsigned bits;
+      SmallVector<std::pair<int64_t, int64_t>> entries;
+    };
+    SmallVector<Group> groups;
+    llvm::DenseMap<std::tuple<uint32_t, Attribute, Value, unsigned>, size_t>
+        groupIndex;
+    for (const RuntimeWord &w : runtime) {
+      bool isAddress = w.word.getKind() == WordKind::address;
+      Value source = isAddress ? table : w.source;
+      auto normalized = WordAttr::get(ctx, w.word.getKind(), w.word.getValue(),
+                                      0, w.word.getPart(), w.word.getShift(),
+                                      w.word.getOrBits(), 1);
+      auto key = std::make_tuple(static_cast<uint32_t>(w.tag),
+                                 Attribute(normalized), source, w.bits);
+      auto [it, inserted] = groupIndex.try_emplace(key, groups.size());
+      if (inserted)
+        groups.push_back({w.tag, normalized, source, w.bits, {}});
+      groups[it->second].entries.push_back(
+          {w.offset, isAddress ? inputSlots.lookup(w.source) : 0});
+    }
+    SmallVector<int32_t> pairs;
+    for (const Group &g : groups)
+      for (auto [offset, slot] : g.entries)
+        pairs.append(
+            {static_cast<int32_t>(offset), static_cast<int32_t>(slot)});
+    auto cpu =
+        DevicesAttr::get(ctx, {DeviceAttr::get(ctx, DeviceKind::CPU, 0)});
+    Value offsets =
+        placeholders.get(PlaceholderTag::offtbl, nextSlot++,
+                         BufferType::get(ctx, llvm::PowerOf2Ceil(pairs.size()),
+                                         IntegerType::get(ctx, 32), cpu),
+                         /*isVolatile=*/false);
+    BlobOp::create(builder, loc, offsets, builder.getDenseI32ArrayAttr(pairs),
+                   builder.getDenseI64ArrayAttr({}), builder.getArrayAttr({}),
+                   ValueRange{});
+    int64_t start = 0;
+    for (const Group &g : groups) {
+      PatchGroupOp::create(builder, loc, blobs[g.tag].placeholder, offsets,
+                           start, g.entries.size(), g.bits, g.word, g.source);
+      start += g.entries.size();
+    }
+  }
+
+  EnqueueOp::create(builder, loc, blobs[PlaceholderTag::cmdbuf].placeholder,
+                    cmdbufBytes, devices, submit.getQueue());
+  submit.erase();
+  return success();
+}
+
+} // namespace
