@@ -7,6 +7,12 @@ third on one device, and every 8th call a copy (between the GPUs, or to and
 from the host). Deterministic for a given N and seed.
 
   bench/gen_schedule.py 10000 > /tmp/s.mlir
+  bench/gen_schedule.py 10000 1 kernel.mlir > /tmp/s.mlir
+
+The optional third argument is a file holding the `hcq.kernel @k` line to
+use (e.g. a real code object, from scripts/embed-code-object.py); without it
+the kernel's code object is a stand-in, enough for the passes before
+encoding.
 """
 import random
 import sys
@@ -17,7 +23,10 @@ devices = ["AMD:0", "AMD:1"]
 per_device = 64
 size = 1024  # f32 elements per buffer
 
-print('hcq.kernel @k amd (write f32, read f32, read f32) code_object "\\7FELF"')
+if len(sys.argv) > 3:
+    print(open(sys.argv[3]).read().strip())
+else:
+    print('hcq.kernel @k amd (write f32, read f32, read f32) code_object "\\7FELF"')
 print("hcq.schedule @bench(%host: !hcq.buffer<{}xf32, CPU:0>) {{".format(size))
 bufs = {}
 for d in devices:

@@ -1,0 +1,63 @@
+#!/usr/bin/env python3
+"""Times every stage of hcq-opt --hcq-pipeline on generated schedules.
+
+Like batch-deps.py, but through the whole pipeline, so the encoder needs a
+real code object: the generator's kernel @k is the test kernels' `vadd`
+(built into build/test/Inputs by the build), launched with three buffers.
+Best of 3 runs; prints each pass's seconds and the microseconds per call.
+
+  bench/pipeline.py [build-dir]
+"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+build = sys.argv[1] if len(sys.argv) > 1 else os.path.join(root, "build")
+opt = os.path.join(build, "bin", "hcq-opt")
+code_object = os.path.join(build, "test", "Inputs", "kernels-gfx1100.o")
+passes = ["HCQStageCopies", "HCQBatchDeps", "HCQEncodeAMD", "HCQEncodeCPU",
+          "HCQSeal"]
+
+
+def run(path):
+    start = time.perf_counter()
+    timing = subprocess.run(
+        [opt, path, "--hcq-pipeline", "--mlir-timing", "-o", os.devnull],
+        check=True, capture_output=True, text=True).stderr
+    total = time.perf_counter() - start
+    seconds = {}
+    for line in timing.splitlines():
+        m = re.match(r"\s*([0-9.]+) \(.*\)\s+(\S+)$", line)
+        if m:
+            seconds[m.group(2)] = float(m.group(1))
+    return [seconds.get(p, 0.0) for p in passes], total
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    kernel = os.path.join(tmp, "kernel.mlir")
+    with open(kernel, "w") as f:
+        # The generator launches @k(out, a, b); vadd's fourth argument, n,
+        # is then left zero, which the encoder allows (it pads kernel
+        # arguments to the descriptor's size).
+        subprocess.run([sys.executable,
+                        os.path.join(root, "scripts", "embed-code-object.py"),
+                        code_object, "k", "(write f32, read f32, read f32)",
+                        "--symbol", "vadd"], stdout=f, check=True)
+    print("{:>8} ".format("calls") +
+          " ".join("{:>14}".format(p[3:]) for p in passes) +
+          " {:>9} {:>9}".format("us/call", "total s"))
+    for n in (1000, 10000, 100000):
+        path = os.path.join(tmp, "s.mlir")
+        with open(path, "w") as f:
+            subprocess.run([sys.executable,
+                            os.path.join(root, "bench", "gen_schedule.py"),
+                            str(n), "1", kernel], stdout=f, check=True)
+        best = min((run(path) for _ in range(3)), key=lambda r: sum(r[0]))
+        times, total = best
+        print("{:>8} ".format(n) +
+              " ".join("{:>13.4f}s".format(t) for t in times) +
+              " {:>9.2f} {:>9.2f}".format(sum(times) * 1e6 / n, total))
