@@ -249,8 +249,8 @@ LogicalResult ExecutableOp::verify() {
     return failure();
   for (Operation &op : getBody().front()) {
     if (isa<PlaceholderOp, ProgramOp, AllocOp, ViewOp, BlobOp, InputsOp,
-            PatchGroupOp, FenceOp, ResetOp, EnqueueOp, FinalizeOp, HostCallOp>(
-            op))
+            PatchGroupOp, PushOp, FenceOp, ResetOp, EnqueueOp, FinalizeOp,
+            HostCallOp>(op))
       continue;
     return op.emitOpError("is not allowed in an executable: only "
                           "placeholders, blobs, patches and host-plan ops are");
@@ -1157,5 +1157,40 @@ LogicalResult EnqueueOp::verify() {
     if (!device.isHCQ())
       return emitOpError() << "device " << device.str()
                            << " has no command queues (expected AMD or CPU)";
+  return success();
+}
+
+LogicalResult PushOp::verify() {
+  auto source = cast<BufferType>(getSource().getType());
+  if (getSize() <= 0 || getSize() > source.getByteSize())
+    return emitOpError() << "size " << getSize() << " is outside the "
+                         << source.getByteSize() << "-byte source";
+  struct Part {
+    Value value;
+    PlaceholderTag tag;
+    StringRef what;
+  } parts[] = {{getRing(), PlaceholderTag::ring, "ring"},
+               {getPut(), PlaceholderTag::ring_put, "put"},
+               {getWptr(), PlaceholderTag::ring_wptr, "wptr"},
+               {getRptr(), PlaceholderTag::ring_rptr, "rptr"},
+               {getDoorbell(), PlaceholderTag::doorbell, "doorbell"}};
+  for (const Part &part : parts) {
+    PlaceholderOp placeholder = getPlaceholder(part.value);
+    if (!placeholder || placeholder.getTag() != part.tag)
+      return emitOpError() << part.what << " must be a '"
+                           << stringifyPlaceholderTag(part.tag)
+                           << "' placeholder";
+  }
+  for (Value pointer : {getPut(), getWptr(), getRptr(), getDoorbell()})
+    if (!isSignalType(pointer.getType()))
+      return emitOpError("ring pointers and doorbell are one 64-bit word");
+  bool cpu = getDevices().allOfKind(DeviceKind::CPU);
+  if ((getMode() == PushMode::cpu) != cpu)
+    return emitOpError() << "mode '" << stringifyPushMode(getMode())
+                         << "' does not fit devices of this kind";
+  if (getMode() == PushMode::pm4 && getQueue().getKind() != QueueKind::COMPUTE)
+    return emitOpError("mode 'pm4' is for compute queues");
+  if (getMode() == PushMode::sdma && getQueue().getKind() != QueueKind::COPY)
+    return emitOpError("mode 'sdma' is for copy queues");
   return success();
 }

@@ -31,6 +31,7 @@ void buildPipeline(OpPassManager &pm, const PipelineOptions &options) {
   pm.addPass(createHCQEncodeAMD(encode));
   pm.addPass(createHCQEncodeCPU());
   pm.addPass(createHCQSeal());
+  pm.addPass(createHCQLowerSubmit());
 }
 
 void registerPasses() {

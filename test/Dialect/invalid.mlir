@@ -818,3 +818,87 @@ hcq.executable @e(%n: i32) {
   // expected-error @+1 {{'hcq.patch_group' op a constant belongs in the blob, not in a patch group}}
   "hcq.patch_group"(%p, %o, %n) <{start = 0 : i64, count = 1 : i64, bits = 32 : i32, word = #hcq.word<constant, 5, -1, full, 0, 0, 1>}> : (!hcq.buffer<8xi8, AMD:0>, !hcq.buffer<4xi32, CPU:0>, i32) -> ()
 }
+
+// -----
+
+// Tests that a push stays within its source.
+hcq.executable @e() {
+  %ring = hcq.placeholder ring slot 0 : !hcq.buffer<4096xi8, AMD:0>
+  %put = hcq.placeholder ring_put slot 0 : !hcq.buffer<1xi64, AMD:0>
+  %wptr = hcq.placeholder ring_wptr slot 0 : !hcq.buffer<1xi64, AMD:0>
+  %rptr = hcq.placeholder ring_rptr slot 0 : !hcq.buffer<1xi64, AMD:0>
+  %db = hcq.placeholder doorbell slot 0 : !hcq.buffer<1xi64, AMD:0>
+  %cb = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<128xi8, AMD:0>
+  // expected-error @+1 {{'hcq.push' op size 256 is outside the 128-byte source}}
+  hcq.push %cb[256] pm4 ring(%ring, %put, %wptr, %rptr, %db) on AMD:0 queue COMPUTE:0 : !hcq.buffer<128xi8, AMD:0>, !hcq.buffer<4096xi8, AMD:0>, !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>
+}
+
+// -----
+
+// Tests that a push's ring operands are the ring placeholders.
+hcq.executable @e() {
+  %ring = hcq.placeholder ring slot 0 : !hcq.buffer<4096xi8, AMD:0>
+  %put = hcq.placeholder ring_put slot 0 : !hcq.buffer<1xi64, AMD:0>
+  %wptr = hcq.placeholder ring_wptr slot 0 : !hcq.buffer<1xi64, AMD:0>
+  %rptr = hcq.placeholder ring_rptr slot 0 : !hcq.buffer<1xi64, AMD:0>
+  %db = hcq.placeholder doorbell slot 0 : !hcq.buffer<1xi64, AMD:0>
+  %cb = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<128xi8, AMD:0>
+  // expected-error @+1 {{'hcq.push' op put must be a 'ring_put' placeholder}}
+  hcq.push %cb[16] pm4 ring(%ring, %wptr, %wptr, %rptr, %db) on AMD:0 queue COMPUTE:0 : !hcq.buffer<128xi8, AMD:0>, !hcq.buffer<4096xi8, AMD:0>, !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>
+}
+
+// -----
+
+// Tests that ring pointers are one 64-bit word.
+hcq.executable @e() {
+  %ring = hcq.placeholder ring slot 0 : !hcq.buffer<4096xi8, AMD:0>
+  %put = hcq.placeholder ring_put slot 0 : !hcq.buffer<2xi64, AMD:0>
+  %wptr = hcq.placeholder ring_wptr slot 0 : !hcq.buffer<1xi64, AMD:0>
+  %rptr = hcq.placeholder ring_rptr slot 0 : !hcq.buffer<1xi64, AMD:0>
+  %db = hcq.placeholder doorbell slot 0 : !hcq.buffer<1xi64, AMD:0>
+  %cb = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<128xi8, AMD:0>
+  // expected-error @+1 {{'hcq.push' op ring pointers and doorbell are one 64-bit word}}
+  hcq.push %cb[16] pm4 ring(%ring, %put, %wptr, %rptr, %db) on AMD:0 queue COMPUTE:0 : !hcq.buffer<128xi8, AMD:0>, !hcq.buffer<4096xi8, AMD:0>, !hcq.buffer<2xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>
+}
+
+// -----
+
+// Tests that the cpu mode is for CPU devices.
+hcq.executable @e() {
+  %ring = hcq.placeholder ring slot 0 : !hcq.buffer<4096xi8, AMD:0>
+  %put = hcq.placeholder ring_put slot 0 : !hcq.buffer<1xi64, AMD:0>
+  %wptr = hcq.placeholder ring_wptr slot 0 : !hcq.buffer<1xi64, AMD:0>
+  %rptr = hcq.placeholder ring_rptr slot 0 : !hcq.buffer<1xi64, AMD:0>
+  %db = hcq.placeholder doorbell slot 0 : !hcq.buffer<1xi64, AMD:0>
+  %cb = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<128xi8, AMD:0>
+  // expected-error @+1 {{'hcq.push' op mode 'cpu' does not fit devices of this kind}}
+  hcq.push %cb[16] cpu ring(%ring, %put, %wptr, %rptr, %db) on AMD:0 queue COMPUTE:0 : !hcq.buffer<128xi8, AMD:0>, !hcq.buffer<4096xi8, AMD:0>, !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>
+}
+
+// -----
+
+// Tests that pm4 pushes go to compute queues.
+hcq.executable @e() {
+  %ring = hcq.placeholder ring slot 0 : !hcq.buffer<4096xi8, AMD:0>
+  %put = hcq.placeholder ring_put slot 0 : !hcq.buffer<1xi64, AMD:0>
+  %wptr = hcq.placeholder ring_wptr slot 0 : !hcq.buffer<1xi64, AMD:0>
+  %rptr = hcq.placeholder ring_rptr slot 0 : !hcq.buffer<1xi64, AMD:0>
+  %db = hcq.placeholder doorbell slot 0 : !hcq.buffer<1xi64, AMD:0>
+  %cb = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<128xi8, AMD:0>
+  // expected-error @+1 {{'hcq.push' op mode 'pm4' is for compute queues}}
+  hcq.push %cb[16] pm4 ring(%ring, %put, %wptr, %rptr, %db) on AMD:0 queue COPY:0 : !hcq.buffer<128xi8, AMD:0>, !hcq.buffer<4096xi8, AMD:0>, !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>
+}
+
+// -----
+
+// Tests that sdma pushes go to copy queues.
+hcq.executable @e() {
+  %ring = hcq.placeholder ring slot 0 : !hcq.buffer<4096xi8, AMD:0>
+  %put = hcq.placeholder ring_put slot 0 : !hcq.buffer<1xi64, AMD:0>
+  %wptr = hcq.placeholder ring_wptr slot 0 : !hcq.buffer<1xi64, AMD:0>
+  %rptr = hcq.placeholder ring_rptr slot 0 : !hcq.buffer<1xi64, AMD:0>
+  %db = hcq.placeholder doorbell slot 0 : !hcq.buffer<1xi64, AMD:0>
+  %cb = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<128xi8, AMD:0>
+  // expected-error @+1 {{'hcq.push' op mode 'sdma' is for copy queues}}
+  hcq.push %cb[16] sdma ring(%ring, %put, %wptr, %rptr, %db) on AMD:0 queue COMPUTE:0 : !hcq.buffer<128xi8, AMD:0>, !hcq.buffer<4096xi8, AMD:0>, !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>
+}

@@ -159,6 +159,13 @@ hcq.executable @exe(%x: !hcq.buffer<16xf32, [AMD:0, AMD:1]>, %n: i32) {
   hcq.patch_group %cb offsets %off[0, 2] i64 load(%tlv - 1) : !hcq.buffer<256xi8, [AMD:0, AMD:1]>, !hcq.buffer<4xi32, CPU:0>, !hcq.buffer<1xi64, CPU:0>
   // CHECK: hcq.enqueue %[[CB]][16] on [AMD:0, AMD:1] queue COMPUTE:0 : !hcq.buffer<256xi8, [AMD:0, AMD:1]>
   hcq.enqueue %cb[16] on [AMD:0, AMD:1] queue COMPUTE:0 : !hcq.buffer<256xi8, [AMD:0, AMD:1]>
+  %ring = hcq.placeholder ring slot 0 volatile : !hcq.buffer<4096xi8, [AMD:0, AMD:1]>
+  %put = hcq.placeholder ring_put slot 0 volatile : !hcq.buffer<1xi64, [AMD:0, AMD:1]>
+  %wptr = hcq.placeholder ring_wptr slot 0 volatile : !hcq.buffer<1xi64, [AMD:0, AMD:1]>
+  %rptr = hcq.placeholder ring_rptr slot 0 volatile : !hcq.buffer<1xi64, [AMD:0, AMD:1]>
+  %db = hcq.placeholder doorbell slot 0 volatile : !hcq.buffer<1xi64, [AMD:0, AMD:1]>
+  // CHECK: hcq.push %[[CB]][16] pm4 ring(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) on [AMD:0, AMD:1] queue COMPUTE:0 : !hcq.buffer<256xi8, [AMD:0, AMD:1]>, !hcq.buffer<4096xi8, [AMD:0, AMD:1]>, !hcq.buffer<1xi64, [AMD:0, AMD:1]>, !hcq.buffer<1xi64, [AMD:0, AMD:1]>, !hcq.buffer<1xi64, [AMD:0, AMD:1]>, !hcq.buffer<1xi64, [AMD:0, AMD:1]>
+  hcq.push %cb[16] pm4 ring(%ring, %put, %wptr, %rptr, %db) on [AMD:0, AMD:1] queue COMPUTE:0 : !hcq.buffer<256xi8, [AMD:0, AMD:1]>, !hcq.buffer<4096xi8, [AMD:0, AMD:1]>, !hcq.buffer<1xi64, [AMD:0, AMD:1]>, !hcq.buffer<1xi64, [AMD:0, AMD:1]>, !hcq.buffer<1xi64, [AMD:0, AMD:1]>, !hcq.buffer<1xi64, [AMD:0, AMD:1]>
 }
 
 // -----

@@ -68,9 +68,10 @@ def HCQ_PlaceholderTag : I32EnumAttr<"PlaceholderTag",
       I32EnumAttrCase<"offtbl", 12>,
       I32EnumAttrCase<"ring", 13>,
       I32EnumAttrCase<"ring_put", 14>,
-      I32EnumAttrCase<"ring_read", 15>,
+      I32EnumAttrCase<"ring_wptr", 15>,
       I32EnumAttrCase<"doorbell", 16>,
-      I32EnumAttrCase<"host_function", 17>]> {
+      I32EnumAttrCase<"host_function", 17>,
+      I32EnumAttrCase<"ring_rptr", 18>]> {
   let cppNamespace = "::hcq";
 }
 
@@ -86,6 +87,13 @@ def HCQ_Access : I32EnumAttr<"Access", "how a kernel uses a buffer argument", [
       I32EnumAttrCase<"read", 1>,
       I32EnumAttrCase<"write", 2>,
       I32EnumAttrCase<"readwrite", 3>]> {
+  let cppNamespace = "::hcq";
+}
+
+def HCQ_PushMode : I32EnumAttr<"PushMode", "how a queue's ring takes a push", [
+      I32EnumAttrCase<"pm4", 0>,
+      I32EnumAttrCase<"sdma", 1>,
+      I32EnumAttrCase<"cpu", 2>]> {
   let cppNamespace = "::hcq";
 }
 

@@ -473,4 +473,48 @@ def HCQ_EnqueueOp : HCQ_Op<"enqueue"> {
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Queue pushes (hcq-lower-submit)
+//===----------------------------------------------------------------------===//
+
+def HCQ_PushOp : HCQ_Op<"push"> {
+  let summary = "host: copy commands into a queue's ring and publish them";
+  let description = [{
+    What an `hcq.enqueue` becomes once lowered for its backend: the first
+    `size` bytes of `source` go into the queue's `ring` at its host-side put
+    offset `put`, then the put offset advances, the device-visible write
+    pointer `wptr` is stored, and the queue is notified through `doorbell`.
+    `mode` says how the ring takes them:
+
+    * `pm4` (AMD compute): `source` is an INDIRECT_BUFFER packet pointing at
+      the command buffer; the ring and pointers count dwords and the copy
+      wraps around the ring's end;
+    * `sdma` (AMD copy): `source` is the command buffer itself; pointers
+      count bytes; a push that does not fit before the ring's end zeroes the
+      tail (SDMA NOPs) and starts again at offset 0;
+    * `cpu`: `source` holds CPU queue entries; the host waits until the
+      worker's read pointer `rptr` leaves room, copies the entries, publishes
+      the put pointer, and wakes the worker through `doorbell` only if it
+      sleeps: at most one wake per push, never one per entry.
+
+    ```mlir
+    hcq.push %ib[16] pm4 ring(%ring, %put, %wptr, %rptr, %doorbell) on AMD:0 queue COMPUTE:0 : ...
+    ```
+  }];
+  let arguments = (ins HCQ_AnyBuffer:$source, HCQ_I64Attr:$size,
+                       HCQ_PushMode:$mode, HCQ_AnyBuffer:$ring,
+                       HCQ_AnyBuffer:$put, HCQ_AnyBuffer:$wptr,
+                       HCQ_AnyBuffer:$rptr, HCQ_AnyBuffer:$doorbell,
+                       HCQ_DevicesAttr:$devices, HCQ_QueueAttr:$queue);
+  let assemblyFormat = [{
+    $source `[` $size `]` $mode `ring` `(` $ring `,` $put `,` $wptr `,`
+    $rptr `,` $doorbell `)` `on` custom<Devices>($devices) `queue`
+    custom<Queue>($queue) attr-dict `:` qualified(type($source)) `,`
+    qualified(type($ring)) `,` qualified(type($put)) `,`
+    qualified(type($wptr)) `,` qualified(type($rptr)) `,`
+    qualified(type($doorbell))
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // HCQ_OPS_TD

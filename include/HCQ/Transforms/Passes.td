@@ -158,6 +158,28 @@ def HCQSeal : Pass<"hcq-seal", "::mlir::ModuleOp"> {
   }];
 }
 
+def HCQLowerSubmit : Pass<"hcq-lower-submit", "::mlir::ModuleOp"> {
+  let summary = "Lower every enqueue to its backend's queue push (seed 5)";
+  let description = [{
+    Replaces each `hcq.enqueue` by an `hcq.push` into the queue's ring:
+
+    * AMD compute: a 16-byte INDIRECT_BUFFER packet (a blob of its own,
+      pointing at the command buffer: address patched at link time, size in
+      dwords, VALID) is what goes into the ring;
+    * AMD copy: the command buffer itself goes into the ring (SDMA has no
+      indirect buffers on this path), wrapping with a zeroed tail;
+    * CPU: the entries go into the worker's ring; one wake per push.
+
+    Each (devices, queue) gets its ring, put, write-pointer, read-pointer and
+    doorbell placeholders (slot: the queue's kind and index), the ring of
+    `ring-bytes`.
+  }];
+  let options = [
+    Option<"ringBytes", "ring-bytes", "int64_t", "1 << 20",
+           "Bytes of each queue's ring">,
+  ];
+}
+
 def HCQPrintPackets : Pass<"hcq-print-packets", "::mlir::ModuleOp"> {
   let summary = "Print every submit's command words as named packets";
   let description = [{

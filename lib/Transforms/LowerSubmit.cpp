@@ -1,0 +1,121 @@
+//===- LowerSubmit.cpp - Enqueues into queue pushes -----------------------===//
+//
+// Seed section 5 ("lower submits"): each backend's way of getting a sealed
+// command buffer onto its queue.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HCQ/Target/AMD/PM4.h"
+#include "HCQ/Transforms/Passes.h"
+#include "HCQ/Transforms/Utils.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace hcq {
+#define GEN_PASS_DEF_HCQLOWERSUBMIT
+#include "HCQ/Transforms/Passes.h.inc"
+} // namespace hcq
+
+using namespace mlir;
+using namespace hcq;
+namespace pm4 = hcq::amd::pm4;
+
+namespace {
+
+struct LowerSubmitPass : public hcq::impl::HCQLowerSubmitBase<LowerSubmitPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (ringBytes <= 0 || ringBytes % 64) {
+      emitError(getOperation().getLoc())
+          << "'ring-bytes' must be a positive multiple of 64, got "
+          << static_cast<int64_t>(ringBytes);
+      return signalPassFailure();
+    }
+    for (ScheduleOp schedule : getOperation().getOps<ScheduleOp>()) {
+      if (schedule.getBody().empty())
+        continue;
+      int64_t nextSlot = 1;
+      schedule.walk([&](PlaceholderOp p) {
+        nextSlot = std::max(nextSlot, p.getSlot() + 1);
+      });
+      PlaceholderCache placeholders(schedule);
+      for (EnqueueOp enqueue : llvm::make_early_inc_range(
+               schedule.getBody().front().getOps<EnqueueOp>()))
+        if (failed(lower(enqueue, placeholders, nextSlot)))
+          return signalPassFailure();
+    }
+  }
+
+  LogicalResult lower(EnqueueOp enqueue, PlaceholderCache &placeholders,
+                      int64_t &nextSlot) {
+    MLIRContext *ctx = enqueue.getContext();
+    DevicesAttr devices = enqueue.getDevices();
+    QueueAttr queue = enqueue.getQueue();
+    OpBuilder builder(enqueue);
+    Location loc = enqueue.getLoc();
+
+    // The queue's ring and pointers, one set per (devices, queue).
+    int64_t queueSlot =
+        (static_cast<int64_t>(queue.getKind()) << 8) | queue.getIndex();
+    Value ring = placeholders.get(
+        PlaceholderTag::ring, queueSlot,
+        BufferType::get(ctx, ringBytes, IntegerType::get(ctx, 8), devices),
+        /*isVolatile=*/true);
+    Value put =
+        placeholders.getSignal(PlaceholderTag::ring_put, queueSlot, devices);
+    Value wptr =
+        placeholders.getSignal(PlaceholderTag::ring_wptr, queueSlot, devices);
+    Value rptr =
+        placeholders.getSignal(PlaceholderTag::ring_rptr, queueSlot, devices);
+    Value doorbell =
+        placeholders.getSignal(PlaceholderTag::doorbell, queueSlot, devices);
+
+    Value source = enqueue.getCmdbuf();
+    int64_t size = enqueue.getSize();
+    if (size > ringBytes)
+      return enqueue.emitOpError()
+             << "pushes " << size << " bytes into a "
+             << static_cast<int64_t>(ringBytes) << "-byte ring";
+    PushMode mode;
+    if (devices.allOfKind(DeviceKind::CPU)) {
+      mode = PushMode::cpu;
+    } else if (queue.getKind() == QueueKind::COPY) {
+      mode = PushMode::sdma;
+    } else {
+      // The ring carries one INDIRECT_BUFFER packet [nvd PACKET3_INDIRECT_
+      // BUFFER]: address of the command buffer, its size in dwords, VALID.
+      mode = PushMode::pm4;
+      if (size % 4 || size / 4 > pm4::IB_MAX_DWORDS)
+        return enqueue.emitOpError()
+               << "command buffer of " << size
+               << " bytes does not fit one INDIRECT_BUFFER";
+      constexpr int64_t packetBytes = 16, blobBytes = 128;
+      SmallVector<int32_t> data(blobBytes / 4,
+                                static_cast<int32_t>(0xbfbfbfbf));
+      data[0] = static_cast<int32_t>(pm4::packet3(pm4::INDIRECT_BUFFER, 3));
+      data[1] = data[2] = static_cast<int32_t>(0xbebebebe);
+      data[3] = static_cast<int32_t>((size / 4) | pm4::IB_VALID);
+      Value packet = placeholders.get(
+          PlaceholderTag::cmdbuf, nextSlot++,
+          BufferType::get(ctx, blobBytes, IntegerType::get(ctx, 8), devices),
+          /*isVolatile=*/false);
+      BlobOp::create(
+          builder, loc, packet, builder.getDenseI32ArrayAttr(data),
+          builder.getDenseI64ArrayAttr({4, 8}),
+          builder.getArrayAttr({WordAttr::get(ctx, WordKind::address, 0, 0,
+                                              WordPart::lo, 0, 0, 1),
+                                WordAttr::get(ctx, WordKind::address, 0, 0,
+                                              WordPart::hi, 0, 0, 1)}),
+          ValueRange{source});
+      source = packet;
+      size = packetBytes;
+    }
+    PushOp::create(builder, loc, source, size, mode, ring, put, wptr, rptr,
+                   doorbell, devices, queue);
+    enqueue.erase();
+    return success();
+  }
+};
+
+} // namespace
