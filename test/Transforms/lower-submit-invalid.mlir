@@ -1,5 +1,5 @@
 // RUN: hcq-opt %s -split-input-file --hcq-lower-submit="ring-bytes=128" -verify-diagnostics
-// RUN: not hcq-opt %s --hcq-lower-submit="ring-bytes=100" 2>&1 | FileCheck %s --check-prefix=RING
+// RUN: not hcq-opt %s -split-input-file --hcq-lower-submit="ring-bytes=100" 2>&1 | FileCheck %s --check-prefix=RING
 // RING: error: 'ring-bytes' must be a positive multiple of 64, got 100
 
 // Tests that a push larger than the ring is reported.
