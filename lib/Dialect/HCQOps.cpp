@@ -181,6 +181,21 @@ static PlaceholderOp getPlaceholder(Value value) {
   return value.getDefiningOp<PlaceholderOp>();
 }
 
+/// A submitter's argument: a placeholder passed in, its tag unknown here.
+static bool isSubmitterArgument(Value value) {
+  auto arg = dyn_cast<BlockArgument>(value);
+  return arg && isa<SubmitterOp>(arg.getOwner()->getParentOp());
+}
+
+/// Whether `value` may stand for a placeholder of `tag`: it is one, or a
+/// submitter's argument.
+static bool isPlaceholderOrArgument(Value value, PlaceholderTag tag) {
+  if (isSubmitterArgument(value))
+    return true;
+  PlaceholderOp placeholder = getPlaceholder(value);
+  return placeholder && placeholder.getTag() == tag;
+}
+
 /// Whether the value is memory the link allocates: a placeholder, a kernel's
 /// program, or a buffer the schedule owns.
 static bool isLinkTimeBuffer(Value value) {
@@ -248,13 +263,41 @@ LogicalResult ExecutableOp::verify() {
   if (failed(verifyFunctionLike(*this)))
     return failure();
   for (Operation &op : getBody().front()) {
-    if (isa<PlaceholderOp, ProgramOp, AllocOp, ViewOp, BlobOp, InputsOp,
-            PatchGroupOp, PushOp, FenceOp, ResetOp, EnqueueOp, FinalizeOp,
-            HostCallOp>(op))
+    if (isa<PlaceholderOp, ProgramOp, AllocOp, ViewOp, BlobOp, InputsOp, CallOp,
+            HostCallOp, CopyOp, LaunchOp>(op))
       continue;
-    return op.emitOpError("is not allowed in an executable: only "
-                          "placeholders, blobs, patches and host-plan ops are");
+    return op.emitOpError("is not allowed in an executable: only link-time "
+                          "memory, submitter calls and host calls are");
   }
+  return success();
+}
+
+ParseResult SubmitterOp::parse(OpAsmParser &parser, OperationState &result) {
+  return parseFunctionLike<SubmitterOp>(parser, result);
+}
+void SubmitterOp::print(OpAsmPrinter &printer) {
+  printFunctionLike(printer, *this);
+}
+LogicalResult SubmitterOp::verify() {
+  if (failed(verifyFunctionLike(*this)))
+    return failure();
+  for (Operation &op : getBody().front())
+    if (!isa<FenceOp, ResetOp, PatchGroupOp, PushOp, FinalizeOp>(op))
+      return op.emitOpError("is not allowed in a submitter: only fences, "
+                            "resets, patch groups, pushes and finalizers are");
+  return success();
+}
+
+LogicalResult CallOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  auto callee =
+      symbolTable.lookupNearestSymbolFrom<SubmitterOp>(*this, getCalleeAttr());
+  if (!callee)
+    return emitOpError() << "'" << getCallee()
+                         << "' does not name an hcq.submitter";
+  if (TypeRange(getOperands().getTypes()) !=
+      TypeRange(callee.getArgumentTypes()))
+    return emitOpError() << "operand types do not match @" << getCallee()
+                         << "'s arguments";
   return success();
 }
 
@@ -760,7 +803,8 @@ static LogicalResult verifyWordOperand(Operation *op, WordAttr word,
     return success();
   }
   if (word.getKind() == WordKind::load) {
-    if (!isSignalType(type) || !getPlaceholder(ref))
+    if (!isSignalType(type) ||
+        !(getPlaceholder(ref) || isSubmitterArgument(ref)))
       return fail() << "loads from a value that is not a 64-bit placeholder";
     if (word.getShift())
       return fail() << "is a load and takes no shift";
@@ -1025,9 +1069,8 @@ LogicalResult BlobOp::verify() {
 /// Checks that `value` is a placeholder with `tag` and `bits`-wide integers.
 static LogicalResult verifyTable(Operation *op, Value value, PlaceholderTag tag,
                                  unsigned bits, StringRef what) {
-  PlaceholderOp placeholder = getPlaceholder(value);
   auto type = cast<BufferType>(value.getType());
-  if (!placeholder || placeholder.getTag() != tag ||
+  if (!isPlaceholderOrArgument(value, tag) ||
       !type.getElementType().isInteger(bits))
     return op->emitOpError()
            << what << " must be a '" << stringifyPlaceholderTag(tag)
@@ -1112,7 +1155,7 @@ LogicalResult PatchGroupOp::verify() {
   if (failed(verifyTable(*this, getOffsets(), PlaceholderTag::offtbl, 32,
                          "offsets")))
     return failure();
-  if (!getPlaceholder(getTarget()))
+  if (!getPlaceholder(getTarget()) && !isSubmitterArgument(getTarget()))
     return emitOpError("target must be an hcq.placeholder");
   if (getStart() < 0 || getCount() <= 0)
     return emitOpError() << "needs a non-negative start and a positive count, "
@@ -1175,8 +1218,7 @@ LogicalResult PushOp::verify() {
                {getRptr(), PlaceholderTag::ring_rptr, "rptr"},
                {getDoorbell(), PlaceholderTag::doorbell, "doorbell"}};
   for (const Part &part : parts) {
-    PlaceholderOp placeholder = getPlaceholder(part.value);
-    if (!placeholder || placeholder.getTag() != part.tag)
+    if (!isPlaceholderOrArgument(part.value, part.tag))
       return emitOpError() << part.what << " must be a '"
                            << stringifyPlaceholderTag(part.tag)
                            << "' placeholder";

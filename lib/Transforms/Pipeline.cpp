@@ -32,6 +32,7 @@ void buildPipeline(OpPassManager &pm, const PipelineOptions &options) {
   pm.addPass(createHCQEncodeCPU());
   pm.addPass(createHCQSeal());
   pm.addPass(createHCQLowerSubmit());
+  pm.addPass(createHCQBuildExecutable());
 }
 
 void registerPasses() {

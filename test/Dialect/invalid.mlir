@@ -59,11 +59,39 @@ hcq.schedule @s(%x: f32) {
 
 // -----
 
-// Tests that an executable holds no calls.
-hcq.kernel @k cpu () symbol "k" library "libk.so"
+// Tests that an executable holds no submits: they are sealed and pushed by
+// submitters by then.
 hcq.executable @e() {
-  // expected-error @+1 {{'hcq.launch' op is not allowed in an executable}}
-  hcq.launch @k() global [1, 1, 1] local [1, 1, 1]
+  // expected-error @+1 {{'hcq.submit' op is not allowed in an executable: only link-time memory, submitter calls and host calls are}}
+  hcq.submit on CPU:0 queue COMPUTE:0 {
+  }
+}
+
+// -----
+
+// Tests that a submitter holds only host-plan ops.
+hcq.submitter @sub() {
+  // expected-error @+1 {{'hcq.alloc' op is not allowed in a submitter: only fences, resets, patch groups, pushes and finalizers are}}
+  %a = hcq.alloc : !hcq.buffer<4xf32, CPU:0>
+}
+
+// -----
+
+// Tests that a call names a submitter.
+hcq.executable @e() {
+  // expected-error @+1 {{'hcq.call' op 'nope' does not name an hcq.submitter}}
+  hcq.call @nope()
+}
+
+// -----
+
+// Tests that a call passes the submitter's argument types.
+hcq.submitter @sub(%s: !hcq.buffer<1xi64, CPU:0>) {
+  hcq.reset %s : !hcq.buffer<1xi64, CPU:0>
+}
+hcq.executable @e(%n: i32) {
+  // expected-error @+1 {{'hcq.call' op operand types do not match @sub's arguments}}
+  hcq.call @sub(%n : i32)
 }
 
 // -----
@@ -562,7 +590,7 @@ hcq.schedule @s(%b: !hcq.buffer<4xf32, AMD:0>) {
 // -----
 
 // Tests that a blob writes into a placeholder.
-hcq.executable @e(%b: !hcq.buffer<4xi32, AMD:0>) {
+hcq.schedule @e(%b: !hcq.buffer<4xi32, AMD:0>) {
   // expected-error @+1 {{'hcq.blob' op target must be an hcq.placeholder or hcq.program}}
   hcq.blob %b = [0x1] : !hcq.buffer<4xi32, AMD:0>
 }
@@ -570,7 +598,7 @@ hcq.executable @e(%b: !hcq.buffer<4xi32, AMD:0>) {
 // -----
 
 // Tests that a blob fits its placeholder.
-hcq.executable @e() {
+hcq.schedule @e() {
   %p = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<4xi8, AMD:0>
   // expected-error @+1 {{'hcq.blob' op writes 8 bytes into a 4-byte placeholder}}
   hcq.blob %p = [0x1, 0x2] : !hcq.buffer<4xi8, AMD:0>
@@ -579,7 +607,7 @@ hcq.executable @e() {
 // -----
 
 // Tests that blob patch offsets and words pair up.
-hcq.executable @e() {
+hcq.schedule @e() {
   %p = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<8xi8, AMD:0>
   // expected-error @+1 {{'hcq.blob' op has 1 patch offsets but 0 patch words}}
   "hcq.blob"(%p) <{data = array<i32: 1, 2>, patch_offsets = array<i64: 0>, patches = []}> : (!hcq.buffer<8xi8, AMD:0>) -> ()
@@ -588,7 +616,7 @@ hcq.executable @e() {
 // -----
 
 // Tests that blob patches are addresses.
-hcq.executable @e(%n: i32) {
+hcq.schedule @e(%n: i32) {
   %p = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<8xi8, AMD:0>
   // expected-error @+1 {{'hcq.blob' op patch #0 must be an address: constants belong in the data, variables in an hcq.patch_group}}
   hcq.blob %p = [0x1, 0x2] patches [0: var(%n)] : !hcq.buffer<8xi8, AMD:0>, i32
@@ -597,7 +625,7 @@ hcq.executable @e(%n: i32) {
 // -----
 
 // Tests that link-time patches take placeholder addresses only.
-hcq.executable @e(%x: !hcq.buffer<4xf32, AMD:0>) {
+hcq.schedule @e(%x: !hcq.buffer<4xf32, AMD:0>) {
   %p = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<8xi8, AMD:0>
   // expected-error @+1 {{'hcq.blob' op patch #0 takes the address of a value that is not a placeholder or program: per-run addresses go through hcq.patch_group}}
   hcq.blob %p = [0x1, 0x2] patches [0: addr(%x)] : !hcq.buffer<8xi8, AMD:0>, !hcq.buffer<4xf32, AMD:0>
@@ -606,7 +634,7 @@ hcq.executable @e(%x: !hcq.buffer<4xf32, AMD:0>) {
 // -----
 
 // Tests that blob patches lie within the data.
-hcq.executable @e() {
+hcq.schedule @e() {
   %p = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<8xi8, AMD:0>
   %s = hcq.placeholder signal slot 2 : !hcq.buffer<1xi64, AMD:0>
   // expected-error @+1 {{'hcq.blob' op patch #0 at byte 4 is outside the 8-byte data}}
@@ -616,7 +644,7 @@ hcq.executable @e() {
 // -----
 
 // Tests that the inputs table is an inputs placeholder.
-hcq.executable @e(%x: !hcq.buffer<4xf32, AMD:0>) {
+hcq.schedule @e(%x: !hcq.buffer<4xf32, AMD:0>) {
   %p = hcq.placeholder offtbl slot 1 : !hcq.buffer<4xi64, CPU:0>
   // expected-error @+1 {{'hcq.inputs' op table must be a 'inputs' placeholder of i64}}
   hcq.inputs %p = [%x] lanes [0] : !hcq.buffer<4xi64, CPU:0>, !hcq.buffer<4xf32, AMD:0>
@@ -625,7 +653,7 @@ hcq.executable @e(%x: !hcq.buffer<4xf32, AMD:0>) {
 // -----
 
 // Tests that every input names its lane.
-hcq.executable @e(%x: !hcq.buffer<4xf32, AMD:0>) {
+hcq.schedule @e(%x: !hcq.buffer<4xf32, AMD:0>) {
   %t = hcq.placeholder inputs slot 1 : !hcq.buffer<4xi64, CPU:0>
   // expected-error @+1 {{'hcq.inputs' op has 1 inputs but 2 lanes}}
   hcq.inputs %t = [%x] lanes [0, 0] : !hcq.buffer<4xi64, CPU:0>, !hcq.buffer<4xf32, AMD:0>
@@ -634,7 +662,7 @@ hcq.executable @e(%x: !hcq.buffer<4xf32, AMD:0>) {
 // -----
 
 // Tests that the inputs fit the table's slots.
-hcq.executable @e(%x: !hcq.buffer<4xf32, AMD:0>) {
+hcq.schedule @e(%x: !hcq.buffer<4xf32, AMD:0>) {
   %t = hcq.placeholder inputs slot 1 : !hcq.buffer<1xi64, CPU:0>
   // expected-error @+1 {{'hcq.inputs' op fills 2 slots of a table that has 1}}
   hcq.inputs %t = [%x, %x] lanes [0, 0] : !hcq.buffer<1xi64, CPU:0>, !hcq.buffer<4xf32, AMD:0>, !hcq.buffer<4xf32, AMD:0>
@@ -643,7 +671,7 @@ hcq.executable @e(%x: !hcq.buffer<4xf32, AMD:0>) {
 // -----
 
 // Tests that table inputs are schedule inputs.
-hcq.executable @e() {
+hcq.schedule @e() {
   %t = hcq.placeholder inputs slot 1 : !hcq.buffer<1xi64, CPU:0>
   %a = hcq.alloc : !hcq.buffer<4xf32, AMD:0>
   // expected-error @+1 {{'hcq.inputs' op input #0 must be an argument of the schedule}}
@@ -653,7 +681,7 @@ hcq.executable @e() {
 // -----
 
 // Tests that a table slot names an existing lane.
-hcq.executable @e(%x: !hcq.buffer<4xf32, [AMD:0, AMD:1]>) {
+hcq.schedule @e(%x: !hcq.buffer<4xf32, [AMD:0, AMD:1]>) {
   %t = hcq.placeholder inputs slot 1 : !hcq.buffer<1xi64, CPU:0>
   // expected-error @+1 {{'hcq.inputs' op slot 0 names lane 2 of an input with 2 lanes}}
   hcq.inputs %t = [%x] lanes [2] : !hcq.buffer<1xi64, CPU:0>, !hcq.buffer<4xf32, [AMD:0, AMD:1]>
@@ -662,7 +690,7 @@ hcq.executable @e(%x: !hcq.buffer<4xf32, [AMD:0, AMD:1]>) {
 // -----
 
 // Tests that patch groups read an offset table.
-hcq.executable @e(%n: i32) {
+hcq.schedule @e(%n: i32) {
   %p = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<8xi8, AMD:0>
   %o = hcq.placeholder offtbl slot 2 : !hcq.buffer<4xi64, CPU:0>
   // expected-error @+1 {{'hcq.patch_group' op offsets must be a 'offtbl' placeholder of i32}}
@@ -672,7 +700,7 @@ hcq.executable @e(%n: i32) {
 // -----
 
 // Tests that patch groups write into a placeholder.
-hcq.executable @e(%x: !hcq.buffer<8xi8, AMD:0>, %n: i32) {
+hcq.schedule @e(%x: !hcq.buffer<8xi8, AMD:0>, %n: i32) {
   %o = hcq.placeholder offtbl slot 2 : !hcq.buffer<4xi32, CPU:0>
   // expected-error @+1 {{'hcq.patch_group' op target must be an hcq.placeholder}}
   hcq.patch_group %x offsets %o[0, 1] i32 var(%n) : !hcq.buffer<8xi8, AMD:0>, !hcq.buffer<4xi32, CPU:0>, i32
@@ -681,7 +709,7 @@ hcq.executable @e(%x: !hcq.buffer<8xi8, AMD:0>, %n: i32) {
 // -----
 
 // Tests that a patch group has a positive length.
-hcq.executable @e(%n: i32) {
+hcq.schedule @e(%n: i32) {
   %p = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<8xi8, AMD:0>
   %o = hcq.placeholder offtbl slot 2 : !hcq.buffer<4xi32, CPU:0>
   // expected-error @+1 {{'hcq.patch_group' op needs a non-negative start and a positive count, got [0, 0]}}
@@ -691,7 +719,7 @@ hcq.executable @e(%n: i32) {
 // -----
 
 // Tests that a patch group stays within the offset table.
-hcq.executable @e(%n: i32) {
+hcq.schedule @e(%n: i32) {
   %p = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<8xi8, AMD:0>
   %o = hcq.placeholder offtbl slot 2 : !hcq.buffer<4xi32, CPU:0>
   // expected-error @+1 {{'hcq.patch_group' op entries [1, 3) are outside the offset table's 2}}
@@ -701,7 +729,7 @@ hcq.executable @e(%n: i32) {
 // -----
 
 // Tests that an address patch reads the inputs table.
-hcq.executable @e(%x: !hcq.buffer<4xi64, CPU:0>) {
+hcq.schedule @e(%x: !hcq.buffer<4xi64, CPU:0>) {
   %p = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<8xi8, AMD:0>
   %o = hcq.placeholder offtbl slot 2 : !hcq.buffer<4xi32, CPU:0>
   // expected-error @+1 {{'hcq.patch_group' op an address patch's source must be a 'inputs' placeholder of i64}}
@@ -722,7 +750,7 @@ hcq.schedule @e(%x: !hcq.buffer<4xi64, CPU:0>) {
 // -----
 
 // Tests that an enqueue stays within its command buffer.
-hcq.executable @e() {
+hcq.schedule @e() {
   %p = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<8xi8, AMD:0>
   // expected-error @+1 {{'hcq.enqueue' op size 12 is outside the 8-byte command buffer}}
   hcq.enqueue %p[12] on AMD:0 queue COMPUTE:0 : !hcq.buffer<8xi8, AMD:0>
@@ -731,7 +759,7 @@ hcq.executable @e() {
 // -----
 
 // Tests that an enqueue targets a device with command queues.
-hcq.executable @e() {
+hcq.schedule @e() {
   %p = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<8xi8, AMD:0>
   // expected-error @+1 {{'hcq.enqueue' op device METAL:0 has no command queues (expected AMD or CPU)}}
   hcq.enqueue %p[8] on METAL:0 queue COMPUTE:0 : !hcq.buffer<8xi8, AMD:0>
@@ -781,7 +809,7 @@ hcq.schedule @s() {
 // -----
 
 // Tests that every lane of a per-lane blob patch is link-time.
-hcq.executable @e(%x: !hcq.buffer<1xi64, AMD:1>) {
+hcq.schedule @e(%x: !hcq.buffer<1xi64, AMD:1>) {
   %p = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<8xi8, [AMD:0, AMD:1]>
   %s = hcq.placeholder signal slot 2 : !hcq.buffer<1xi64, AMD:0>
   // expected-error @+1 {{'hcq.blob' op patch #0 takes the address of a value that is not a placeholder or program}}
@@ -791,7 +819,7 @@ hcq.executable @e(%x: !hcq.buffer<1xi64, AMD:1>) {
 // -----
 
 // Tests that a patch writes as many bits as its word has.
-hcq.executable @e() {
+hcq.schedule @e() {
   %p = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<8xi8, AMD:0>
   %o = hcq.placeholder offtbl slot 2 : !hcq.buffer<4xi32, CPU:0>
   %t = hcq.placeholder inputs slot 3 : !hcq.buffer<4xi64, CPU:0>
@@ -802,7 +830,7 @@ hcq.executable @e() {
 // -----
 
 // Tests that a patch width is 32 or 64 bits.
-hcq.executable @e(%n: i32) {
+hcq.schedule @e(%n: i32) {
   %p = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<8xi8, AMD:0>
   %o = hcq.placeholder offtbl slot 2 : !hcq.buffer<4xi32, CPU:0>
   // expected-error @+1 {{'hcq.patch_group' op patch width must be 32 or 64, got 16}}
@@ -812,7 +840,7 @@ hcq.executable @e(%n: i32) {
 // -----
 
 // Tests that constants do not go in patch groups.
-hcq.executable @e(%n: i32) {
+hcq.schedule @e(%n: i32) {
   %p = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<8xi8, AMD:0>
   %o = hcq.placeholder offtbl slot 2 : !hcq.buffer<4xi32, CPU:0>
   // expected-error @+1 {{'hcq.patch_group' op a constant belongs in the blob, not in a patch group}}
@@ -822,7 +850,7 @@ hcq.executable @e(%n: i32) {
 // -----
 
 // Tests that a push stays within its source.
-hcq.executable @e() {
+hcq.schedule @e() {
   %ring = hcq.placeholder ring slot 0 : !hcq.buffer<4096xi8, AMD:0>
   %put = hcq.placeholder ring_put slot 0 : !hcq.buffer<1xi64, AMD:0>
   %wptr = hcq.placeholder ring_wptr slot 0 : !hcq.buffer<1xi64, AMD:0>
@@ -836,7 +864,7 @@ hcq.executable @e() {
 // -----
 
 // Tests that a push's ring operands are the ring placeholders.
-hcq.executable @e() {
+hcq.schedule @e() {
   %ring = hcq.placeholder ring slot 0 : !hcq.buffer<4096xi8, AMD:0>
   %put = hcq.placeholder ring_put slot 0 : !hcq.buffer<1xi64, AMD:0>
   %wptr = hcq.placeholder ring_wptr slot 0 : !hcq.buffer<1xi64, AMD:0>
@@ -850,7 +878,7 @@ hcq.executable @e() {
 // -----
 
 // Tests that ring pointers are one 64-bit word.
-hcq.executable @e() {
+hcq.schedule @e() {
   %ring = hcq.placeholder ring slot 0 : !hcq.buffer<4096xi8, AMD:0>
   %put = hcq.placeholder ring_put slot 0 : !hcq.buffer<2xi64, AMD:0>
   %wptr = hcq.placeholder ring_wptr slot 0 : !hcq.buffer<1xi64, AMD:0>
@@ -864,7 +892,7 @@ hcq.executable @e() {
 // -----
 
 // Tests that the cpu mode is for CPU devices.
-hcq.executable @e() {
+hcq.schedule @e() {
   %ring = hcq.placeholder ring slot 0 : !hcq.buffer<4096xi8, AMD:0>
   %put = hcq.placeholder ring_put slot 0 : !hcq.buffer<1xi64, AMD:0>
   %wptr = hcq.placeholder ring_wptr slot 0 : !hcq.buffer<1xi64, AMD:0>
@@ -878,7 +906,7 @@ hcq.executable @e() {
 // -----
 
 // Tests that pm4 pushes go to compute queues.
-hcq.executable @e() {
+hcq.schedule @e() {
   %ring = hcq.placeholder ring slot 0 : !hcq.buffer<4096xi8, AMD:0>
   %put = hcq.placeholder ring_put slot 0 : !hcq.buffer<1xi64, AMD:0>
   %wptr = hcq.placeholder ring_wptr slot 0 : !hcq.buffer<1xi64, AMD:0>
@@ -892,7 +920,7 @@ hcq.executable @e() {
 // -----
 
 // Tests that sdma pushes go to copy queues.
-hcq.executable @e() {
+hcq.schedule @e() {
   %ring = hcq.placeholder ring slot 0 : !hcq.buffer<4096xi8, AMD:0>
   %put = hcq.placeholder ring_put slot 0 : !hcq.buffer<1xi64, AMD:0>
   %wptr = hcq.placeholder ring_wptr slot 0 : !hcq.buffer<1xi64, AMD:0>

@@ -133,10 +133,10 @@ hcq.schedule @words(%x: !hcq.buffer<16xf32, AMD:0>, %n: i32) {
 
 // -----
 
-// Tests that an executable keeps its blobs with link patches, the inputs and
-// offset tables, run-time patch groups and enqueues.
-// CHECK-LABEL: hcq.executable @exe
-hcq.executable @exe(%x: !hcq.buffer<16xf32, [AMD:0, AMD:1]>, %n: i32) {
+// Tests that sealed schedules keep their blobs with link patches, the inputs
+// and offset tables, run-time patch groups, enqueues and pushes.
+// CHECK-LABEL: hcq.schedule @exe
+hcq.schedule @exe(%x: !hcq.buffer<16xf32, [AMD:0, AMD:1]>, %n: i32) {
   // CHECK: %[[CB:.*]] = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<256xi8, [AMD:0, AMD:1]>
   %cb = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<256xi8, [AMD:0, AMD:1]>
   %s = hcq.placeholder signal slot 3 volatile : !hcq.buffer<1xi64, [AMD:0, AMD:1]>
@@ -179,4 +179,28 @@ hcq.executable @exe(%x: !hcq.buffer<16xf32, [AMD:0, AMD:1]>, %n: i32) {
 // CHECK-SAME: hcq.w = #hcq.word<address, 8, 0, lo, 0, 0, 1>
 func.func @attrs() attributes {hcq.d = #hcq.device<NV:2>, hcq.q = #hcq.queue<COPY:1>, hcq.t = #hcq.devices<[CPU, DISK:0]>, hcq.w = #hcq.word<address, 8, 0, lo, 0, 0, 1>} {
   return
+}
+
+// -----
+
+// Tests that executables keep their link-time memory and submitter calls, and
+// submitters their host bodies.
+// CHECK-LABEL: hcq.submitter @sub
+// CHECK-SAME: (%[[S:.*]]: !hcq.buffer<1xi64, CPU:0>, %[[E:.*]]: !hcq.buffer<1xi64, CPU:0>)
+// CHECK-NEXT: hcq.fence %[[S]] reaches %[[E]]
+// CHECK-NEXT: hcq.reset %[[S]]
+// CHECK-NEXT: hcq.finalize %[[S]], %[[E]]
+hcq.submitter @sub(%s: !hcq.buffer<1xi64, CPU:0>, %e: !hcq.buffer<1xi64, CPU:0>) {
+  hcq.fence %s reaches %e : !hcq.buffer<1xi64, CPU:0>, !hcq.buffer<1xi64, CPU:0>
+  hcq.reset %s : !hcq.buffer<1xi64, CPU:0>
+  hcq.finalize %s, %e : !hcq.buffer<1xi64, CPU:0>, !hcq.buffer<1xi64, CPU:0>
+}
+// CHECK-LABEL: hcq.executable @exe
+// CHECK: hcq.call @sub(%{{.*}}, %{{.*}} : !hcq.buffer<1xi64, CPU:0>, !hcq.buffer<1xi64, CPU:0>)
+// CHECK-NEXT: hcq.host_call "log"()
+hcq.executable @exe() {
+  %s = hcq.placeholder signal slot 1 volatile : !hcq.buffer<1xi64, CPU:0>
+  %e = hcq.placeholder epoch slot 2 volatile : !hcq.buffer<1xi64, CPU:0>
+  hcq.call @sub(%s, %e : !hcq.buffer<1xi64, CPU:0>, !hcq.buffer<1xi64, CPU:0>)
+  hcq.host_call "log"()
 }

@@ -55,10 +55,31 @@ def HCQ_ScheduleOp : HCQ_FunctionLikeOp<"schedule"> {
 def HCQ_ExecutableOp : HCQ_FunctionLikeOp<"executable"> {
   let summary = "the output: blobs, placeholders, patches and the host plan";
   let description = [{
-    What the runtime loads. Its body holds only placeholders, `hcq.blob`,
-    `hcq.patch_group`, `hcq.inputs` and the host plan (`hcq.fence`,
-    `hcq.reset`, `hcq.enqueue`, `hcq.finalize`, `hcq.host_call`) in
-    execution order. Arguments are the schedule's inputs, unchanged.
+    What the runtime loads. Its body holds the link-time memory
+    (placeholders, `hcq.program`, `hcq.alloc`, `hcq.blob`, `hcq.inputs`)
+    and the host plan in execution order: `hcq.call` of submitters, and the
+    calls the queues cannot run (`hcq.host_call`, and copies and launches
+    touching devices without queues, which the host runs). Arguments are the
+    schedule's inputs, unchanged.
+  }];
+}
+
+def HCQ_SubmitterOp : HCQ_FunctionLikeOp<"submitter"> {
+  let summary = "a host body: fences, resets, patches and pushes, in order";
+  let description = [{
+    A run of host-plan ops of an executable, on the host SUBMIT queue: its
+    fences, resets, run-time patch groups, queue pushes and finalizers. Its
+    arguments are the buffers and variables the run uses, in order of first
+    use, so that two batches of the same shape call one submitter.
+  }];
+}
+
+def HCQ_CallOp : HCQ_Op<"call", [
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "run a submitter";
+  let arguments = (ins FlatSymbolRefAttr:$callee, Variadic<AnyType>:$operands);
+  let assemblyFormat = [{
+    $callee `(` ($operands^ `:` qualified(type($operands)))? `)` attr-dict
   }];
 }
 

@@ -180,6 +180,21 @@ def HCQLowerSubmit : Pass<"hcq-lower-submit", "::mlir::ModuleOp"> {
   ];
 }
 
+def HCQBuildExecutable : Pass<"hcq-build-executable", "::mlir::ModuleOp"> {
+  let summary = "Fold host bodies into shared submitters; schedules become "
+                "executables (seed 6, 7)";
+  let description = [{
+    Every lowered `hcq.schedule` becomes an `hcq.executable`. Each maximal
+    run of host-plan ops (fences, resets, run-time patch groups, pushes,
+    finalizers) between the calls only the host can run folds into one
+    `hcq.submitter`, called with `hcq.call`: the values the run uses become
+    the submitter's arguments, in order of first use, so every run of the
+    same shape (in this executable or another) calls one submitter.
+    Link-time memory (placeholders, programs, allocs, blobs, inputs tables)
+    stays in the executable.
+  }];
+}
+
 def HCQPrintPackets : Pass<"hcq-print-packets", "::mlir::ModuleOp"> {
   let summary = "Print every submit's command words as named packets";
   let description = [{

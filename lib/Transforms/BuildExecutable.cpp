@@ -1,0 +1,133 @@
+//===- BuildExecutable.cpp - Host bodies into shared submitters -----------===//
+//
+// Seed sections 6 and 7: adjacent host bodies fold into one submitter whose
+// parameters are canonical, so batches of the same shape share it; the
+// schedule becomes the executable the runtime loads.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HCQ/Transforms/Passes.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/StringMap.h"
+
+namespace hcq {
+#define GEN_PASS_DEF_HCQBUILDEXECUTABLE
+#include "HCQ/Transforms/Passes.h.inc"
+} // namespace hcq
+
+using namespace mlir;
+using namespace hcq;
+
+namespace {
+
+bool isHostBody(Operation *op) {
+  return isa<FenceOp, ResetOp, PatchGroupOp, PushOp, FinalizeOp>(op);
+}
+
+struct BuildExecutablePass
+    : public hcq::impl::HCQBuildExecutableBase<BuildExecutablePass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    // Submitters by their printed body, so equal shapes share one.
+    llvm::StringMap<SubmitterOp> submitters;
+    for (SubmitterOp existing : module.getOps<SubmitterOp>())
+      submitters[key(existing)] = existing;
+    for (ScheduleOp schedule :
+         llvm::make_early_inc_range(module.getOps<ScheduleOp>()))
+      if (failed(build(schedule, submitters)))
+        return signalPassFailure();
+  }
+
+  /// The submitter's identity: its text with the symbol name left out.
+  static std::string key(SubmitterOp submitter) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << submitter.getFunctionType();
+    for (Operation &op : submitter.getBody().front())
+      op.print(os, OpPrintingFlags().printGenericOpForm().useLocalScope());
+    return text;
+  }
+
+  LogicalResult build(ScheduleOp schedule,
+                      llvm::StringMap<SubmitterOp> &submitters);
+};
+
+LogicalResult
+BuildExecutablePass::build(ScheduleOp schedule,
+                           llvm::StringMap<SubmitterOp> &submitters) {
+  if (schedule.getBody().empty())
+    return schedule.emitOpError("has no body");
+  Block &body = schedule.getBody().front();
+  for (Operation &op : body)
+    if (isa<SubmitOp, EnqueueOp>(op))
+      return op.emitOpError("is not lowered yet: run hcq-seal and "
+                            "hcq-lower-submit before hcq-build-executable");
+
+  // Runs of host bodies; link-time ops in between do not break a run.
+  SmallVector<SmallVector<Operation *>> runs;
+  bool open = false;
+  for (Operation &op : body) {
+    if (isHostBody(&op)) {
+      if (!open)
+        runs.emplace_back();
+      runs.back().push_back(&op);
+      open = true;
+    } else if (isa<HostCallOp, CopyOp, LaunchOp>(op)) {
+      open = false;
+    }
+  }
+
+  ModuleOp module = getOperation();
+  OpBuilder moduleBuilder = OpBuilder::atBlockEnd(module.getBody());
+  for (ArrayRef<Operation *> run : runs) {
+    // Arguments: the values the run uses, in order of first use.
+    llvm::SetVector<Value> params;
+    for (Operation *op : run)
+      params.insert(op->getOperands().begin(), op->getOperands().end());
+    SmallVector<Type> types;
+    for (Value v : params)
+      types.push_back(v.getType());
+    auto submitter = SubmitterOp::create(
+        moduleBuilder, run.front()->getLoc(), "hcq_submitter",
+        moduleBuilder.getFunctionType(types, {}), nullptr, nullptr);
+    Block *entry = new Block();
+    submitter.getBody().push_back(entry);
+    IRMapping mapping;
+    for (Value v : params)
+      mapping.map(v, entry->addArgument(v.getType(), v.getLoc()));
+    OpBuilder bodyBuilder = OpBuilder::atBlockEnd(entry);
+    for (Operation *op : run)
+      bodyBuilder.clone(*op, mapping);
+
+    std::string identity = key(submitter);
+    auto [it, inserted] = submitters.try_emplace(identity, submitter);
+    if (inserted) {
+      std::string name =
+          ("hcq_submitter_" + Twine(submitters.size() - 1)).str();
+      submitter.setSymName(name);
+    } else {
+      submitter.erase();
+    }
+    OpBuilder callBuilder(run.front());
+    CallOp::create(callBuilder, run.front()->getLoc(),
+                   FlatSymbolRefAttr::get(it->second.getSymNameAttr()),
+                   params.getArrayRef());
+    for (Operation *op : run)
+      op->erase();
+  }
+
+  // The schedule becomes the executable, its body moved over unchanged.
+  OpBuilder builder(schedule);
+  auto executable = ExecutableOp::create(
+      builder, schedule.getLoc(), schedule.getSymName(),
+      schedule.getFunctionType(), schedule.getArgAttrsAttr(),
+      schedule.getResAttrsAttr());
+  executable.getBody().takeBody(schedule.getBody());
+  schedule.erase();
+  return success();
+}
+
+} // namespace

@@ -1,0 +1,8 @@
+// RUN: hcq-opt %s -split-input-file --hcq-build-executable -verify-diagnostics
+
+// Tests that a schedule must be lowered first.
+hcq.schedule @s() {
+  %c = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<128xi8, CPU:0>
+  // expected-error @+1 {{'hcq.enqueue' op is not lowered yet: run hcq-seal and hcq-lower-submit before hcq-build-executable}}
+  hcq.enqueue %c[64] on CPU:0 queue COMPUTE:0 : !hcq.buffer<128xi8, CPU:0>
+}
