@@ -16,7 +16,8 @@ llvm_config.with_system_environment(["HOME", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 config.substitutions.append(("%hcq_src_root", config.hcq_src_root))
 config.substitutions.append(("%inputs", os.path.join(config.hcq_obj_root, "test", "Inputs")))
+config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%embed", sys.executable + " " + os.path.join(config.hcq_src_root, "scripts", "embed-code-object.py")))
 
 tool_dirs = [config.hcq_tools_dir, config.llvm_tools_dir]
-llvm_config.add_tool_substitutions(["hcq-opt", "FileCheck", "not", "count", "split-file"], tool_dirs)
+llvm_config.add_tool_substitutions(["hcq-opt", "hcq-exe-dump", "FileCheck", "not", "count", "split-file"], tool_dirs)

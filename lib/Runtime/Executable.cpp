@@ -1,0 +1,466 @@
+//===- Executable.cpp - The HCQX executable file format -------------------===//
+
+#include "HCQ/Runtime/Executable.h"
+
+#include "llvm/Support/CRC.h"
+#include "llvm/Support/Endian.h"
+
+#include <cstring>
+
+using namespace llvm;
+
+namespace hcq::runtime {
+
+bool Value::operator==(const Value &o) const {
+  return kind == o.kind && index == o.index && tag == o.tag &&
+         slot == o.slot && bytes == o.bytes && isVolatile == o.isVolatile &&
+         devices == o.devices;
+}
+bool Kernel::operator==(const Kernel &o) const {
+  return name == o.name && target == o.target && symbol == o.symbol &&
+         library == o.library && codeObject == o.codeObject;
+}
+bool Word::operator==(const Word &o) const {
+  return kind == o.kind && part == o.part && shift == o.shift &&
+         value == o.value && orBits == o.orBits && refs == o.refs;
+}
+bool Blob::operator==(const Blob &o) const {
+  return target == o.target && data == o.data && patches == o.patches;
+}
+bool InputsTable::operator==(const InputsTable &o) const {
+  return table == o.table && slots == o.slots;
+}
+bool Step::operator==(const Step &o) const {
+  return kind == o.kind && operands == o.operands &&
+         immediates == o.immediates && word == o.word && devices == o.devices;
+}
+bool Submitter::operator==(const Submitter &o) const {
+  return numArgs == o.numArgs && steps == o.steps;
+}
+bool PlanStep::operator==(const PlanStep &o) const {
+  return kind == o.kind && callee == o.callee && name == o.name &&
+         operands == o.operands && immediates == o.immediates;
+}
+bool Executable::operator==(const Executable &o) const {
+  return name == o.name && numArgs == o.numArgs && values == o.values &&
+         kernels == o.kernels && blobs == o.blobs && inputs == o.inputs &&
+         submitters == o.submitters && plan == o.plan;
+}
+
+namespace {
+
+// The header: magic, version, payload size, CRC-32 of the payload.
+constexpr char MAGIC[4] = {'H', 'C', 'Q', 'X'};
+constexpr size_t HEADER_BYTES = 24;
+
+class Writer {
+public:
+  void u8(uint8_t v) { out.push_back(v); }
+  void u32(uint32_t v) {
+    uint8_t b[4];
+    support::endian::write32le(b, v);
+    out.insert(out.end(), b, b + 4);
+  }
+  void u64(uint64_t v) {
+    uint8_t b[8];
+    support::endian::write64le(b, v);
+    out.insert(out.end(), b, b + 8);
+  }
+  void bytes(ArrayRef<uint8_t> data) {
+    u64(data.size());
+    out.insert(out.end(), data.begin(), data.end());
+  }
+  void string(const std::string &s) {
+    bytes(ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(s.data()),
+                            s.size()));
+  }
+  void u32s(ArrayRef<uint32_t> values) {
+    u32(values.size());
+    for (uint32_t v : values)
+      u32(v);
+  }
+  void u64s(ArrayRef<uint64_t> values) {
+    u32(values.size());
+    for (uint64_t v : values)
+      u64(v);
+  }
+  void devices(const std::vector<Device> &devices) {
+    u32(devices.size());
+    for (const Device &d : devices) {
+      u32(d.kind);
+      u32(d.index);
+    }
+  }
+  void word(const Word &w) {
+    u32(w.kind);
+    u32(w.part);
+    u32(w.shift);
+    u64(w.value);
+    u64(w.orBits);
+    u32s(w.refs);
+  }
+
+  std::vector<uint8_t> out;
+};
+
+/// Reads the payload; every read checks what is left first.
+class Reader {
+public:
+  explicit Reader(ArrayRef<uint8_t> data) : data(data) {}
+
+  bool failed() const { return !error.empty(); }
+  const std::string &message() const { return error; }
+
+  uint8_t u8() { return take(1) ? data[at - 1] : 0; }
+  uint32_t u32() {
+    return take(4) ? support::endian::read32le(data.data() + at - 4) : 0;
+  }
+  uint64_t u64() {
+    return take(8) ? support::endian::read64le(data.data() + at - 8) : 0;
+  }
+  std::vector<uint8_t> bytes() {
+    uint64_t n = u64();
+    if (failed() || !fits(n, 1))
+      return {};
+    std::vector<uint8_t> v(data.begin() + at, data.begin() + at + n);
+    at += n;
+    return v;
+  }
+  std::string string() {
+    std::vector<uint8_t> b = bytes();
+    return std::string(b.begin(), b.end());
+  }
+  /// A count of entries at least `minBytes` each, bounded by what is left.
+  uint32_t count(size_t minBytes, const char *what) {
+    uint32_t n = u32();
+    if (!failed() && !fits(n, minBytes))
+      fail(std::string("count of ") + what + " exceeds the file");
+    return failed() ? 0 : n;
+  }
+  std::vector<uint32_t> u32s() {
+    std::vector<uint32_t> v(count(4, "indices"));
+    for (uint32_t &x : v)
+      x = u32();
+    return v;
+  }
+  std::vector<uint64_t> u64s() {
+    std::vector<uint64_t> v(count(8, "immediates"));
+    for (uint64_t &x : v)
+      x = u64();
+    return v;
+  }
+  std::vector<Device> devices() {
+    std::vector<Device> v(count(8, "devices"));
+    for (Device &d : v) {
+      d.kind = u32();
+      d.index = u32();
+    }
+    return v;
+  }
+  Word word() {
+    Word w;
+    w.kind = u32();
+    w.part = u32();
+    w.shift = u32();
+    w.value = u64();
+    w.orBits = u64();
+    w.refs = u32s();
+    return w;
+  }
+  void fail(const std::string &why) {
+    if (error.empty())
+      error = why + " (payload byte " + std::to_string(at) + ")";
+  }
+  size_t offset() const { return at; }
+  bool atEnd() const { return at == data.size(); }
+
+private:
+  bool fits(uint64_t n, size_t each) const {
+    return n <= (data.size() - at) / each;
+  }
+  bool take(size_t n) {
+    if (failed())
+      return false;
+    if (data.size() - at < n) {
+      fail("truncated: needs " + std::to_string(n) + " more bytes");
+      return false;
+    }
+    at += n;
+    return true;
+  }
+
+  ArrayRef<uint8_t> data;
+  size_t at = 0;
+  std::string error;
+};
+
+Error formatError(const Twine &why) {
+  return createStringError(inconvertibleErrorCode(),
+                           "invalid hcq executable: " + why);
+}
+
+/// Checks that every index names something that exists.
+Error validate(const Executable &exe) {
+  size_t values = exe.values.size();
+  auto value = [&](uint32_t v, const Twine &where) -> Error {
+    if (v >= values)
+      return formatError(where + " names value " + Twine(v) + " of " +
+                         Twine(values));
+    return Error::success();
+  };
+  for (auto [i, v] : llvm::enumerate(exe.values)) {
+    if (v.kind > Value::Variable)
+      return formatError("value " + Twine(i) + " has unknown kind " +
+                         Twine(v.kind));
+    if (v.kind == Value::Program && v.index >= exe.kernels.size())
+      return formatError("value " + Twine(i) + " is the program of kernel " +
+                         Twine(v.index) + " of " + Twine(exe.kernels.size()));
+    if ((v.kind == Value::Input || v.kind == Value::Variable) &&
+        v.index >= exe.numArgs)
+      return formatError("value " + Twine(i) + " is argument " +
+                         Twine(v.index) + " of " + Twine(exe.numArgs));
+    for (const Device &d : v.devices)
+      if (d.kind > 5)
+        return formatError("value " + Twine(i) + " is on unknown device kind " +
+                           Twine(d.kind));
+  }
+  for (auto [i, blob] : llvm::enumerate(exe.blobs)) {
+    if (Error e = value(blob.target, "blob " + Twine(i)))
+      return e;
+    for (auto &[offset, word] : blob.patches) {
+      // A half of an address is 4 bytes, a whole one 8 (WordPart::full is 0).
+      uint64_t width = word.part == 0 ? 8 : 4;
+      if (offset > blob.data.size() || width > blob.data.size() - offset)
+        return formatError("blob " + Twine(i) + " patch at " + Twine(offset) +
+                           " is outside its " + Twine(blob.data.size()) +
+                           " bytes");
+      for (uint32_t ref : word.refs)
+        if (Error e = value(ref, "blob " + Twine(i) + " patch"))
+          return e;
+    }
+  }
+  for (auto [i, table] : llvm::enumerate(exe.inputs)) {
+    if (Error e = value(table.table, "inputs table " + Twine(i)))
+      return e;
+    for (auto [input, lane] : table.slots)
+      if (Error e = value(input, "inputs table " + Twine(i)))
+        return e;
+  }
+  for (auto [i, sub] : llvm::enumerate(exe.submitters))
+    for (const Step &step : sub.steps) {
+      if (step.kind > Step::Finalize)
+        return formatError("submitter " + Twine(i) + " has a step of unknown "
+                                                     "kind " +
+                           Twine(step.kind));
+      for (uint32_t op : step.operands)
+        if (op >= sub.numArgs)
+          return formatError("submitter " + Twine(i) + " step names argument " +
+                             Twine(op) + " of " + Twine(sub.numArgs));
+      for (uint32_t ref : step.word.refs)
+        if (ref >= sub.numArgs)
+          return formatError("submitter " + Twine(i) + " word names argument " +
+                             Twine(ref) + " of " + Twine(sub.numArgs));
+    }
+  for (auto [i, step] : llvm::enumerate(exe.plan)) {
+    if (step.kind > PlanStep::Launch)
+      return formatError("plan step " + Twine(i) + " has unknown kind " +
+                         Twine(step.kind));
+    if (step.kind == PlanStep::Call) {
+      if (step.callee >= exe.submitters.size())
+        return formatError("plan step " + Twine(i) + " calls submitter " +
+                           Twine(step.callee) + " of " +
+                           Twine(exe.submitters.size()));
+      if (step.operands.size() != exe.submitters[step.callee].numArgs)
+        return formatError("plan step " + Twine(i) + " passes " +
+                           Twine(step.operands.size()) + " arguments to a " +
+                           Twine(exe.submitters[step.callee].numArgs) +
+                           "-argument submitter");
+    }
+    if (step.kind == PlanStep::Launch && step.callee >= exe.kernels.size())
+      return formatError("plan step " + Twine(i) + " launches kernel " +
+                         Twine(step.callee) + " of " +
+                         Twine(exe.kernels.size()));
+    for (uint32_t op : step.operands)
+      if (Error e = value(op, "plan step " + Twine(i)))
+        return e;
+  }
+  return Error::success();
+}
+
+} // namespace
+
+std::vector<uint8_t> writeExecutable(const Executable &exe) {
+  Writer w;
+  w.string(exe.name);
+  w.u32(exe.numArgs);
+  w.u32(exe.values.size());
+  for (const Value &v : exe.values) {
+    w.u32(v.kind);
+    w.u32(v.index);
+    w.u32(v.tag);
+    w.u64(static_cast<uint64_t>(v.slot));
+    w.u64(v.bytes);
+    w.u8(v.isVolatile);
+    w.devices(v.devices);
+  }
+  w.u32(exe.kernels.size());
+  for (const Kernel &k : exe.kernels) {
+    w.string(k.name);
+    w.u32(k.target);
+    w.string(k.symbol);
+    w.string(k.library);
+    w.bytes(k.codeObject);
+  }
+  w.u32(exe.blobs.size());
+  for (const Blob &b : exe.blobs) {
+    w.u32(b.target);
+    w.bytes(b.data);
+    w.u32(b.patches.size());
+    for (auto &[offset, word] : b.patches) {
+      w.u64(offset);
+      w.word(word);
+    }
+  }
+  w.u32(exe.inputs.size());
+  for (const InputsTable &t : exe.inputs) {
+    w.u32(t.table);
+    w.u32(t.slots.size());
+    for (auto [input, lane] : t.slots) {
+      w.u32(input);
+      w.u32(lane);
+    }
+  }
+  w.u32(exe.submitters.size());
+  for (const Submitter &s : exe.submitters) {
+    w.u32(s.numArgs);
+    w.u32(s.steps.size());
+    for (const Step &step : s.steps) {
+      w.u32(step.kind);
+      w.u32s(step.operands);
+      w.u64s(step.immediates);
+      w.word(step.word);
+      w.devices(step.devices);
+    }
+  }
+  w.u32(exe.plan.size());
+  for (const PlanStep &step : exe.plan) {
+    w.u32(step.kind);
+    w.u32(step.callee);
+    w.string(step.name);
+    w.u32s(step.operands);
+    w.u64s(step.immediates);
+  }
+
+  std::vector<uint8_t> file(HEADER_BYTES);
+  std::memcpy(file.data(), MAGIC, 4);
+  support::endian::write32le(file.data() + 4, FORMAT_VERSION);
+  support::endian::write64le(file.data() + 8, w.out.size());
+  support::endian::write32le(file.data() + 16, llvm::crc32(w.out));
+  support::endian::write32le(file.data() + 20, 0);
+  file.insert(file.end(), w.out.begin(), w.out.end());
+  return file;
+}
+
+void resealExecutable(std::vector<uint8_t> &bytes) {
+  if (bytes.size() < HEADER_BYTES)
+    return;
+  ArrayRef<uint8_t> payload(bytes.data() + HEADER_BYTES,
+                            bytes.size() - HEADER_BYTES);
+  support::endian::write32le(bytes.data() + 16, llvm::crc32(payload));
+}
+
+Expected<Executable> readExecutable(ArrayRef<uint8_t> bytes) {
+  if (bytes.size() < HEADER_BYTES)
+    return formatError("truncated: " + Twine(bytes.size()) +
+                       " bytes, shorter than the " + Twine(HEADER_BYTES) +
+                       "-byte header");
+  if (std::memcmp(bytes.data(), MAGIC, 4) != 0)
+    return formatError("not an HCQX file (bad magic)");
+  uint32_t version = support::endian::read32le(bytes.data() + 4);
+  if (version != FORMAT_VERSION)
+    return formatError("format version " + Twine(version) +
+                       ", this reader reads version " + Twine(FORMAT_VERSION));
+  uint64_t size = support::endian::read64le(bytes.data() + 8);
+  if (size != bytes.size() - HEADER_BYTES)
+    return formatError("header says " + Twine(size) + " payload bytes, the "
+                       "file has " +
+                       Twine(bytes.size() - HEADER_BYTES) +
+                       (size > bytes.size() - HEADER_BYTES ? " (truncated)"
+                                                           : ""));
+  ArrayRef<uint8_t> payload = bytes.drop_front(HEADER_BYTES);
+  uint32_t checksum = support::endian::read32le(bytes.data() + 16);
+  if (checksum != llvm::crc32(payload))
+    return formatError("checksum mismatch: the file is corrupt");
+
+  Reader r(payload);
+  Executable exe;
+  exe.name = r.string();
+  exe.numArgs = r.u32();
+  exe.values.resize(r.count(33, "values"));
+  for (Value &v : exe.values) {
+    v.kind = static_cast<Value::Kind>(r.u32());
+    v.index = r.u32();
+    v.tag = r.u32();
+    v.slot = static_cast<int64_t>(r.u64());
+    v.bytes = r.u64();
+    v.isVolatile = r.u8();
+    v.devices = r.devices();
+  }
+  exe.kernels.resize(r.count(28, "kernels"));
+  for (Kernel &k : exe.kernels) {
+    k.name = r.string();
+    k.target = r.u32();
+    k.symbol = r.string();
+    k.library = r.string();
+    k.codeObject = r.bytes();
+  }
+  exe.blobs.resize(r.count(16, "blobs"));
+  for (Blob &b : exe.blobs) {
+    b.target = r.u32();
+    b.data = r.bytes();
+    b.patches.resize(r.count(40, "patches"));
+    for (auto &[offset, word] : b.patches) {
+      offset = r.u64();
+      word = r.word();
+    }
+  }
+  exe.inputs.resize(r.count(8, "inputs tables"));
+  for (InputsTable &t : exe.inputs) {
+    t.table = r.u32();
+    t.slots.resize(r.count(8, "slots"));
+    for (auto &[input, lane] : t.slots) {
+      input = r.u32();
+      lane = r.u32();
+    }
+  }
+  exe.submitters.resize(r.count(8, "submitters"));
+  for (Submitter &s : exe.submitters) {
+    s.numArgs = r.u32();
+    s.steps.resize(r.count(48, "steps"));
+    for (Step &step : s.steps) {
+      step.kind = static_cast<Step::Kind>(r.u32());
+      step.operands = r.u32s();
+      step.immediates = r.u64s();
+      step.word = r.word();
+      step.devices = r.devices();
+    }
+  }
+  exe.plan.resize(r.count(24, "plan steps"));
+  for (PlanStep &step : exe.plan) {
+    step.kind = static_cast<PlanStep::Kind>(r.u32());
+    step.callee = r.u32();
+    step.name = r.string();
+    step.operands = r.u32s();
+    step.immediates = r.u64s();
+  }
+  if (r.failed())
+    return formatError(r.message());
+  if (!r.atEnd())
+    return formatError(Twine(payload.size() - r.offset()) +
+                       " bytes after the plan");
+  if (Error e = validate(exe))
+    return std::move(e);
+  return exe;
+}
+
+} // namespace hcq::runtime

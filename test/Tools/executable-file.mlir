@@ -1,0 +1,33 @@
+// The executable file: written by hcq-opt --hcq-write-executable, read back
+// without MLIR by hcq-exe-dump (the runtime's reader).
+//
+// Tests that the bundled example's executable round-trips through the file:
+// its kernels with their code objects, blobs, the shared submitter and plan.
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: hcq-opt --hcq-pipeline %hcq_src_root/examples/mlp.mlir --hcq-write-executable=dir=%t -o /dev/null
+// RUN: hcq-exe-dump %t/mlp.hcqx | FileCheck %s
+// CHECK: executable @mlp (4 arguments)
+// CHECK-NEXT: values {{[0-9]+}}, kernels 2, blobs 17, inputs tables 4, submitters 1, plan steps 1
+// CHECK-NEXT: kernel matmul: {{[0-9]+}} code object bytes
+// CHECK-NEXT: kernel relu: {{[0-9]+}} code object bytes
+// CHECK: submitter 0 ({{[0-9]+}} arguments): fence fence reset patch_group
+// CHECK-SAME: push finalize
+// CHECK-NEXT: plan: call submitter 0
+//
+// Tests that a truncated file is an error, not a crash.
+// RUN: head -c 1000 %t/mlp.hcqx > %t/cut.hcqx
+// RUN: not hcq-exe-dump %t/cut.hcqx 2>&1 | FileCheck %s --check-prefix=CUT
+// CUT: invalid hcq executable: header says {{[0-9]+}} payload bytes, the file has 976 (truncated)
+//
+// Tests that a flipped byte fails the checksum.
+// RUN: %python -c "import sys; b = bytearray(open(sys.argv[1], 'rb').read()); b[4000] ^= 0x10; open(sys.argv[2], 'wb').write(b)" %t/mlp.hcqx %t/flip.hcqx
+// RUN: not hcq-exe-dump %t/flip.hcqx 2>&1 | FileCheck %s --check-prefix=FLIP
+// FLIP: invalid hcq executable: checksum mismatch: the file is corrupt
+//
+// Tests that another file is not taken for an executable.
+// RUN: not hcq-exe-dump %s 2>&1 | FileCheck %s --check-prefix=FOREIGN
+// FOREIGN: invalid hcq executable: not an HCQX file (bad magic)
+//
+// Tests that an unwritable directory is reported.
+// RUN: not hcq-opt --hcq-pipeline %hcq_src_root/examples/mlp.mlir --hcq-write-executable=dir=%t/missing/dir -o /dev/null 2>&1 | FileCheck %s --check-prefix=DIR
+// DIR: error: 'hcq.executable' op cannot write '{{.*}}mlp.hcqx':

@@ -1,0 +1,73 @@
+//===- hcq-exe-dump.cpp - Print an HCQX executable ------------------------===//
+//
+// Reads an executable file the way the runtime does (no MLIR) and prints
+// what it holds; a truncated or corrupt file is an error and exit code 1.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HCQ/Runtime/Executable.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace hcq::runtime;
+
+static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<file.hcqx>"),
+                                      cl::Required);
+
+int main(int argc, char **argv) {
+  InitLLVM init(argc, argv);
+  cl::ParseCommandLineOptions(argc, argv, "hcq executable dumper\n");
+  auto buffer = MemoryBuffer::getFile(inputFile, /*IsText=*/false,
+                                      /*RequiresNullTerminator=*/false);
+  if (!buffer) {
+    WithColor::error() << "cannot read '" << inputFile
+                       << "': " << buffer.getError().message() << '\n';
+    return 1;
+  }
+  ArrayRef<uint8_t> bytes(
+      reinterpret_cast<const uint8_t *>((*buffer)->getBufferStart()),
+      (*buffer)->getBufferSize());
+  Expected<Executable> exe = readExecutable(bytes);
+  if (!exe) {
+    WithColor::error() << inputFile << ": " << toString(exe.takeError())
+                       << '\n';
+    return 1;
+  }
+  raw_ostream &os = outs();
+  os << "executable @" << exe->name << " (" << exe->numArgs
+     << " arguments)\n";
+  os << "values " << exe->values.size() << ", kernels " << exe->kernels.size()
+     << ", blobs " << exe->blobs.size() << ", inputs tables "
+     << exe->inputs.size() << ", submitters " << exe->submitters.size()
+     << ", plan steps " << exe->plan.size() << '\n';
+  for (const Kernel &k : exe->kernels)
+    os << "kernel " << k.name << ": " << k.codeObject.size()
+       << " code object bytes\n";
+  for (const Blob &b : exe->blobs)
+    os << "blob of value " << b.target << ": " << b.data.size() << " bytes, "
+       << b.patches.size() << " patches\n";
+  static const char *const stepNames[] = {"fence", "reset", "patch_group",
+                                          "push", "finalize"};
+  for (auto [i, s] : llvm::enumerate(exe->submitters)) {
+    os << "submitter " << i << " (" << s.numArgs << " arguments):";
+    for (const Step &step : s.steps)
+      os << ' ' << stepNames[step.kind];
+    os << '\n';
+  }
+  static const char *const planNames[] = {"call", "host_call", "copy",
+                                          "launch"};
+  for (const PlanStep &step : exe->plan) {
+    os << "plan: " << planNames[step.kind];
+    if (step.kind == PlanStep::Call)
+      os << " submitter " << step.callee;
+    if (step.kind == PlanStep::HostCall)
+      os << " \"" << step.name << '"';
+    os << '\n';
+  }
+  return 0;
+}
