@@ -1032,6 +1032,9 @@ LogicalResult BlobOp::verify() {
   int64_t bytes = static_cast<int64_t>(getData().size()) * 4;
   if (!isLinkTimeBuffer(getTarget()))
     return emitOpError("target must be an hcq.placeholder or hcq.program");
+  if (getLane() && *getLane() >= target.getNumLanes())
+    return emitOpError() << "lane " << *getLane() << " of a target with "
+                         << target.getNumLanes() << " lanes";
   if (bytes > target.getByteSize())
     return emitOpError() << "writes " << bytes << " bytes into a "
                          << target.getByteSize() << "-byte placeholder";

@@ -12,9 +12,8 @@ using namespace llvm;
 namespace hcq::runtime {
 
 bool Value::operator==(const Value &o) const {
-  return kind == o.kind && index == o.index && tag == o.tag &&
-         slot == o.slot && bytes == o.bytes && isVolatile == o.isVolatile &&
-         devices == o.devices;
+  return kind == o.kind && index == o.index && tag == o.tag && slot == o.slot &&
+         bytes == o.bytes && isVolatile == o.isVolatile && devices == o.devices;
 }
 bool Kernel::operator==(const Kernel &o) const {
   return name == o.name && target == o.target && symbol == o.symbol &&
@@ -249,8 +248,9 @@ Error validate(const Executable &exe) {
   for (auto [i, sub] : llvm::enumerate(exe.submitters))
     for (const Step &step : sub.steps) {
       if (step.kind > Step::Finalize)
-        return formatError("submitter " + Twine(i) + " has a step of unknown "
-                                                     "kind " +
+        return formatError("submitter " + Twine(i) +
+                           " has a step of unknown "
+                           "kind " +
                            Twine(step.kind));
       for (uint32_t op : step.operands)
         if (op >= sub.numArgs)
@@ -382,11 +382,12 @@ Expected<Executable> readExecutable(ArrayRef<uint8_t> bytes) {
                        ", this reader reads version " + Twine(FORMAT_VERSION));
   uint64_t size = support::endian::read64le(bytes.data() + 8);
   if (size != bytes.size() - HEADER_BYTES)
-    return formatError("header says " + Twine(size) + " payload bytes, the "
-                       "file has " +
-                       Twine(bytes.size() - HEADER_BYTES) +
-                       (size > bytes.size() - HEADER_BYTES ? " (truncated)"
-                                                           : ""));
+    return formatError(
+        "header says " + Twine(size) +
+        " payload bytes, the "
+        "file has " +
+        Twine(bytes.size() - HEADER_BYTES) +
+        (size > bytes.size() - HEADER_BYTES ? " (truncated)" : ""));
   ArrayRef<uint8_t> payload = bytes.drop_front(HEADER_BYTES);
   uint32_t checksum = support::endian::read32le(bytes.data() + 16);
   if (checksum != llvm::crc32(payload))

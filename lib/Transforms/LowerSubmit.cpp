@@ -107,7 +107,7 @@ struct LowerSubmitPass : public hcq::impl::HCQLowerSubmitBase<LowerSubmitPass> {
                                               WordPart::lo, 0, 0, 1),
                                 WordAttr::get(ctx, WordKind::address, 0, 0,
                                               WordPart::hi, 0, 0, 1)}),
-          ValueRange{source});
+          ValueRange{source}, /*lane=*/nullptr);
       source = packet;
       size = packetBytes;
     }

@@ -179,7 +179,8 @@ LogicalResult SealPass::seal(SubmitOp submit, PlaceholderCache &placeholders,
     BlobOp::create(builder, loc, blob.placeholder,
                    builder.getDenseI32ArrayAttr(dwords),
                    builder.getDenseI64ArrayAttr(blob.patchOffsets),
-                   builder.getArrayAttr(patches), operands.values());
+                   builder.getArrayAttr(patches), operands.values(),
+                   /*lane=*/nullptr);
   }
 
   if (!runtime.empty()) {
@@ -249,7 +250,7 @@ LogicalResult SealPass::seal(SubmitOp submit, PlaceholderCache &placeholders,
                          /*isVolatile=*/false);
     BlobOp::create(builder, loc, offsets, builder.getDenseI32ArrayAttr(pairs),
                    builder.getDenseI64ArrayAttr({}), builder.getArrayAttr({}),
-                   ValueRange{});
+                   ValueRange{}, /*lane=*/nullptr);
     int64_t start = 0;
     for (const Group &g : groups) {
       PatchGroupOp::create(builder, loc, blobs[g.tag].placeholder, offsets,

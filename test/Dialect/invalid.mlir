@@ -930,3 +930,12 @@ hcq.schedule @e() {
   // expected-error @+1 {{'hcq.push' op mode 'sdma' is for copy queues}}
   hcq.push %cb[16] sdma ring(%ring, %put, %wptr, %rptr, %db) on AMD:0 queue COMPUTE:0 : !hcq.buffer<128xi8, AMD:0>, !hcq.buffer<4096xi8, AMD:0>, !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>
 }
+
+// -----
+
+// Tests that a per-lane blob names a lane of its target.
+hcq.schedule @e() {
+  %p = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<8xi8, [AMD:0, AMD:1]>
+  // expected-error @+1 {{'hcq.blob' op lane 2 of a target with 2 lanes}}
+  hcq.blob %p = [0x1] : !hcq.buffer<8xi8, [AMD:0, AMD:1]> {lane = 2 : i32}
+}

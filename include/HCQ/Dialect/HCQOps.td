@@ -423,7 +423,9 @@ def HCQ_BlobOp : HCQ_Op<"blob"> {
     `data` (dwords, little-endian) is written at offset 0 of `target`, then
     each link-time patch: `at: word` writes the word at byte offset `at`.
     A patch word takes the address of a placeholder operand (64 bits, or 32
-    for `lo`/`hi`). Unknown bytes are `0xbe`, padding `0xbf`.
+    for `lo`/`hi`). Unknown bytes are `0xbe`, padding `0xbf`. Once linked
+    (`hcq-link`), a blob of a multi-device target may hold one `lane`'s
+    bytes only.
 
     ```mlir
     hcq.blob %cb = [0xc0053c00, 0xbebebebe] patches [4: lo(%s + 0)] : !t, !s
@@ -431,7 +433,8 @@ def HCQ_BlobOp : HCQ_Op<"blob"> {
   }];
   let arguments = (ins HCQ_AnyBuffer:$target, DenseI32ArrayAttr:$data,
                        DenseI64ArrayAttr:$patch_offsets,
-                       HCQ_WordArrayAttr:$patches, Variadic<AnyType>:$refs);
+                       HCQ_WordArrayAttr:$patches, Variadic<AnyType>:$refs,
+                       OptionalAttr<I32Attr>:$lane);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
 }

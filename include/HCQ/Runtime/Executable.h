@@ -92,9 +92,9 @@ struct Submitter {
 struct PlanStep {
   enum Kind : uint32_t { Call, HostCall, Copy, Launch };
   Kind kind = Call;
-  uint32_t callee = 0;            // Call: submitter; Launch: kernel
-  std::string name;               // HostCall: callee
-  std::vector<uint32_t> operands; // value indices
+  uint32_t callee = 0;              // Call: submitter; Launch: kernel
+  std::string name;                 // HostCall: callee
+  std::vector<uint32_t> operands;   // value indices
   std::vector<uint64_t> immediates; // Copy: offsets and sizes; Launch: grid
   bool operator==(const PlanStep &o) const;
 };

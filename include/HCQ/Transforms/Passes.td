@@ -208,6 +208,25 @@ def HCQWriteExecutable : Pass<"hcq-write-executable", "::mlir::ModuleOp"> {
   ];
 }
 
+def HCQLink : Pass<"hcq-link", "::mlir::ModuleOp"> {
+  let summary = "Link every executable against a deterministic address map "
+                "(seed 9, 10)";
+  let description = [{
+    Gives every placeholder, program and alloc of each `hcq.executable` an
+    address, with the runtime's own link (`hcq::runtime::link`), against a
+    deterministic map: one bump allocator from `base`, 256-byte aligned,
+    host functions at fixed fake addresses. Each op gets its per-lane
+    addresses as `hcq.addresses`; each blob is replaced by its linked bytes,
+    one blob per lane of a multi-device target, with no patches left. What
+    stays to be written per run are the patch groups. Placeholders with one
+    (tag, slot, device) share memory; programs are loaded once per device.
+  }];
+  let options = [
+    Option<"base", "base", "uint64_t", "0x100000000",
+           "First address of the map">,
+  ];
+}
+
 def HCQPrintPackets : Pass<"hcq-print-packets", "::mlir::ModuleOp"> {
   let summary = "Print every submit's command words as named packets";
   let description = [{

@@ -1,0 +1,68 @@
+//===- Link.h - Giving an executable's memory its addresses -----*- C++ -*-===//
+//
+// The link, shared by the hcq-link pass (a deterministic address map) and
+// the runtime (real memory): every placeholder, program and alloc gets memory
+// per lane, programs are loaded, and the blobs' link-time patches are
+// applied. MLIR-free.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HCQ_RUNTIME_LINK_H
+#define HCQ_RUNTIME_LINK_H
+
+#include "HCQ/Runtime/Executable.h"
+
+#include <map>
+
+namespace hcq::runtime {
+
+/// Where the link gets memory and how it writes it.
+class Memory {
+public:
+  virtual ~Memory() = default;
+  /// `bytes` of memory for lane `lane` of `value`, on `device`.
+  virtual llvm::Expected<uint64_t>
+  allocate(const Value &value, const Device &device, uint64_t bytes) = 0;
+  /// The address of a CPU kernel's host function.
+  virtual llvm::Expected<uint64_t> hostFunction(const Kernel &kernel) = 0;
+  /// The address of a runtime host function (cpu::HostFunction id).
+  virtual llvm::Expected<uint64_t> runtimeFunction(uint32_t id) = 0;
+  virtual void write(uint64_t address, llvm::ArrayRef<uint8_t> bytes) = 0;
+};
+
+struct LinkResult {
+  /// Per value, per lane: its address (0 for inputs and variables, which
+  /// get theirs every run).
+  std::vector<std::vector<uint64_t>> addresses;
+  /// Per blob, per lane of its target: the bytes written, patches applied.
+  std::vector<std::vector<std::vector<uint8_t>>> blobs;
+};
+
+/// Links `exe` into `memory`. Placeholders with one (tag, slot, device) are
+/// one memory; programs of one kernel on one device are loaded once.
+llvm::Expected<LinkResult> link(const Executable &exe, Memory &memory);
+
+/// The value of a link-time word whose operands are at `addresses` (one per
+/// lane of the word, or one).
+uint64_t evaluateAddressWord(const Word &word, uint64_t address);
+
+/// A deterministic address map: one bump allocator from `base`, each
+/// allocation 256-byte aligned, host functions at fixed fake addresses; the
+/// writes are recorded. What the hcq-link pass links against.
+class AddressMap : public Memory {
+public:
+  explicit AddressMap(uint64_t base) : next(base) {}
+  llvm::Expected<uint64_t> allocate(const Value &value, const Device &device,
+                                    uint64_t bytes) override;
+  llvm::Expected<uint64_t> hostFunction(const Kernel &kernel) override;
+  llvm::Expected<uint64_t> runtimeFunction(uint32_t id) override;
+  void write(uint64_t, llvm::ArrayRef<uint8_t>) override {}
+
+private:
+  uint64_t next;
+  std::map<std::string, uint64_t> functions;
+};
+
+} // namespace hcq::runtime
+
+#endif // HCQ_RUNTIME_LINK_H

@@ -1,0 +1,159 @@
+//===- Link.cpp - Giving an executable's memory its addresses -------------===//
+
+#include "HCQ/Runtime/Link.h"
+#include "HCQ/Target/AMD/CodeObject.h"
+
+#include "llvm/Support/Endian.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <map>
+#include <tuple>
+
+using namespace llvm;
+
+namespace hcq::runtime {
+
+namespace {
+// Mirrors of the dialect's enums (HCQBase.td); the format stores them.
+constexpr uint32_t WORD_ADDRESS = 1;
+constexpr uint32_t PART_FULL = 0, PART_LO = 1, PART_HI = 2;
+constexpr uint32_t TAG_HOST_FUNCTION = 17;
+constexpr uint32_t TARGET_CPU = 0, TARGET_AMD = 1;
+constexpr uint32_t DEVICE_AMD = 0;
+
+Error linkError(const Twine &why) {
+  return createStringError(inconvertibleErrorCode(), "link: " + why);
+}
+} // namespace
+
+uint64_t evaluateAddressWord(const Word &word, uint64_t address) {
+  uint64_t value = (address + word.value) >> word.shift;
+  if (word.part == PART_LO)
+    value &= 0xFFFFFFFF;
+  else if (word.part == PART_HI)
+    value >>= 32;
+  return value | word.orBits;
+}
+
+Expected<LinkResult> link(const Executable &exe, Memory &memory) {
+  LinkResult result;
+  result.addresses.resize(exe.values.size());
+  // One memory per (tag, slot, device) placeholder and per (kernel, device)
+  // program, however many values name it.
+  std::map<std::tuple<uint32_t, int64_t, uint32_t, uint32_t>, uint64_t>
+      placeholders;
+  std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint64_t> programs;
+  std::vector<std::optional<amd::KernelInfo>> images(exe.kernels.size());
+
+  for (auto [i, value] : llvm::enumerate(exe.values)) {
+    std::vector<uint64_t> &lanes = result.addresses[i];
+    if (value.kind == Value::Input || value.kind == Value::Variable) {
+      lanes.assign(std::max<size_t>(value.devices.size(), 1), 0);
+      continue;
+    }
+    for (const Device &device : value.devices) {
+      uint64_t address = 0;
+      if (value.kind == Value::Placeholder && value.tag == TAG_HOST_FUNCTION) {
+        Expected<uint64_t> fn = memory.runtimeFunction(value.slot);
+        if (!fn)
+          return fn.takeError();
+        address = *fn;
+      } else if (value.kind == Value::Placeholder) {
+        auto key =
+            std::make_tuple(value.tag, value.slot, device.kind, device.index);
+        auto it = placeholders.find(key);
+        if (it == placeholders.end()) {
+          Expected<uint64_t> a = memory.allocate(value, device, value.bytes);
+          if (!a)
+            return a.takeError();
+          it = placeholders.emplace(key, *a).first;
+        }
+        address = it->second;
+      } else if (value.kind == Value::Program) {
+        const Kernel &kernel = exe.kernels[value.index];
+        if (kernel.target != TARGET_AMD) {
+          Expected<uint64_t> fn = memory.hostFunction(kernel);
+          if (!fn)
+            return fn.takeError();
+          address = *fn;
+        } else {
+          auto key = std::make_tuple(value.index, device.kind, device.index);
+          auto it = programs.find(key);
+          if (it == programs.end()) {
+            if (!images[value.index]) {
+              StringRef bytes(
+                  reinterpret_cast<const char *>(kernel.codeObject.data()),
+                  kernel.codeObject.size());
+              auto info = amd::readKernel(bytes, kernel.symbol);
+              if (!info)
+                return linkError("kernel " + kernel.name + ": " +
+                                 toString(info.takeError()));
+              images[value.index] = std::move(*info);
+            }
+            const std::vector<uint8_t> &image = images[value.index]->image;
+            Expected<uint64_t> a = memory.allocate(value, device, image.size());
+            if (!a)
+              return a.takeError();
+            memory.write(*a, image);
+            it = programs.emplace(key, *a).first;
+          }
+          address = it->second;
+        }
+      } else { // Alloc: its own memory per lane.
+        Expected<uint64_t> a = memory.allocate(value, device, value.bytes);
+        if (!a)
+          return a.takeError();
+        address = *a;
+      }
+      lanes.push_back(address);
+    }
+  }
+
+  // Blobs: each lane's copy of the data, with that lane's addresses patched.
+  for (const Blob &blob : exe.blobs) {
+    const std::vector<uint64_t> &targets = result.addresses[blob.target];
+    auto &lanes = result.blobs.emplace_back();
+    for (size_t lane = 0; lane < targets.size(); ++lane) {
+      std::vector<uint8_t> data = blob.data;
+      for (const auto &[offset, word] : blob.patches) {
+        if (word.kind != WORD_ADDRESS || word.refs.empty())
+          return linkError("a blob patch must be an address");
+        uint32_t ref = word.refs.size() == 1
+                           ? word.refs[0]
+                           : word.refs[lane % word.refs.size()];
+        const std::vector<uint64_t> &refLanes = result.addresses[ref];
+        uint64_t address = refLanes[refLanes.size() == 1 ? 0 : lane];
+        uint64_t value = evaluateAddressWord(word, address);
+        if (word.part == PART_FULL)
+          support::endian::write64le(data.data() + offset, value);
+        else
+          support::endian::write32le(data.data() + offset,
+                                     static_cast<uint32_t>(value));
+      }
+      memory.write(targets[lane], data);
+      lanes.push_back(std::move(data));
+    }
+  }
+  return result;
+}
+
+Expected<uint64_t> AddressMap::allocate(const Value &, const Device &,
+                                        uint64_t bytes) {
+  uint64_t address = next;
+  next += alignTo(std::max<uint64_t>(bytes, 1), 256);
+  return address;
+}
+
+Expected<uint64_t> AddressMap::hostFunction(const Kernel &kernel) {
+  auto [it, inserted] =
+      functions.try_emplace(kernel.library + ":" + kernel.symbol, 0);
+  if (inserted)
+    it->second = 0x7f0000000000 + 0x1000 * (functions.size() - 1);
+  return it->second;
+}
+
+Expected<uint64_t> AddressMap::runtimeFunction(uint32_t id) {
+  return 0x7e0000000000 + 0x100 * static_cast<uint64_t>(id);
+}
+
+} // namespace hcq::runtime

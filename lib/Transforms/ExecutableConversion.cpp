@@ -1,0 +1,245 @@
+//===- ExecutableConversion.cpp - hcq.executable into its runtime form ----===//
+
+#include "HCQ/Transforms/ExecutableConversion.h"
+
+namespace rt = hcq::runtime;
+using namespace mlir;
+using namespace hcq;
+
+namespace {
+
+std::vector<rt::Device> devicesOf(DevicesAttr devices) {
+  std::vector<rt::Device> result;
+  for (DeviceAttr d : devices.getDevices())
+    result.push_back({static_cast<uint32_t>(d.getKind()), d.getIndex()});
+  return result;
+}
+
+/// Builds the runtime's form of one executable.
+class Converter {
+public:
+  Converter(ExecutableOp exe, SymbolTableCollection &symbols)
+      : exe(exe), symbols(symbols) {}
+
+  FailureOr<rt::Executable> convert();
+  const DenseMap<Value, uint32_t> &valueIndices() const { return values; }
+
+private:
+  FailureOr<uint32_t> value(Value v);
+  FailureOr<uint32_t> kernel(FlatSymbolRefAttr name, Operation *user);
+  FailureOr<uint32_t> submitter(FlatSymbolRefAttr name, Operation *user);
+  rt::Word word(WordAttr w, ValueRange refs,
+                llvm::function_ref<uint32_t(Value)> index);
+
+  ExecutableOp exe;
+  SymbolTableCollection &symbols;
+  rt::Executable out;
+  DenseMap<Value, uint32_t> values;
+  DenseMap<Operation *, uint32_t> kernels, submitters;
+};
+
+FailureOr<uint32_t> Converter::kernel(FlatSymbolRefAttr name, Operation *user) {
+  auto op = symbols.lookupNearestSymbolFrom<KernelOp>(user, name);
+  auto [it, inserted] = kernels.try_emplace(op, out.kernels.size());
+  if (inserted) {
+    std::string code = op.getCodeObject().value_or("").str();
+    out.kernels.push_back(
+        {op.getSymName().str(), static_cast<uint32_t>(op.getTarget()),
+         op.getSymbol().value_or("").str(), op.getLibrary().value_or("").str(),
+         std::vector<uint8_t>(code.begin(), code.end())});
+  }
+  return it->second;
+}
+
+FailureOr<uint32_t> Converter::value(Value v) {
+  auto it = values.find(v);
+  if (it != values.end())
+    return it->second;
+  rt::Value result;
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    result.index = arg.getArgNumber();
+    if (auto buffer = dyn_cast<BufferType>(v.getType())) {
+      result.kind = rt::Value::Input;
+      result.bytes = buffer.getByteSize();
+      result.devices = devicesOf(buffer.getDevices());
+    } else {
+      result.kind = rt::Value::Variable;
+      result.bytes = v.getType().getIntOrFloatBitWidth();
+    }
+  } else {
+    auto buffer = cast<BufferType>(v.getType());
+    result.bytes = buffer.getByteSize();
+    result.devices = devicesOf(buffer.getDevices());
+    Operation *def = v.getDefiningOp();
+    if (auto p = dyn_cast<PlaceholderOp>(def)) {
+      result.kind = rt::Value::Placeholder;
+      result.tag = static_cast<uint32_t>(p.getTag());
+      result.slot = p.getSlot();
+      result.isVolatile = p.getIsVolatile();
+    } else if (isa<AllocOp>(def)) {
+      result.kind = rt::Value::Alloc;
+    } else if (auto program = dyn_cast<ProgramOp>(def)) {
+      FailureOr<uint32_t> k = kernel(program.getKernelAttr(), program);
+      if (failed(k))
+        return failure();
+      result.kind = rt::Value::Program;
+      result.index = *k;
+    } else {
+      return def->emitOpError("cannot be written to an executable file");
+    }
+  }
+  uint32_t index = out.values.size();
+  out.values.push_back(std::move(result));
+  values[v] = index;
+  return index;
+}
+
+rt::Word Converter::word(WordAttr w, ValueRange refs,
+                         llvm::function_ref<uint32_t(Value)> index) {
+  rt::Word result{static_cast<uint32_t>(w.getKind()),
+                  static_cast<uint32_t>(w.getPart()),
+                  w.getShift(),
+                  w.getValue(),
+                  w.getOrBits(),
+                  {}};
+  for (Value ref : refs.slice(w.getRef(), w.getLanes()))
+    result.refs.push_back(index(ref));
+  return result;
+}
+
+FailureOr<uint32_t> Converter::submitter(FlatSymbolRefAttr name,
+                                         Operation *user) {
+  auto op = symbols.lookupNearestSymbolFrom<SubmitterOp>(user, name);
+  auto [it, inserted] = submitters.try_emplace(op, out.submitters.size());
+  if (!inserted)
+    return it->second;
+  rt::Submitter sub;
+  sub.numArgs = op.getNumArguments();
+  auto arg = [](Value v) {
+    return static_cast<uint32_t>(cast<BlockArgument>(v).getArgNumber());
+  };
+  auto args = [&](ValueRange vs) {
+    std::vector<uint32_t> result;
+    for (Value v : vs)
+      result.push_back(arg(v));
+    return result;
+  };
+  for (Operation &op : op.getBody().front()) {
+    rt::Step step;
+    if (auto fence = dyn_cast<FenceOp>(op)) {
+      step.kind = rt::Step::Fence;
+      step.operands = args(fence->getOperands());
+    } else if (auto reset = dyn_cast<ResetOp>(op)) {
+      step.kind = rt::Step::Reset;
+      step.operands = args(reset->getOperands());
+    } else if (auto finalize = dyn_cast<FinalizeOp>(op)) {
+      step.kind = rt::Step::Finalize;
+      step.operands = args(finalize->getOperands());
+    } else if (auto group = dyn_cast<PatchGroupOp>(op)) {
+      step.kind = rt::Step::PatchGroup;
+      step.operands = args(group->getOperands());
+      step.immediates = {static_cast<uint64_t>(group.getStart()),
+                         static_cast<uint64_t>(group.getCount()),
+                         group.getBits()};
+      step.word = word(group.getWord(), group.getSource(), arg);
+    } else if (auto push = dyn_cast<PushOp>(op)) {
+      step.kind = rt::Step::Push;
+      step.operands = args(push->getOperands());
+      step.immediates = {static_cast<uint64_t>(push.getSize()),
+                         static_cast<uint64_t>(push.getMode()),
+                         static_cast<uint64_t>(push.getQueue().getKind()),
+                         push.getQueue().getIndex()};
+      step.devices = devicesOf(push.getDevices());
+    }
+    sub.steps.push_back(std::move(step));
+  }
+  uint32_t index = out.submitters.size();
+  out.submitters.push_back(std::move(sub));
+  it->second = index;
+  return index;
+}
+
+FailureOr<rt::Executable> Converter::convert() {
+  out.name = exe.getSymName().str();
+  out.numArgs = exe.getNumArguments();
+  bool failedToIndex = false;
+  auto index = [&](Value v) -> uint32_t {
+    FailureOr<uint32_t> i = value(v);
+    failedToIndex |= failed(i);
+    return succeeded(i) ? *i : 0;
+  };
+  auto indices = [&](ValueRange vs) {
+    std::vector<uint32_t> result;
+    for (Value v : vs)
+      result.push_back(index(v));
+    return result;
+  };
+  for (Operation &op : exe.getBody().front()) {
+    if (auto blob = dyn_cast<BlobOp>(op)) {
+      rt::Blob b;
+      b.target = index(blob.getTarget());
+      for (int32_t dword : blob.getData())
+        for (int i = 0; i < 4; ++i)
+          b.data.push_back(static_cast<uint32_t>(dword) >> (8 * i));
+      for (auto [offset, attr] :
+           llvm::zip(blob.getPatchOffsets(), blob.getPatches()))
+        b.patches.push_back(
+            {offset, word(cast<WordAttr>(attr), blob.getRefs(), index)});
+      out.blobs.push_back(std::move(b));
+    } else if (auto inputs = dyn_cast<InputsOp>(op)) {
+      rt::InputsTable t;
+      t.table = index(inputs.getTable());
+      for (auto [input, lane] :
+           llvm::zip(inputs.getInputs(), inputs.getLanes()))
+        t.slots.push_back({index(input), static_cast<uint32_t>(lane)});
+      out.inputs.push_back(std::move(t));
+    } else if (auto call = dyn_cast<CallOp>(op)) {
+      FailureOr<uint32_t> s = submitter(call.getCalleeAttr(), call);
+      if (failed(s))
+        return failure();
+      out.plan.push_back(
+          {rt::PlanStep::Call, *s, "", indices(call.getOperands()), {}});
+    } else if (auto host = dyn_cast<HostCallOp>(op)) {
+      out.plan.push_back({rt::PlanStep::HostCall,
+                          0,
+                          host.getCallee().str(),
+                          indices(host.getOperands()),
+                          {}});
+    } else if (auto copy = dyn_cast<CopyOp>(op)) {
+      out.plan.push_back({rt::PlanStep::Copy,
+                          0,
+                          "",
+                          indices({copy.getDst(), copy.getSrc()}),
+                          {static_cast<uint64_t>(copy.getDstOffset()),
+                           static_cast<uint64_t>(copy.getDstSize()),
+                           static_cast<uint64_t>(copy.getSrcOffset()),
+                           static_cast<uint64_t>(copy.getSrcSize())}});
+    } else if (auto launch = dyn_cast<LaunchOp>(op)) {
+      FailureOr<uint32_t> k = kernel(launch.getKernelAttr(), launch);
+      if (failed(k))
+        return failure();
+      std::vector<uint64_t> grid;
+      for (int64_t g : launch.getGlobalSize())
+        grid.push_back(g);
+      for (int64_t l : launch.getLocalSize())
+        grid.push_back(l);
+      out.plan.push_back(
+          {rt::PlanStep::Launch, *k, "", indices(launch->getOperands()), grid});
+    }
+    if (failedToIndex)
+      return failure();
+  }
+  return std::move(out);
+}
+
+} // namespace
+
+FailureOr<rt::Executable>
+hcq::convertExecutable(ExecutableOp exe, SymbolTableCollection &symbols,
+                       DenseMap<Value, uint32_t> *valueIndices) {
+  Converter converter(exe, symbols);
+  FailureOr<rt::Executable> result = converter.convert();
+  if (succeeded(result) && valueIndices)
+    *valueIndices = converter.valueIndices();
+  return result;
+}
