@@ -5,7 +5,9 @@
 #include "HCQ/Transforms/Passes.h"
 
 #include "mlir/IR/AsmState.h"
+
 #include "llvm/Support/Format.h"
+#include <map>
 
 namespace hcq {
 #define GEN_PASS_DEF_HCQPRINTPACKETS
@@ -41,6 +43,108 @@ struct PrintPacketsPass
       if (walk.wasInterrupted())
         return signalPassFailure();
     }
+    for (ExecutableOp exe : module.getOps<ExecutableOp>())
+      if (failed(printLinked(exe, *amdTarget, os)))
+        return signalPassFailure();
+  }
+
+  /// A linked executable: every push's bytes, followed from the submitter
+  /// calls, for every lane. PM4 pushes are INDIRECT_BUFFER packets: the
+  /// command buffer they point at is disassembled too.
+  LogicalResult printLinked(ExecutableOp exe, const amd::Target &amd,
+                            llvm::raw_ostream &os) {
+    os << "// hcq.executable @" << exe.getSymName() << '\n';
+    // Linked bytes by (value, lane) and by address; host functions by
+    // address.
+    DenseMap<std::pair<Value, unsigned>, ArrayRef<int32_t>> bytesOf;
+    std::map<uint64_t, ArrayRef<int32_t>> bytesAt;
+    std::map<uint64_t, uint32_t> hostFunctions;
+    auto addressesOf = [](Value v) -> ArrayRef<int64_t> {
+      Operation *def = v.getDefiningOp();
+      if (auto attr =
+              def ? def->getAttrOfType<DenseI64ArrayAttr>("hcq.addresses")
+                  : DenseI64ArrayAttr())
+        return attr.asArrayRef();
+      return {};
+    };
+    for (Operation &op : exe.getBody().front()) {
+      if (auto p = dyn_cast<PlaceholderOp>(op))
+        if (p.getTag() == PlaceholderTag::host_function)
+          for (int64_t a : addressesOf(p))
+            hostFunctions[a] = p.getSlot();
+      auto blob = dyn_cast<BlobOp>(op);
+      if (!blob)
+        continue;
+      if (!blob.getPatches().empty())
+        return blob.emitOpError("is not linked: run hcq-link before "
+                                "printing an executable's packets");
+      unsigned lane = blob.getLane().value_or(0);
+      bytesOf[{blob.getTarget(), lane}] = blob.getData();
+      ArrayRef<int64_t> addresses = addressesOf(blob.getTarget());
+      if (lane < addresses.size())
+        bytesAt[addresses[lane]] = blob.getData();
+    }
+    auto dwords = [](ArrayRef<int32_t> data, size_t count) {
+      SmallVector<DisasmWord> words;
+      for (int32_t d : data.take_front(count))
+        words.push_back(DisasmWord::of(static_cast<uint32_t>(d)));
+      return words;
+    };
+
+    SymbolTableCollection symbols;
+    for (CallOp call : exe.getBody().getOps<CallOp>()) {
+      auto submitter = symbols.lookupNearestSymbolFrom<SubmitterOp>(
+          call, call.getCalleeAttr());
+      for (PushOp push : submitter.getBody().getOps<PushOp>()) {
+        Value source = call.getOperands()[cast<BlockArgument>(push.getSource())
+                                              .getArgNumber()];
+        for (unsigned lane = 0; lane < push.getDevices().size(); ++lane) {
+          os << "// push on " << push.getDevices().getDevices()[lane].str()
+             << " queue " << push.getQueue().str() << ", "
+             << stringifyPushMode(push.getMode()) << ", " << push.getSize()
+             << " bytes\n";
+          ArrayRef<int32_t> data = bytesOf.lookup({source, lane});
+          if (data.empty())
+            data = bytesOf.lookup({source, 0});
+          size_t count = push.getSize() / 4;
+          if (data.size() < count)
+            return push.emitOpError("pushes bytes no blob holds");
+          llvm::Error error = llvm::Error::success();
+          if (push.getMode() == PushMode::cpu) {
+            SmallVector<DisasmWord> words;
+            for (size_t i = 0; i + 1 < count; i += 2) {
+              uint64_t w = static_cast<uint32_t>(data[i]) |
+                           (uint64_t(static_cast<uint32_t>(data[i + 1])) << 32);
+              DisasmWord word = DisasmWord::of(w);
+              auto fn = hostFunctions.find(w);
+              if (i % (2 * cpu::ENTRY_WORDS) == 0 && fn != hostFunctions.end())
+                word.hostFunction = fn->second;
+              words.push_back(word);
+            }
+            error = disassembleCPU(words, os);
+          } else if (push.getMode() == PushMode::sdma) {
+            error = disassembleSDMA(dwords(data, count), amd, os);
+          } else {
+            error = disassemblePM4(dwords(data, count), amd, os);
+            // Follow the INDIRECT_BUFFER to its command buffer.
+            uint64_t address = static_cast<uint32_t>(data[1]) |
+                               (uint64_t(static_cast<uint32_t>(data[2])) << 32);
+            auto target = bytesAt.find(address);
+            if (!error && target != bytesAt.end()) {
+              os << "// indirect buffer at " << llvm::format_hex(address, 18)
+                 << '\n';
+              error = disassemblePM4(
+                  dwords(target->second,
+                         static_cast<uint32_t>(data[3]) & 0xFFFFF),
+                  amd, os);
+            }
+          }
+          if (error)
+            return push.emitOpError() << llvm::toString(std::move(error));
+        }
+      }
+    }
+    return success();
   }
 
   LogicalResult print(SubmitOp submit, CmdsOp cmds, const amd::Target &amd,
