@@ -20,7 +20,7 @@ build = sys.argv[1] if len(sys.argv) > 1 else os.path.join(root, "build")
 opt = os.path.join(build, "bin", "hcq-opt")
 code_object = os.path.join(build, "test", "Inputs", "kernels-gfx1100.o")
 passes = ["HCQStageCopies", "HCQBatchDeps", "HCQEncodeAMD", "HCQEncodeCPU",
-          "HCQSeal"]
+          "HCQSeal", "HCQLowerSubmit", "HCQBuildExecutable"]
 
 
 def run(path):
@@ -48,7 +48,7 @@ with tempfile.TemporaryDirectory() as tmp:
                         code_object, "k", "(write f32, read f32, read f32)",
                         "--symbol", "vadd"], stdout=f, check=True)
     print("{:>8} ".format("calls") +
-          " ".join("{:>14}".format(p[3:]) for p in passes) +
+          " ".join("{:>12}".format(p[3:15]) for p in passes) +
           " {:>9} {:>9}".format("us/call", "total s"))
     for n in (1000, 10000, 100000):
         path = os.path.join(tmp, "s.mlir")
@@ -59,5 +59,5 @@ with tempfile.TemporaryDirectory() as tmp:
         best = min((run(path) for _ in range(3)), key=lambda r: sum(r[0]))
         times, total = best
         print("{:>8} ".format(n) +
-              " ".join("{:>13.4f}s".format(t) for t in times) +
+              " ".join("{:>11.4f}s".format(t) for t in times) +
               " {:>9.2f} {:>9.2f}".format(sum(times) * 1e6 / n, total))

@@ -73,10 +73,6 @@ struct LowerSubmitPass : public hcq::impl::HCQLowerSubmitBase<LowerSubmitPass> {
 
     Value source = enqueue.getCmdbuf();
     int64_t size = enqueue.getSize();
-    if (size > ringBytes)
-      return enqueue.emitOpError()
-             << "pushes " << size << " bytes into a "
-             << static_cast<int64_t>(ringBytes) << "-byte ring";
     PushMode mode;
     if (devices.allOfKind(DeviceKind::CPU)) {
       mode = PushMode::cpu;
@@ -111,6 +107,13 @@ struct LowerSubmitPass : public hcq::impl::HCQLowerSubmitBase<LowerSubmitPass> {
       source = packet;
       size = packetBytes;
     }
+    // The ring takes what is pushed: the packet for PM4, the whole command
+    // buffer otherwise.
+    if (size > ringBytes)
+      return enqueue.emitOpError()
+             << "pushes " << size << " bytes into a "
+             << static_cast<int64_t>(ringBytes)
+             << "-byte ring: raise ring-bytes or lower the batch-size";
     PushOp::create(builder, loc, source, size, mode, ring, put, wptr, rptr,
                    doorbell, devices, queue);
     enqueue.erase();
