@@ -90,11 +90,10 @@ Expected<LinkResult> link(const Executable &exe, Memory &memory) {
                                  toString(info.takeError()));
               images[value.index] = std::move(*info);
             }
-            const std::vector<uint8_t> &image = images[value.index]->image;
-            Expected<uint64_t> a = memory.allocate(value, device, image.size());
+            Expected<uint64_t> a =
+                memory.loadProgram(value, device, images[value.index]->image);
             if (!a)
               return a.takeError();
-            memory.write(*a, image);
             it = programs.emplace(key, *a).first;
           }
           address = it->second;
@@ -135,6 +134,42 @@ Expected<LinkResult> link(const Executable &exe, Memory &memory) {
     }
   }
   return result;
+}
+
+Expected<uint64_t> Memory::loadProgram(const Value &value, const Device &device,
+                                       ArrayRef<uint8_t> image) {
+  Expected<uint64_t> address = allocate(value, device, image.size());
+  if (address)
+    write(*address, image);
+  return address;
+}
+
+Expected<uint64_t> AddressMap::loadProgram(const Value &value,
+                                           const Device &device,
+                                           ArrayRef<uint8_t> image) {
+  auto key = std::make_pair(std::vector<uint8_t>(image.begin(), image.end()),
+                            std::make_pair(device.kind, device.index));
+  auto it = programs.find(key);
+  if (it != programs.end())
+    return it->second;
+  Expected<uint64_t> address = Memory::loadProgram(value, device, image);
+  if (address)
+    programs.emplace(std::move(key), *address);
+  return address;
+}
+
+Expected<const LinkResult &> LinkCache::link(const Executable &exe,
+                                             Memory &memory) {
+  auto key = std::make_pair(&memory, writeExecutable(exe));
+  auto it = results.find(key);
+  if (it != results.end()) {
+    ++hitCount;
+    return it->second;
+  }
+  Expected<LinkResult> result = runtime::link(exe, memory);
+  if (!result)
+    return result.takeError();
+  return results.emplace(std::move(key), std::move(*result)).first->second;
 }
 
 Expected<uint64_t> AddressMap::allocate(const Value &, const Device &,

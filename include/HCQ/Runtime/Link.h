@@ -23,6 +23,12 @@ public:
   /// `bytes` of memory for lane `lane` of `value`, on `device`.
   virtual llvm::Expected<uint64_t>
   allocate(const Value &value, const Device &device, uint64_t bytes) = 0;
+  /// Memory holding an AMD kernel's loaded `image` on `device`. The default
+  /// allocates and writes it; implementations may share one program buffer
+  /// between every executable that loads the same image.
+  virtual llvm::Expected<uint64_t> loadProgram(const Value &value,
+                                               const Device &device,
+                                               llvm::ArrayRef<uint8_t> image);
   /// The address of a CPU kernel's host function.
   virtual llvm::Expected<uint64_t> hostFunction(const Kernel &kernel) = 0;
   /// The address of a runtime host function (cpu::HostFunction id).
@@ -54,6 +60,10 @@ public:
   explicit AddressMap(uint64_t base) : next(base) {}
   llvm::Expected<uint64_t> allocate(const Value &value, const Device &device,
                                     uint64_t bytes) override;
+  /// One program buffer per image content and device, across executables.
+  llvm::Expected<uint64_t> loadProgram(const Value &value, const Device &device,
+                                       llvm::ArrayRef<uint8_t> image) override;
+  size_t programLoads() const { return programs.size(); }
   llvm::Expected<uint64_t> hostFunction(const Kernel &kernel) override;
   llvm::Expected<uint64_t> runtimeFunction(uint32_t id) override;
   void write(uint64_t, llvm::ArrayRef<uint8_t>) override {}
@@ -61,6 +71,23 @@ public:
 private:
   uint64_t next;
   std::map<std::string, uint64_t> functions;
+  std::map<std::pair<std::vector<uint8_t>, std::pair<uint32_t, uint32_t>>,
+           uint64_t>
+      programs;
+};
+
+/// Link results by content: linking an executable whose file bytes were
+/// linked before into the same memory returns the first result.
+class LinkCache {
+public:
+  llvm::Expected<const LinkResult &> link(const Executable &exe,
+                                          Memory &memory);
+  size_t hits() const { return hitCount; }
+  size_t size() const { return results.size(); }
+
+private:
+  std::map<std::pair<const Memory *, std::vector<uint8_t>>, LinkResult> results;
+  size_t hitCount = 0;
 };
 
 } // namespace hcq::runtime

@@ -1,0 +1,60 @@
+//===- CompileCacheTest.cpp - Pipeline results by content -----------------===//
+
+#include "HCQ/Transforms/CompileCache.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+
+#include "gtest/gtest.h"
+
+using namespace mlir;
+
+namespace {
+
+const char *const schedule = R"mlir(
+hcq.kernel @k cpu (write f32) symbol "k" library "libk.so"
+hcq.schedule @s(%a: !hcq.buffer<16xf32, CPU:0>) {
+  hcq.launch @k(%a : !hcq.buffer<16xf32, CPU:0>) global [%d, 1, 1] local [1, 1, 1]
+}
+)mlir";
+
+OwningOpRef<ModuleOp> parse(MLIRContext &ctx, int grid) {
+  std::string text = schedule;
+  text.replace(text.find("%d"), 2, std::to_string(grid));
+  return parseSourceString<ModuleOp>(text, &ctx);
+}
+
+} // namespace
+
+TEST(CompileCache, CompilesEachContentOnce) {
+  MLIRContext ctx;
+  ctx.loadDialect<hcq::HCQDialect>();
+  hcq::CompileCache cache;
+  hcq::PipelineOptions options;
+
+  OwningOpRef<ModuleOp> first = parse(ctx, 4), again = parse(ctx, 4),
+                        other = parse(ctx, 8);
+  ASSERT_TRUE(first && again && other);
+  FailureOr<ModuleOp> a = cache.compile(*first, options);
+  ASSERT_TRUE(succeeded(a));
+  EXPECT_FALSE(a->getOps<hcq::ExecutableOp>().empty());
+  // The input is left as it was.
+  EXPECT_FALSE(first->getOps<hcq::ScheduleOp>().empty());
+
+  FailureOr<ModuleOp> b = cache.compile(*again, options);
+  ASSERT_TRUE(succeeded(b));
+  EXPECT_EQ(*a, *b);
+  EXPECT_EQ(cache.hits(), 1u);
+
+  FailureOr<ModuleOp> c = cache.compile(*other, options);
+  ASSERT_TRUE(succeeded(c));
+  EXPECT_NE(*a, *c);
+  EXPECT_EQ(cache.size(), 2u);
+
+  // Other options are another compile.
+  hcq::PipelineOptions profiled;
+  profiled.profile = true;
+  ASSERT_TRUE(succeeded(cache.compile(*first, profiled)));
+  EXPECT_EQ(cache.size(), 3u);
+  EXPECT_EQ(cache.hits(), 1u);
+}

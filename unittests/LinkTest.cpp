@@ -1,0 +1,123 @@
+//===- LinkTest.cpp - The shared link -------------------------------------===//
+
+#include "HCQ/Runtime/Link.h"
+
+#include "llvm/Support/MemoryBuffer.h"
+
+#include "gtest/gtest.h"
+
+using namespace hcq::runtime;
+
+namespace {
+
+std::vector<uint8_t> codeObject() {
+  auto buffer =
+      llvm::MemoryBuffer::getFile(HCQ_TEST_INPUTS "/kernels-gfx1100.co");
+  EXPECT_TRUE(static_cast<bool>(buffer));
+  if (!buffer)
+    return {};
+  return std::vector<uint8_t>((*buffer)->getBufferStart(),
+                              (*buffer)->getBufferEnd());
+}
+
+Value placeholder(uint32_t tag, int64_t slot, uint64_t bytes,
+                  std::vector<Device> devices) {
+  Value v;
+  v.kind = Value::Placeholder;
+  v.tag = tag;
+  v.slot = slot;
+  v.bytes = bytes;
+  v.devices = std::move(devices);
+  return v;
+}
+
+/// A command buffer patched with a signal's halves and a program's entry
+/// (>> 8, with a flag bit), on two lanes.
+Executable sample() {
+  Executable exe;
+  exe.name = "linked";
+  const std::vector<Device> lanes = {{0, 0}, {0, 1}};
+  exe.values.push_back(placeholder(7, 1, 128, lanes));  // 0: cmdbuf
+  exe.values.push_back(placeholder(0, 2, 8, lanes));    // 1: signal
+  exe.values.push_back(placeholder(0, 2, 8, {{0, 1}})); // 2: lane 1's signal
+  Value program;
+  program.kind = Value::Program;
+  program.index = 0;
+  program.devices = lanes;
+  exe.values.push_back(program); // 3
+  exe.kernels.push_back({"vadd", 1, "vadd", "", codeObject()});
+  Blob blob;
+  blob.target = 0;
+  blob.data.assign(128, 0xbe);
+  blob.patches.push_back({0, Word{1, 1, 0, 0, 0, {1}}});
+  blob.patches.push_back({4, Word{1, 2, 0, 0, 0, {1}}});
+  blob.patches.push_back({8, Word{1, 1, 8, 256, 0x1, {3}}});
+  exe.blobs.push_back(blob);
+  return exe;
+}
+
+uint32_t word32(const std::vector<uint8_t> &bytes, size_t at) {
+  return bytes[at] | bytes[at + 1] << 8 | bytes[at + 2] << 16 |
+         uint32_t(bytes[at + 3]) << 24;
+}
+
+} // namespace
+
+TEST(Link, PatchesEveryLaneWithItsAddresses) {
+  AddressMap memory(0x100000000);
+  auto linked = link(sample(), memory);
+  ASSERT_TRUE(static_cast<bool>(linked)) << llvm::toString(linked.takeError());
+  const auto &addresses = linked->addresses;
+  // A placeholder's lane and the single-device placeholder with its tag,
+  // slot and device are one memory.
+  EXPECT_EQ(addresses[1][1], addresses[2][0]);
+  EXPECT_NE(addresses[1][0], addresses[1][1]);
+  ASSERT_EQ(linked->blobs[0].size(), 2u);
+  for (unsigned lane = 0; lane < 2; ++lane) {
+    const std::vector<uint8_t> &bytes = linked->blobs[0][lane];
+    EXPECT_EQ(word32(bytes, 0), uint32_t(addresses[1][lane]));
+    EXPECT_EQ(word32(bytes, 4), uint32_t(addresses[1][lane] >> 32));
+    EXPECT_EQ(word32(bytes, 8), uint32_t((addresses[3][lane] + 256) >> 8) | 1u);
+    EXPECT_EQ(bytes[12], 0xbe); // unpatched bytes stay
+  }
+}
+
+TEST(Link, ProgramsAreLoadedOncePerDeviceAcrossExecutables) {
+  AddressMap memory(0x100000000);
+  Executable first = sample(), second = sample();
+  second.name = "other";
+  auto a = link(first, memory);
+  auto b = link(second, memory);
+  ASSERT_TRUE(a && b);
+  EXPECT_EQ(memory.programLoads(), 2u); // two devices
+  EXPECT_EQ(a->addresses[3], b->addresses[3]);
+  // Other memory is the executable's own.
+  EXPECT_NE(a->addresses[0], b->addresses[0]);
+}
+
+TEST(Link, CacheReturnsTheFirstLinkOfTheSameContent) {
+  AddressMap memory(0x100000000);
+  LinkCache cache;
+  auto a = cache.link(sample(), memory);
+  ASSERT_TRUE(static_cast<bool>(a));
+  std::vector<std::vector<uint64_t>> first = a->addresses;
+  auto b = cache.link(sample(), memory);
+  ASSERT_TRUE(static_cast<bool>(b));
+  EXPECT_EQ(cache.hits(), 1u);
+  EXPECT_EQ(cache.size(), 1u);
+  EXPECT_EQ(b->addresses, first);
+  Executable changed = sample();
+  changed.blobs[0].data[100] = 0;
+  ASSERT_TRUE(static_cast<bool>(cache.link(changed, memory)));
+  EXPECT_EQ(cache.size(), 2u);
+}
+
+TEST(Link, BadCodeObjectIsAnError) {
+  AddressMap memory(0x100000000);
+  Executable exe = sample();
+  exe.kernels[0].codeObject = {0x7f, 'E', 'L', 'F'};
+  auto linked = link(exe, memory);
+  ASSERT_FALSE(static_cast<bool>(linked));
+  EXPECT_NE(llvm::toString(linked.takeError()).find("link: kernel vadd:"),
+            std::string::npos);
+}
