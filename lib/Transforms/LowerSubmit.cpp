@@ -35,20 +35,15 @@ struct LowerSubmitPass : public hcq::impl::HCQLowerSubmitBase<LowerSubmitPass> {
     for (ScheduleOp schedule : getOperation().getOps<ScheduleOp>()) {
       if (schedule.getBody().empty())
         continue;
-      int64_t nextSlot = 1;
-      schedule.walk([&](PlaceholderOp p) {
-        nextSlot = std::max(nextSlot, p.getSlot() + 1);
-      });
       PlaceholderCache placeholders(schedule);
       for (EnqueueOp enqueue : llvm::make_early_inc_range(
                schedule.getBody().front().getOps<EnqueueOp>()))
-        if (failed(lower(enqueue, placeholders, nextSlot)))
+        if (failed(lower(enqueue, placeholders)))
           return signalPassFailure();
     }
   }
 
-  LogicalResult lower(EnqueueOp enqueue, PlaceholderCache &placeholders,
-                      int64_t &nextSlot) {
+  LogicalResult lower(EnqueueOp enqueue, PlaceholderCache &placeholders) {
     MLIRContext *ctx = enqueue.getContext();
     DevicesAttr devices = enqueue.getDevices();
     QueueAttr queue = enqueue.getQueue();
@@ -93,7 +88,7 @@ struct LowerSubmitPass : public hcq::impl::HCQLowerSubmitBase<LowerSubmitPass> {
       data[1] = data[2] = static_cast<int32_t>(0xbebebebe);
       data[3] = static_cast<int32_t>((size / 4) | pm4::IB_VALID);
       Value packet = placeholders.get(
-          PlaceholderTag::cmdbuf, nextSlot++,
+          PlaceholderTag::cmdbuf, placeholders.freshSlot(),
           BufferType::get(ctx, blobBytes, IntegerType::get(ctx, 8), devices),
           /*isVolatile=*/false);
       BlobOp::create(

@@ -50,25 +50,18 @@ struct SealPass : public hcq::impl::HCQSealBase<SealPass> {
     for (ScheduleOp schedule : getOperation().getOps<ScheduleOp>()) {
       if (schedule.getBody().empty())
         continue;
-      // Fresh slots above every slot in use.
-      int64_t nextSlot = 1;
-      schedule.walk([&](PlaceholderOp p) {
-        nextSlot = std::max(nextSlot, p.getSlot() + 1);
-      });
       PlaceholderCache placeholders(schedule);
       for (SubmitOp submit : llvm::make_early_inc_range(
                schedule.getBody().front().getOps<SubmitOp>()))
-        if (failed(seal(submit, placeholders, nextSlot)))
+        if (failed(seal(submit, placeholders)))
           return signalPassFailure();
     }
   }
 
-  LogicalResult seal(SubmitOp submit, PlaceholderCache &placeholders,
-                     int64_t &nextSlot);
+  LogicalResult seal(SubmitOp submit, PlaceholderCache &placeholders);
 };
 
-LogicalResult SealPass::seal(SubmitOp submit, PlaceholderCache &placeholders,
-                             int64_t &nextSlot) {
+LogicalResult SealPass::seal(SubmitOp submit, PlaceholderCache &placeholders) {
   MLIRContext *ctx = submit.getContext();
   DevicesAttr devices = submit.getDevices();
   size_t lanes = devices.size();
@@ -108,7 +101,7 @@ LogicalResult SealPass::seal(SubmitOp submit, PlaceholderCache &placeholders,
   for (auto &[tag, blob] : blobs) {
     auto type = BufferType::get(ctx, llvm::PowerOf2Ceil(blob.bytes.size()),
                                 IntegerType::get(ctx, 8), devices);
-    blob.placeholder = placeholders.get(tag, nextSlot++, type,
+    blob.placeholder = placeholders.get(tag, placeholders.freshSlot(), type,
                                         /*isVolatile=*/false);
   }
 
@@ -203,7 +196,7 @@ LogicalResult SealPass::seal(SubmitOp submit, PlaceholderCache &placeholders,
       auto cpu =
           DevicesAttr::get(ctx, {DeviceAttr::get(ctx, DeviceKind::CPU, 0)});
       table = placeholders.get(
-          PlaceholderTag::inputs, nextSlot++,
+          PlaceholderTag::inputs, placeholders.freshSlot(),
           BufferType::get(ctx, llvm::PowerOf2Ceil(inputs.size()),
                           IntegerType::get(ctx, 64), cpu),
           /*isVolatile=*/false);
@@ -244,7 +237,7 @@ LogicalResult SealPass::seal(SubmitOp submit, PlaceholderCache &placeholders,
     auto cpu =
         DevicesAttr::get(ctx, {DeviceAttr::get(ctx, DeviceKind::CPU, 0)});
     Value offsets =
-        placeholders.get(PlaceholderTag::offtbl, nextSlot++,
+        placeholders.get(PlaceholderTag::offtbl, placeholders.freshSlot(),
                          BufferType::get(ctx, llvm::PowerOf2Ceil(pairs.size()),
                                          IntegerType::get(ctx, 32), cpu),
                          /*isVolatile=*/false);

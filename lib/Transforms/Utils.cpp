@@ -110,4 +110,14 @@ Value PlaceholderCache::getProgram(FlatSymbolRefAttr kernel,
   return value = op;
 }
 
+int64_t PlaceholderCache::freshSlot() {
+  if (nextSlot < 0) {
+    nextSlot = 1;
+    schedule.walk([&](PlaceholderOp p) {
+      nextSlot = std::max(nextSlot, p.getSlot() + 1);
+    });
+  }
+  return nextSlot++;
+}
+
 } // namespace hcq

@@ -57,12 +57,15 @@ public:
   /// `hcq.program @kernel` on `devices`, `bytes` long.
   mlir::Value getProgram(mlir::FlatSymbolRefAttr kernel, DevicesAttr devices,
                          int64_t bytes);
+  /// A slot no placeholder of the schedule has yet (above all in use).
+  int64_t freshSlot();
 
 private:
   mlir::OpBuilder builderAtStart();
 
   ScheduleOp schedule;
   mlir::Operation *last = nullptr;
+  int64_t nextSlot = -1;
   std::map<std::tuple<uint32_t, int64_t, const void *>, mlir::Value> cache;
   std::map<std::pair<const void *, const void *>, mlir::Value> programs;
 };
