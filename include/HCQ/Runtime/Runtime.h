@@ -1,0 +1,52 @@
+//===- Runtime.h - Running executables on the CPU device --------*- C++ -*-===//
+//
+// The thin runtime: loads an executable, links it into host memory, and per
+// run writes the inputs tables and executes the host plan. CPU queues are
+// rings of entries run by a worker thread per queue that drains every ready
+// entry before it sleeps on a futex, woken at most once per push. No MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HCQ_RUNTIME_RUNTIME_H
+#define HCQ_RUNTIME_RUNTIME_H
+
+#include "HCQ/Runtime/Executable.h"
+
+#include <chrono>
+#include <memory>
+
+namespace hcq::runtime {
+
+/// One argument of a run: a buffer (one pointer per lane) or a variable.
+struct Argument {
+  std::vector<void *> lanes;
+  int64_t value = 0;
+  static Argument buffer(void *p) { return {{p}, 0}; }
+  static Argument variable(int64_t v) { return {{}, v}; }
+};
+
+struct RuntimeOptions {
+  /// A wait whose signal does not advance for this long fails the run.
+  std::chrono::milliseconds waitTimeout{30000};
+};
+
+/// An executable linked into this process, ready to run any number of times.
+class LoadedExecutable {
+public:
+  virtual ~LoadedExecutable() = default;
+  /// Runs once: fills the inputs tables from `args`, executes the plan, and
+  /// returns once everything is submitted (not finished: see synchronize).
+  virtual llvm::Error run(llvm::ArrayRef<Argument> args) = 0;
+  /// Waits until every run so far has finished on every device; reports a
+  /// hang (a wait that timed out) with its device, queue and signal.
+  virtual llvm::Error synchronize() = 0;
+};
+
+/// Loads and links `exe` for the CPU device. AMD devices need the emulated
+/// or hardware AMD device, which this runtime does not have yet.
+llvm::Expected<std::unique_ptr<LoadedExecutable>>
+loadExecutable(const Executable &exe, const RuntimeOptions &options = {});
+
+} // namespace hcq::runtime
+
+#endif // HCQ_RUNTIME_RUNTIME_H

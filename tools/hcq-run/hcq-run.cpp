@@ -1,0 +1,159 @@
+//===- hcq-run.cpp - Run an executable file on the CPU device -------------===//
+//
+//   hcq-run FILE.hcqx --arg f32:64:arange --arg f32:64:fill=2 --arg i32=64
+//
+// Each --arg gives one schedule argument in order: a buffer as
+// TYPE:COUNT:INIT (TYPE f32 or i32; INIT arange, fill=V, or file=PATH of raw
+// little-endian elements) or a bound variable as i32=V. Runs --runs times,
+// then prints every buffer's first --print elements and the host time per run.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HCQ/Runtime/Runtime.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+#include <cstring>
+
+using namespace llvm;
+using namespace hcq::runtime;
+
+static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<file.hcqx>"),
+                                      cl::Required);
+static cl::list<std::string> argSpecs("arg", cl::desc("one argument"));
+static cl::opt<unsigned> runs("runs", cl::desc("times to run"), cl::init(1));
+static cl::opt<unsigned> printCount("print", cl::desc("elements to print"),
+                                    cl::init(8));
+static cl::opt<unsigned> timeoutMs("timeout-ms",
+                                   cl::desc("wait timeout in milliseconds"),
+                                   cl::init(30000));
+
+namespace {
+struct HostBuffer {
+  std::string type;
+  std::vector<uint8_t> bytes;
+};
+
+Expected<HostBuffer> makeBuffer(StringRef spec) {
+  SmallVector<StringRef, 3> parts;
+  spec.split(parts, ':', 2);
+  unsigned count;
+  if (parts.size() != 3 || (parts[0] != "f32" && parts[0] != "i32") ||
+      parts[1].getAsInteger(10, count))
+    return createStringError(inconvertibleErrorCode(),
+                             "bad buffer argument '" + spec +
+                                 "' (expected f32|i32:COUNT:INIT)");
+  HostBuffer buffer{parts[0].str(), std::vector<uint8_t>(count * 4)};
+  StringRef init = parts[2];
+  if (init.starts_with("file=")) {
+    StringRef path = init.drop_front(5);
+    auto file = MemoryBuffer::getFile(path);
+    if (!file || (*file)->getBufferSize() < buffer.bytes.size())
+      return createStringError(inconvertibleErrorCode(),
+                               "cannot read " + Twine(buffer.bytes.size()) +
+                                   " bytes from " + path);
+    std::memcpy(buffer.bytes.data(), (*file)->getBufferStart(),
+                buffer.bytes.size());
+    return buffer;
+  }
+  double fill = 0;
+  bool arange = init == "arange";
+  if (!arange && (!init.consume_front("fill=") || init.getAsDouble(fill)))
+    return createStringError(inconvertibleErrorCode(),
+                             "bad init in '" + spec +
+                                 "' (expected arange, fill=V or file=PATH)");
+  for (unsigned i = 0; i < count; ++i) {
+    double v = arange ? i : fill;
+    if (buffer.type == "f32") {
+      float f = v;
+      std::memcpy(&buffer.bytes[i * 4], &f, 4);
+    } else {
+      int32_t n = static_cast<int32_t>(v);
+      std::memcpy(&buffer.bytes[i * 4], &n, 4);
+    }
+  }
+  return buffer;
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  InitLLVM init(argc, argv);
+  cl::ParseCommandLineOptions(argc, argv, "hcq executable runner\n");
+  auto fail = [](const Twine &message) {
+    WithColor::error() << message << '\n';
+    return 1;
+  };
+  auto file = MemoryBuffer::getFile(inputFile, false, false);
+  if (!file)
+    return fail("cannot read '" + inputFile +
+                "': " + file.getError().message());
+  Expected<Executable> exe = readExecutable(ArrayRef<uint8_t>(
+      reinterpret_cast<const uint8_t *>((*file)->getBufferStart()),
+      (*file)->getBufferSize()));
+  if (!exe)
+    return fail(toString(exe.takeError()));
+
+  std::vector<HostBuffer> buffers;
+  std::vector<Argument> arguments;
+  buffers.reserve(argSpecs.size());
+  for (StringRef spec : argSpecs) {
+    if (spec.consume_front("i32=") || spec.consume_front("i64=")) {
+      int64_t v;
+      if (spec.getAsInteger(10, v))
+        return fail("bad variable value '" + spec + "'");
+      arguments.push_back(Argument::variable(v));
+      continue;
+    }
+    Expected<HostBuffer> buffer = makeBuffer(spec);
+    if (!buffer)
+      return fail(toString(buffer.takeError()));
+    buffers.push_back(std::move(*buffer));
+    arguments.push_back(Argument::buffer(buffers.back().bytes.data()));
+  }
+
+  RuntimeOptions options;
+  options.waitTimeout = std::chrono::milliseconds(timeoutMs);
+  Expected<std::unique_ptr<LoadedExecutable>> loaded =
+      loadExecutable(*exe, options);
+  if (!loaded)
+    return fail(toString(loaded.takeError()));
+  auto start = std::chrono::steady_clock::now();
+  for (unsigned i = 0; i < runs; ++i)
+    if (Error e = (*loaded)->run(arguments))
+      return fail("run " + Twine(i) + ": " + toString(std::move(e)));
+  auto submitted = std::chrono::steady_clock::now();
+  if (Error e = (*loaded)->synchronize())
+    return fail(toString(std::move(e)));
+  auto finished = std::chrono::steady_clock::now();
+
+  raw_ostream &os = outs();
+  size_t index = 0;
+  for (auto [i, arg] : llvm::enumerate(arguments)) {
+    if (arg.lanes.empty())
+      continue;
+    const HostBuffer &buffer = buffers[index++];
+    os << "arg " << i << ':';
+    for (unsigned e = 0; e < printCount && e * 4 < buffer.bytes.size(); ++e) {
+      if (buffer.type == "f32") {
+        float f;
+        std::memcpy(&f, &buffer.bytes[e * 4], 4);
+        os << ' ' << format("%g", f);
+      } else {
+        int32_t n;
+        std::memcpy(&n, &buffer.bytes[e * 4], 4);
+        os << ' ' << n;
+      }
+    }
+    os << '\n';
+  }
+  using us = std::chrono::duration<double, std::micro>;
+  errs() << format("%u runs: %.2f us/run submitted, %.2f us/run finished\n",
+                   unsigned(runs), us(submitted - start).count() / runs,
+                   us(finished - start).count() / runs);
+  return 0;
+}
