@@ -96,6 +96,7 @@ public:
 
   ~Worker() {
     stop.store(true);
+    doorbell.store(0);
     wake();
     thread.join();
   }
@@ -117,7 +118,9 @@ public:
                   cpu::ENTRY_BYTES);
     put.store(p + bytes, std::memory_order_relaxed);
     wptr.store(p + bytes, std::memory_order_seq_cst);
-    if (doorbell.load(std::memory_order_seq_cst) == 1)
+    // Clearing the flag makes a worker that is about to sleep return at
+    // once: the wake cannot be lost between its check and its futex wait.
+    if (doorbell.exchange(0, std::memory_order_seq_cst) == 1)
       wake();
     ++pushes;
     return Error::success();
@@ -331,8 +334,12 @@ public:
   }
 
   Error synchronize() override {
-    // Every device timeline reaches its host value - 1: the last finalizer
-    // of every run stored it.
+    // Every queue drains (a stuck wait times out and lets it go on), ...
+    for (auto &[key, worker] : workers)
+      while (!worker->idle())
+        std::this_thread::yield();
+    // ... and every device timeline reaches its host value - 1: the last
+    // finalizer of every run stored it.
     for (auto [i, v] : llvm::enumerate(exe.values)) {
       if (v.kind != Value::Placeholder || v.tag != TAG_TIMELINE_SIGNAL)
         continue;

@@ -31,7 +31,9 @@ void buildPipeline(OpPassManager &pm, const PipelineOptions &options) {
   pm.addPass(createHCQEncodeAMD(encode));
   pm.addPass(createHCQEncodeCPU());
   pm.addPass(createHCQSeal());
-  pm.addPass(createHCQLowerSubmit());
+  HCQLowerSubmitOptions lower;
+  lower.ringBytes = options.ringBytes;
+  pm.addPass(createHCQLowerSubmit(lower));
   pm.addPass(createHCQBuildExecutable());
 }
 

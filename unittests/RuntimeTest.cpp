@@ -1,0 +1,180 @@
+//===- RuntimeTest.cpp - Schedules compiled and run on the CPU device -----===//
+//
+// End to end: an MLIR schedule through --hcq-pipeline, into the runtime's
+// executable, linked into this process and run; every result is compared
+// with calling the kernels directly.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HCQ/Runtime/Runtime.h"
+#include "HCQ/Transforms/CompileCache.h"
+#include "HCQ/Transforms/ExecutableConversion.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+
+#include "gtest/gtest.h"
+
+#include <random>
+
+using namespace mlir;
+using namespace hcq::runtime;
+
+namespace {
+
+const std::string library = HCQ_TEST_INPUTS "/libhcqtestkernels.so";
+
+/// Compiles `source` (with @LIB@ for the kernel library) and loads it.
+std::unique_ptr<LoadedExecutable>
+compileAndLoad(const std::string &source, hcq::PipelineOptions &options,
+               RuntimeOptions runtimeOptions = {}) {
+  std::string text = source;
+  for (size_t at; (at = text.find("@LIB@")) != std::string::npos;)
+    text.replace(at, 5, library);
+  MLIRContext ctx;
+  ctx.loadDialect<hcq::HCQDialect>();
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, &ctx);
+  EXPECT_TRUE(module);
+  if (!module)
+    return nullptr;
+  hcq::CompileCache cache;
+  FailureOr<ModuleOp> compiled = cache.compile(*module, options);
+  EXPECT_TRUE(succeeded(compiled));
+  if (failed(compiled))
+    return nullptr;
+  SymbolTableCollection symbols;
+  auto exe = *compiled->getOps<hcq::ExecutableOp>().begin();
+  FailureOr<Executable> converted = hcq::convertExecutable(exe, symbols);
+  EXPECT_TRUE(succeeded(converted));
+  // The file format on the way, as the runtime would read it.
+  auto reread = readExecutable(writeExecutable(*converted));
+  EXPECT_TRUE(static_cast<bool>(reread));
+  if (!reread)
+    return nullptr;
+  auto loaded = loadExecutable(*reread, runtimeOptions);
+  EXPECT_TRUE(static_cast<bool>(loaded))
+      << (loaded ? "" : llvm::toString(loaded.takeError()));
+  return loaded ? std::move(*loaded) : nullptr;
+}
+
+const char *const vaddScale = R"mlir(
+hcq.kernel @vadd cpu (write f32, read f32, read f32) symbol "hcq_vadd" library "@LIB@"
+hcq.kernel @scale cpu (readwrite f32) vars 1 symbol "hcq_scale" library "@LIB@"
+hcq.schedule @vs(%a: !hcq.buffer<64xf32, CPU:0>, %b: !hcq.buffer<64xf32, CPU:0>, %out: !hcq.buffer<64xf32, CPU:0>, %s: i32) {
+  %c = hcq.alloc : !hcq.buffer<64xf32, CPU:0>
+  hcq.launch @vadd(%c, %a, %b : !hcq.buffer<64xf32, CPU:0>, !hcq.buffer<64xf32, CPU:0>, !hcq.buffer<64xf32, CPU:0>) global [64, 1, 1] local [1, 1, 1]
+  hcq.launch @scale(%c : !hcq.buffer<64xf32, CPU:0>) vars(%s : i32) global [64, 1, 1] local [1, 1, 1]
+  hcq.copy %out[0, 256], %c[0, 256] : !hcq.buffer<64xf32, CPU:0>, !hcq.buffer<64xf32, CPU:0>
+}
+)mlir";
+
+} // namespace
+
+TEST(Runtime, ThousandReplaysWithFreshInputsAreAllCorrect) {
+  hcq::PipelineOptions options;
+  auto exe = compileAndLoad(vaddScale, options);
+  ASSERT_TRUE(exe);
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<float> dist(-4, 4);
+  for (int run = 0; run < 1000; ++run) {
+    // New buffers every run: only the run-time patches can make this work.
+    std::vector<float> a(64), b(64), out(64, -1);
+    for (int i = 0; i < 64; ++i) {
+      a[i] = dist(rng);
+      b[i] = dist(rng);
+    }
+    int s = run % 7 - 3;
+    ASSERT_FALSE(static_cast<bool>(
+        exe->run({Argument::buffer(a.data()), Argument::buffer(b.data()),
+                  Argument::buffer(out.data()), Argument::variable(s)})));
+    ASSERT_FALSE(static_cast<bool>(exe->synchronize()));
+    for (int i = 0; i < 64; ++i)
+      ASSERT_EQ(out[i], (a[i] + b[i]) * float(s))
+          << "run " << run << " i " << i;
+  }
+}
+
+TEST(Runtime, RingWrapsAroundOverManyRuns) {
+  // A 256-byte ring holds 4 entries; every run pushes more than that over
+  // its queues, so the rings wrap again and again.
+  hcq::PipelineOptions options;
+  options.ringBytes = 256;
+  options.batchSize = 1;
+  auto exe = compileAndLoad(vaddScale, options);
+  ASSERT_TRUE(exe);
+  std::vector<float> a(64, 1), b(64, 2), out(64);
+  for (int run = 0; run < 300; ++run) {
+    ASSERT_FALSE(static_cast<bool>(
+        exe->run({Argument::buffer(a.data()), Argument::buffer(b.data()),
+                  Argument::buffer(out.data()), Argument::variable(run % 5)})));
+    ASSERT_FALSE(static_cast<bool>(exe->synchronize()));
+    ASSERT_EQ(out[63], 3.0f * (run % 5)) << run;
+  }
+}
+
+TEST(Runtime, MatmulAndReductionMatchDirectCalls) {
+  const char *source = R"mlir(
+hcq.kernel @matmul cpu (write f32, read f32, read f32) symbol "hcq_matmul" library "@LIB@"
+hcq.kernel @reduce cpu (write f32, read f32) vars 1 symbol "hcq_reduce" library "@LIB@"
+hcq.schedule @mr(%x: !hcq.buffer<64xf32, CPU:0>, %w: !hcq.buffer<64xf32, CPU:0>, %sum: !hcq.buffer<1xf32, CPU:0>, %n: i32) {
+  %y = hcq.alloc : !hcq.buffer<64xf32, CPU:0>
+  hcq.launch @matmul(%y, %x, %w : !hcq.buffer<64xf32, CPU:0>, !hcq.buffer<64xf32, CPU:0>, !hcq.buffer<64xf32, CPU:0>) global [8, 8, 1] local [1, 1, 1]
+  hcq.launch @reduce(%sum, %y : !hcq.buffer<1xf32, CPU:0>, !hcq.buffer<64xf32, CPU:0>) vars(%n : i32) global [1, 1, 1] local [1, 1, 1]
+}
+)mlir";
+  hcq::PipelineOptions options;
+  auto exe = compileAndLoad(source, options);
+  ASSERT_TRUE(exe);
+  std::vector<float> x(64), w(64), sum(1);
+  for (int i = 0; i < 64; ++i) {
+    x[i] = i % 5;
+    w[i] = (i % 3) - 1;
+  }
+  ASSERT_FALSE(static_cast<bool>(
+      exe->run({Argument::buffer(x.data()), Argument::buffer(w.data()),
+                Argument::buffer(sum.data()), Argument::variable(64)})));
+  ASSERT_FALSE(static_cast<bool>(exe->synchronize()));
+  float expected = 0;
+  for (int r = 0; r < 8; ++r)
+    for (int c = 0; c < 8; ++c)
+      for (int k = 0; k < 8; ++k)
+        expected += x[r * 8 + k] * w[k * 8 + c];
+  EXPECT_EQ(sum[0], expected);
+}
+
+TEST(Runtime, StuckWaitIsReportedAndTheProcessRunsAgain) {
+  // A submit waiting for a signal nothing stores: hang detection must name
+  // the queue and the signal within its timeout, and the executable must
+  // run again afterwards.
+  const char *source = R"mlir(
+hcq.kernel @vadd cpu (write f32, read f32, read f32) symbol "hcq_vadd" library "@LIB@"
+hcq.schedule @stuck(%a: !hcq.buffer<4xf32, CPU:0>) {
+  %s = hcq.placeholder signal slot 9 volatile : !hcq.buffer<1xi64, CPU:0>
+  hcq.submit on CPU:0 queue COMPUTE:0 {
+    hcq.wait %s >= 5 : !hcq.buffer<1xi64, CPU:0>
+    hcq.launch @vadd(%a, %a, %a : !hcq.buffer<4xf32, CPU:0>, !hcq.buffer<4xf32, CPU:0>, !hcq.buffer<4xf32, CPU:0>) global [4, 1, 1] local [1, 1, 1]
+  }
+}
+)mlir";
+  hcq::PipelineOptions options;
+  RuntimeOptions runtime;
+  runtime.waitTimeout = std::chrono::milliseconds(200);
+  auto exe = compileAndLoad(source, options, runtime);
+  ASSERT_TRUE(exe);
+  std::vector<float> a(4, 1);
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    auto start = std::chrono::steady_clock::now();
+    ASSERT_FALSE(static_cast<bool>(exe->run({Argument::buffer(a.data())})));
+    llvm::Error error = exe->synchronize();
+    ASSERT_TRUE(static_cast<bool>(error));
+    std::string message = llvm::toString(std::move(error));
+    EXPECT_NE(message.find("hang detected: CPU:0 COMPUTE:0: wait on signal"),
+              std::string::npos)
+        << message;
+    EXPECT_NE(message.find("for value 5 timed out after 200 ms"),
+              std::string::npos)
+        << message;
+    EXPECT_LT(std::chrono::steady_clock::now() - start,
+              std::chrono::seconds(5));
+  }
+}
