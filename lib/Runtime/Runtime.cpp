@@ -295,9 +295,6 @@ public:
     if (!linked)
       return linked.takeError();
     addresses = std::move(linked->addresses);
-    // A worker per ring; the pushes name their ring by its value.
-    for (const Submitter &sub : exe.submitters)
-      (void)sub;
     return Error::success();
   }
 
