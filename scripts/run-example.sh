@@ -1,8 +1,30 @@
 #!/usr/bin/env bash
-# Runs the main job on the bundled example schedule: the whole --hcq-pipeline,
-# printing the IR after every stage.
+# Runs the main job on a bundled example. It builds what is missing first.
+#
+#   scripts/run-example.sh              the CPU example end to end:
+#                                       examples/cpu-chain.mlir through
+#                                       --hcq-pipeline into an executable
+#                                       file, run by hcq-run on CPU:0
+#   scripts/run-example.sh --print-ir [FILE]
+#                                       the IR after every --hcq-pipeline
+#                                       stage (default examples/mlp.mlir, two
+#                                       AMD GPUs: PM4, SDMA and CPU words)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$root/build}
-[ -x "$build/bin/hcq-opt" ] || "$root/scripts/setup.sh"
-exec "$build/bin/hcq-opt" --hcq-pipeline --mlir-print-ir-after-all "${1:-$root/examples/mlp.mlir}"
+[ -x "$build/bin/hcq-opt" ] && [ -x "$build/bin/hcq-run" ] || "$root/scripts/setup.sh"
+
+if [ "${1:-}" = "--print-ir" ]; then
+  exec "$build/bin/hcq-opt" --hcq-pipeline --mlir-print-ir-after-all \
+    "${2:-$root/examples/mlp.mlir}"
+fi
+
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+"$build/bin/hcq-opt" --hcq-pipeline "$root/examples/cpu-chain.mlir" \
+  --hcq-write-executable=dir="$out" -o /dev/null
+"$build/bin/hcq-exe-dump" "$out/chain.hcqx" | sed -n 1,2p
+echo "sum((a + b) * s) with a = 0..63, b = 1, s = 2 (expected 4160), 1000 runs:"
+LD_LIBRARY_PATH="$build/test/Inputs" "$build/bin/hcq-run" "$out/chain.hcqx" \
+  --arg f32:64:arange --arg f32:64:fill=1 --arg f32:1:fill=0 \
+  --arg i32=2 --arg i32=64 --runs 1000

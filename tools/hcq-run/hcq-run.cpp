@@ -151,6 +151,7 @@ int main(int argc, char **argv) {
     }
     os << '\n';
   }
+  os.flush(); // the results come before the timing line on a terminal
   using us = std::chrono::duration<double, std::micro>;
   errs() << format("%u runs: %.2f us/run submitted, %.2f us/run finished\n",
                    unsigned(runs), us(submitted - start).count() / runs,

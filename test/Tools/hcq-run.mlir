@@ -1,0 +1,49 @@
+// hcq-run: the bundled CPU example, compiled by --hcq-pipeline into an
+// executable file and run by the MLIR-free runtime on the CPU device.
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: hcq-opt --hcq-pipeline %hcq_src_root/examples/cpu-chain.mlir --hcq-write-executable=dir=%t -o /dev/null
+
+// Tests that one run computes sum((a + b) * s): a = 0..63, b = 1, s = 2 gives
+// 2 * (1 + ... + 64) = 4160, and leaves the inputs as they were.
+// RUN: env LD_LIBRARY_PATH=%inputs hcq-run %t/chain.hcqx --arg f32:64:arange --arg f32:64:fill=1 --arg f32:1:fill=0 --arg i32=2 --arg i32=64 2>&1 | FileCheck %s --check-prefix=ONE
+// ONE: arg 0: 0 1 2 3 4 5 6 7
+// ONE-NEXT: arg 1: 1 1 1 1 1 1 1 1
+// ONE-NEXT: arg 2: 4160
+// ONE-NEXT: 1 runs: {{[0-9.]+}} us/run submitted, {{[0-9.]+}} us/run finished
+
+// Tests that the bound variables are per-run inputs, not baked into the blob:
+// the same file with s = 3 and only the first 10 elements summed gives
+// 3 * (1 + ... + 10) = 165, after 50 runs.
+// RUN: env LD_LIBRARY_PATH=%inputs hcq-run %t/chain.hcqx --arg f32:64:arange --arg f32:64:fill=1 --arg f32:1:fill=0 --arg i32=3 --arg i32=10 --runs 50 2>&1 | FileCheck %s --check-prefix=VARS
+// VARS: arg 2: 165
+// VARS-NEXT: 50 runs:
+
+// Tests that a file of raw little-endian floats feeds a buffer: b = 2.5
+// everywhere, s = 1, n = 4 gives 0 + 1 + 2 + 3 + 4 * 2.5 = 16.
+// RUN: %python -c "import struct,sys; sys.stdout.buffer.write(struct.pack('<64f', *[2.5] * 64))" > %t/b.bin
+// RUN: env LD_LIBRARY_PATH=%inputs hcq-run %t/chain.hcqx --arg f32:64:arange --arg f32:64:file=%t/b.bin --arg f32:1:fill=0 --arg i32=1 --arg i32=4 2>&1 | FileCheck %s --check-prefix=FILE
+// FILE: arg 1: 2.5 2.5
+// FILE: arg 2: 16
+
+// Tests that a run with the wrong number of arguments is refused by name.
+// RUN: env LD_LIBRARY_PATH=%inputs not hcq-run %t/chain.hcqx --arg f32:64:arange 2>&1 | FileCheck %s --check-prefix=ARGS
+// ARGS: error: run 0: the executable takes 5 arguments, the run passes 1
+
+// Tests that a bad buffer spec, a bad init and a short input file are
+// diagnosed before anything runs.
+// RUN: not hcq-run %t/chain.hcqx --arg f64:64:arange 2>&1 | FileCheck %s --check-prefix=SPEC
+// SPEC: error: bad buffer argument 'f64:64:arange' (expected f32|i32:COUNT:INIT)
+// RUN: not hcq-run %t/chain.hcqx --arg f32:64:ones 2>&1 | FileCheck %s --check-prefix=INIT
+// INIT: error: bad init in 'f32:64:ones' (expected arange, fill=V or file=PATH)
+// RUN: not hcq-run %t/chain.hcqx --arg f32:128:file=%t/b.bin 2>&1 | FileCheck %s --check-prefix=SHORT
+// SHORT: error: cannot read 512 bytes from {{.*}}b.bin
+
+// Tests that a kernel library the loader cannot find is an error naming it.
+// RUN: env LD_LIBRARY_PATH= not hcq-run %t/chain.hcqx --arg f32:64:arange --arg f32:64:fill=1 --arg f32:1:fill=0 --arg i32=2 --arg i32=64 2>&1 | FileCheck %s --check-prefix=LIB
+// LIB: error: cannot load libhcqtestkernels.so: libhcqtestkernels.so: cannot open shared object file
+
+// Tests that a file that is not an executable, or no file, is refused.
+// RUN: not hcq-run %s 2>&1 | FileCheck %s --check-prefix=NOTEXE
+// NOTEXE: error: invalid hcq executable: not an HCQX file (bad magic)
+// RUN: not hcq-run %t/missing.hcqx 2>&1 | FileCheck %s --check-prefix=NOFILE
+// NOFILE: error: cannot read '{{.*}}missing.hcqx': No such file or directory
