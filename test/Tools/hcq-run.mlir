@@ -43,7 +43,28 @@
 // LIB: error: cannot load libhcqtestkernels.so: libhcqtestkernels.so: cannot open shared object file
 
 // Tests that a file that is not an executable, or no file, is refused.
-// RUN: not hcq-run %s 2>&1 | FileCheck %s --check-prefix=NOTEXE
+// RUN: %python -c "print('not an executable, but longer than a header')" > %t/garbage.hcqx
+// RUN: not hcq-run %t/garbage.hcqx 2>&1 | FileCheck %s --check-prefix=NOTEXE
 // NOTEXE: error: invalid hcq executable: not an HCQX file (bad magic)
 // RUN: not hcq-run %t/missing.hcqx 2>&1 | FileCheck %s --check-prefix=NOFILE
 // NOFILE: error: cannot read '{{.*}}missing.hcqx': No such file or directory
+
+// Tests that a .mlir input is compiled first (by the hcq-opt beside hcq-run)
+// and gives the same result as the executable file, also with pipeline
+// options that change the batching (one submit per kernel).
+// RUN: env LD_LIBRARY_PATH=%inputs hcq-run %hcq_src_root/examples/cpu-chain.mlir --arg f32:64:arange --arg f32:64:fill=1 --arg f32:1:fill=0 --arg i32=2 --arg i32=64 2>&1 | FileCheck %s --check-prefix=MLIR
+// RUN: env LD_LIBRARY_PATH=%inputs hcq-run %hcq_src_root/examples/cpu-chain.mlir --pipeline-options=batch-size=1 --schedule=chain --arg f32:64:arange --arg f32:64:fill=1 --arg f32:1:fill=0 --arg i32=2 --arg i32=64 --runs 20 2>&1 | FileCheck %s --check-prefix=MLIR
+// MLIR: arg 2: 4160
+
+// Tests that a schedule that does not compile, a bad pipeline option and an
+// unknown --schedule are errors that name the input.
+// RUN: not hcq-run %hcq_src_root/test/Tools/Inputs/launch-mismatch.mlir 2>&1 | FileCheck %s --check-prefix=BADMLIR
+// BADMLIR: launch-mismatch.mlir:{{[0-9]+}}:{{[0-9]+}}: error:
+// BADMLIR: error: hcq-opt could not compile '{{.*}}launch-mismatch.mlir'
+// RUN: not hcq-run %hcq_src_root/examples/cpu-chain.mlir --pipeline-options=no-such-option=1 2>&1 | FileCheck %s --check-prefix=BADOPT
+// BADOPT: no such option no-such-option
+// BADOPT: error: hcq-opt could not compile
+// RUN: not hcq-run %s 2>&1 | FileCheck %s --check-prefix=NOSCHEDS
+// NOSCHEDS: error: '{{.*}}hcq-run.mlir' holds no schedule
+// RUN: not hcq-run %hcq_src_root/examples/cpu-chain.mlir --schedule=nope 2>&1 | FileCheck %s --check-prefix=NOSCHED
+// NOSCHED: error: '{{.*}}cpu-chain.mlir' has no schedule @nope

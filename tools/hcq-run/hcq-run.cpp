@@ -1,6 +1,11 @@
 //===- hcq-run.cpp - Run an executable file on the CPU device -------------===//
 //
 //   hcq-run FILE.hcqx --arg f32:64:arange --arg f32:64:fill=2 --arg i32=64
+//   hcq-run FILE.mlir --pipeline-options=batch-size=4 --arg ...
+//
+// A .mlir input is compiled first by the hcq-opt beside this tool
+// (--hcq-pipeline, then --hcq-write-executable into a temporary folder), so
+// hcq-run itself stays MLIR-free; --schedule picks one of several schedules.
 //
 // Each --arg gives one schedule argument in order: a buffer as
 // TYPE:COUNT:INIT (TYPE f32 or i32; INIT arange, fill=V, or file=PATH of raw
@@ -11,9 +16,13 @@
 
 #include "HCQ/Runtime/Runtime.h"
 
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -29,6 +38,13 @@ static cl::list<std::string> argSpecs("arg", cl::desc("one argument"));
 static cl::opt<unsigned> runs("runs", cl::desc("times to run"), cl::init(1));
 static cl::opt<unsigned> printCount("print", cl::desc("elements to print"),
                                     cl::init(8));
+static cl::opt<std::string>
+    pipelineOptions("pipeline-options",
+                    cl::desc("for a .mlir input: --hcq-pipeline's options "
+                             "(e.g. batch-size=4,profile=true)"));
+static cl::opt<std::string>
+    scheduleName("schedule",
+                 cl::desc("for a .mlir input of several schedules: which"));
 static cl::opt<unsigned> timeoutMs("timeout-ms",
                                    cl::desc("wait timeout in milliseconds"),
                                    cl::init(30000));
@@ -79,6 +95,62 @@ Expected<HostBuffer> makeBuffer(StringRef spec) {
   }
   return buffer;
 }
+/// Compiles `mlir` with the hcq-opt installed beside this tool and returns
+/// the executable file it wrote for the chosen schedule, read into memory;
+/// the temporary folder goes whatever happens.
+Expected<std::unique_ptr<MemoryBuffer>> compileSchedule(StringRef mlir,
+                                                        const char *argv0) {
+  std::string self =
+      sys::fs::getMainExecutable(argv0, (void *)&compileSchedule);
+  SmallString<256> hcqOpt(sys::path::parent_path(self));
+  sys::path::append(hcqOpt, "hcq-opt");
+  if (!sys::fs::can_execute(hcqOpt))
+    return createStringError(inconvertibleErrorCode(),
+                             "cannot compile '" + mlir + "': no hcq-opt at " +
+                                 hcqOpt);
+  SmallString<256> dir;
+  if (std::error_code ec = sys::fs::createUniqueDirectory("hcq-run", dir))
+    return createStringError(ec, "cannot make a temporary folder");
+  llvm::scope_exit removeDir([&] { (void)sys::fs::remove_directories(dir); });
+  std::string pipeline = "--hcq-pipeline";
+  if (!pipelineOptions.empty())
+    pipeline += "=" + pipelineOptions;
+  std::string write = "--hcq-write-executable=dir=" + dir.str().str();
+  SmallVector<StringRef> args = {hcqOpt, pipeline, mlir,
+                                 write,  "-o",     "/dev/null"};
+  std::string message;
+  int rc = sys::ExecuteAndWait(hcqOpt, args, std::nullopt, {}, 0, 0, &message);
+  if (rc != 0)
+    return createStringError(inconvertibleErrorCode(),
+                             "hcq-opt could not compile '" + mlir + "'" +
+                                 (message.empty() ? "" : ": " + message));
+  std::vector<std::string> written;
+  std::error_code ec;
+  for (sys::fs::directory_iterator it(dir, ec), end; it != end && !ec;
+       it.increment(ec))
+    written.push_back(it->path());
+  SmallString<256> chosen(dir);
+  if (!scheduleName.empty()) {
+    sys::path::append(chosen, scheduleName + ".hcqx");
+    if (!llvm::is_contained(written, chosen.str()))
+      return createStringError(inconvertibleErrorCode(),
+                               "'" + mlir + "' has no schedule @" +
+                                   scheduleName);
+  } else if (written.size() == 1) {
+    chosen = written.front();
+  } else if (written.empty()) {
+    return createStringError(inconvertibleErrorCode(),
+                             "'" + mlir + "' holds no schedule");
+  } else {
+    return createStringError(inconvertibleErrorCode(),
+                             "'" + mlir + "' holds " + Twine(written.size()) +
+                                 " schedules: pick one with --schedule");
+  }
+  auto file = MemoryBuffer::getFile(chosen, false, false);
+  if (!file)
+    return createStringError(file.getError(), "cannot read " + chosen);
+  return std::move(*file);
+}
 } // namespace
 
 int main(int argc, char **argv) {
@@ -88,13 +160,23 @@ int main(int argc, char **argv) {
     WithColor::error() << message << '\n';
     return 1;
   };
-  auto file = MemoryBuffer::getFile(inputFile, false, false);
-  if (!file)
-    return fail("cannot read '" + inputFile +
-                "': " + file.getError().message());
+  std::unique_ptr<MemoryBuffer> file;
+  if (StringRef(inputFile).ends_with(".mlir")) {
+    Expected<std::unique_ptr<MemoryBuffer>> compiled =
+        compileSchedule(inputFile, argv[0]);
+    if (!compiled)
+      return fail(toString(compiled.takeError()));
+    file = std::move(*compiled);
+  } else {
+    auto read = MemoryBuffer::getFile(inputFile, false, false);
+    if (!read)
+      return fail("cannot read '" + inputFile +
+                  "': " + read.getError().message());
+    file = std::move(*read);
+  }
   Expected<Executable> exe = readExecutable(ArrayRef<uint8_t>(
-      reinterpret_cast<const uint8_t *>((*file)->getBufferStart()),
-      (*file)->getBufferSize()));
+      reinterpret_cast<const uint8_t *>(file->getBufferStart()),
+      file->getBufferSize()));
   if (!exe)
     return fail(toString(exe.takeError()));
 
