@@ -18,7 +18,6 @@ namespace {
 constexpr uint32_t WORD_ADDRESS = 1;
 constexpr uint32_t PART_FULL = 0, PART_LO = 1, PART_HI = 2;
 constexpr uint32_t TAG_HOST_FUNCTION = 17;
-constexpr uint32_t TARGET_CPU = 0, TARGET_AMD = 1;
 constexpr uint32_t DEVICE_AMD = 0;
 
 Error linkError(const Twine &why) {
@@ -71,7 +70,7 @@ Expected<LinkResult> link(const Executable &exe, Memory &memory) {
         address = it->second;
       } else if (value.kind == Value::Program) {
         const Kernel &kernel = exe.kernels[value.index];
-        if (kernel.target != TARGET_AMD) {
+        if (kernel.target != KERNEL_AMD) {
           Expected<uint64_t> fn = memory.hostFunction(kernel);
           if (!fn)
             return fn.takeError();

@@ -24,6 +24,14 @@ using namespace llvm;
 namespace hcq::runtime {
 namespace {
 
+/// The builtin `copy` kernel in the CPU kernel ABI: kernargs are (dst, src,
+/// element bytes), one workgroup per element (docs/cpu-queue.md).
+void builtinCopy(const uint64_t *args, uint32_t x, uint32_t, uint32_t) {
+  uint64_t bytes = args[2];
+  std::memcpy(reinterpret_cast<char *>(args[0]) + x * bytes,
+              reinterpret_cast<const char *>(args[1]) + x * bytes, bytes);
+}
+
 // Mirrors of the dialect's enums (HCQBase.td), as the file stores them.
 enum : uint32_t {
   TAG_TIMELINE_SIGNAL = 1,
@@ -256,10 +264,14 @@ public:
   }
 
   Expected<uint64_t> hostFunction(const Kernel &kernel) override {
+    if (kernel.target == KERNEL_BUILTIN) {
+      if (kernel.symbol != "copy")
+        return runtimeError("kernel " + kernel.name + ": no builtin '" +
+                            kernel.symbol + "' in this runtime");
+      return reinterpret_cast<uint64_t>(&builtinCopy);
+    }
     if (kernel.library.empty())
-      return runtimeError("kernel " + kernel.name +
-                          " has no library (builtin kernels are not in this "
-                          "runtime yet)");
+      return runtimeError("kernel " + kernel.name + " has no library");
     void *handle = dlopen(kernel.library.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!handle)
       return runtimeError("cannot load " + kernel.library + ": " + dlerror());
@@ -357,10 +369,6 @@ public:
     return Error::success();
   }
 
-  const std::map<uint32_t, std::unique_ptr<Worker>> &queues() const {
-    return workers;
-  }
-
 private:
   Error hang(const Twine &what) {
     for (auto &[key, worker] : workers)
@@ -396,20 +404,26 @@ private:
     return lanes[lanes.size() == 1 ? 0 : lane];
   }
 
-  Expected<Worker *> worker(uint32_t ring, const std::vector<uint32_t> &ops,
-                            const Step &step) {
+  /// The worker of `lane`'s ring, created at its first push. Workers are
+  /// keyed by the ring's linked address: a ring has one placeholder identity
+  /// (tag, slot, device), so the lane of a multi-device push and a
+  /// single-device push to the same queue share one ring and one worker.
+  Worker *worker(const std::vector<uint32_t> &ops, const Step &step,
+                 size_t lane) {
+    uint64_t ring = laneAddress(ops[1], lane);
     auto it = workers.find(ring);
     if (it != workers.end())
       return it->second.get();
-    const Device &device = step.devices.front();
+    const Device &device =
+        step.devices[std::min(lane, step.devices.size() - 1)];
     std::string name = ("CPU:" + Twine(device.index) + " " +
                         QUEUE_NAMES[std::min<uint64_t>(step.immediates[2], 2)] +
                         ":" + Twine(step.immediates[3]))
                            .str();
     auto w = std::make_unique<Worker>(
-        name, reinterpret_cast<uint8_t *>(laneAddress(ops[1], 0)),
-        exe.values[ops[1]].bytes, laneAddress(ops[2], 0),
-        laneAddress(ops[3], 0), laneAddress(ops[4], 0), laneAddress(ops[5], 0),
+        name, reinterpret_cast<uint8_t *>(ring), exe.values[ops[1]].bytes,
+        laneAddress(ops[2], lane), laneAddress(ops[3], lane),
+        laneAddress(ops[4], lane), laneAddress(ops[5], lane),
         options.waitTimeout);
     return workers.emplace(ring, std::move(w)).first->second.get();
   }
@@ -451,13 +465,15 @@ private:
       case Step::Push: {
         if (step.immediates[1] != PUSH_CPU)
           return runtimeError("this runtime has no AMD device to push to");
-        Expected<Worker *> w = worker(ops[1], ops, step);
-        if (!w)
-          return w.takeError();
-        if (Error e = (*w)->push(
-                reinterpret_cast<const uint8_t *>(laneAddress(ops[0], 0)),
-                step.immediates[0]))
-          return e;
+        // A multi-device push is one push per lane, each of its lane's blob
+        // to its lane's ring.
+        for (size_t lane = 0; lane < std::max<size_t>(step.devices.size(), 1);
+             ++lane)
+          if (Error e = worker(ops, step, lane)
+                            ->push(reinterpret_cast<const uint8_t *>(
+                                       laneAddress(ops[0], lane)),
+                                   step.immediates[0]))
+            return e;
         break;
       }
       }
@@ -513,7 +529,7 @@ private:
   RuntimeOptions options;
   HostMemory memory;
   std::vector<std::vector<uint64_t>> addresses;
-  std::map<uint32_t, std::unique_ptr<Worker>> workers;
+  std::map<uint64_t, std::unique_ptr<Worker>> workers; // by ring address
   ArrayRef<Argument> args;
 };
 

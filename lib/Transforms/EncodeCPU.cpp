@@ -131,6 +131,12 @@ struct EncodeCPUPass : public hcq::impl::HCQEncodeCPUBase<EncodeCPUPass> {
                   kernargs.address(buffer, WordPart::full);
                 for (Value var : launch.getVars())
                   kernargs.variable(var);
+                // The runtime's builtin copy is one function for every
+                // element type: it takes the element's byte size third.
+                if (kernel.getTarget() == KernelTarget::builtin)
+                  kernargs.constant(
+                      cast<BufferType>(launch.getBuffers().front().getType())
+                          .getElementBytes());
                 if (kernargs.size() == 0)
                   kernargs.constant(0);
                 Value args = kernargs

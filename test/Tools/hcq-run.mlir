@@ -68,3 +68,21 @@
 // NOSCHEDS: error: '{{.*}}hcq-run.mlir' holds no schedule
 // RUN: not hcq-run %hcq_src_root/examples/cpu-chain.mlir --schedule=nope 2>&1 | FileCheck %s --check-prefix=NOSCHED
 // NOSCHED: error: '{{.*}}cpu-chain.mlir' has no schedule @nope
+
+// Tests that two CPU devices with copies between them run: the copies on
+// the devices' COPY queues, the last submit pushed to both devices' rings
+// (one push per lane), correct over 10 back-to-back runs: out = 2 * a * 3.
+// RUN: env LD_LIBRARY_PATH=%inputs hcq-run %hcq_src_root/test/Tools/Inputs/two-devices.mlir --arg f32:64:arange --arg f32:64:fill=0 --arg i32=3 --runs 10 --timeout-ms 5000 2>&1 | FileCheck %s --check-prefix=TWO
+// TWO: arg 1: 0 6 12 18 24 30 36 42
+
+// Tests that kernel copies (no CPU copy queue) run through the runtime's
+// builtin copy kernel and give the same result.
+// RUN: env LD_LIBRARY_PATH=%inputs hcq-run %hcq_src_root/test/Tools/Inputs/two-devices.mlir --pipeline-options=copy-queues=AMD --arg f32:64:arange --arg f32:64:fill=0 --arg i32=3 --runs 10 --timeout-ms 5000 2>&1 | FileCheck %s --check-prefix=TWO
+
+// Tests that a copy of a byte range that is not whole elements is exact on
+// the copy queue and as a kernel copy (the builtin over i8 views, element
+// size 1): out[0] = a[1], the low half of out[1] = that of a[2] (0xffff0002),
+// the rest untouched.
+// RUN: hcq-run %hcq_src_root/test/Tools/Inputs/byte-copy.mlir --arg i32:8:arange --arg i32:8:fill=-1 2>&1 | FileCheck %s --check-prefix=BYTES
+// RUN: hcq-run %hcq_src_root/test/Tools/Inputs/byte-copy.mlir --pipeline-options=copy-queues=AMD --arg i32:8:arange --arg i32:8:fill=-1 2>&1 | FileCheck %s --check-prefix=BYTES
+// BYTES: arg 1: 1 -65534 -1 -1 -1 -1 -1 -1

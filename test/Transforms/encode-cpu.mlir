@@ -60,7 +60,7 @@ hcq.schedule @compute(%a: !hcq.buffer<64xf32, CPU:0>, %b: !hcq.buffer<64xf32, CP
 
 // Tests that a copy on a CPU copy queue is one copy entry with the byte
 // offsets folded into the addresses, and that a builtin copy kernel launches
-// the runtime's implementation.
+// the runtime's implementation, the element's byte size (4) its third kernarg.
 // CHECK-LABEL: hcq.schedule @copies(
 // CHECK-SAME: %[[ARG0:[a-z0-9]+]]: !hcq.buffer<64xf32, CPU:0>, %[[ARG1:[a-z0-9]+]]: !hcq.buffer<64xf32, CPU:0>) {
 // CHECK-NEXT: %[[V0:[a-z0-9]+]] = hcq.placeholder host_function slot 4 : !hcq.buffer<1xi8, CPU:0>
@@ -70,16 +70,17 @@ hcq.schedule @compute(%a: !hcq.buffer<64xf32, CPU:0>, %b: !hcq.buffer<64xf32, CP
 // CHECK-NEXT: hcq.cmds cmdbuf i64 [addr(%[[V0]]), addr(%[[ARG1]] + 16), addr(%[[ARG0]]), 0x0000000000000020, 0x0000000000000000, 0x0000000000000000, 0x0000000000000000, 0x0000000000000000] : !hcq.buffer<1xi8, CPU:0>, !hcq.buffer<64xf32, CPU:0>, !hcq.buffer<64xf32, CPU:0>
 // CHECK-NEXT: }
 // CHECK-NEXT: hcq.submit on CPU:0 queue COMPUTE:0 {
-// CHECK-NEXT: %[[V3:[a-z0-9]+]] = hcq.cmds kernargs i64 [addr(%[[ARG1]]), addr(%[[ARG0]])] : !hcq.buffer<64xf32, CPU:0>, !hcq.buffer<64xf32, CPU:0>
+// CHECK-NEXT: %[[V3:[a-z0-9]+]] = hcq.cmds kernargs i64 [addr(%[[ARG1]]), addr(%[[ARG0]]), 0x0000000000000004] : !hcq.buffer<64xf32, CPU:0>, !hcq.buffer<64xf32, CPU:0>
 // CHECK-NEXT: hcq.cmds cmdbuf i64 [addr(%[[V2]]), addr(%[[V1]]), addr(%[[V3]]), 0x0000000000000040, 0x0000000000000001, 0x0000000000000001, 0x0000000000000000, 0x0000000000000000] : !hcq.buffer<1xi8, CPU:0>, !hcq.buffer<1xi8, CPU:0>, !hcq.linear
 // CHECK-NEXT: }
 // CHECK-NEXT: }
 // DIS-LABEL: // hcq.schedule @copies
 // DIS-NEXT: // submit on CPU:0 queue COPY:0, cmdbuf, 8 words
 // DIS-NEXT: 0: copy dst=addr(%{{[a-z0-9]+}} + 16) src=addr(%{{[a-z0-9]+}}) bytes=0x0000000000000020
-// DIS-NEXT: // submit on CPU:0 queue COMPUTE:0, kernargs %{{[a-z0-9]+}}, 2 words
+// DIS-NEXT: // submit on CPU:0 queue COMPUTE:0, kernargs %{{[a-z0-9]+}}, 3 words
 // DIS-NEXT: 0: addr(%{{[a-z0-9]+}})
 // DIS-NEXT: 1: addr(%{{[a-z0-9]+}})
+// DIS-NEXT: 2: 0x0000000000000004
 // DIS-NEXT: // submit on CPU:0 queue COMPUTE:0, cmdbuf, 8 words
 // DIS-NEXT: 0: launch kernel=addr(%{{[a-z0-9]+}}) kernargs=addr(%{{[a-z0-9]+}}) x=0x0000000000000040 y=0x0000000000000001 z=0x0000000000000001
 hcq.schedule @copies(%a: !hcq.buffer<64xf32, CPU:0>, %b: !hcq.buffer<64xf32, CPU:0>) {

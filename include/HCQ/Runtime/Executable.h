@@ -40,9 +40,12 @@ struct Value {
   bool operator==(const Value &o) const;
 };
 
+/// Kernel::target, the values of hcq::KernelTarget (HCQBase.td).
+enum : uint32_t { KERNEL_CPU = 0, KERNEL_AMD = 1, KERNEL_BUILTIN = 2 };
+
 struct Kernel {
   std::string name;
-  uint32_t target = 0; // hcq::KernelTarget
+  uint32_t target = KERNEL_CPU;
   std::string symbol, library;
   std::vector<uint8_t> codeObject;
   bool operator==(const Kernel &o) const;
