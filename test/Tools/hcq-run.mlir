@@ -86,3 +86,9 @@
 // RUN: hcq-run %hcq_src_root/test/Tools/Inputs/byte-copy.mlir --arg i32:8:arange --arg i32:8:fill=-1 2>&1 | FileCheck %s --check-prefix=BYTES
 // RUN: hcq-run %hcq_src_root/test/Tools/Inputs/byte-copy.mlir --pipeline-options=copy-queues=AMD --arg i32:8:arange --arg i32:8:fill=-1 2>&1 | FileCheck %s --check-prefix=BYTES
 // BYTES: arg 1: 1 -65534 -1 -1 -1 -1 -1 -1
+
+// Tests that profile on (timestamp entries around every launch and copy)
+// leaves the results as they were, on one device and on two with one submit
+// per op. (The timestamps are not yet read back into a trace.)
+// RUN: env LD_LIBRARY_PATH=%inputs hcq-run %hcq_src_root/examples/cpu-chain.mlir --pipeline-options=profile=true --arg f32:64:arange --arg f32:64:fill=1 --arg f32:1:fill=0 --arg i32=2 --arg i32=64 --runs 5 2>&1 | FileCheck %s --check-prefix=MLIR
+// RUN: env LD_LIBRARY_PATH=%inputs hcq-run %hcq_src_root/test/Tools/Inputs/two-devices.mlir "--pipeline-options=profile=true batch-size=1" --arg f32:64:arange --arg f32:64:fill=0 --arg i32=3 --runs 5 --timeout-ms 5000 2>&1 | FileCheck %s --check-prefix=TWO

@@ -41,7 +41,7 @@ static cl::opt<unsigned> printCount("print", cl::desc("elements to print"),
 static cl::opt<std::string>
     pipelineOptions("pipeline-options",
                     cl::desc("for a .mlir input: --hcq-pipeline's options "
-                             "(e.g. batch-size=4,profile=true)"));
+                             "(space-separated: 'batch-size=4 profile=true')"));
 static cl::opt<std::string>
     scheduleName("schedule",
                  cl::desc("for a .mlir input of several schedules: which"));
