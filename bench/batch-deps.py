@@ -8,11 +8,11 @@ time per call. Not a test: run it by hand on a quiet machine.
   bench/batch-deps.py [build-dir]
 """
 import os
-import re
 import subprocess
 import sys
 import tempfile
-import time
+
+from passtiming import time_passes
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 build = sys.argv[1] if len(sys.argv) > 1 else os.path.join(root, "build")
@@ -21,18 +21,7 @@ passes = ["HCQStageCopies", "HCQBatchDeps"]
 
 
 def run(path):
-    start = time.perf_counter()
-    timing = subprocess.run(
-        [opt, path, "--hcq-stage-copies", "--hcq-batch-deps", "--mlir-timing",
-         "-o", os.devnull],
-        check=True, capture_output=True, text=True).stderr
-    total = time.perf_counter() - start
-    seconds = {}
-    for line in timing.splitlines():
-        m = re.match(r"\s*([0-9.]+) \(.*\)\s+(\S+)$", line)
-        if m:
-            seconds[m.group(2)] = float(m.group(1))
-    return [seconds[p] for p in passes], total
+    return time_passes(opt, path, ["--hcq-stage-copies", "--hcq-batch-deps"], passes)
 
 
 print("{:>8} {:>14} {:>14} {:>10} {:>10}".format(

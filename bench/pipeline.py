@@ -9,11 +9,11 @@ Best of 3 runs; prints each pass's seconds and the microseconds per call.
   bench/pipeline.py [build-dir]
 """
 import os
-import re
 import subprocess
 import sys
 import tempfile
-import time
+
+from passtiming import time_passes
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 build = sys.argv[1] if len(sys.argv) > 1 else os.path.join(root, "build")
@@ -24,17 +24,7 @@ passes = ["HCQStageCopies", "HCQBatchDeps", "HCQEncodeAMD", "HCQEncodeCPU",
 
 
 def run(path):
-    start = time.perf_counter()
-    timing = subprocess.run(
-        [opt, path, "--hcq-pipeline", "--mlir-timing", "-o", os.devnull],
-        check=True, capture_output=True, text=True).stderr
-    total = time.perf_counter() - start
-    seconds = {}
-    for line in timing.splitlines():
-        m = re.match(r"\s*([0-9.]+) \(.*\)\s+(\S+)$", line)
-        if m:
-            seconds[m.group(2)] = float(m.group(1))
-    return [seconds.get(p, 0.0) for p in passes], total
+    return time_passes(opt, path, ["--hcq-pipeline"], passes)
 
 
 with tempfile.TemporaryDirectory() as tmp:
