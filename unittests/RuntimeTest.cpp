@@ -178,3 +178,63 @@ hcq.schedule @stuck(%a: !hcq.buffer<4xf32, CPU:0>) {
               std::chrono::seconds(5));
   }
 }
+
+TEST(Runtime, HostCallSeesEarlierWorkAndLaterWorkSeesIt) {
+  // c = a + a; the host call negates c and adds the bound variable; then
+  // out = c + a. The host call must run after the first launch finished and
+  // before the second started, with the internal buffer and the variable.
+  const char *source = R"mlir(
+hcq.kernel @vadd cpu (write f32, read f32, read f32) symbol "hcq_vadd" library "@LIB@"
+hcq.schedule @hc(%a: !hcq.buffer<64xf32, CPU:0>, %out: !hcq.buffer<64xf32, CPU:0>, %s: i32) {
+  %c = hcq.alloc : !hcq.buffer<64xf32, CPU:0>
+  hcq.launch @vadd(%c, %a, %a : !hcq.buffer<64xf32, CPU:0>, !hcq.buffer<64xf32, CPU:0>, !hcq.buffer<64xf32, CPU:0>) global [64, 1, 1] local [1, 1, 1]
+  hcq.host_call "negate_add"(%c, %s : !hcq.buffer<64xf32, CPU:0>, i32)
+  hcq.launch @vadd(%out, %c, %a : !hcq.buffer<64xf32, CPU:0>, !hcq.buffer<64xf32, CPU:0>, !hcq.buffer<64xf32, CPU:0>) global [64, 1, 1] local [1, 1, 1]
+}
+)mlir";
+  hcq::PipelineOptions options;
+  RuntimeOptions runtime;
+  int calls = 0;
+  runtime.hostCalls["negate_add"] =
+      [&](llvm::ArrayRef<Argument> operands) -> llvm::Error {
+    ++calls;
+    EXPECT_EQ(operands.size(), 2u);
+    EXPECT_EQ(operands[0].lanes.size(), 1u);
+    auto *c = static_cast<float *>(operands[0].lanes[0]);
+    for (int i = 0; i < 64; ++i)
+      c[i] = -c[i] + operands[1].value;
+    return llvm::Error::success();
+  };
+  auto exe = compileAndLoad(source, options, runtime);
+  ASSERT_TRUE(exe);
+  std::vector<float> a(64), out(64);
+  for (int run = 0; run < 20; ++run) {
+    for (int i = 0; i < 64; ++i)
+      a[i] = i + run;
+    ASSERT_FALSE(static_cast<bool>(
+        exe->run({Argument::buffer(a.data()), Argument::buffer(out.data()),
+                  Argument::variable(run)})));
+    ASSERT_FALSE(static_cast<bool>(exe->synchronize()));
+    // out = (-(2a) + run) + a = run - a
+    for (int i = 0; i < 64; ++i)
+      ASSERT_EQ(out[i], run - a[i]) << "run " << run << " element " << i;
+  }
+  EXPECT_EQ(calls, 20);
+}
+
+TEST(Runtime, MissingHostCallIsNamed) {
+  const char *source = R"mlir(
+hcq.schedule @hc(%a: !hcq.buffer<4xf32, CPU:0>) {
+  hcq.host_call "nowhere"(%a : !hcq.buffer<4xf32, CPU:0>)
+}
+)mlir";
+  hcq::PipelineOptions options;
+  auto exe = compileAndLoad(source, options);
+  ASSERT_TRUE(exe);
+  std::vector<float> a(4);
+  llvm::Error error = exe->run({Argument::buffer(a.data())});
+  ASSERT_TRUE(static_cast<bool>(error));
+  EXPECT_EQ(llvm::toString(std::move(error)),
+            "host call 'nowhere' has no implementation "
+            "(RuntimeOptions::hostCalls)");
+}

@@ -331,8 +331,9 @@ public:
           return e;
         break;
       case PlanStep::HostCall:
-        return runtimeError("host call '" + step.name +
-                            "' has no implementation in this runtime");
+        if (Error e = hostCall(step))
+          return e;
+        break;
       case PlanStep::Copy:
       case PlanStep::Launch:
         return runtimeError("calls on devices without queues are not run by "
@@ -370,6 +371,35 @@ public:
   }
 
 private:
+  /// A host call sees the results of everything submitted before it: the
+  /// plan waits, as synchronize does, for every batch so far (each ends with
+  /// a finalizer), then calls the implementation with the operands.
+  Error hostCall(const PlanStep &step) {
+    auto it = options.hostCalls.find(step.name);
+    if (it == options.hostCalls.end())
+      return runtimeError(
+          "host call '" + step.name +
+          "' has no implementation (RuntimeOptions::hostCalls)");
+    if (Error e = synchronize())
+      return e;
+    std::vector<Argument> operands;
+    for (uint32_t v : step.operands) {
+      const Value &value = exe.values[v];
+      if (value.kind == Value::Input || value.kind == Value::Variable) {
+        operands.push_back(args[value.index]);
+        continue;
+      }
+      Argument buffer;
+      for (uint64_t address : addresses[v])
+        buffer.lanes.push_back(reinterpret_cast<void *>(address));
+      operands.push_back(std::move(buffer));
+    }
+    if (Error e = it->second(operands))
+      return runtimeError("host call '" + step.name +
+                          "' failed: " + toString(std::move(e)));
+    return Error::success();
+  }
+
   Error hang(const Twine &what) {
     for (auto &[key, worker] : workers)
       if (std::string error = worker->takeError(); !error.empty())

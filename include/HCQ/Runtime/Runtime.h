@@ -12,7 +12,10 @@
 
 #include "HCQ/Runtime/Executable.h"
 
+#include "llvm/ADT/StringMap.h"
+
 #include <chrono>
+#include <functional>
 #include <memory>
 
 namespace hcq::runtime {
@@ -25,9 +28,18 @@ struct Argument {
   static Argument variable(int64_t v) { return {{}, v}; }
 };
 
+/// The implementation of an `hcq.host_call`: called with its operands, each
+/// a buffer (one pointer per lane) or a variable's value, once all the work
+/// the run submitted before it has finished.
+using HostCallFunction =
+    std::function<llvm::Error(llvm::ArrayRef<Argument> operands)>;
+
 struct RuntimeOptions {
   /// A wait whose signal does not advance for this long fails the run.
   std::chrono::milliseconds waitTimeout{30000};
+  /// Host calls by callee name; a run that reaches a host call missing here
+  /// fails, naming it.
+  llvm::StringMap<HostCallFunction> hostCalls;
 };
 
 /// An executable linked into this process, ready to run any number of times.
