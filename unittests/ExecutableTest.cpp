@@ -61,7 +61,7 @@ Executable sample() {
   reset.operands = {1};
   Step patch;
   patch.kind = Step::PatchGroup;
-  patch.operands = {0, 2};
+  patch.operands = {0, 2, 1}; // target, offsets, source, as in the IR
   patch.immediates = {0, 2, 32};
   patch.word = Word{1, 1, 0, 4, 0, {2}};
   Step push;
@@ -180,5 +180,25 @@ TEST(Executable, DanglingIndicesAreRejected) {
   exe.submitters[0].steps[1].operands[0] = 9;
   EXPECT_NE(errorOf(readExecutable(writeExecutable(exe)))
                 .find("step names argument 9 of 3"),
+            std::string::npos);
+}
+
+TEST(Executable, StepsMissingWhatTheyReadAreRejected) {
+  // The runtime indexes a step's operands and immediates by kind; the reader
+  // is where a short step is refused.
+  Executable exe = sample();
+  exe.submitters[0].steps[2].operands.pop_back();
+  EXPECT_NE(errorOf(readExecutable(writeExecutable(exe)))
+                .find("has a step of kind 3 with 5 operands and 4 immediates"),
+            std::string::npos);
+  exe = sample();
+  exe.submitters[0].steps[1].immediates.clear();
+  EXPECT_NE(errorOf(readExecutable(writeExecutable(exe)))
+                .find("has a step of kind 2 with 3 operands and 0 immediates"),
+            std::string::npos);
+  exe = sample();
+  exe.submitters[0].steps[2].devices.clear();
+  EXPECT_NE(errorOf(readExecutable(writeExecutable(exe)))
+                .find("has a push on no device"),
             std::string::npos);
 }

@@ -260,6 +260,19 @@ Error validate(const Executable &exe) {
         if (ref >= sub.numArgs)
           return formatError("submitter " + Twine(i) + " word names argument " +
                              Twine(ref) + " of " + Twine(sub.numArgs));
+      // What each kind reads (Step's comments): a runtime indexes these
+      // without checking again.
+      static constexpr size_t MIN_OPERANDS[] = {2, 0, 3, 6, 2};
+      static constexpr size_t MIN_IMMEDIATES[] = {0, 0, 3, 4, 0};
+      if (step.operands.size() < MIN_OPERANDS[step.kind] ||
+          step.immediates.size() < MIN_IMMEDIATES[step.kind])
+        return formatError("submitter " + Twine(i) + " has a step of kind " +
+                           Twine(step.kind) + " with " +
+                           Twine(step.operands.size()) + " operands and " +
+                           Twine(step.immediates.size()) + " immediates");
+      if (step.kind == Step::Push && step.devices.empty())
+        return formatError("submitter " + Twine(i) +
+                           " has a push on no device");
     }
   for (auto [i, step] : llvm::enumerate(exe.plan)) {
     if (step.kind > PlanStep::Launch)

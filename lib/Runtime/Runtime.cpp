@@ -364,13 +364,18 @@ public:
             return e;
       }
     }
+    return workerHang();
+  }
+
+private:
+  /// The first hang a queue worker reported, if any.
+  Error workerHang() {
     for (auto &[key, worker] : workers)
       if (std::string error = worker->takeError(); !error.empty())
         return runtimeError("hang detected: " + error);
     return Error::success();
   }
 
-private:
   /// A host call sees the results of everything submitted before it: the
   /// plan waits, as synchronize does, for every batch so far (each ends with
   /// a finalizer), then calls the implementation with the operands.
@@ -400,10 +405,11 @@ private:
     return Error::success();
   }
 
+  /// A host-side wait timed out: a worker's own report names the cause
+  /// better than `what`, when there is one.
   Error hang(const Twine &what) {
-    for (auto &[key, worker] : workers)
-      if (std::string error = worker->takeError(); !error.empty())
-        return runtimeError("hang detected: " + error);
+    if (Error e = workerHang())
+      return e;
     return runtimeError("hang detected: " + what);
   }
 
@@ -428,6 +434,11 @@ private:
     return reinterpret_cast<uint64_t>(arg.lanes[lane]);
   }
 
+  /// How many lanes value `v` has (at least one).
+  size_t lanesOf(uint32_t v) const {
+    return std::max<size_t>(exe.values[v].devices.size(), 1);
+  }
+
   /// The address of lane `lane` of value `v` (lane 0 for one-lane values).
   uint64_t laneAddress(uint32_t v, size_t lane) {
     const std::vector<uint64_t> &lanes = addresses[v];
@@ -444,8 +455,7 @@ private:
     auto it = workers.find(ring);
     if (it != workers.end())
       return it->second.get();
-    const Device &device =
-        step.devices[std::min(lane, step.devices.size() - 1)];
+    const Device &device = step.devices[lane];
     std::string name = ("CPU:" + Twine(device.index) + " " +
                         QUEUE_NAMES[std::min<uint64_t>(step.immediates[2], 2)] +
                         ":" + Twine(step.immediates[3]))
@@ -464,10 +474,9 @@ private:
       std::vector<uint32_t> ops;
       for (uint32_t o : step.operands)
         ops.push_back(value(o));
-      size_t lanes = exe.values[ops[0]].devices.size();
       switch (step.kind) {
       case Step::Fence:
-        for (size_t lane = 0; lane < std::max<size_t>(lanes, 1); ++lane) {
+        for (size_t lane = 0; lane < lanesOf(ops[0]); ++lane) {
           std::atomic<uint64_t> &timeline = word(laneAddress(ops[0], lane));
           uint64_t epoch = word(laneAddress(ops[1], lane)).load();
           if (!waitUntil([&] { return timeline.load() >= epoch; }, timeline,
@@ -482,7 +491,7 @@ private:
             word(address).store(0, std::memory_order_release);
         break;
       case Step::Finalize:
-        for (size_t lane = 0; lane < std::max<size_t>(lanes, 1); ++lane) {
+        for (size_t lane = 0; lane < lanesOf(ops[0]); ++lane) {
           std::atomic<uint64_t> &tlv = word(laneAddress(ops[0], lane));
           word(laneAddress(ops[1], lane)).store(tlv.load());
           tlv.fetch_add(1);
@@ -497,8 +506,7 @@ private:
           return runtimeError("this runtime has no AMD device to push to");
         // A multi-device push is one push per lane, each of its lane's blob
         // to its lane's ring.
-        for (size_t lane = 0; lane < std::max<size_t>(step.devices.size(), 1);
-             ++lane)
+        for (size_t lane = 0; lane < step.devices.size(); ++lane)
           if (Error e = worker(ops, step, lane)
                             ->push(reinterpret_cast<const uint8_t *>(
                                        laneAddress(ops[0], lane)),
