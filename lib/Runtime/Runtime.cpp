@@ -307,6 +307,15 @@ public:
     if (!linked)
       return linked.takeError();
     addresses = std::move(linked->addresses);
+    // Each device's timeline signal and host value, found once: synchronize
+    // and every host call wait on them.
+    for (auto [i, v] : llvm::enumerate(exe.values)) {
+      if (v.kind != Value::Placeholder || v.tag != TAG_TIMELINE_SIGNAL)
+        continue;
+      for (auto [lane, device] : llvm::enumerate(v.devices))
+        timelines.push_back(
+            {device, addresses[i][lane], timelineValueAddress(device)});
+    }
     return Error::success();
   }
 
@@ -350,19 +359,15 @@ public:
         std::this_thread::yield();
     // ... and every device timeline reaches its host value - 1: the last
     // finalizer of every run stored it.
-    for (auto [i, v] : llvm::enumerate(exe.values)) {
-      if (v.kind != Value::Placeholder || v.tag != TAG_TIMELINE_SIGNAL)
-        continue;
-      for (auto [lane, device] : llvm::enumerate(v.devices)) {
-        std::atomic<uint64_t> &timeline = word(addresses[i][lane]);
-        uint64_t target = timelineValue(device) - 1;
-        if (!waitUntil([&] { return timeline.load() >= target; }, timeline,
-                       options.waitTimeout))
-          if (Error e = hang("synchronize: the CPU:" + Twine(device.index) +
-                             " timeline stays at " + Twine(timeline.load()) +
-                             ", below " + Twine(target)))
-            return e;
-      }
+    for (const Timeline &t : timelines) {
+      std::atomic<uint64_t> &timeline = word(t.signal);
+      uint64_t target = (t.value ? word(t.value).load() : 1) - 1;
+      if (!waitUntil([&] { return timeline.load() >= target; }, timeline,
+                     options.waitTimeout))
+        if (Error e = hang("synchronize: the CPU:" + Twine(t.device.index) +
+                           " timeline stays at " + Twine(timeline.load()) +
+                           ", below " + Twine(target)))
+          return e;
     }
     return workerHang();
   }
@@ -413,13 +418,15 @@ private:
     return runtimeError("hang detected: " + what);
   }
 
-  uint64_t timelineValue(const Device &device) {
+  /// The address of `device`'s host timeline value; 0 when the executable
+  /// has none (its timeline then counts as starting at 1).
+  uint64_t timelineValueAddress(const Device &device) const {
     for (auto [i, v] : llvm::enumerate(exe.values))
       if (v.kind == Value::Placeholder && v.tag == TAG_TIMELINE_VALUE)
         for (auto [lane, d] : llvm::enumerate(v.devices))
           if (d == device)
-            return word(addresses[i][lane]).load();
-    return 1;
+            return addresses[i][lane];
+    return 0;
   }
 
   Expected<uint64_t> inputAddress(uint32_t value, uint32_t lane) {
@@ -568,6 +575,11 @@ private:
   HostMemory memory;
   std::vector<std::vector<uint64_t>> addresses;
   std::map<uint64_t, std::unique_ptr<Worker>> workers; // by ring address
+  struct Timeline {
+    Device device;
+    uint64_t signal, value; // addresses; value 0: none
+  };
+  std::vector<Timeline> timelines;
   ArrayRef<Argument> args;
 };
 
