@@ -456,8 +456,7 @@ private:
   /// keyed by the ring's linked address: a ring has one placeholder identity
   /// (tag, slot, device), so the lane of a multi-device push and a
   /// single-device push to the same queue share one ring and one worker.
-  Worker *worker(const std::vector<uint32_t> &ops, const Step &step,
-                 size_t lane) {
+  Worker *worker(ArrayRef<uint32_t> ops, const Step &step, size_t lane) {
     uint64_t ring = laneAddress(ops[1], lane);
     auto it = workers.find(ring);
     if (it != workers.end())
@@ -476,11 +475,12 @@ private:
   }
 
   Error call(const Submitter &sub, const std::vector<uint32_t> &operands) {
-    auto value = [&](uint32_t arg) { return operands[arg]; };
     for (const Step &step : sub.steps) {
-      std::vector<uint32_t> ops;
+      // The step's operands as this call's values; on the stack, since
+      // every run goes through here.
+      SmallVector<uint32_t, 8> ops;
       for (uint32_t o : step.operands)
-        ops.push_back(value(o));
+        ops.push_back(operands[o]);
       switch (step.kind) {
       case Step::Fence:
         for (size_t lane = 0; lane < lanesOf(ops[0]); ++lane) {
@@ -528,7 +528,7 @@ private:
 
   /// Writes one patch group: per entry of the offset table, the word's
   /// value for every lane of the target.
-  Error patch(const Step &step, const std::vector<uint32_t> &ops) {
+  Error patch(const Step &step, ArrayRef<uint32_t> ops) {
     uint32_t target = ops[0], offsets = ops[1], source = ops[2];
     uint64_t start = step.immediates[0], count = step.immediates[1],
              bits = step.immediates[2];
