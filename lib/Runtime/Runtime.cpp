@@ -1,23 +1,28 @@
-//===- Runtime.cpp - Running executables on the CPU device ----------------===//
+//===- Runtime.cpp - Loading and running executables ----------------------===//
+//
+// The executable's side of the runtime: memory for its values, the link,
+// and per run the inputs tables and the host plan. The queues it pushes to
+// are Queues.h's: the CPU device's workers and the emulated AMD device's
+// command processors.
+//
+//===----------------------------------------------------------------------===//
 
 #include "HCQ/Runtime/Runtime.h"
 #include "HCQ/Runtime/Link.h"
+#include "HCQ/Support/Device.h"
+#include "HCQ/Target/AMD/CodeObject.h"
 #include "HCQ/Target/CPU/Entry.h"
+#include "Queues.h"
 
-#include "llvm/Support/Format.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
-#include <linux/futex.h>
 #include <map>
-#include <mutex>
-#include <sys/syscall.h>
 #include <thread>
-#include <time.h>
-#include <unistd.h>
 
 using namespace llvm;
 
@@ -37,206 +42,27 @@ enum : uint32_t {
   TAG_TIMELINE_SIGNAL = 1,
   TAG_TIMELINE_VALUE = 2,
   TAG_SENTINEL = 4,
-  TAG_RING = 13,
-  TAG_HOST_FUNCTION = 17,
 };
-enum : uint32_t { DEVICE_CPU = 1 };
 enum : uint32_t { KIND_ADDRESS = 1, KIND_VARIABLE = 2, KIND_LOAD = 3 };
 enum : uint32_t { PART_FULL = 0, PART_LO = 1, PART_HI = 2 };
-enum : uint32_t { PUSH_CPU = 2 };
-const char *const QUEUE_NAMES[] = {"COMPUTE", "COPY", "SUBMIT"};
+enum : uint32_t { PUSH_PM4 = 0, PUSH_SDMA = 1, PUSH_CPU = 2 };
 
-Error runtimeError(const Twine &why) {
-  return createStringError(inconvertibleErrorCode(), why);
+std::string deviceName(const Device &device) {
+  return (stringifyDeviceKind(static_cast<DeviceKind>(device.kind)) + ":" +
+          Twine(device.index))
+      .str();
 }
 
-uint64_t nowNs() {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return uint64_t(ts.tv_sec) * 1000000000 + ts.tv_nsec;
-}
-
-std::atomic<uint64_t> &word(uint64_t address) {
-  return *reinterpret_cast<std::atomic<uint64_t> *>(address);
-}
-
-class Worker;
-/// The worker running the current entry, for waits to report hangs to.
-thread_local Worker *currentWorker = nullptr;
-
-/// Spins, then yields, until `done` holds or the watched value stops
-/// changing for `timeout`. Returns false on a timeout.
-template <typename Done>
-bool waitUntil(Done done, std::atomic<uint64_t> &watched,
-               std::chrono::milliseconds timeout) {
-  uint64_t last = watched.load(std::memory_order_acquire);
-  uint64_t since = nowNs();
-  for (unsigned spin = 0; !done(); ++spin) {
-    if (spin < 64)
-      continue;
-    std::this_thread::yield();
-    uint64_t value = watched.load(std::memory_order_acquire);
-    uint64_t now = nowNs();
-    if (value != last) {
-      last = value;
-      since = now;
-    } else if (now - since >
-               uint64_t(std::chrono::nanoseconds(timeout).count())) {
-      return false;
-    }
-  }
-  return true;
-}
-
-/// One CPU queue: a ring of entries, drained by its thread.
-class Worker {
-public:
-  Worker(std::string name, uint8_t *ring, uint64_t ringBytes, uint64_t put,
-         uint64_t wptr, uint64_t rptr, uint64_t doorbell,
-         std::chrono::milliseconds timeout)
-      : name(std::move(name)), ring(ring), ringBytes(ringBytes), put(word(put)),
-        wptr(word(wptr)), rptr(word(rptr)),
-        // The futex is the doorbell word's low half (little-endian).
-        doorbell(*reinterpret_cast<std::atomic<uint32_t> *>(doorbell)),
-        timeout(timeout) {
-    thread = std::thread([this] { loop(); });
-  }
-
-  ~Worker() {
-    stop.store(true);
-    doorbell.store(0);
-    wake();
-    thread.join();
-  }
-
-  /// Copies `bytes` of entries into the ring and publishes them; wakes the
-  /// worker only if it sleeps: at most one wake per push.
-  Error push(const uint8_t *entries, uint64_t bytes) {
-    uint64_t p = put.load(std::memory_order_relaxed);
-    if (!waitUntil(
-            [&] {
-              return p + bytes - rptr.load(std::memory_order_acquire) <=
-                     ringBytes;
-            },
-            rptr, timeout))
-      return runtimeError(name + ": the worker left no room in its ring for " +
-                          Twine(timeout.count()) + " ms");
-    for (uint64_t off = 0; off < bytes; off += cpu::ENTRY_BYTES)
-      std::memcpy(ring + (p + off) % ringBytes, entries + off,
-                  cpu::ENTRY_BYTES);
-    put.store(p + bytes, std::memory_order_relaxed);
-    wptr.store(p + bytes, std::memory_order_seq_cst);
-    // Clearing the flag makes a worker that is about to sleep return at
-    // once: the wake cannot be lost between its check and its futex wait.
-    if (doorbell.exchange(0, std::memory_order_seq_cst) == 1)
-      wake();
-    ++pushes;
-    return Error::success();
-  }
-
-  bool idle() const {
-    return rptr.load(std::memory_order_acquire) ==
-           wptr.load(std::memory_order_acquire);
-  }
-
-  void reportHang(uint64_t signal, uint64_t value, uint64_t current) {
-    std::lock_guard<std::mutex> lock(errorMutex);
-    if (error.empty())
-      error = (name + ": wait on signal " + Twine::utohexstr(signal) +
-               " for value " + Twine(value) + " timed out after " +
-               Twine(timeout.count()) + " ms (it holds " + Twine(current) + ")")
-                  .str();
-  }
-
-  std::string takeError() {
-    std::lock_guard<std::mutex> lock(errorMutex);
-    return std::exchange(error, std::string());
-  }
-
-  std::chrono::milliseconds waitTimeout() const { return timeout; }
-  uint64_t wakes() const { return wakeCount.load(); }
-  uint64_t pushCount() const { return pushes; }
-
-private:
-  void wake() {
-    wakeCount.fetch_add(1, std::memory_order_relaxed);
-    syscall(SYS_futex, &doorbell, FUTEX_WAKE_PRIVATE, 1, nullptr, nullptr, 0);
-  }
-
-  void loop() {
-    currentWorker = this;
-    uint64_t r = rptr.load();
-    while (true) {
-      // Drain every ready entry before sleeping.
-      uint64_t w = wptr.load(std::memory_order_acquire);
-      while (r < w) {
-        const auto *entry =
-            reinterpret_cast<const uint64_t *>(ring + r % ringBytes);
-        reinterpret_cast<cpu::EntryFunction>(entry[0])(entry + 1);
-        r += cpu::ENTRY_BYTES;
-        rptr.store(r, std::memory_order_release);
-      }
-      if (stop.load())
-        return;
-      doorbell.store(1, std::memory_order_seq_cst);
-      if (wptr.load(std::memory_order_seq_cst) != r || stop.load()) {
-        doorbell.store(0);
-        continue;
-      }
-      syscall(SYS_futex, &doorbell, FUTEX_WAIT_PRIVATE, 1, nullptr, nullptr, 0);
-      doorbell.store(0);
-    }
-  }
-
-  std::string name;
-  uint8_t *ring;
-  uint64_t ringBytes;
-  std::atomic<uint64_t> &put, &wptr, &rptr;
-  std::atomic<uint32_t> &doorbell;
-  std::chrono::milliseconds timeout;
-  std::thread thread;
-  std::atomic<bool> stop{false};
-  std::atomic<uint64_t> wakeCount{0};
-  uint64_t pushes = 0;
-  std::mutex errorMutex;
-  std::string error;
-};
-
-// The entry functions (include/HCQ/Target/CPU/Entry.h, docs/cpu-queue.md).
-void entryLaunch(const uint64_t *args) {
-  auto kernel = reinterpret_cast<cpu::KernelFunction>(args[0]);
-  const auto *kernargs = reinterpret_cast<const uint64_t *>(args[1]);
-  for (uint64_t z = 0; z < args[4]; ++z)
-    for (uint64_t y = 0; y < args[3]; ++y)
-      for (uint64_t x = 0; x < args[2]; ++x)
-        kernel(kernargs, x, y, z);
-}
-void entryWait(const uint64_t *args) {
-  std::atomic<uint64_t> &signal = word(args[0]);
-  uint64_t value = args[1];
-  Worker *worker = currentWorker;
-  if (!waitUntil(
-          [&] { return signal.load(std::memory_order_acquire) >= value; },
-          signal, worker->waitTimeout()))
-    worker->reportHang(args[0], value, signal.load());
-}
-void entrySignal(const uint64_t *args) {
-  word(args[0]).store(args[1], std::memory_order_release);
-}
-void entryTimestamp(const uint64_t *args) {
-  word(args[0]).store(nowNs(), std::memory_order_release);
-}
-void entryCopy(const uint64_t *args) {
-  std::memmove(reinterpret_cast<void *>(args[0]),
-               reinterpret_cast<const void *>(args[1]), args[2]);
-}
-const cpu::EntryFunction ENTRY_FUNCTIONS[cpu::NUM_HOST_FUNCTIONS] = {
-    entryLaunch, entryWait, entrySignal, entryTimestamp, entryCopy};
-
-/// Host memory for CPU values: 256-byte aligned, zeroed, signals at their
-/// initial values.
+/// Memory for every value: host memory, 256-byte aligned (programs need it:
+/// COMPUTE_PGM_LO holds address >> 8), zeroed, signals at their initial
+/// values. On the emulated AMD device, AMD memory is host memory too (its
+/// GPU VA is its CPU VA, as under KFD), and every AMD program loaded gets
+/// its CPU twin registered under its entry address.
 class HostMemory : public Memory {
 public:
+  HostMemory(const Executable &exe, const RuntimeOptions &options)
+      : exe(exe), options(options) {}
+
   ~HostMemory() override {
     for (void *p : blocks)
       std::free(p);
@@ -246,10 +72,16 @@ public:
 
   Expected<uint64_t> allocate(const Value &value, const Device &device,
                               uint64_t bytes) override {
-    if (device.kind != DEVICE_CPU)
-      return runtimeError("this runtime has no AMD device: cannot place "
-                          "memory on device kind " +
-                          Twine(device.kind));
+    if (static_cast<DeviceKind>(device.kind) == DeviceKind::AMD &&
+        options.amd == AMDDevice::None)
+      return runtimeError(
+          "the executable uses " + deviceName(device) +
+          ", and no AMD device was chosen (RuntimeOptions::amd; hcq-run "
+          "--amd=emulated)");
+    if (static_cast<DeviceKind>(device.kind) != DeviceKind::AMD &&
+        static_cast<DeviceKind>(device.kind) != DeviceKind::CPU)
+      return runtimeError("this runtime has no " + deviceName(device) +
+                          " device");
     uint64_t size = alignTo(std::max<uint64_t>(bytes, 1), 256);
     void *p = std::aligned_alloc(256, size);
     if (!p)
@@ -263,6 +95,37 @@ public:
     return reinterpret_cast<uint64_t>(p);
   }
 
+  Expected<uint64_t> loadProgram(const Value &value, const Device &device,
+                                 ArrayRef<uint8_t> image) override {
+    Expected<uint64_t> address = Memory::loadProgram(value, device, image);
+    if (!address)
+      return address.takeError();
+    const Kernel &kernel = exe.kernels[value.index];
+    // The entry point and the user SGPR layout, as the shader would have
+    // them: from the kernel descriptor.
+    Expected<amd::KernelInfo> info = amd::readKernel(
+        StringRef(reinterpret_cast<const char *>(kernel.codeObject.data()),
+                  kernel.codeObject.size()),
+        kernel.symbol);
+    if (!info)
+      return info.takeError();
+    Expected<hcq_amd_twin> twin = findTwin(kernel);
+    if (!twin)
+      return twin.takeError();
+    // COMPUTE_USER_DATA: [scratch V# x4][dispatch pointer x2][kernargs x2].
+    TwinProgram program;
+    program.twin = *twin;
+    program.name = kernel.name;
+    unsigned userData = info->privateSegmentBuffer ? 4 : 0;
+    if (info->dispatchPtr) {
+      program.dispatchUserData = userData;
+      userData += 2;
+    }
+    program.kernargUserData = userData;
+    twins[*address + info->entryOffset] = program;
+    return address;
+  }
+
   Expected<uint64_t> hostFunction(const Kernel &kernel) override {
     if (kernel.target == KERNEL_BUILTIN) {
       if (kernel.symbol != "copy")
@@ -272,11 +135,10 @@ public:
     }
     if (kernel.library.empty())
       return runtimeError("kernel " + kernel.name + " has no library");
-    void *handle = dlopen(kernel.library.c_str(), RTLD_NOW | RTLD_LOCAL);
+    Expected<void *> handle = open(kernel.library);
     if (!handle)
-      return runtimeError("cannot load " + kernel.library + ": " + dlerror());
-    libraries.push_back(handle);
-    void *symbol = dlsym(handle, kernel.symbol.c_str());
+      return handle.takeError();
+    void *symbol = dlsym(*handle, kernel.symbol.c_str());
     if (!symbol)
       return runtimeError("no symbol '" + kernel.symbol + "' in " +
                           kernel.library);
@@ -284,23 +146,62 @@ public:
   }
 
   Expected<uint64_t> runtimeFunction(uint32_t id) override {
-    if (id >= cpu::NUM_HOST_FUNCTIONS)
-      return runtimeError("unknown runtime function " + Twine(id));
-    return reinterpret_cast<uint64_t>(ENTRY_FUNCTIONS[id]);
+    if (uint64_t f = cpuEntryFunction(id))
+      return f;
+    return runtimeError("unknown runtime function " + Twine(id));
   }
 
   void write(uint64_t address, ArrayRef<uint8_t> bytes) override {
     std::memcpy(reinterpret_cast<void *>(address), bytes.data(), bytes.size());
   }
 
+  /// Every loaded AMD program's twin, by entry address.
+  const TwinMap &getTwins() const { return twins; }
+
 private:
+  Expected<void *> open(const std::string &library) {
+    void *handle = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!handle)
+      return runtimeError("cannot load " + library + ": " + dlerror());
+    libraries.push_back(handle);
+    return handle;
+  }
+
+  /// The CPU twin of AMD `kernel`: RuntimeOptions::amdTwins by symbol, else
+  /// `hcq_twin_<symbol>` in the first twin library defining it.
+  Expected<hcq_amd_twin> findTwin(const Kernel &kernel) {
+    auto it = options.amdTwins.find(kernel.symbol);
+    if (it != options.amdTwins.end())
+      return it->second;
+    std::string symbol = "hcq_twin_" + kernel.symbol;
+    for (const std::string &library : options.twinLibraries) {
+      Expected<void *> handle = open(library);
+      if (!handle)
+        return handle.takeError();
+      if (void *twin = dlsym(*handle, symbol.c_str()))
+        return reinterpret_cast<hcq_amd_twin>(twin);
+    }
+    return runtimeError("AMD kernel " + kernel.name + " has no CPU twin for "
+                        "the emulated device: register '" +
+                        kernel.symbol + "' in RuntimeOptions::amdTwins or "
+                        "define " + symbol + " in a twin library");
+  }
+
+  const Executable &exe;
+  const RuntimeOptions &options;
   std::vector<void *> blocks, libraries;
+  TwinMap twins;
 };
 
-class CPUExecutable : public LoadedExecutable {
+class LoadedExecutableImpl : public LoadedExecutable {
 public:
-  CPUExecutable(const Executable &exe, const RuntimeOptions &options)
-      : exe(exe), options(options) {}
+  LoadedExecutableImpl(const Executable &exe, const RuntimeOptions &options)
+      : exe(exe), options(options), memory(this->exe, this->options) {}
+
+  ~LoadedExecutableImpl() override {
+    // The queues' threads stop before the memory they read is freed.
+    queues.clear();
+  }
 
   Error load() {
     Expected<LinkResult> linked = link(exe, memory);
@@ -315,6 +216,20 @@ public:
       for (auto [lane, device] : llvm::enumerate(v.devices))
         timelines.push_back(
             {device, addresses[i][lane], timelineValueAddress(device)});
+    }
+    // Host-run launches call their kernel's function directly.
+    for (const PlanStep &step : exe.plan) {
+      if (step.kind != PlanStep::Launch || hostKernels.count(step.callee))
+        continue;
+      const Kernel &kernel = exe.kernels[step.callee];
+      if (kernel.target == KERNEL_AMD)
+        return runtimeError("kernel " + kernel.name +
+                            ": an AMD kernel cannot run on the host (its "
+                            "launch is outside the HCQ devices)");
+      Expected<uint64_t> fn = memory.hostFunction(kernel);
+      if (!fn)
+        return fn.takeError();
+      hostKernels[step.callee] = reinterpret_cast<cpu::KernelFunction>(*fn);
     }
     return Error::success();
   }
@@ -334,51 +249,70 @@ public:
       }
     }
     for (const PlanStep &step : exe.plan) {
+      Error e = Error::success();
       switch (step.kind) {
       case PlanStep::Call:
-        if (Error e = call(exe.submitters[step.callee], step.operands))
-          return e;
+        e = call(exe.submitters[step.callee], step.operands);
         break;
       case PlanStep::HostCall:
-        if (Error e = hostCall(step))
-          return e;
+        e = hostCall(step);
         break;
       case PlanStep::Copy:
+        e = hostCopy(step);
+        break;
       case PlanStep::Launch:
-        return runtimeError("calls on devices without queues are not run by "
-                            "this runtime yet");
+        e = hostLaunch(step);
+        break;
       }
+      if (e)
+        return e;
     }
     return Error::success();
   }
 
   Error synchronize() override {
     // Every queue drains (a stuck wait times out and lets it go on), ...
-    for (auto &[key, worker] : workers)
-      while (!worker->idle())
+    for (auto &[key, queue] : queues)
+      while (!queue->idle())
         std::this_thread::yield();
     // ... and every device timeline reaches its host value - 1: the last
-    // finalizer of every run stored it.
+    // finalizer of every run stored it. A queue that failed stops the wait.
     for (const Timeline &t : timelines) {
       std::atomic<uint64_t> &timeline = word(t.signal);
       uint64_t target = (t.value ? word(t.value).load() : 1) - 1;
-      if (!waitUntil([&] { return timeline.load() >= target; }, timeline,
-                     options.waitTimeout))
-        if (Error e = hang("synchronize: the CPU:" + Twine(t.device.index) +
-                           " timeline stays at " + Twine(timeline.load()) +
-                           ", below " + Twine(target)))
-          return e;
+      if (!waitUntil(
+              [&] {
+                return timeline.load() >= target ||
+                       faulted.load(std::memory_order_acquire);
+              },
+              timeline, options.waitTimeout))
+        return hang("synchronize: the " + deviceName(t.device) +
+                    " timeline stays at " + Twine(timeline.load()) +
+                    ", below " + Twine(target));
     }
-    return workerHang();
+    return queueError();
   }
 
 private:
-  /// The first hang a queue worker reported, if any.
-  Error workerHang() {
-    for (auto &[key, worker] : workers)
-      if (std::string error = worker->takeError(); !error.empty())
-        return runtimeError("hang detected: " + error);
-    return Error::success();
+  /// The first error a queue reported, if any; clears them all, so the
+  /// executable can run again.
+  Error queueError() {
+    if (!faulted.exchange(false))
+      return Error::success();
+    std::string first;
+    for (auto &[key, queue] : queues)
+      if (std::string error = queue->takeError();
+          !error.empty() && first.empty())
+        first = std::move(error);
+    return runtimeError("hang detected: " + first);
+  }
+
+  /// A host-side wait timed out: a queue's own report names the cause
+  /// better than `what`, when there is one.
+  Error hang(const Twine &what) {
+    if (Error e = queueError())
+      return e;
+    return runtimeError("hang detected: " + what);
   }
 
   /// A host call sees the results of everything submitted before it: the
@@ -410,12 +344,66 @@ private:
     return Error::success();
   }
 
-  /// A host-side wait timed out: a worker's own report names the cause
-  /// better than `what`, when there is one.
-  Error hang(const Twine &what) {
-    if (Error e = workerHang())
+  /// A copy outside the HCQ devices (a staging copy's host side): run by the
+  /// host once everything before it has finished, lane by lane.
+  Error hostCopy(const PlanStep &step) {
+    if (Error e = synchronize())
       return e;
-    return runtimeError("hang detected: " + what);
+    uint32_t dst = step.operands[0], src = step.operands[1];
+    uint64_t bytes = std::min(step.immediates[1], step.immediates[3]);
+    size_t lanes = std::max(lanesOf(dst), lanesOf(src));
+    for (size_t lane = 0; lane < lanes; ++lane) {
+      Expected<uint64_t> to = bufferAddress(dst, lane);
+      if (!to)
+        return to.takeError();
+      Expected<uint64_t> from = bufferAddress(src, lane);
+      if (!from)
+        return from.takeError();
+      std::memmove(reinterpret_cast<uint8_t *>(*to) + step.immediates[0],
+                   reinterpret_cast<const uint8_t *>(*from) +
+                       step.immediates[2],
+                   bytes);
+    }
+    return Error::success();
+  }
+
+  /// A CPU kernel outside the HCQ devices: called by the host, once every
+  /// workgroup, after everything before it has finished.
+  Error hostLaunch(const PlanStep &step) {
+    if (Error e = synchronize())
+      return e;
+    SmallVector<uint64_t, 8> kernargs;
+    for (uint32_t v : step.operands) {
+      if (exe.values[v].kind == Value::Variable) {
+        kernargs.push_back(static_cast<uint64_t>(args[exe.values[v].index].value));
+        continue;
+      }
+      Expected<uint64_t> a = bufferAddress(v, 0);
+      if (!a)
+        return a.takeError();
+      kernargs.push_back(*a);
+    }
+    cpu::KernelFunction kernel = hostKernels.lookup(step.callee);
+    const std::vector<uint64_t> &grid = step.immediates;
+    for (uint64_t z = 0; z < grid[2]; ++z)
+      for (uint64_t y = 0; y < grid[1]; ++y)
+        for (uint64_t x = 0; x < grid[0]; ++x)
+          kernel(kernargs.data(), x, y, z);
+    return Error::success();
+  }
+
+  /// The address of lane `lane` of buffer value `v`: a run argument's, or
+  /// its linked memory.
+  Expected<uint64_t> bufferAddress(uint32_t v, size_t lane) {
+    const Value &value = exe.values[v];
+    if (value.kind != Value::Input)
+      return laneAddress(v, lane);
+    const Argument &arg = args[value.index];
+    if (arg.lanes.empty())
+      return runtimeError("argument " + Twine(value.index) +
+                          " must be a buffer");
+    return reinterpret_cast<uint64_t>(
+        arg.lanes[arg.lanes.size() == 1 ? 0 : std::min(lane, arg.lanes.size() - 1)]);
   }
 
   /// The address of `device`'s host timeline value; 0 when the executable
@@ -452,26 +440,43 @@ private:
     return lanes[lanes.size() == 1 ? 0 : lane];
   }
 
-  /// The worker of `lane`'s ring, created at its first push. Workers are
+  /// The queue of `lane`'s ring, created at its first push. Queues are
   /// keyed by the ring's linked address: a ring has one placeholder identity
   /// (tag, slot, device), so the lane of a multi-device push and a
-  /// single-device push to the same queue share one ring and one worker.
-  Worker *worker(ArrayRef<uint32_t> ops, const Step &step, size_t lane) {
+  /// single-device push to the same queue share one ring and one queue.
+  Expected<Queue *> queue(ArrayRef<uint32_t> ops, const Step &step,
+                          size_t lane) {
     uint64_t ring = laneAddress(ops[1], lane);
-    auto it = workers.find(ring);
-    if (it != workers.end())
+    auto it = queues.find(ring);
+    if (it != queues.end())
       return it->second.get();
     const Device &device = step.devices[lane];
-    std::string name = ("CPU:" + Twine(device.index) + " " +
-                        QUEUE_NAMES[std::min<uint64_t>(step.immediates[2], 2)] +
-                        ":" + Twine(step.immediates[3]))
-                           .str();
-    auto w = std::make_unique<Worker>(
-        name, reinterpret_cast<uint8_t *>(ring), exe.values[ops[1]].bytes,
-        laneAddress(ops[2], lane), laneAddress(ops[3], lane),
-        laneAddress(ops[4], lane), laneAddress(ops[5], lane),
-        options.waitTimeout);
-    return workers.emplace(ring, std::move(w)).first->second.get();
+    std::string name =
+        (deviceName(device) + " " +
+         stringifyQueueKind(static_cast<QueueKind>(
+             std::min<uint64_t>(step.immediates[2], 2))) +
+         ":" + Twine(step.immediates[3]))
+            .str();
+    RingMemory ringMemory{reinterpret_cast<uint8_t *>(ring),
+                      exe.values[ops[1]].bytes,
+                      laneAddress(ops[2], lane),
+                      laneAddress(ops[3], lane),
+                      laneAddress(ops[4], lane),
+                      laneAddress(ops[5], lane)};
+    uint64_t mode = step.immediates[1];
+    DeviceKind kind = static_cast<DeviceKind>(device.kind);
+    std::unique_ptr<Queue> q;
+    if (mode == PUSH_CPU && kind == DeviceKind::CPU)
+      q = makeCPUQueue(name, ringMemory, options.waitTimeout, faulted);
+    else if ((mode == PUSH_PM4 || mode == PUSH_SDMA) &&
+             kind == DeviceKind::AMD && options.amd == AMDDevice::Emulated)
+      q = makeEmulatedAMDQueue(name, mode == PUSH_PM4, ringMemory,
+                               memory.getTwins(), options.waitTimeout,
+                               faulted);
+    else
+      return runtimeError("no queue of this runtime takes a push of mode " +
+                          Twine(mode) + " to " + name);
+    return queues.emplace(ring, std::move(q)).first->second.get();
   }
 
   Error call(const Submitter &sub, const std::vector<uint32_t> &operands) {
@@ -486,8 +491,12 @@ private:
         for (size_t lane = 0; lane < lanesOf(ops[0]); ++lane) {
           std::atomic<uint64_t> &timeline = word(laneAddress(ops[0], lane));
           uint64_t epoch = word(laneAddress(ops[1], lane)).load();
-          if (!waitUntil([&] { return timeline.load() >= epoch; }, timeline,
-                         options.waitTimeout))
+          if (!waitUntil(
+                  [&] {
+                    return timeline.load() >= epoch ||
+                           faulted.load(std::memory_order_relaxed);
+                  },
+                  timeline, options.waitTimeout))
             return hang("fence: the timeline stays below epoch " +
                         Twine(epoch));
         }
@@ -508,19 +517,19 @@ private:
         if (Error e = patch(step, ops))
           return e;
         break;
-      case Step::Push: {
-        if (step.immediates[1] != PUSH_CPU)
-          return runtimeError("this runtime has no AMD device to push to");
+      case Step::Push:
         // A multi-device push is one push per lane, each of its lane's blob
         // to its lane's ring.
-        for (size_t lane = 0; lane < step.devices.size(); ++lane)
-          if (Error e = worker(ops, step, lane)
-                            ->push(reinterpret_cast<const uint8_t *>(
+        for (size_t lane = 0; lane < step.devices.size(); ++lane) {
+          Expected<Queue *> q = queue(ops, step, lane);
+          if (!q)
+            return q.takeError();
+          if (Error e = (*q)->push(reinterpret_cast<const uint8_t *>(
                                        laneAddress(ops[0], lane)),
                                    step.immediates[0]))
             return e;
+        }
         break;
-      }
       }
     }
     return Error::success();
@@ -574,7 +583,10 @@ private:
   RuntimeOptions options;
   HostMemory memory;
   std::vector<std::vector<uint64_t>> addresses;
-  std::map<uint64_t, std::unique_ptr<Worker>> workers; // by ring address
+  std::map<uint64_t, std::unique_ptr<Queue>> queues; // by ring address
+  /// Set by a queue that reported an error; host-side waits stop on it.
+  std::atomic<bool> faulted{false};
+  DenseMap<uint32_t, cpu::KernelFunction> hostKernels; // by kernel index
   struct Timeline {
     Device device;
     uint64_t signal, value; // addresses; value 0: none
@@ -587,7 +599,7 @@ private:
 
 Expected<std::unique_ptr<LoadedExecutable>>
 loadExecutable(const Executable &exe, const RuntimeOptions &options) {
-  auto loaded = std::make_unique<CPUExecutable>(exe, options);
+  auto loaded = std::make_unique<LoadedExecutableImpl>(exe, options);
   if (Error e = loaded->load())
     return std::move(e);
   return std::unique_ptr<LoadedExecutable>(std::move(loaded));

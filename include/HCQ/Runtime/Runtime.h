@@ -1,9 +1,11 @@
-//===- Runtime.h - Running executables on the CPU device --------*- C++ -*-===//
+//===- Runtime.h - Running executables --------------------------*- C++ -*-===//
 //
 // The thin runtime: loads an executable, links it into host memory, and per
 // run writes the inputs tables and executes the host plan. CPU queues are
 // rings of entries run by a worker thread per queue that drains every ready
-// entry before it sleeps on a futex, woken at most once per push. No MLIR.
+// entry before it sleeps on a futex, woken at most once per push. AMD queues
+// run on the emulated AMD device: a software command processor per ring that
+// executes the PM4 and SDMA words, with CPU twins for the kernels. No MLIR.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +13,7 @@
 #define HCQ_RUNTIME_RUNTIME_H
 
 #include "HCQ/Runtime/Executable.h"
+#include "HCQ/Runtime/Twin.h"
 
 #include "llvm/ADT/StringMap.h"
 
@@ -34,12 +37,30 @@ struct Argument {
 using HostCallFunction =
     std::function<llvm::Error(llvm::ArrayRef<Argument> operands)>;
 
+/// What runs an executable's AMD devices.
+enum class AMDDevice {
+  /// None: loading an executable with AMD devices fails, saying so.
+  None,
+  /// The emulated AMD device: memory is host memory, each AMD queue a
+  /// command processor thread executing the pushed PM4/SDMA packets, each
+  /// kernel dispatch its CPU twin (docs/runtime.md).
+  Emulated,
+};
+
 struct RuntimeOptions {
   /// A wait whose signal does not advance for this long fails the run.
   std::chrono::milliseconds waitTimeout{30000};
   /// Host calls by callee name; a run that reaches a host call missing here
   /// fails, naming it.
   llvm::StringMap<HostCallFunction> hostCalls;
+  /// The device AMD:N values and queues live on.
+  AMDDevice amd = AMDDevice::None;
+  /// CPU twins of AMD kernels by kernel symbol, for the emulated device;
+  /// looked up before `twinLibraries`.
+  llvm::StringMap<hcq_amd_twin> amdTwins;
+  /// Shared libraries (dlopen paths) defining `hcq_twin_<symbol>` for AMD
+  /// kernels without an entry in `amdTwins`.
+  std::vector<std::string> twinLibraries;
 };
 
 /// An executable linked into this process, ready to run any number of times.
@@ -54,8 +75,8 @@ public:
   virtual llvm::Error synchronize() = 0;
 };
 
-/// Loads and links `exe` for the CPU device. AMD devices need the emulated
-/// or hardware AMD device, which this runtime does not have yet.
+/// Loads and links `exe`: CPU devices on the CPU device, AMD devices on
+/// `options.amd` (the emulated device, or none: then an error).
 llvm::Expected<std::unique_ptr<LoadedExecutable>>
 loadExecutable(const Executable &exe, const RuntimeOptions &options = {});
 

@@ -1,0 +1,44 @@
+/*===- Twin.h - CPU twins of AMD kernels, for the emulated device -*- C -*-===*\
+|*                                                                            *|
+|* The emulated AMD device executes the real PM4 and SDMA words the pipeline *|
+|* produced; only the shader itself is replaced: its DISPATCH_DIRECT calls   *|
+|* the kernel's CPU twin, a host function with this C ABI, once per          *|
+|* workgroup. A twin library defines `hcq_twin_<symbol>` for each AMD kernel *|
+|* symbol; docs/runtime.md describes how the twin is found.                  *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#ifndef HCQ_RUNTIME_TWIN_H
+#define HCQ_RUNTIME_TWIN_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What one workgroup of a dispatch sees, read from the command processor's
+ * registers and the kernel's user SGPRs as the shader would read them. */
+typedef struct hcq_amd_workgroup {
+  /* The kernel-argument segment: the COMPUTE_USER_DATA pair the kernel
+   * descriptor places it in. Laid out as the AMD kernel expects (each buffer
+   * a 64-bit address, each variable 32 bits, in signature order). */
+  const void *kernargs;
+  /* The hsa_kernel_dispatch_packet_t, or NULL when the descriptor does not
+   * ask for the dispatch pointer. */
+  const void *dispatch_packet;
+  /* This workgroup's id, the grid in workgroups (DISPATCH_DIRECT), and the
+   * workgroup size in work-items (COMPUTE_NUM_THREAD_X/Y/Z). */
+  uint32_t group_id[3];
+  uint32_t num_groups[3];
+  uint32_t local_size[3];
+} hcq_amd_workgroup;
+
+/* A CPU twin runs every work-item of one workgroup. */
+typedef void (*hcq_amd_twin)(const hcq_amd_workgroup *workgroup);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HCQ_RUNTIME_TWIN_H */

@@ -1,0 +1,122 @@
+//===- CPUQueue.cpp - The CPU device's queues -----------------------------===//
+//
+// A ring of 64-byte entries (docs/cpu-queue.md) and a worker thread that
+// calls each entry's function. The seed posts a semaphore per entry; here a
+// push wakes the worker only if it sleeps, through the doorbell word's futex.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Queues.h"
+
+#include "HCQ/Target/CPU/Entry.h"
+
+#include <cstring>
+
+using namespace llvm;
+
+namespace hcq::runtime {
+namespace {
+
+class CPUQueue : public Queue {
+public:
+  CPUQueue(std::string name, const RingMemory &memory,
+           std::chrono::milliseconds timeout, std::atomic<bool> &faulted)
+      : Queue(std::move(name), timeout, faulted), ring(memory.ring),
+        ringBytes(memory.ringBytes), put(word(memory.put)),
+        wptr(word(memory.wptr)), rptr(word(memory.rptr)),
+        // The futex is the doorbell word's low half (little-endian).
+        doorbell(*reinterpret_cast<std::atomic<uint32_t> *>(memory.doorbell)) {
+    start(doorbell);
+  }
+  ~CPUQueue() override { stop(); }
+
+  Error push(const uint8_t *entries, uint64_t bytes) override {
+    uint64_t p = put.load(std::memory_order_relaxed);
+    if (!waitUntil(
+            [&] {
+              return p + bytes - rptr.load(std::memory_order_acquire) <=
+                     ringBytes;
+            },
+            rptr, waitTimeout()))
+      return runtimeError(getName() +
+                          ": the worker left no room in its ring for " +
+                          Twine(waitTimeout().count()) + " ms");
+    // The ring's size is a multiple of 64: no entry straddles its end.
+    for (uint64_t off = 0; off < bytes; off += cpu::ENTRY_BYTES)
+      std::memcpy(ring + (p + off) % ringBytes, entries + off,
+                  cpu::ENTRY_BYTES);
+    put.store(p + bytes, std::memory_order_relaxed);
+    wptr.store(p + bytes, std::memory_order_seq_cst);
+    wakeIfSleeping();
+    return Error::success();
+  }
+
+  bool idle() const override {
+    return rptr.load(std::memory_order_acquire) ==
+           wptr.load(std::memory_order_acquire);
+  }
+
+private:
+  void drain() override {
+    uint64_t r = rptr.load(std::memory_order_relaxed);
+    uint64_t w = wptr.load(std::memory_order_acquire);
+    for (; r < w; r += cpu::ENTRY_BYTES) {
+      const auto *entry =
+          reinterpret_cast<const uint64_t *>(ring + r % ringBytes);
+      reinterpret_cast<cpu::EntryFunction>(entry[0])(entry + 1);
+      rptr.store(r + cpu::ENTRY_BYTES, std::memory_order_release);
+    }
+  }
+
+  uint8_t *ring;
+  uint64_t ringBytes;
+  std::atomic<uint64_t> &put, &wptr, &rptr;
+  std::atomic<uint32_t> &doorbell;
+};
+
+// The entry functions (include/HCQ/Target/CPU/Entry.h, docs/cpu-queue.md).
+void entryLaunch(const uint64_t *args) {
+  auto kernel = reinterpret_cast<cpu::KernelFunction>(args[0]);
+  const auto *kernargs = reinterpret_cast<const uint64_t *>(args[1]);
+  for (uint64_t z = 0; z < args[4]; ++z)
+    for (uint64_t y = 0; y < args[3]; ++y)
+      for (uint64_t x = 0; x < args[2]; ++x)
+        kernel(kernargs, x, y, z);
+}
+void entryWait(const uint64_t *args) {
+  std::atomic<uint64_t> &signal = word(args[0]);
+  uint64_t value = args[1];
+  Queue *queue = Queue::current();
+  if (!waitUntil(
+          [&] { return signal.load(std::memory_order_acquire) >= value; },
+          signal, queue->waitTimeout()))
+    queue->reportHang(args[0], value, signal.load());
+}
+void entrySignal(const uint64_t *args) {
+  word(args[0]).store(args[1], std::memory_order_release);
+}
+void entryTimestamp(const uint64_t *args) {
+  word(args[0]).store(nowNs(), std::memory_order_release);
+}
+void entryCopy(const uint64_t *args) {
+  std::memmove(reinterpret_cast<void *>(args[0]),
+               reinterpret_cast<const void *>(args[1]), args[2]);
+}
+const cpu::EntryFunction ENTRY_FUNCTIONS[cpu::NUM_HOST_FUNCTIONS] = {
+    entryLaunch, entryWait, entrySignal, entryTimestamp, entryCopy};
+
+} // namespace
+
+std::unique_ptr<Queue> makeCPUQueue(std::string name, const RingMemory &memory,
+                                    std::chrono::milliseconds timeout,
+                                    std::atomic<bool> &faulted) {
+  return std::make_unique<CPUQueue>(std::move(name), memory, timeout, faulted);
+}
+
+uint64_t cpuEntryFunction(uint32_t id) {
+  return id < cpu::NUM_HOST_FUNCTIONS
+             ? reinterpret_cast<uint64_t>(ENTRY_FUNCTIONS[id])
+             : 0;
+}
+
+} // namespace hcq::runtime

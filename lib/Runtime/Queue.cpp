@@ -1,0 +1,97 @@
+//===- Queue.cpp - A ring and the thread that drains it -------------------===//
+
+#include "Queues.h"
+
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+using namespace llvm;
+
+namespace hcq::runtime {
+
+uint64_t nowNs() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return uint64_t(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
+
+namespace {
+/// The queue running on this thread.
+thread_local Queue *currentQueue = nullptr;
+
+void futexWait(std::atomic<uint32_t> &word, uint32_t value) {
+  syscall(SYS_futex, &word, FUTEX_WAIT_PRIVATE, value, nullptr, nullptr, 0);
+}
+void futexWake(std::atomic<uint32_t> &word) {
+  syscall(SYS_futex, &word, FUTEX_WAKE_PRIVATE, 1, nullptr, nullptr, 0);
+}
+} // namespace
+
+Queue::Queue(std::string name, std::chrono::milliseconds timeout,
+             std::atomic<bool> &faulted)
+    : name(std::move(name)), timeout(timeout), faulted(faulted) {}
+
+Queue::~Queue() { assert(!thread.joinable() && "a derived queue must stop()"); }
+
+Queue *Queue::current() { return currentQueue; }
+
+void Queue::start(std::atomic<uint32_t> &flag) {
+  sleepFlag = &flag;
+  thread = std::thread([this] { loop(); });
+}
+
+void Queue::stop() {
+  if (!thread.joinable())
+    return;
+  stopping.store(true);
+  sleepFlag->store(0);
+  wakeCount.fetch_add(1, std::memory_order_relaxed);
+  futexWake(*sleepFlag);
+  thread.join();
+}
+
+void Queue::wakeIfSleeping() {
+  if (sleepFlag->exchange(0, std::memory_order_seq_cst) == 1) {
+    wakeCount.fetch_add(1, std::memory_order_relaxed);
+    futexWake(*sleepFlag);
+  }
+}
+
+void Queue::loop() {
+  currentQueue = this;
+  while (true) {
+    // Everything ready runs before the thread sleeps.
+    drain();
+    if (stopping.load())
+      return;
+    sleepFlag->store(1, std::memory_order_seq_cst);
+    if (!idle() || stopping.load()) {
+      sleepFlag->store(0);
+      continue;
+    }
+    futexWait(*sleepFlag, 1);
+    sleepFlag->store(0);
+  }
+}
+
+void Queue::reportError(const Twine &what) {
+  std::lock_guard<std::mutex> lock(errorMutex);
+  if (error.empty())
+    error = (name + ": " + what).str();
+  faulted.store(true, std::memory_order_release);
+}
+
+void Queue::reportHang(uint64_t signal, uint64_t value, uint64_t current) {
+  reportError("wait on signal 0x" + Twine::utohexstr(signal) + " for value " +
+              Twine(value) + " timed out after " + Twine(timeout.count()) +
+              " ms (it holds " + Twine(current) + ")");
+}
+
+std::string Queue::takeError() {
+  std::lock_guard<std::mutex> lock(errorMutex);
+  return std::exchange(error, std::string());
+}
+
+} // namespace hcq::runtime

@@ -1,0 +1,158 @@
+//===- Queues.h - The runtime's device queues (internal) --------*- C++ -*-===//
+//
+// A queue is a ring the host pushes into and a thread standing in for the
+// device that drains it: the CPU device's worker (CPUQueue.cpp) or the
+// emulated AMD command processor (AMDQueue.cpp). Both sleep on a futex when
+// idle and are woken at most once per push. Internal to lib/Runtime.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HCQ_LIB_RUNTIME_QUEUES_H
+#define HCQ_LIB_RUNTIME_QUEUES_H
+
+#include "HCQ/Runtime/Twin.h"
+
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/Error.h"
+
+#include <atomic>
+#include <chrono>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+
+namespace hcq::runtime {
+
+inline llvm::Error runtimeError(const llvm::Twine &why) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), why);
+}
+
+/// CLOCK_MONOTONIC in nanoseconds: the CPU queue's timestamps and the
+/// emulated GPU clock.
+uint64_t nowNs();
+
+/// The 64-bit word at `address`, as an atomic.
+inline std::atomic<uint64_t> &word(uint64_t address) {
+  return *reinterpret_cast<std::atomic<uint64_t> *>(address);
+}
+
+/// Spins, then yields, until `done()` holds or the value `watched` points at
+/// stops changing for `timeout`. Returns false on a timeout. A template: the
+/// plan's fences run it on every run.
+template <typename Done, typename Watched>
+bool waitUntil(Done done, const Watched &watched,
+               std::chrono::milliseconds timeout) {
+  uint64_t last = watched.load(std::memory_order_acquire);
+  uint64_t since = nowNs();
+  for (unsigned spin = 0; !done(); ++spin) {
+    if (spin < 64)
+      continue;
+    std::this_thread::yield();
+    uint64_t value = watched.load(std::memory_order_acquire);
+    uint64_t now = nowNs();
+    if (value != last) {
+      last = value;
+      since = now;
+    } else if (now - since >
+               uint64_t(std::chrono::nanoseconds(timeout).count())) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/// Where a queue's ring and pointers live (the linked placeholders).
+struct RingMemory {
+  uint8_t *ring = nullptr;
+  uint64_t ringBytes = 0;
+  uint64_t put = 0, wptr = 0, rptr = 0, doorbell = 0; // addresses
+};
+
+/// A ring and the thread draining it.
+class Queue {
+public:
+  /// `name` is what errors call it ("AMD:0 COMPUTE:0").
+  Queue(std::string name, std::chrono::milliseconds timeout,
+        std::atomic<bool> &faulted);
+  virtual ~Queue();
+
+  /// Copies `bytes` from `source` into the ring in the queue's way and
+  /// publishes them.
+  virtual llvm::Error push(const uint8_t *source, uint64_t bytes) = 0;
+  /// Whether everything pushed so far has been executed.
+  virtual bool idle() const = 0;
+
+  /// Records the queue's first error (a timed-out wait, a bad packet); the
+  /// run reports it from its next synchronize. Sets the shared `faulted`
+  /// flag so host-side waits stop early.
+  void reportError(const llvm::Twine &what);
+  /// A wait on `signal` for `value` timed out holding `current`.
+  void reportHang(uint64_t signal, uint64_t value, uint64_t current);
+  std::string takeError();
+
+  const std::string &getName() const { return name; }
+  std::chrono::milliseconds waitTimeout() const { return timeout; }
+  uint64_t wakes() const { return wakeCount.load(); }
+
+  /// The queue whose thread is running, for the CPU entry functions.
+  static Queue *current();
+
+protected:
+  /// Starts the thread; derived constructors call it once their members
+  /// exist, and derived destructors call stop() before theirs go.
+  void start(std::atomic<uint32_t> &sleepFlag);
+  void stop();
+  /// Wakes the thread if it sleeps; clearing the flag first makes a thread
+  /// about to sleep see the push, so the wake cannot be lost.
+  void wakeIfSleeping();
+  /// Executes everything ready; called on the queue's thread.
+  virtual void drain() = 0;
+
+private:
+  void loop();
+
+  std::string name;
+  std::chrono::milliseconds timeout;
+  std::atomic<bool> &faulted;
+  std::atomic<uint32_t> *sleepFlag = nullptr;
+  std::thread thread;
+  std::atomic<bool> stopping{false};
+  std::atomic<uint64_t> wakeCount{0};
+  std::mutex errorMutex;
+  std::string error;
+};
+
+/// The CPU device's queue: a ring of 64-byte entries (docs/cpu-queue.md),
+/// the futex in the doorbell word.
+std::unique_ptr<Queue> makeCPUQueue(std::string name, const RingMemory &memory,
+                                    std::chrono::milliseconds timeout,
+                                    std::atomic<bool> &faulted);
+/// The CPU entry function `id` (cpu::HostFunction), or 0.
+uint64_t cpuEntryFunction(uint32_t id);
+
+/// The AMD kernels the emulated device can run: each program's entry address
+/// (what COMPUTE_PGM_LO/HI hold, << 8) with its CPU twin and where its user
+/// SGPRs put the kernel-argument and dispatch pointers.
+struct TwinProgram {
+  hcq_amd_twin twin = nullptr;
+  std::string name;
+  unsigned kernargUserData = 0;  // COMPUTE_USER_DATA index of the pointer
+  int dispatchUserData = -1;     // likewise, or -1
+};
+using TwinMap = std::map<uint64_t, TwinProgram>;
+
+/// An emulated AMD queue: `pm4` for a compute ring (dword pointers, one
+/// INDIRECT_BUFFER packet per push), else SDMA (byte pointers, the command
+/// buffer copied in). Its command processor thread executes the packets
+/// against host memory and runs DISPATCH_DIRECT through `twins`.
+std::unique_ptr<Queue> makeEmulatedAMDQueue(std::string name, bool pm4,
+                                            const RingMemory &memory,
+                                            const TwinMap &twins,
+                                            std::chrono::milliseconds timeout,
+                                            std::atomic<bool> &faulted);
+
+} // namespace hcq::runtime
+
+#endif // HCQ_LIB_RUNTIME_QUEUES_H
