@@ -6,56 +6,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "HCQ/Runtime/Runtime.h"
-#include "HCQ/Transforms/CompileCache.h"
-#include "HCQ/Transforms/ExecutableConversion.h"
-
-#include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
-
-#include "gtest/gtest.h"
+#include "TestCompile.h"
 
 #include <random>
 
-using namespace mlir;
 using namespace hcq::runtime;
+using hcq::test::compileAndLoad;
 
 namespace {
-
-const std::string library = HCQ_TEST_INPUTS "/libhcqtestkernels.so";
-
-/// Compiles `source` (with @LIB@ for the kernel library) and loads it.
-std::unique_ptr<LoadedExecutable>
-compileAndLoad(const std::string &source, hcq::PipelineOptions &options,
-               RuntimeOptions runtimeOptions = {}) {
-  std::string text = source;
-  for (size_t at; (at = text.find("@LIB@")) != std::string::npos;)
-    text.replace(at, 5, library);
-  MLIRContext ctx;
-  ctx.loadDialect<hcq::HCQDialect>();
-  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, &ctx);
-  EXPECT_TRUE(module);
-  if (!module)
-    return nullptr;
-  hcq::CompileCache cache;
-  FailureOr<ModuleOp> compiled = cache.compile(*module, options);
-  EXPECT_TRUE(succeeded(compiled));
-  if (failed(compiled))
-    return nullptr;
-  SymbolTableCollection symbols;
-  auto exe = *compiled->getOps<hcq::ExecutableOp>().begin();
-  FailureOr<Executable> converted = hcq::convertExecutable(exe, symbols);
-  EXPECT_TRUE(succeeded(converted));
-  // The file format on the way, as the runtime would read it.
-  auto reread = readExecutable(writeExecutable(*converted));
-  EXPECT_TRUE(static_cast<bool>(reread));
-  if (!reread)
-    return nullptr;
-  auto loaded = loadExecutable(*reread, runtimeOptions);
-  EXPECT_TRUE(static_cast<bool>(loaded))
-      << (loaded ? "" : llvm::toString(loaded.takeError()));
-  return loaded ? std::move(*loaded) : nullptr;
-}
 
 const char *const vaddScale = R"mlir(
 hcq.kernel @vadd cpu (write f32, read f32, read f32) symbol "hcq_vadd" library "@LIB@"

@@ -70,8 +70,8 @@ constexpr uint32_t COPY_COUNT_MASK = 0x3FFFFFFF;
 /// write pointers (positions wrap at the ring's size), or an indirect buffer.
 struct Dwords {
   const uint32_t *base;
-  uint64_t size;  // dwords in memory
-  uint64_t end;   // first position not pushed
+  uint64_t size; // dwords in memory
+  uint64_t end;  // first position not pushed
   bool ring;
   uint64_t address; // the indirect buffer's, for messages
 
@@ -85,16 +85,14 @@ struct Dwords {
   }
 };
 
-uint64_t address(uint32_t lo, uint32_t hi) {
-  return (uint64_t(hi) << 32) | lo;
-}
+uint64_t address(uint32_t lo, uint32_t hi) { return (uint64_t(hi) << 32) | lo; }
 
 class AMDQueue : public Queue {
 public:
   AMDQueue(std::string name, bool pm4, const RingMemory &memory,
            const TwinMap &twins, std::chrono::milliseconds timeout,
-           std::atomic<bool> &faulted)
-      : Queue(std::move(name), timeout, faulted), isPM4(pm4),
+           QueueFlags &flags)
+      : Queue(std::move(name), timeout, flags), isPM4(pm4),
         ring(reinterpret_cast<uint32_t *>(memory.ring)),
         ringBytes(memory.ringBytes), put(word(memory.put)),
         wptr(word(memory.wptr)), rptr(word(memory.rptr)),
@@ -176,16 +174,20 @@ private:
     uint64_t unit = isPM4 ? 1 : 4; // pointer units per dword
     uint64_t w = wptr.load(std::memory_order_acquire);
     uint64_t r = rptr.load(std::memory_order_relaxed);
+    if (deviceFaulted()) {
+      rptr.store(w, std::memory_order_release);
+      return;
+    }
     Dwords dwords{ring, ringBytes / 4, w / unit, /*ring=*/true, 0};
     while (r < w) {
       uint64_t pos = r / unit;
-      Error e = isPM4 ? stepPM4(dwords, pos, /*depth=*/0)
-                      : stepSDMA(dwords, pos);
+      Error e =
+          isPM4 ? stepPM4(dwords, pos, /*depth=*/0) : stepSDMA(dwords, pos);
       if (e) {
-        // The queue stops where it failed: what was pushed is dropped, so
-        // the host is not left waiting for room, and the next synchronize
-        // reports the error.
-        reportError(toString(std::move(e)));
+        // The queue dies where it failed: what was pushed is dropped, so
+        // the host is not left waiting for room, and every later
+        // synchronize and run reports the fault.
+        reportFault(toString(std::move(e)));
         rptr.store(w, std::memory_order_release);
         return;
       }
@@ -208,13 +210,14 @@ private:
 
   /// Waits until `compare(function, *address & mask, ref)`; a wait that
   /// times out is reported and the queue goes on.
-  void waitMemory(uint64_t at, uint32_t function, uint32_t ref,
-                  uint32_t mask) {
+  void waitMemory(uint64_t at, uint32_t function, uint32_t ref, uint32_t mask) {
     auto &value = *reinterpret_cast<std::atomic<uint32_t> *>(at);
     if (!waitUntil(
             [&] {
               return compare(function,
-                             value.load(std::memory_order_acquire) & mask, ref);
+                             value.load(std::memory_order_acquire) & mask,
+                             ref) ||
+                     deviceFaulted();
             },
             value, waitTimeout()))
       reportHang(at, ref, value.load());
@@ -354,8 +357,8 @@ private:
   /// workgroup, with the pointers the kernel's user SGPRs would hold.
   Error dispatch(std::array<uint32_t, 3> groups, const std::string &where) {
     namespace reg = pm4::reg;
-    uint64_t entry = address(sh[reg::COMPUTE_PGM_LO], sh[reg::COMPUTE_PGM_LO + 1])
-                     << 8;
+    uint64_t entry =
+        address(sh[reg::COMPUTE_PGM_LO], sh[reg::COMPUTE_PGM_LO + 1]) << 8;
     auto it = twins.find(entry);
     if (it == twins.end())
       return runtimeError("DISPATCH_DIRECT at " + where + " of program 0x" +
@@ -369,11 +372,10 @@ private:
     hcq_amd_workgroup wg;
     wg.kernargs =
         reinterpret_cast<const void *>(userData(program.kernargUserData));
-    wg.dispatch_packet =
-        program.dispatchUserData < 0
-            ? nullptr
-            : reinterpret_cast<const void *>(
-                  userData(unsigned(program.dispatchUserData)));
+    wg.dispatch_packet = program.dispatchUserData < 0
+                             ? nullptr
+                             : reinterpret_cast<const void *>(userData(
+                                   unsigned(program.dispatchUserData)));
     for (unsigned d = 0; d < 3; ++d) {
       wg.num_groups[d] = groups[d];
       wg.local_size[d] = sh[reg::COMPUTE_NUM_THREAD_X + d] & NUM_THREAD_MASK;
@@ -440,8 +442,7 @@ private:
       if (Error e = packet(length, "POLL_REGMEM"))
         return e;
       if (header & sdma::POLL_MEM)
-        waitMemory(address(b[0] & ~3u, b[1]), (header >> 28) & 0x7, b[2],
-                   b[3]);
+        waitMemory(address(b[0] & ~3u, b[1]), (header >> 28) & 0x7, b[2], b[3]);
       else if (!(header & POLL_HDP_FLUSH))
         return runtimeError("POLL_REGMEM on register 0x" +
                             Twine::utohexstr(b[0]) + " at " + where +
@@ -480,9 +481,9 @@ std::unique_ptr<Queue> makeEmulatedAMDQueue(std::string name, bool pm4,
                                             const RingMemory &memory,
                                             const TwinMap &twins,
                                             std::chrono::milliseconds timeout,
-                                            std::atomic<bool> &faulted) {
+                                            QueueFlags &flags) {
   return std::make_unique<AMDQueue>(std::move(name), pm4, memory, twins,
-                                    timeout, faulted);
+                                    timeout, flags);
 }
 
 } // namespace hcq::runtime

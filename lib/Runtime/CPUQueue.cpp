@@ -20,8 +20,8 @@ namespace {
 class CPUQueue : public Queue {
 public:
   CPUQueue(std::string name, const RingMemory &memory,
-           std::chrono::milliseconds timeout, std::atomic<bool> &faulted)
-      : Queue(std::move(name), timeout, faulted), ring(memory.ring),
+           std::chrono::milliseconds timeout, QueueFlags &flags)
+      : Queue(std::move(name), timeout, flags), ring(memory.ring),
         ringBytes(memory.ringBytes), put(word(memory.put)),
         wptr(word(memory.wptr)), rptr(word(memory.rptr)),
         // The futex is the doorbell word's low half (little-endian).
@@ -60,6 +60,10 @@ private:
   void drain() override {
     uint64_t r = rptr.load(std::memory_order_relaxed);
     uint64_t w = wptr.load(std::memory_order_acquire);
+    if (deviceFaulted()) {
+      rptr.store(w, std::memory_order_release);
+      return;
+    }
     for (; r < w; r += cpu::ENTRY_BYTES) {
       const auto *entry =
           reinterpret_cast<const uint64_t *>(ring + r % ringBytes);
@@ -88,7 +92,10 @@ void entryWait(const uint64_t *args) {
   uint64_t value = args[1];
   Queue *queue = Queue::current();
   if (!waitUntil(
-          [&] { return signal.load(std::memory_order_acquire) >= value; },
+          [&] {
+            return signal.load(std::memory_order_acquire) >= value ||
+                   queue->deviceFaulted();
+          },
           signal, queue->waitTimeout()))
     queue->reportHang(args[0], value, signal.load());
 }
@@ -109,8 +116,8 @@ const cpu::EntryFunction ENTRY_FUNCTIONS[cpu::NUM_HOST_FUNCTIONS] = {
 
 std::unique_ptr<Queue> makeCPUQueue(std::string name, const RingMemory &memory,
                                     std::chrono::milliseconds timeout,
-                                    std::atomic<bool> &faulted) {
-  return std::make_unique<CPUQueue>(std::move(name), memory, timeout, faulted);
+                                    QueueFlags &flags) {
+  return std::make_unique<CPUQueue>(std::move(name), memory, timeout, flags);
 }
 
 uint64_t cpuEntryFunction(uint32_t id) {

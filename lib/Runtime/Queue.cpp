@@ -30,8 +30,8 @@ void futexWake(std::atomic<uint32_t> &word) {
 } // namespace
 
 Queue::Queue(std::string name, std::chrono::milliseconds timeout,
-             std::atomic<bool> &faulted)
-    : name(std::move(name)), timeout(timeout), faulted(faulted) {}
+             QueueFlags &flags)
+    : name(std::move(name)), timeout(timeout), flags(flags) {}
 
 Queue::~Queue() { assert(!thread.joinable() && "a derived queue must stop()"); }
 
@@ -76,21 +76,29 @@ void Queue::loop() {
   }
 }
 
-void Queue::reportError(const Twine &what) {
+void Queue::report(const Twine &what) {
   std::lock_guard<std::mutex> lock(errorMutex);
   if (error.empty())
     error = (name + ": " + what).str();
-  faulted.store(true, std::memory_order_release);
+  flags.error.store(true, std::memory_order_release);
+}
+
+void Queue::reportFault(const Twine &what) {
+  report(what);
+  dead.store(true, std::memory_order_release);
+  flags.fault.store(true, std::memory_order_release);
 }
 
 void Queue::reportHang(uint64_t signal, uint64_t value, uint64_t current) {
-  reportError("wait on signal 0x" + Twine::utohexstr(signal) + " for value " +
+  report("wait on signal 0x" + Twine::utohexstr(signal) + " for value " +
               Twine(value) + " timed out after " + Twine(timeout.count()) +
               " ms (it holds " + Twine(current) + ")");
 }
 
 std::string Queue::takeError() {
   std::lock_guard<std::mutex> lock(errorMutex);
+  if (dead.load())
+    return error;
   return std::exchange(error, std::string());
 }
 

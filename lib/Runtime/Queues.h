@@ -70,12 +70,21 @@ struct RingMemory {
   uint64_t put = 0, wptr = 0, rptr = 0, doorbell = 0; // addresses
 };
 
+/// What the queues of one executable share.
+struct QueueFlags {
+  /// Some queue has an error to report; host-side waits stop on it.
+  std::atomic<bool> error{false};
+  /// Some queue faulted: every queue drops what it has and every wait gives
+  /// up, since the work they wait for will never run.
+  std::atomic<bool> fault{false};
+};
+
 /// A ring and the thread draining it.
 class Queue {
 public:
   /// `name` is what errors call it ("AMD:0 COMPUTE:0").
   Queue(std::string name, std::chrono::milliseconds timeout,
-        std::atomic<bool> &faulted);
+        QueueFlags &flags);
   virtual ~Queue();
 
   /// Copies `bytes` from `source` into the ring in the queue's way and
@@ -84,13 +93,21 @@ public:
   /// Whether everything pushed so far has been executed.
   virtual bool idle() const = 0;
 
-  /// Records the queue's first error (a timed-out wait, a bad packet); the
-  /// run reports it from its next synchronize. Sets the shared `faulted`
-  /// flag so host-side waits stop early.
-  void reportError(const llvm::Twine &what);
-  /// A wait on `signal` for `value` timed out holding `current`.
+  /// Records the queue's first error; the run reports it from its next
+  /// synchronize. A timed-out wait (`reportHang`) lets the queue go on; a
+  /// fault (a packet it cannot execute) kills every queue of the executable:
+  /// everything pushed afterwards is dropped, and every later run fails with
+  /// the fault.
   void reportHang(uint64_t signal, uint64_t value, uint64_t current);
+  void reportFault(const llvm::Twine &what);
+  /// The error to report, if any: a hang once, a fault every time.
   std::string takeError();
+  /// Whether this queue faulted.
+  bool isDead() const { return dead.load(std::memory_order_acquire); }
+  /// Whether any queue of the executable faulted.
+  bool deviceFaulted() const {
+    return flags.fault.load(std::memory_order_acquire);
+  }
 
   const std::string &getName() const { return name; }
   std::chrono::milliseconds waitTimeout() const { return timeout; }
@@ -112,14 +129,16 @@ protected:
 
 private:
   void loop();
+  void report(const llvm::Twine &what);
 
   std::string name;
   std::chrono::milliseconds timeout;
-  std::atomic<bool> &faulted;
+  QueueFlags &flags;
   std::atomic<uint32_t> *sleepFlag = nullptr;
   std::thread thread;
   std::atomic<bool> stopping{false};
   std::atomic<uint64_t> wakeCount{0};
+  std::atomic<bool> dead{false};
   std::mutex errorMutex;
   std::string error;
 };
@@ -128,7 +147,7 @@ private:
 /// the futex in the doorbell word.
 std::unique_ptr<Queue> makeCPUQueue(std::string name, const RingMemory &memory,
                                     std::chrono::milliseconds timeout,
-                                    std::atomic<bool> &faulted);
+                                    QueueFlags &flags);
 /// The CPU entry function `id` (cpu::HostFunction), or 0.
 uint64_t cpuEntryFunction(uint32_t id);
 
@@ -151,7 +170,7 @@ std::unique_ptr<Queue> makeEmulatedAMDQueue(std::string name, bool pm4,
                                             const RingMemory &memory,
                                             const TwinMap &twins,
                                             std::chrono::milliseconds timeout,
-                                            std::atomic<bool> &faulted);
+                                            QueueFlags &flags);
 
 } // namespace hcq::runtime
 

@@ -238,6 +238,10 @@ public:
     if (args.size() != exe.numArgs)
       return runtimeError("the executable takes " + Twine(exe.numArgs) +
                           " arguments, the run passes " + Twine(args.size()));
+    // A queue that faulted is dead: report it rather than wait on it.
+    if (flags.error.load(std::memory_order_acquire))
+      if (Error e = queueError())
+        return e;
     this->args = args;
     for (const InputsTable &table : exe.inputs) {
       auto *slots = reinterpret_cast<uint64_t *>(addresses[table.table][0]);
@@ -283,7 +287,7 @@ public:
       if (!waitUntil(
               [&] {
                 return timeline.load() >= target ||
-                       faulted.load(std::memory_order_acquire);
+                       flags.error.load(std::memory_order_acquire);
               },
               timeline, options.waitTimeout))
         return hang("synchronize: the " + deviceName(t.device) +
@@ -294,17 +298,27 @@ public:
   }
 
 private:
-  /// The first error a queue reported, if any; clears them all, so the
-  /// executable can run again.
+  /// The first error a queue reported, if any. Hangs are reported once, so
+  /// the executable can run again; a dead queue's fault every time.
   Error queueError() {
-    if (!faulted.exchange(false))
+    if (!flags.error.exchange(false))
       return Error::success();
     std::string first;
-    for (auto &[key, queue] : queues)
-      if (std::string error = queue->takeError();
-          !error.empty() && first.empty())
-        first = std::move(error);
-    return runtimeError("hang detected: " + first);
+    bool fault = false;
+    for (auto &[key, queue] : queues) {
+      std::string error = queue->takeError();
+      if (queue->isDead()) {
+        flags.error.store(true);
+        if (!fault)
+          first = "device fault: " + error;
+        fault = true;
+      } else if (!error.empty() && first.empty()) {
+        first = "hang detected: " + error;
+      }
+    }
+    if (first.empty())
+      return Error::success();
+    return runtimeError(first);
   }
 
   /// A host-side wait timed out: a queue's own report names the cause
@@ -467,12 +481,12 @@ private:
     DeviceKind kind = static_cast<DeviceKind>(device.kind);
     std::unique_ptr<Queue> q;
     if (mode == PUSH_CPU && kind == DeviceKind::CPU)
-      q = makeCPUQueue(name, ringMemory, options.waitTimeout, faulted);
+      q = makeCPUQueue(name, ringMemory, options.waitTimeout, flags);
     else if ((mode == PUSH_PM4 || mode == PUSH_SDMA) &&
              kind == DeviceKind::AMD && options.amd == AMDDevice::Emulated)
       q = makeEmulatedAMDQueue(name, mode == PUSH_PM4, ringMemory,
                                memory.getTwins(), options.waitTimeout,
-                               faulted);
+                               flags);
     else
       return runtimeError("no queue of this runtime takes a push of mode " +
                           Twine(mode) + " to " + name);
@@ -494,7 +508,7 @@ private:
           if (!waitUntil(
                   [&] {
                     return timeline.load() >= epoch ||
-                           faulted.load(std::memory_order_relaxed);
+                           flags.error.load(std::memory_order_relaxed);
                   },
                   timeline, options.waitTimeout))
             return hang("fence: the timeline stays below epoch " +
@@ -584,8 +598,7 @@ private:
   HostMemory memory;
   std::vector<std::vector<uint64_t>> addresses;
   std::map<uint64_t, std::unique_ptr<Queue>> queues; // by ring address
-  /// Set by a queue that reported an error; host-side waits stop on it.
-  std::atomic<bool> faulted{false};
+  QueueFlags flags;
   DenseMap<uint32_t, cpu::KernelFunction> hostKernels; // by kernel index
   struct Timeline {
     Device device;

@@ -1,7 +1,12 @@
-//===- hcq-run.cpp - Run an executable file on the CPU device -------------===//
+//===- hcq-run.cpp - Run an executable file -------------------------------===//
 //
 //   hcq-run FILE.hcqx --arg f32:64:arange --arg f32:64:fill=2 --arg i32=64
 //   hcq-run FILE.mlir --pipeline-options=batch-size=4 --arg ...
+//   hcq-run MLP.mlir --amd=emulated --twins=libtwins.so --arg ...
+//
+// CPU devices run on the CPU device; AMD devices on the one --amd names:
+// `emulated`, the emulated AMD device, whose kernels are CPU twins from the
+// --twins libraries (hcq_twin_<symbol>; include/HCQ/Runtime/Twin.h).
 //
 // A .mlir input is compiled first by the hcq-opt beside this tool
 // (--hcq-pipeline, then --hcq-write-executable into a temporary folder), so
@@ -45,6 +50,18 @@ static cl::opt<std::string>
 static cl::opt<std::string>
     scheduleName("schedule",
                  cl::desc("for a .mlir input of several schedules: which"));
+static cl::opt<AMDDevice> amdDevice(
+    "amd", cl::desc("the device AMD:N values run on"),
+    cl::values(clEnumValN(AMDDevice::None, "none",
+                          "none: executables using AMD devices fail"),
+               clEnumValN(AMDDevice::Emulated, "emulated",
+                          "the emulated AMD device (PM4/SDMA executed in "
+                          "software, kernels as CPU twins)")),
+    cl::init(AMDDevice::None));
+static cl::list<std::string>
+    twinLibraries("twins",
+                  cl::desc("a library of CPU twins of AMD kernels "
+                           "(hcq_twin_<symbol>), for --amd=emulated"));
 static cl::opt<unsigned> timeoutMs("timeout-ms",
                                    cl::desc("wait timeout in milliseconds"),
                                    cl::init(30000));
@@ -200,6 +217,8 @@ int main(int argc, char **argv) {
 
   RuntimeOptions options;
   options.waitTimeout = std::chrono::milliseconds(timeoutMs);
+  options.amd = amdDevice;
+  options.twinLibraries.assign(twinLibraries.begin(), twinLibraries.end());
   Expected<std::unique_ptr<LoadedExecutable>> loaded =
       loadExecutable(*exe, options);
   if (!loaded)

@@ -33,3 +33,71 @@ void hcq_reduce(const uint64_t *args, uint32_t x, uint32_t y, uint32_t z) {
 
 // A kernel that does nothing, for the replay benchmark.
 void hcq_noop(const uint64_t *args, uint32_t x, uint32_t y, uint32_t z) {}
+
+// CPU twins of the AMD kernels (test/Target/Inputs/kernels.cl and
+// examples/mlp-kernels.cl) for the emulated AMD device: each runs every
+// work-item of one workgroup as the OpenCL source does, reading the kernel
+// arguments from the AMD kernarg segment (buffers 8 bytes, scalars 4, at
+// their OpenCL offsets).
+#include "HCQ/Runtime/Twin.h"
+
+#define ARG(wg, offset, T) (*(T const *)((const char *)(wg)->kernargs + (offset)))
+
+// vadd(global float *c, global const float *a, global const float *b, int n)
+void hcq_twin_vadd(const hcq_amd_workgroup *wg) {
+  float *c = ARG(wg, 0, float *);
+  const float *a = ARG(wg, 8, const float *), *b = ARG(wg, 16, const float *);
+  int n = ARG(wg, 24, int);
+  for (uint32_t t = 0; t < wg->local_size[0]; ++t) {
+    int i = (int)(wg->group_id[0] * 64 + t);
+    if (i < n)
+      c[i] = a[i] + b[i];
+  }
+}
+
+// scale(global float *x, float s): the workgroup size comes from the dispatch
+// packet (hsa_kernel_dispatch_packet_t.workgroup_size_x, bytes 4-5).
+void hcq_twin_scale(const hcq_amd_workgroup *wg) {
+  float *x = ARG(wg, 0, float *);
+  float s = ARG(wg, 8, float);
+  const uint16_t *packet = (const uint16_t *)wg->dispatch_packet;
+  for (uint32_t t = 0; t < wg->local_size[0]; ++t)
+    x[wg->group_id[0] * packet[2] + t] *= s;
+}
+
+// reduce(global float *out, global const float *in): one workgroup sums
+// in[0 .. local size) through LDS.
+void hcq_twin_reduce(const hcq_amd_workgroup *wg) {
+  float *out = ARG(wg, 0, float *);
+  const float *in = ARG(wg, 8, const float *);
+  float partial[1024] = {0};
+  for (uint32_t t = 0; t < wg->local_size[0] && t < 1024; ++t)
+    partial[t] = in[t];
+  float sum = 0;
+  for (int i = 0; i < 1024; ++i)
+    sum += partial[i];
+  out[0] = sum;
+}
+
+// matmul(global float *out, global const float *x, global const float *w):
+// row = workgroup y, column = work-item x; 64x64 weights.
+void hcq_twin_matmul(const hcq_amd_workgroup *wg) {
+  float *out = ARG(wg, 0, float *);
+  const float *x = ARG(wg, 8, const float *), *w = ARG(wg, 16, const float *);
+  uint32_t r = wg->group_id[1];
+  for (uint32_t c = 0; c < wg->local_size[0]; ++c) {
+    float sum = 0;
+    for (int k = 0; k < 64; ++k)
+      sum += x[r * 64 + k] * w[k * 64 + c];
+    out[r * 64 + c] = sum;
+  }
+}
+
+// relu(global float *x)
+void hcq_twin_relu(const hcq_amd_workgroup *wg) {
+  float *x = ARG(wg, 0, float *);
+  for (uint32_t t = 0; t < wg->local_size[0]; ++t) {
+    uint32_t i = wg->group_id[0] * 64 + t;
+    x[i] = x[i] > 0 ? x[i] : 0;
+  }
+}
