@@ -16,6 +16,7 @@
 #include "HCQ/Transforms/Utils.h"
 
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 namespace hcq {
@@ -141,15 +142,19 @@ FailureOr<const amd::KernelInfo *> Encoder::kernelInfo(KernelOp kernel) {
   auto it = kernels.find(kernel);
   if (it != kernels.end())
     return &it->second;
-  if (kernel.getTarget() != KernelTarget::amd)
-    return kernel.emitOpError()
-           << "is a " << stringifyKernelTarget(kernel.getTarget())
-           << " kernel: AMD queues run only amd kernels";
   llvm::Expected<amd::KernelInfo> info =
       amd::readKernel(*kernel.getCodeObject(), kernel.getSymbol().value_or(""));
   if (!info)
     return kernel.emitOpError()
            << "has a bad code object: " << llvm::toString(info.takeError());
+  if (info->mach != target.elfMach) {
+    std::optional<amd::Target> built = amd::lookupTargetByMach(info->mach);
+    return kernel.emitOpError()
+           << "has a code object for "
+           << (built ? built->name.str()
+                     : "EF_AMDGPU_MACH 0x" + llvm::utohexstr(info->mach))
+           << ", not " << target.name;
+  }
   if (info->groupSegmentBytes > target.ldsBytes)
     return kernel.emitOpError()
            << "asks for " << info->groupSegmentBytes << " bytes of LDS but "
@@ -161,6 +166,20 @@ LogicalResult Encoder::dispatch(LaunchOp launch, DevicesAttr devices,
                                 OpBuilder &builder, CommandStream &cmds) {
   auto kernel =
       symbols.lookupNearestSymbolFrom<KernelOp>(launch, launch.getKernelAttr());
+  if (kernel.getTarget() != KernelTarget::amd) {
+    InFlightDiagnostic diag = launch.emitOpError()
+                              << "runs @" << kernel.getSymName() << ", a "
+                              << stringifyKernelTarget(kernel.getTarget())
+                              << " kernel: AMD queues run only amd kernels";
+    // The builtin copy kernel comes from a copy on a device without a copy
+    // queue; AMD has no code object for it.
+    if (kernel.getTarget() == KernelTarget::builtin)
+      diag.attachNote()
+          << "a copy on AMD needs an AMD copy queue ('copy-queues' must "
+             "include AMD)";
+    diag.attachNote(kernel.getLoc()) << "kernel declared here";
+    return failure();
+  }
   FailureOr<const amd::KernelInfo *> found = kernelInfo(kernel);
   if (failed(found))
     return failure();

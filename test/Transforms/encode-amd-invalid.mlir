@@ -23,6 +23,14 @@
 // RUN: cat %t/host.k %t/launch.mlir | not hcq-opt --hcq-encode-amd 2>&1 | FileCheck %s --check-prefix=HOST
 // HOST: error: 'hcq.kernel' op has a bad code object: ELF is not for AMDGPU (e_machine 62)
 
+// Tests that a code object built for another processor is refused: gfx1100
+// code encoded for gfx942 (and the other way round) would not run there.
+// RUN: cat %t/vadd.k %t/launch.mlir | not hcq-opt --hcq-encode-amd=target=gfx942 2>&1 | FileCheck %s --check-prefix=MACH
+// MACH: 1:1: error: 'hcq.kernel' op has a code object for gfx1100, not gfx942
+// RUN: %embed %inputs/kernels-gfx942.co vadd "(write f32, read f32, read f32)" --symbol vadd --vars 1 > %t/vadd9.k
+// RUN: cat %t/vadd9.k %t/launch.mlir | not hcq-opt --hcq-encode-amd=target=gfx1101 2>&1 | FileCheck %s --check-prefix=MACH9
+// MACH9: error: 'hcq.kernel' op has a code object for gfx942, not gfx1101
+
 // Tests that a descriptor asking for more LDS than the target has is reported.
 // RUN: %embed %inputs/kernels-gfx1100.co vadd "(write f32, read f32, read f32)" --symbol vadd --vars 1 --set-lds 131072 > %t/lds.k
 // RUN: cat %t/lds.k %t/launch.mlir | not hcq-opt --hcq-encode-amd 2>&1 | FileCheck %s --check-prefix=LDS
@@ -48,9 +56,17 @@
 // RUN: cat %t/vadd.k %t/launch.mlir | not hcq-opt --hcq-encode-amd=max-indirect-dwords=50 2>&1 | FileCheck %s --check-prefix=IB
 // IB: error: 'hcq.submit' op needs 55 dwords, more than one indirect buffer holds (50): lower the pipeline's batch-size
 
-// Tests that a cpu kernel cannot run on an AMD queue.
+// Tests that a cpu kernel cannot run on an AMD queue: the launch is named,
+// and the kernel.
 // RUN: not hcq-opt %t/cpu-kernel.mlir --hcq-encode-amd 2>&1 | FileCheck %s --check-prefix=CPUK
-// CPUK: error: 'hcq.kernel' op is a cpu kernel: AMD queues run only amd kernels
+// CPUK: cpu-kernel.mlir:4:5: error: 'hcq.launch' op runs @k, a cpu kernel: AMD queues run only amd kernels
+// CPUK: cpu-kernel.mlir:1:1: note: kernel declared here
+
+// Tests that a copy on an AMD device without a copy queue (the builtin copy
+// kernel) is refused at the copy, saying which option to change.
+// RUN: not hcq-opt %t/kernel-copy.mlir --hcq-pipeline=copy-queues=CPU 2>&1 | FileCheck %s --check-prefix=KCOPY
+// KCOPY: kernel-copy.mlir:3:3: error: 'hcq.launch' op runs @hcq_copy_f32_f32, a builtin kernel: AMD queues run only amd kernels
+// KCOPY: note: a copy on AMD needs an AMD copy queue ('copy-queues' must include AMD)
 
 // Tests that a copy on a compute queue and a launch on a copy queue are
 // reported.
@@ -79,6 +95,11 @@ hcq.schedule @s(%a: !hcq.buffer<64xf32, AMD:0>) {
   hcq.submit on AMD:0 queue COMPUTE:0 {
     hcq.launch @k(%a : !hcq.buffer<64xf32, AMD:0>) global [1, 1, 1] local [64, 1, 1]
   }
+}
+//--- kernel-copy.mlir
+hcq.schedule @s(%a: !hcq.buffer<64xf32, CPU:0>) {
+  %d = hcq.alloc : !hcq.buffer<64xf32, AMD:0>
+  hcq.copy %d[0, 256], %a[0, 256] : !hcq.buffer<64xf32, AMD:0>, !hcq.buffer<64xf32, CPU:0>
 }
 //--- wrong-queue.mlir
 hcq.schedule @s(%a: !hcq.buffer<64xf32, AMD:0>) {

@@ -38,6 +38,7 @@ Expected<KernelInfo> readKernel(StringRef bytes, StringRef name) {
                 Twine(elf.getHeader().e_ident[ELF::EI_OSABI]) + ")");
 
   KernelInfo info;
+  info.mach = elf.getHeader().e_flags & ELF::EF_AMDGPU_MACH;
   // Where each allocated section lies in the image, and so each symbol.
   DenseMap<const void *, uint64_t> sectionBase;
   bool relocatable = elf.getHeader().e_type == ELF::ET_REL;

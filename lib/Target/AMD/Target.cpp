@@ -5,6 +5,7 @@
 #include "HCQ/Target/AMD/SDMA.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/BinaryFormat/ELF.h"
 
 namespace hcq::amd {
 
@@ -17,10 +18,14 @@ llvm::ArrayRef<Target> getTargets() {
   // Scratch waves: 32 per compute unit (96 CUs on gfx1100, 60 on gfx1101,
   // 32 on gfx1102), clamped to the 12-bit WAVES field on gfx942 (304 CUs).
   static const Target targets[] = {
-      {"gfx1100", 11, 64 * 1024, sdma::COPY_MAX_BYTES_SDMA6, 256, 15, 3072},
-      {"gfx1101", 11, 64 * 1024, sdma::COPY_MAX_BYTES_SDMA6, 256, 15, 1920},
-      {"gfx1102", 11, 64 * 1024, sdma::COPY_MAX_BYTES_SDMA6, 256, 15, 1024},
-      {"gfx942", 9, 64 * 1024, sdma::COPY_MAX_BYTES_SDMA4, 1024, 13, 4095},
+      {"gfx1100", 11, 64 * 1024, sdma::COPY_MAX_BYTES_SDMA6, 256, 15, 3072,
+       llvm::ELF::EF_AMDGPU_MACH_AMDGCN_GFX1100},
+      {"gfx1101", 11, 64 * 1024, sdma::COPY_MAX_BYTES_SDMA6, 256, 15, 1920,
+       llvm::ELF::EF_AMDGPU_MACH_AMDGCN_GFX1101},
+      {"gfx1102", 11, 64 * 1024, sdma::COPY_MAX_BYTES_SDMA6, 256, 15, 1024,
+       llvm::ELF::EF_AMDGPU_MACH_AMDGCN_GFX1102},
+      {"gfx942", 9, 64 * 1024, sdma::COPY_MAX_BYTES_SDMA4, 1024, 13, 4095,
+       llvm::ELF::EF_AMDGPU_MACH_AMDGCN_GFX942},
   };
   return targets;
 }
@@ -28,6 +33,13 @@ llvm::ArrayRef<Target> getTargets() {
 std::optional<Target> lookupTarget(llvm::StringRef name) {
   for (const Target &target : getTargets())
     if (target.name == name)
+      return target;
+  return std::nullopt;
+}
+
+std::optional<Target> lookupTargetByMach(uint32_t mach) {
+  for (const Target &target : getTargets())
+    if (target.elfMach == mach)
       return target;
   return std::nullopt;
 }

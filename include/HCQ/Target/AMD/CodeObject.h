@@ -34,12 +34,15 @@ struct KernelInfo {
   bool wave32 = false;
   bool dispatchPtr = false;          // SGPR pair for the dispatch packet
   bool privateSegmentBuffer = false; // SGPR quad for the scratch V#
+  /// The processor it was built for: e_flags & EF_AMDGPU_MACH.
+  uint32_t mach = 0;
 };
 
 /// Parses `bytes` as an AMDHSA code object (64-bit little-endian ELF for
 /// EM_AMDGPU, linked or relocatable) and reads kernel `name`, or the only
-/// kernel when `name` is empty. Errors name what is wrong: not an ELF, not AMDGPU, no or several
-/// kernels, a descriptor out of bounds, an unsupported relocation.
+/// kernel when `name` is empty. Errors name what is wrong: not an ELF, not
+/// AMDGPU, no or several kernels, a descriptor out of bounds, an unsupported
+/// relocation.
 llvm::Expected<KernelInfo> readKernel(llvm::StringRef bytes,
                                       llvm::StringRef name);
 

@@ -30,6 +30,9 @@ struct Target {
   /// Waves given scratch at once: the WAVES field of TMPRING_SIZE; the
   /// scratch placeholder is sized to match.
   uint32_t scratchWaves;
+  /// The ELF header's EF_AMDGPU_MACH for this processor: a code object
+  /// built for another one is refused [llvm/BinaryFormat/ELF.h].
+  uint32_t elfMach;
 
   bool isGfx9() const { return major == 9; }
   uint32_t rsrc3Register() const;
@@ -39,6 +42,8 @@ struct Target {
 /// gfx942 (gfx9, as tinygrad supports it).
 llvm::ArrayRef<Target> getTargets();
 std::optional<Target> lookupTarget(llvm::StringRef name);
+/// The target whose code objects carry EF_AMDGPU_MACH `mach`, if known.
+std::optional<Target> lookupTargetByMach(uint32_t mach);
 
 } // namespace hcq::amd
 

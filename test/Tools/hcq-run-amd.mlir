@@ -1,0 +1,41 @@
+// hcq-run on the emulated AMD device: the bundled MLP example (two AMD GPUs,
+// host input and output, real gfx1100 code objects) compiled by
+// --hcq-pipeline and run with its kernels' CPU twins from the test kernel
+// library. The PM4 and SDMA words are executed, not printed.
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: hcq-opt --hcq-pipeline %hcq_src_root/examples/mlp.mlir --hcq-write-executable=dir=%t -o /dev/null
+
+// Tests that one run computes relu(x @ w1) @ w2 across both devices: x row 0
+// is 0..63, w1 = 0.5 and w2 = -0.25 everywhere, so every hidden unit of row 0
+// is 0.5 * 2016 = 1008 and every output -0.25 * 64 * 1008 = -16128.
+// RUN: hcq-run %t/mlp.hcqx --amd=emulated --twins=%inputs/libhcqtestkernels.so --arg f32:256:arange --arg f32:4096:fill=0.5 --arg f32:4096:fill=-0.25 --arg f32:256:fill=0 2>&1 | FileCheck %s --check-prefix=MLP
+// MLP: arg 0: 0 1 2 3 4 5 6 7
+// MLP-NEXT: arg 1: 0.5 0.5
+// MLP-NEXT: arg 2: -0.25 -0.25
+// MLP-NEXT: arg 3: -16128 -16128 -16128 -16128 -16128 -16128 -16128 -16128
+// MLP-NEXT: 1 runs: {{[0-9.]+}} us/run submitted, {{[0-9.]+}} us/run finished
+
+// Tests that the relu runs between the two matmuls: with w1 = -0.5 every
+// hidden unit is negative, relu makes it 0, and so is every output; 1000
+// replays leave the same result.
+// RUN: hcq-run %t/mlp.hcqx --amd=emulated --twins=%inputs/libhcqtestkernels.so --arg f32:256:arange --arg f32:4096:fill=-0.5 --arg f32:4096:fill=-0.25 --arg f32:256:fill=7 --runs 1000 2>&1 | FileCheck %s --check-prefix=RELU
+// RELU: arg 3: 0 0 0 0 0 0 0 0
+// RELU-NEXT: 1000 runs:
+
+// Tests that the example's gfx1100 code objects are refused for gfx942, as
+// compile errors passed through (the gfx942 packets run end to end in
+// unittests/EmulatedAMDTest.cpp, on gfx942 code objects).
+// RUN: not hcq-run %hcq_src_root/examples/mlp.mlir --pipeline-options=target=gfx942 --amd=emulated --arg f32:256:arange 2>&1 | FileCheck %s --check-prefix=GFX9
+// GFX9: error: 'hcq.kernel' op has a code object for gfx1100, not gfx942
+// GFX9: error: hcq-opt could not compile
+
+// Tests that an executable with AMD devices needs --amd, and the emulated
+// device a twin for every AMD kernel; each error says what to pass.
+// RUN: not hcq-run %t/mlp.hcqx --arg f32:256:arange --arg f32:4096:fill=1 --arg f32:4096:fill=1 --arg f32:256:fill=0 2>&1 | FileCheck %s --check-prefix=NOAMD
+// NOAMD: error: the executable uses AMD:0, and no AMD device was chosen (RuntimeOptions::amd; hcq-run --amd=emulated)
+// RUN: not hcq-run %t/mlp.hcqx --amd=emulated --arg f32:256:arange --arg f32:4096:fill=1 --arg f32:4096:fill=1 --arg f32:256:fill=0 2>&1 | FileCheck %s --check-prefix=NOTWIN
+// NOTWIN: error: AMD kernel matmul has no CPU twin for the emulated device: register 'matmul' in RuntimeOptions::amdTwins or define hcq_twin_matmul in a twin library
+// RUN: not hcq-run %t/mlp.hcqx --amd=emulated --twins=%t/nowhere.so --arg f32:256:arange --arg f32:4096:fill=1 --arg f32:4096:fill=1 --arg f32:256:fill=0 2>&1 | FileCheck %s --check-prefix=NOLIB
+// NOLIB: error: cannot load {{.*}}nowhere.so: {{.*}}nowhere.so: cannot open shared object file
+// RUN: not hcq-run %t/mlp.hcqx --amd=hardware 2>&1 | FileCheck %s --check-prefix=BADAMD
+// BADAMD: Cannot find option named 'hardware'!
