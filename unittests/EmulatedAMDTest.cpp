@@ -87,8 +87,8 @@ int32_t floatBits(float f) {
   return bits;
 }
 
-RuntimeOptions emulated(std::chrono::milliseconds timeout =
-                            std::chrono::milliseconds(30000)) {
+RuntimeOptions
+emulated(std::chrono::milliseconds timeout = std::chrono::milliseconds(30000)) {
   RuntimeOptions options;
   options.amd = AMDDevice::Emulated;
   options.twinLibraries = {hcq::test::kernelLibrary};
@@ -148,9 +148,10 @@ void checkVaddScaleReduce(LoadedExecutable &exe, int runs) {
     llvm::Error e = exe.synchronize();
     ASSERT_FALSE(static_cast<bool>(e)) << llvm::toString(std::move(e));
 
-    direct.run("vadd",
-               Kernargs().ptr(c.data()).ptr(a.data()).ptr(b.data()).scalar(n).bytes,
-               {16, 1, 1}, {64, 1, 1});
+    direct.run(
+        "vadd",
+        Kernargs().ptr(c.data()).ptr(a.data()).ptr(b.data()).scalar(n).bytes,
+        {16, 1, 1}, {64, 1, 1});
     direct.run("scale", Kernargs().ptr(c.data()).scalar(s).bytes, {16, 1, 1},
                {64, 1, 1});
     direct.run("reduce", Kernargs().ptr(sum.data()).ptr(c.data()).bytes,
@@ -183,13 +184,33 @@ TEST_P(EmulatedAMD, RingsWrapAroundOverManyRuns) {
   checkVaddScaleReduce(*exe, 300);
 }
 
-TEST_P(EmulatedAMD, ProfileOnKeepsTheResults) {
+TEST_P(EmulatedAMD, ProfileOnKeepsTheResultsAndTimesEveryCall) {
   hcq::PipelineOptions opts;
   opts.target = GetParam();
   opts.profile = true;
   auto exe = compileAndLoad(kernels() + vaddScaleReduce, opts, emulated());
   ASSERT_TRUE(exe);
   checkVaddScaleReduce(*exe, 50);
+  // The last run's calls in schedule order, each timed on its queue: the
+  // copies in on COPY:0, the kernels on COMPUTE:0 after them and in order,
+  // the copies out after the kernels.
+  std::vector<ProfileEvent> events = exe->profile();
+  std::vector<std::string> names, queues;
+  for (const ProfileEvent &e : events) {
+    names.push_back(e.name);
+    queues.push_back(e.queue);
+    EXPECT_EQ(e.device.kind, 0u); // AMD
+    EXPECT_GT(e.startNs, 0u) << e.name;
+    EXPECT_GE(e.endNs, e.startNs) << e.name;
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{"copy", "copy", "vadd", "scale",
+                                             "reduce", "copy", "copy"}));
+  EXPECT_EQ(queues, (std::vector<std::string>{"COPY:0", "COPY:0", "COMPUTE:0",
+                                              "COMPUTE:0", "COMPUTE:0",
+                                              "COPY:0", "COPY:0"}));
+  ASSERT_EQ(events.size(), 7u);
+  for (size_t i = 1; i < events.size(); ++i)
+    EXPECT_GE(events[i].startNs, events[i - 1].endNs) << i;
 }
 
 TEST_P(EmulatedAMD, TwoDevicesWithCopiesBetweenThem) {
@@ -277,8 +298,8 @@ hcq.schedule @stuck(%a: !hcq.buffer<64xf32, AMD:0>, %b: !hcq.buffer<64xf32, AMD:
     source.replace(source.find("QUEUE"), 5, queue);
     hcq::PipelineOptions opts;
     opts.target = GetParam();
-    auto exe = compileAndLoad(source, opts,
-                              emulated(std::chrono::milliseconds(200)));
+    auto exe =
+        compileAndLoad(source, opts, emulated(std::chrono::milliseconds(200)));
     ASSERT_TRUE(exe);
     std::vector<float> a(64), b(64);
     for (int attempt = 0; attempt < 2; ++attempt) {
@@ -380,10 +401,9 @@ INSTANTIATE_TEST_SUITE_P(Targets, EmulatedAMD,
                          testing::Values("gfx1100", "gfx942"));
 
 TEST(EmulatedAMDLoad, AMDExecutablesNeedAnAMDDeviceAndTwins) {
-  std::string source =
-      amdKernel(HCQ_TEST_INPUTS "/kernels-gfx1100.co", "vadd",
-                "(write f32, read f32, read f32)", 1) +
-      R"mlir(
+  std::string source = amdKernel(HCQ_TEST_INPUTS "/kernels-gfx1100.co", "vadd",
+                                 "(write f32, read f32, read f32)", 1) +
+                       R"mlir(
 hcq.schedule @one(%a: !hcq.buffer<64xf32, AMD:0>, %n: i32) {
   hcq.launch @vadd(%a, %a, %a : !hcq.buffer<64xf32, AMD:0>, !hcq.buffer<64xf32, AMD:0>, !hcq.buffer<64xf32, AMD:0>) vars(%n : i32) global [1, 1, 1] local [64, 1, 1]
 }
@@ -414,8 +434,8 @@ hcq.schedule @one(%a: !hcq.buffer<64xf32, AMD:0>, %n: i32) {
   auto loaded = loadExecutable(*exe, registered);
   ASSERT_TRUE(static_cast<bool>(loaded));
   std::vector<float> a(64);
-  ASSERT_FALSE(static_cast<bool>((*loaded)->run(
-      {Argument::buffer(a.data()), Argument::variable(64)})));
+  ASSERT_FALSE(static_cast<bool>(
+      (*loaded)->run({Argument::buffer(a.data()), Argument::variable(64)})));
   ASSERT_FALSE(static_cast<bool>((*loaded)->synchronize()));
   EXPECT_EQ(calls.load(), 1);
 }

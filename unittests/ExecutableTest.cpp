@@ -45,7 +45,12 @@ Executable sample() {
   program.index = 0;
   program.bytes = 4096;
   program.devices = {{0, 0}};
-  exe.values = {input, variable, cmdbuf, signal, program};
+  Value start = signal;
+  start.tag = 5; // timestamp
+  start.slot = 4;
+  Value end = start;
+  end.slot = 5;
+  exe.values = {input, variable, cmdbuf, signal, program, start, end};
   exe.kernels.push_back({"vadd", 1, "vadd", "", {0x7f, 'E', 'L', 'F', 2, 1}});
   Blob blob;
   blob.target = 2;
@@ -79,6 +84,7 @@ Executable sample() {
   host.kind = PlanStep::HostCall;
   host.name = "log";
   exe.plan = {call, host};
+  exe.profile.push_back({"vadd", 5, 6, 0, 0});
   return exe;
 }
 
@@ -180,6 +186,26 @@ TEST(Executable, DanglingIndicesAreRejected) {
   exe.submitters[0].steps[1].operands[0] = 9;
   EXPECT_NE(errorOf(readExecutable(writeExecutable(exe)))
                 .find("step names argument 9 of 3"),
+            std::string::npos);
+}
+
+TEST(Executable, ProfileEntriesNameTimestampPairs) {
+  Executable exe = sample();
+  exe.profile[0].end = 9;
+  EXPECT_NE(errorOf(readExecutable(writeExecutable(exe)))
+                .find("profile entry 0 names value 9 of 7"),
+            std::string::npos);
+  exe = sample();
+  exe.profile[0].start = 3; // a signal, not a timestamp
+  EXPECT_NE(errorOf(readExecutable(writeExecutable(exe)))
+                .find("profile entry 0 names value 3, which is no timestamp "
+                      "placeholder"),
+            std::string::npos);
+  exe = sample();
+  exe.values[6].devices.pop_back();
+  EXPECT_NE(errorOf(readExecutable(writeExecutable(exe)))
+                .find("profile entry 0 has its timestamps on different "
+                      "devices"),
             std::string::npos);
 }
 

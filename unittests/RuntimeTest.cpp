@@ -8,6 +8,8 @@
 
 #include "TestCompile.h"
 
+#include "llvm/Support/JSON.h"
+
 #include <random>
 
 using namespace hcq::runtime;
@@ -195,4 +197,71 @@ hcq.schedule @hc(%a: !hcq.buffer<4xf32, CPU:0>) {
   EXPECT_EQ(llvm::toString(std::move(error)),
             "host call 'nowhere' has no implementation "
             "(RuntimeOptions::hostCalls)");
+}
+
+TEST(Runtime, ProfileReadsEveryCallsTimestamps) {
+  hcq::PipelineOptions options;
+  options.profile = true;
+  auto exe = compileAndLoad(vaddScale, options);
+  ASSERT_TRUE(exe);
+  std::vector<float> a(64, 1), b(64, 2), out(64);
+  ASSERT_FALSE(static_cast<bool>(
+      exe->run({Argument::buffer(a.data()), Argument::buffer(b.data()),
+                Argument::buffer(out.data()), Argument::variable(2)})));
+  ASSERT_FALSE(static_cast<bool>(exe->synchronize()));
+  EXPECT_EQ(out[0], 6.0f);
+  std::vector<ProfileEvent> events = exe->profile();
+  ASSERT_EQ(events.size(), 3u);
+  const char *names[] = {"vadd", "scale", "copy"};
+  const char *queues[] = {"COMPUTE:0", "COMPUTE:0", "COPY:0"};
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(events[i].name, names[i]);
+    EXPECT_EQ(events[i].queue, queues[i]);
+    EXPECT_EQ(events[i].device.kind, 1u); // CPU
+    EXPECT_GT(events[i].startNs, 0u);
+    EXPECT_GE(events[i].endNs, events[i].startNs);
+    if (i)
+      EXPECT_GE(events[i].startNs, events[i - 1].endNs);
+  }
+  // Without profiling there is nothing to read.
+  hcq::PipelineOptions plain;
+  auto unprofiled = compileAndLoad(vaddScale, plain);
+  ASSERT_TRUE(unprofiled);
+  EXPECT_TRUE(unprofiled->profile().empty());
+}
+
+TEST(Runtime, ChromeTraceNamesDevicesQueuesAndCalls) {
+  std::vector<ProfileEvent> events = {
+      {"vadd", {0, 1}, "COMPUTE:0", 5000, 7500, 0},
+      {"copy", {1, 0}, "COPY:0", 8000, 8250, 1},
+  };
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  writeChromeTrace(events, os);
+  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(text);
+  ASSERT_TRUE(static_cast<bool>(parsed)) << llvm::toString(parsed.takeError());
+  const llvm::json::Array *trace =
+      parsed->getAsObject()->getArray("traceEvents");
+  ASSERT_NE(trace, nullptr);
+  std::vector<std::string> seen;
+  for (const llvm::json::Value &v : *trace) {
+    const llvm::json::Object &e = *v.getAsObject();
+    std::string line = e.getString("ph")->str() + " " +
+                       e.getString("name")->str() + " pid " +
+                       std::to_string(*e.getInteger("pid"));
+    if (e.getString("ph") == "X")
+      line += " ts " + std::to_string(*e.getNumber("ts")) + " dur " +
+              std::to_string(*e.getNumber("dur"));
+    else
+      line += " " + e.getObject("args")->getString("name")->str();
+    seen.push_back(line);
+  }
+  EXPECT_EQ(seen, (std::vector<std::string>{
+                      "M process_name pid 0 AMD:1",
+                      "M thread_name pid 0 COMPUTE:0",
+                      "X vadd pid 0 ts 0.000000 dur 2.500000",
+                      "M process_name pid 1 CPU:0",
+                      "M thread_name pid 1 COPY:0",
+                      "X copy pid 1 ts 3.000000 dur 0.250000",
+                  }));
 }

@@ -264,7 +264,7 @@ LogicalResult ExecutableOp::verify() {
     return failure();
   for (Operation &op : getBody().front()) {
     if (isa<PlaceholderOp, ProgramOp, AllocOp, ViewOp, BlobOp, InputsOp, CallOp,
-            HostCallOp, CopyOp, LaunchOp>(op))
+            HostCallOp, CopyOp, LaunchOp, ProfileOp>(op))
       continue;
     return op.emitOpError("is not allowed in an executable: only link-time "
                           "memory, submitter calls and host calls are");
@@ -561,6 +561,24 @@ LogicalResult TimestampOp::verify() {
   if (failed(verifyLaneCount(*this, getSlots(), "timestamp slot")))
     return failure();
   return verifySignalTypes(*this, getSlots(), "timestamp slot");
+}
+
+LogicalResult ProfileOp::verify() {
+  for (auto [what, value] :
+       {std::pair<StringRef, Value>{"start", getStart()}, {"end", getEnd()}}) {
+    PlaceholderOp placeholder = getPlaceholder(value);
+    if (!placeholder || placeholder.getTag() != PlaceholderTag::timestamp ||
+        !isSignalType(value.getType()))
+      return emitOpError() << what
+                           << " must be a 'timestamp' placeholder of "
+                              "!hcq.buffer<1xi64, ...>";
+  }
+  if (getStart().getType() != getEnd().getType())
+    return emitOpError() << "brackets a call with timestamps on different "
+                            "devices: "
+                         << getStart().getType() << " and "
+                         << getEnd().getType();
+  return success();
 }
 
 //===----------------------------------------------------------------------===//

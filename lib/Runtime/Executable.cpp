@@ -40,10 +40,14 @@ bool PlanStep::operator==(const PlanStep &o) const {
   return kind == o.kind && callee == o.callee && name == o.name &&
          operands == o.operands && immediates == o.immediates;
 }
+bool ProfileEntry::operator==(const ProfileEntry &o) const {
+  return name == o.name && start == o.start && end == o.end &&
+         queueKind == o.queueKind && queueIndex == o.queueIndex;
+}
 bool Executable::operator==(const Executable &o) const {
   return name == o.name && numArgs == o.numArgs && values == o.values &&
          kernels == o.kernels && blobs == o.blobs && inputs == o.inputs &&
-         submitters == o.submitters && plan == o.plan;
+         submitters == o.submitters && plan == o.plan && profile == o.profile;
 }
 
 namespace {
@@ -297,6 +301,22 @@ Error validate(const Executable &exe) {
       if (Error e = value(op, "plan step " + Twine(i)))
         return e;
   }
+  // The runtime reads each entry's pair as one 64-bit slot per lane.
+  constexpr uint32_t TAG_TIMESTAMP = 5; // hcq::PlaceholderTag::timestamp
+  for (auto [i, entry] : llvm::enumerate(exe.profile)) {
+    for (uint32_t v : {entry.start, entry.end}) {
+      if (Error e = value(v, "profile entry " + Twine(i)))
+        return e;
+      const Value &slot = exe.values[v];
+      if (slot.kind != Value::Placeholder || slot.tag != TAG_TIMESTAMP ||
+          slot.bytes < 8 || slot.devices.empty())
+        return formatError("profile entry " + Twine(i) + " names value " +
+                           Twine(v) + ", which is no timestamp placeholder");
+    }
+    if (!(exe.values[entry.start].devices == exe.values[entry.end].devices))
+      return formatError("profile entry " + Twine(i) +
+                         " has its timestamps on different devices");
+  }
   return Error::success();
 }
 
@@ -362,6 +382,14 @@ std::vector<uint8_t> writeExecutable(const Executable &exe) {
     w.string(step.name);
     w.u32s(step.operands);
     w.u64s(step.immediates);
+  }
+  w.u32(exe.profile.size());
+  for (const ProfileEntry &entry : exe.profile) {
+    w.string(entry.name);
+    w.u32(entry.start);
+    w.u32(entry.end);
+    w.u32(entry.queueKind);
+    w.u32(entry.queueIndex);
   }
 
   std::vector<uint8_t> file(HEADER_BYTES);
@@ -467,11 +495,19 @@ Expected<Executable> readExecutable(ArrayRef<uint8_t> bytes) {
     step.operands = r.u32s();
     step.immediates = r.u64s();
   }
+  exe.profile.resize(r.count(24, "profile entries"));
+  for (ProfileEntry &entry : exe.profile) {
+    entry.name = r.string();
+    entry.start = r.u32();
+    entry.end = r.u32();
+    entry.queueKind = r.u32();
+    entry.queueIndex = r.u32();
+  }
   if (r.failed())
     return formatError(r.message());
   if (!r.atEnd())
     return formatError(Twine(payload.size() - r.offset()) +
-                       " bytes after the plan");
+                       " bytes after the profile entries");
   if (Error e = validate(exe))
     return std::move(e);
   return exe;

@@ -91,8 +91,8 @@ void Queue::reportFault(const Twine &what) {
 
 void Queue::reportHang(uint64_t signal, uint64_t value, uint64_t current) {
   report("wait on signal 0x" + Twine::utohexstr(signal) + " for value " +
-              Twine(value) + " timed out after " + Twine(timeout.count()) +
-              " ms (it holds " + Twine(current) + ")");
+         Twine(value) + " timed out after " + Twine(timeout.count()) +
+         " ms (it holds " + Twine(current) + ")");
 }
 
 std::string Queue::takeError() {

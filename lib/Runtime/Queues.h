@@ -83,8 +83,7 @@ struct QueueFlags {
 class Queue {
 public:
   /// `name` is what errors call it ("AMD:0 COMPUTE:0").
-  Queue(std::string name, std::chrono::milliseconds timeout,
-        QueueFlags &flags);
+  Queue(std::string name, std::chrono::milliseconds timeout, QueueFlags &flags);
   virtual ~Queue();
 
   /// Copies `bytes` from `source` into the ring in the queue's way and
@@ -157,8 +156,8 @@ uint64_t cpuEntryFunction(uint32_t id);
 struct TwinProgram {
   hcq_amd_twin twin = nullptr;
   std::string name;
-  unsigned kernargUserData = 0;  // COMPUTE_USER_DATA index of the pointer
-  int dispatchUserData = -1;     // likewise, or -1
+  unsigned kernargUserData = 0; // COMPUTE_USER_DATA index of the pointer
+  int dispatchUserData = -1;    // likewise, or -1
 };
 using TwinMap = std::map<uint64_t, TwinProgram>;
 

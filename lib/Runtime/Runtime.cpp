@@ -181,10 +181,13 @@ private:
       if (void *twin = dlsym(*handle, symbol.c_str()))
         return reinterpret_cast<hcq_amd_twin>(twin);
     }
-    return runtimeError("AMD kernel " + kernel.name + " has no CPU twin for "
+    return runtimeError("AMD kernel " + kernel.name +
+                        " has no CPU twin for "
                         "the emulated device: register '" +
-                        kernel.symbol + "' in RuntimeOptions::amdTwins or "
-                        "define " + symbol + " in a twin library");
+                        kernel.symbol +
+                        "' in RuntimeOptions::amdTwins or "
+                        "define " +
+                        symbol + " in a twin library");
   }
 
   const Executable &exe;
@@ -297,6 +300,23 @@ public:
     return queueError();
   }
 
+  std::vector<ProfileEvent> profile() const override {
+    std::vector<ProfileEvent> events;
+    for (const ProfileEntry &entry : exe.profile) {
+      std::string queue =
+          (stringifyQueueKind(static_cast<QueueKind>(std::min<uint32_t>(
+               entry.queueKind, uint32_t(QueueKind::SUBMIT)))) +
+           ":" + Twine(entry.queueIndex))
+              .str();
+      const Value &slots = exe.values[entry.start];
+      for (auto [lane, device] : llvm::enumerate(slots.devices))
+        events.push_back({entry.name, device, queue,
+                          word(addresses[entry.start][lane]).load(),
+                          word(addresses[entry.end][lane]).load(), 0});
+    }
+    return events;
+  }
+
 private:
   /// The first error a queue reported, if any. Hangs are reported once, so
   /// the executable can run again; a dead queue's fault every time.
@@ -373,10 +393,9 @@ private:
       Expected<uint64_t> from = bufferAddress(src, lane);
       if (!from)
         return from.takeError();
-      std::memmove(reinterpret_cast<uint8_t *>(*to) + step.immediates[0],
-                   reinterpret_cast<const uint8_t *>(*from) +
-                       step.immediates[2],
-                   bytes);
+      std::memmove(
+          reinterpret_cast<uint8_t *>(*to) + step.immediates[0],
+          reinterpret_cast<const uint8_t *>(*from) + step.immediates[2], bytes);
     }
     return Error::success();
   }
@@ -389,7 +408,8 @@ private:
     SmallVector<uint64_t, 8> kernargs;
     for (uint32_t v : step.operands) {
       if (exe.values[v].kind == Value::Variable) {
-        kernargs.push_back(static_cast<uint64_t>(args[exe.values[v].index].value));
+        kernargs.push_back(
+            static_cast<uint64_t>(args[exe.values[v].index].value));
         continue;
       }
       Expected<uint64_t> a = bufferAddress(v, 0);
@@ -417,7 +437,9 @@ private:
       return runtimeError("argument " + Twine(value.index) +
                           " must be a buffer");
     return reinterpret_cast<uint64_t>(
-        arg.lanes[arg.lanes.size() == 1 ? 0 : std::min(lane, arg.lanes.size() - 1)]);
+        arg.lanes[arg.lanes.size() == 1
+                      ? 0
+                      : std::min(lane, arg.lanes.size() - 1)]);
   }
 
   /// The address of `device`'s host timeline value; 0 when the executable
@@ -465,18 +487,15 @@ private:
     if (it != queues.end())
       return it->second.get();
     const Device &device = step.devices[lane];
-    std::string name =
-        (deviceName(device) + " " +
-         stringifyQueueKind(static_cast<QueueKind>(
-             std::min<uint64_t>(step.immediates[2], 2))) +
-         ":" + Twine(step.immediates[3]))
-            .str();
-    RingMemory ringMemory{reinterpret_cast<uint8_t *>(ring),
-                      exe.values[ops[1]].bytes,
-                      laneAddress(ops[2], lane),
-                      laneAddress(ops[3], lane),
-                      laneAddress(ops[4], lane),
-                      laneAddress(ops[5], lane)};
+    std::string name = (deviceName(device) + " " +
+                        stringifyQueueKind(static_cast<QueueKind>(
+                            std::min<uint64_t>(step.immediates[2], 2))) +
+                        ":" + Twine(step.immediates[3]))
+                           .str();
+    RingMemory ringMemory{
+        reinterpret_cast<uint8_t *>(ring), exe.values[ops[1]].bytes,
+        laneAddress(ops[2], lane),         laneAddress(ops[3], lane),
+        laneAddress(ops[4], lane),         laneAddress(ops[5], lane)};
     uint64_t mode = step.immediates[1];
     DeviceKind kind = static_cast<DeviceKind>(device.kind);
     std::unique_ptr<Queue> q;
@@ -485,8 +504,7 @@ private:
     else if ((mode == PUSH_PM4 || mode == PUSH_SDMA) &&
              kind == DeviceKind::AMD && options.amd == AMDDevice::Emulated)
       q = makeEmulatedAMDQueue(name, mode == PUSH_PM4, ringMemory,
-                               memory.getTwins(), options.waitTimeout,
-                               flags);
+                               memory.getTwins(), options.waitTimeout, flags);
     else
       return runtimeError("no queue of this runtime takes a push of mode " +
                           Twine(mode) + " to " + name);
@@ -538,9 +556,9 @@ private:
           Expected<Queue *> q = queue(ops, step, lane);
           if (!q)
             return q.takeError();
-          if (Error e = (*q)->push(reinterpret_cast<const uint8_t *>(
-                                       laneAddress(ops[0], lane)),
-                                   step.immediates[0]))
+          if (Error e = (*q)->push(
+                  reinterpret_cast<const uint8_t *>(laneAddress(ops[0], lane)),
+                  step.immediates[0]))
             return e;
         }
         break;

@@ -199,6 +199,12 @@ FailureOr<rt::Executable> Converter::convert() {
         return failure();
       out.plan.push_back(
           {rt::PlanStep::Call, *s, "", indices(call.getOperands()), {}});
+    } else if (auto profile = dyn_cast<ProfileOp>(op)) {
+      out.profile.push_back(
+          {profile.getName().str(), index(profile.getStart()),
+           index(profile.getEnd()),
+           static_cast<uint32_t>(profile.getQueue().getKind()),
+           static_cast<uint32_t>(profile.getQueue().getIndex())});
     } else if (auto host = dyn_cast<HostCallOp>(op)) {
       out.plan.push_back({rt::PlanStep::HostCall,
                           0,

@@ -417,6 +417,26 @@ hcq.schedule @s() {
 
 // -----
 
+// Tests that a profile entry names timestamp placeholders.
+hcq.schedule @s() {
+  %t = hcq.placeholder timestamp slot 1 : !hcq.buffer<1xi64, AMD:0>
+  %s = hcq.placeholder signal slot 2 : !hcq.buffer<1xi64, AMD:0>
+  // expected-error @+1 {{'hcq.profile' op end must be a 'timestamp' placeholder of !hcq.buffer<1xi64, ...>}}
+  hcq.profile "k" %t, %s queue COMPUTE:0 : !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>
+}
+
+// -----
+
+// Tests that a profile entry's timestamps are on the same devices.
+hcq.schedule @s() {
+  %t = hcq.placeholder timestamp slot 1 : !hcq.buffer<1xi64, AMD:0>
+  %u = hcq.placeholder timestamp slot 2 : !hcq.buffer<1xi64, AMD:1>
+  // expected-error @+1 {{'hcq.profile' op brackets a call with timestamps on different devices: '!hcq.buffer<1xi64, AMD:0>' and '!hcq.buffer<1xi64, AMD:1>'}}
+  hcq.profile "k" %t, %u queue COMPUTE:0 : !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:1>
+}
+
+// -----
+
 // Tests that timestamp slots are one 64-bit word.
 hcq.schedule @s(%b: !hcq.buffer<4xi8, AMD:0>) {
   hcq.submit on AMD:0 queue COMPUTE:0 {

@@ -93,6 +93,8 @@ hcq.schedule @submits() {
   }
   // CHECK: hcq.finalize %[[TLV]], %[[EP]] : !hcq.buffer<1xi64, CPU:0>, !hcq.buffer<1xi64, CPU:0>
   hcq.finalize %tlv, %ep : !hcq.buffer<1xi64, CPU:0>, !hcq.buffer<1xi64, CPU:0>
+  // CHECK: hcq.profile "vadd" %[[TS]], %[[TS]] queue COMPUTE:0 : !hcq.buffer<1xi64, [AMD:0, AMD:1]>, !hcq.buffer<1xi64, [AMD:0, AMD:1]>
+  hcq.profile "vadd" %ts, %ts queue COMPUTE:0 : !hcq.buffer<1xi64, [AMD:0, AMD:1]>, !hcq.buffer<1xi64, [AMD:0, AMD:1]>
 }
 
 // -----

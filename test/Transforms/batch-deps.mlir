@@ -249,7 +249,8 @@ hcq.schedule @merge(%a: !hcq.buffer<16xf32, AMD:0>, %m: !hcq.buffer<16xf32, [AMD
   hcq.launch @write(%a : !hcq.buffer<16xf32, AMD:0>) global [1, 1, 1] local [1, 1, 1]
 }
 
-// Tests that with profiling each call is bracketed by timestamps of its own.
+// Tests that with profiling each call is bracketed by timestamps of its own,
+// and an hcq.profile after the batch names each pair's call and queue.
 // PROFILE-LABEL: hcq.schedule @profiled
 // PROFILE-DAG: %[[T0:.*]] = hcq.placeholder timestamp slot [[S0:[0-9]+]] volatile : !hcq.buffer<1xi64, AMD:0>
 // PROFILE-DAG: %[[T1:.*]] = hcq.placeholder timestamp slot [[S1:[0-9]+]] volatile : !hcq.buffer<1xi64, AMD:0>
@@ -259,9 +260,15 @@ hcq.schedule @merge(%a: !hcq.buffer<16xf32, AMD:0>, %m: !hcq.buffer<16xf32, [AMD
 // PROFILE: hcq.timestamp %[[T2:[^ ]*]]
 // PROFILE-NEXT: hcq.launch @read
 // PROFILE-NEXT: hcq.timestamp %[[T3:[^ ]*]]
+// PROFILE: hcq.finalize
+// PROFILE-NEXT: hcq.profile "write" %[[T0]], %[[T1]] queue COMPUTE:0 : !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>
+// PROFILE-NEXT: hcq.profile "read" %[[T2]], %[[T3]] queue COMPUTE:0
+// PROFILE-NEXT: }
 // CHECK-LABEL: hcq.schedule @profiled
 // CHECK-NOT: hcq.timestamp
 // CHECK: hcq.finalize
+// CHECK-NOT: hcq.profile
+// CHECK: }
 hcq.schedule @profiled(%a: !hcq.buffer<16xf32, AMD:0>) {
   hcq.launch @write(%a : !hcq.buffer<16xf32, AMD:0>) global [1, 1, 1] local [1, 1, 1]
   hcq.launch @read(%a : !hcq.buffer<16xf32, AMD:0>) global [1, 1, 1] local [1, 1, 1]

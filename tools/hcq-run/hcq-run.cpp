@@ -21,6 +21,7 @@
 
 #include "HCQ/Runtime/Runtime.h"
 
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -59,9 +60,13 @@ static cl::opt<AMDDevice> amdDevice(
                           "software, kernels as CPU twins)")),
     cl::init(AMDDevice::None));
 static cl::list<std::string>
-    twinLibraries("twins",
-                  cl::desc("a library of CPU twins of AMD kernels "
-                           "(hcq_twin_<symbol>), for --amd=emulated"));
+    twinLibraries("twins", cl::desc("a library of CPU twins of AMD kernels "
+                                    "(hcq_twin_<symbol>), for --amd=emulated"));
+static cl::opt<std::string>
+    traceFile("trace",
+              cl::desc("write every run's per-call durations as a Chrome "
+                       "trace (the executable needs profile=true)"),
+              cl::value_desc("file.json"));
 static cl::opt<unsigned> timeoutMs("timeout-ms",
                                    cl::desc("wait timeout in milliseconds"),
                                    cl::init(30000));
@@ -223,10 +228,26 @@ int main(int argc, char **argv) {
       loadExecutable(*exe, options);
   if (!loaded)
     return fail(toString(loaded.takeError()));
+  bool tracing = !traceFile.empty();
+  if (tracing && exe->profile.empty())
+    return fail("--trace: '" + inputFile +
+                "' has no timestamps; compile it with profile=true "
+                "(--pipeline-options=profile=true)");
+  // Tracing reads each run's timestamps back, so it waits for each run.
+  std::vector<ProfileEvent> events;
   auto start = std::chrono::steady_clock::now();
-  for (unsigned i = 0; i < runs; ++i)
+  for (unsigned i = 0; i < runs; ++i) {
     if (Error e = (*loaded)->run(arguments))
       return fail("run " + Twine(i) + ": " + toString(std::move(e)));
+    if (!tracing)
+      continue;
+    if (Error e = (*loaded)->synchronize())
+      return fail("run " + Twine(i) + ": " + toString(std::move(e)));
+    for (ProfileEvent &event : (*loaded)->profile()) {
+      event.run = i;
+      events.push_back(std::move(event));
+    }
+  }
   auto submitted = std::chrono::steady_clock::now();
   if (Error e = (*loaded)->synchronize())
     return fail(toString(std::move(e)));
@@ -253,6 +274,24 @@ int main(int argc, char **argv) {
     os << '\n';
   }
   os.flush(); // the results come before the timing line on a terminal
+  if (tracing) {
+    std::error_code ec;
+    raw_fd_ostream trace(traceFile, ec);
+    if (ec)
+      return fail("cannot write '" + traceFile + "': " + ec.message());
+    writeChromeTrace(events, trace);
+    // Per call name: how often it ran and for how long on average.
+    MapVector<StringRef, std::pair<uint64_t, double>> totals;
+    for (const ProfileEvent &e : events) {
+      auto &[count, us] = totals[e.name];
+      ++count;
+      us += double(e.endNs - e.startNs) / 1000.0;
+    }
+    for (auto &[name, total] : totals)
+      errs() << format("profile: %s, %llu calls, %.2f us mean\n",
+                       name.str().c_str(), (unsigned long long)total.first,
+                       total.second / total.first);
+  }
   using us = std::chrono::duration<double, std::micro>;
   errs() << format("%u runs: %.2f us/run submitted, %.2f us/run finished\n",
                    unsigned(runs), us(submitted - start).count() / runs,

@@ -341,6 +341,29 @@ def HCQ_TimestampOp : HCQ_Op<"timestamp", [HasParent<"SubmitOp">]> {
   let hasVerifier = 1;
 }
 
+def HCQ_ProfileOp : HCQ_Op<"profile"> {
+  let summary = "names the call a pair of timestamps brackets";
+  let description = [{
+    With profiling on, `hcq-batch-deps` brackets each call with two
+    `hcq.timestamp`s into the `timestamp` placeholders `start` and `end`;
+    this op says which call they time: `name` (the kernel's symbol name, or
+    `copy`) on `queue` of the placeholders' devices. It stays in the
+    schedule, and the executable, so the runtime can read every pair back as
+    a named duration per lane (hcq-run writes them as a Chrome trace).
+
+    ```mlir
+    hcq.profile "vadd" %t0, %t1 queue COMPUTE:0 : !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>
+    ```
+  }];
+  let arguments = (ins StrAttr:$name, HCQ_AnyBuffer:$start,
+                       HCQ_AnyBuffer:$end, HCQ_QueueAttr:$queue);
+  let assemblyFormat = [{
+    $name $start `,` $end `queue` custom<Queue>($queue) attr-dict `:`
+    qualified(type($start)) `,` qualified(type($end))
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Host ops (hcq-batch-deps)
 //===----------------------------------------------------------------------===//

@@ -102,6 +102,15 @@ struct PlanStep {
   bool operator==(const PlanStep &o) const;
 };
 
+/// A call's timestamp pair, with profiling on: `start` and `end` are
+/// `timestamp` placeholder values (one slot per lane of their devices).
+struct ProfileEntry {
+  std::string name; // the kernel, or "copy"
+  uint32_t start = 0, end = 0;
+  uint32_t queueKind = 0, queueIndex = 0; // hcq::QueueKind, index
+  bool operator==(const ProfileEntry &o) const;
+};
+
 struct Executable {
   std::string name;
   uint32_t numArgs = 0;
@@ -111,11 +120,13 @@ struct Executable {
   std::vector<InputsTable> inputs;
   std::vector<Submitter> submitters;
   std::vector<PlanStep> plan;
+  std::vector<ProfileEntry> profile;
   bool operator==(const Executable &o) const;
 };
 
-/// The current format version; readers reject others.
-constexpr uint32_t FORMAT_VERSION = 1;
+/// The current format version; readers reject others. Version 2 added the
+/// profile entries.
+constexpr uint32_t FORMAT_VERSION = 2;
 
 /// Serializes `exe` as an HCQX file.
 std::vector<uint8_t> writeExecutable(const Executable &exe);

@@ -16,6 +16,7 @@
 #include "HCQ/Runtime/Twin.h"
 
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
 #include <functional>
@@ -63,6 +64,18 @@ struct RuntimeOptions {
   std::vector<std::string> twinLibraries;
 };
 
+/// One call's timestamps on one lane, read back with profiling on. Both
+/// devices here count CLOCK_MONOTONIC nanoseconds (the emulated AMD device's
+/// GPU clock is the host's).
+struct ProfileEvent {
+  std::string name; // the kernel, or "copy"
+  Device device;
+  std::string queue; // "COMPUTE:0"
+  uint64_t startNs = 0, endNs = 0;
+  /// Which run it was, for whoever gathers several.
+  uint32_t run = 0;
+};
+
 /// An executable linked into this process, ready to run any number of times.
 class LoadedExecutable {
 public:
@@ -73,7 +86,17 @@ public:
   /// Waits until every run so far has finished on every device; reports a
   /// hang (a wait that timed out) with its device, queue and signal.
   virtual llvm::Error synchronize() = 0;
+  /// The last finished run's timestamps, one event per call and lane in the
+  /// executable's order; empty unless it was compiled with profiling on.
+  /// Call it after synchronize.
+  virtual std::vector<ProfileEvent> profile() const = 0;
 };
+
+/// Writes `events` as Chrome trace JSON (chrome://tracing, Perfetto): one
+/// complete event per call, one process per device, one thread per queue,
+/// times in microseconds from the first event.
+void writeChromeTrace(llvm::ArrayRef<ProfileEvent> events,
+                      llvm::raw_ostream &os);
 
 /// Loads and links `exe`: CPU devices on the CPU device, AMD devices on
 /// `options.amd` (the emulated device, or none: then an error).
