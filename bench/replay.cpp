@@ -1,22 +1,19 @@
 //===- replay.cpp - Host time to replay a compiled schedule ---------------===//
 //
 // Google Benchmark: host time of LoadedExecutable::run for schedules of 1,
-// 10, 100 and 1000 no-op CPU kernels, against launching the same kernels one
-// at a time (a one-kernel executable run once per kernel, on the same CPU
-// device). Only run() is timed (manual time); the device drains between
-// iterations, outside the timed region. Results: bench/README.md.
+// 10, 100 and 1000 no-op kernels, against launching the same kernels one at
+// a time (a one-kernel executable run once per kernel, on the same device),
+// on the CPU device and on the emulated AMD device (where the host pushes
+// one INDIRECT_BUFFER packet per submit). Only run() is timed (manual time);
+// the device drains between iterations, outside the timed region. Results:
+// bench/README.md.
 //
 //   build/bin/hcq-bench-replay --benchmark_repetitions=20 \
 //       --benchmark_report_aggregates_only=true
 //
 //===----------------------------------------------------------------------===//
 
-#include "HCQ/Runtime/Runtime.h"
-#include "HCQ/Transforms/CompileCache.h"
-#include "HCQ/Transforms/ExecutableConversion.h"
-
-#include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
+#include "TestCompile.h"
 
 #include <benchmark/benchmark.h>
 
@@ -28,39 +25,47 @@ using namespace hcq::runtime;
 
 namespace {
 
-std::unique_ptr<LoadedExecutable> compile(int kernels) {
-  std::string text =
-      "hcq.kernel @noop cpu (readwrite f32) symbol \"hcq_noop\" library \"" +
-      std::string(HCQ_TEST_INPUTS) +
-      "/libhcqtestkernels.so\"\n"
-      "hcq.schedule @s(%a: !hcq.buffer<16xf32, CPU:0>) {\n";
+enum Device { CPU, EmulatedAMD };
+
+/// A schedule of `kernels` no-op launches in one submit, loaded: the CPU
+/// test kernel `hcq_noop`, or on the emulated AMD device the gfx1100 `vadd`
+/// test kernel with n = 0 (its twin then does nothing).
+std::unique_ptr<LoadedExecutable> compile(Device device, int kernels) {
+  std::string text, launch;
+  RuntimeOptions runtime;
+  if (device == CPU) {
+    text = "hcq.kernel @noop cpu (readwrite f32) symbol \"hcq_noop\" "
+           "library \"@LIB@\"\n"
+           "hcq.schedule @s(%a: !hcq.buffer<16xf32, CPU:0>, %n: i32) {\n";
+    launch = "  hcq.launch @noop(%a : !hcq.buffer<16xf32, CPU:0>) "
+             "global [1, 1, 1] local [1, 1, 1]\n";
+  } else {
+    text = hcq::test::amdKernel(HCQ_TEST_INPUTS "/kernels-gfx1100.co", "vadd",
+                                "(write f32, read f32, read f32)", 1) +
+           "hcq.schedule @s(%a: !hcq.buffer<16xf32, AMD:0>, %n: i32) {\n";
+    launch = "  hcq.launch @vadd(%a, %a, %a : !hcq.buffer<16xf32, AMD:0>, "
+             "!hcq.buffer<16xf32, AMD:0>, !hcq.buffer<16xf32, AMD:0>) "
+             "vars(%n : i32) global [1, 1, 1] local [1, 1, 1]\n";
+    runtime.amd = AMDDevice::Emulated;
+    runtime.twinLibraries = {hcq::test::kernelLibrary};
+  }
   for (int i = 0; i < kernels; ++i)
-    text += "  hcq.launch @noop(%a : !hcq.buffer<16xf32, CPU:0>) "
-            "global [1, 1, 1] local [1, 1, 1]\n";
+    text += launch;
   text += "}\n";
-  mlir::MLIRContext ctx;
-  ctx.loadDialect<hcq::HCQDialect>();
-  auto module = mlir::parseSourceString<mlir::ModuleOp>(text, &ctx);
-  hcq::CompileCache cache;
   hcq::PipelineOptions options;
   options.batchSize = 0; // one submit for the whole schedule
-  auto compiled = cache.compile(*module, options);
-  if (mlir::failed(compiled))
-    std::abort();
-  mlir::SymbolTableCollection symbols;
-  auto exe = hcq::convertExecutable(
-      *(*compiled).getOps<hcq::ExecutableOp>().begin(), symbols);
-  auto loaded = loadExecutable(*exe);
+  auto loaded = hcq::test::compileAndLoad(text, options, runtime);
   if (!loaded)
     std::abort();
-  return std::move(*loaded);
+  return loaded;
 }
 
-void replay(benchmark::State &state) {
+void replay(benchmark::State &state, Device device) {
   int kernels = state.range(0);
-  auto exe = compile(kernels);
+  auto exe = compile(device, kernels);
   std::vector<float> a(16);
-  std::vector<Argument> args = {Argument::buffer(a.data())};
+  std::vector<Argument> args = {Argument::buffer(a.data()),
+                                Argument::variable(0)};
   for (auto _ : state) {
     auto start = std::chrono::steady_clock::now();
     if (exe->run(args))
@@ -75,11 +80,12 @@ void replay(benchmark::State &state) {
                    benchmark::Counter::kInvert);
 }
 
-void oneAtATime(benchmark::State &state) {
+void oneAtATime(benchmark::State &state, Device device) {
   int kernels = state.range(0);
-  auto exe = compile(1);
+  auto exe = compile(device, 1);
   std::vector<float> a(16);
-  std::vector<Argument> args = {Argument::buffer(a.data())};
+  std::vector<Argument> args = {Argument::buffer(a.data()),
+                                Argument::variable(0)};
   for (auto _ : state) {
     double seconds = 0;
     for (int k = 0; k < kernels; ++k) {
@@ -110,6 +116,8 @@ void configure(benchmark::internal::Benchmark *b) {
 
 } // namespace
 
-BENCHMARK(replay)->Apply(configure);
-BENCHMARK(oneAtATime)->Apply(configure);
+BENCHMARK_CAPTURE(replay, cpu, CPU)->Apply(configure);
+BENCHMARK_CAPTURE(oneAtATime, cpu, CPU)->Apply(configure);
+BENCHMARK_CAPTURE(replay, amd_emulated, EmulatedAMD)->Apply(configure);
+BENCHMARK_CAPTURE(oneAtATime, amd_emulated, EmulatedAMD)->Apply(configure);
 BENCHMARK_MAIN();

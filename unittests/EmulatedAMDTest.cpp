@@ -9,6 +9,8 @@
 
 #include "TestCompile.h"
 
+#include "gtest/gtest.h"
+
 #include "HCQ/Target/AMD/PM4.h"
 #include "HCQ/Target/AMD/SDMA.h"
 

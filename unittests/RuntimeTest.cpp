@@ -8,6 +8,8 @@
 
 #include "TestCompile.h"
 
+#include "gtest/gtest.h"
+
 #include "llvm/Support/JSON.h"
 
 #include <random>

@@ -1,8 +1,10 @@
-//===- TestCompile.h - Schedules compiled for the runtime tests -*- C++ -*-===//
+//===- TestCompile.h - Schedules compiled for tests and benchmarks -*- C++
+//-*-===//
 //
 // Compiles schedule text through --hcq-pipeline into the runtime's
 // executable (by way of the file format, as the runtime reads it) and loads
-// it. Shared by the runtime tests.
+// it. Shared by the runtime tests and bench/replay.cpp; every failure is
+// printed to stderr and answered with nothing, for the caller to assert on.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,8 +19,7 @@
 #include "mlir/Parser/Parser.h"
 
 #include "llvm/Support/MemoryBuffer.h"
-
-#include "gtest/gtest.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <optional>
 
@@ -40,9 +41,10 @@ inline std::string withLibrary(std::string text) {
 inline std::string amdKernel(const std::string &path, const std::string &name,
                              const std::string &signature, unsigned vars) {
   auto file = llvm::MemoryBuffer::getFile(path);
-  EXPECT_TRUE(static_cast<bool>(file)) << "cannot read " << path;
-  if (!file)
+  if (!file) {
+    llvm::errs() << "cannot read " << path << "\n";
     return "";
+  }
   std::string op = "hcq.kernel @" + name + " amd " + signature;
   if (vars)
     op += " vars " + std::to_string(vars);
@@ -61,28 +63,27 @@ inline std::optional<runtime::Executable>
 compileExecutable(const std::string &source, PipelineOptions &options) {
   mlir::MLIRContext ctx;
   ctx.loadDialect<HCQDialect>();
+  // Diagnostics go to stderr through MLIR's default handler.
   mlir::OwningOpRef<mlir::ModuleOp> module =
       mlir::parseSourceString<mlir::ModuleOp>(withLibrary(source), &ctx);
-  EXPECT_TRUE(module);
   if (!module)
     return std::nullopt;
   CompileCache cache;
   mlir::FailureOr<mlir::ModuleOp> compiled = cache.compile(*module, options);
-  EXPECT_TRUE(mlir::succeeded(compiled));
   if (mlir::failed(compiled))
     return std::nullopt;
   mlir::SymbolTableCollection symbols;
   auto exe = *compiled->getOps<ExecutableOp>().begin();
   mlir::FailureOr<runtime::Executable> converted =
       convertExecutable(exe, symbols);
-  EXPECT_TRUE(mlir::succeeded(converted));
   if (mlir::failed(converted))
     return std::nullopt;
   // The file format on the way, as the runtime would read it.
   auto reread = runtime::readExecutable(runtime::writeExecutable(*converted));
-  EXPECT_TRUE(static_cast<bool>(reread));
-  if (!reread)
+  if (!reread) {
+    llvm::errs() << llvm::toString(reread.takeError()) << "\n";
     return std::nullopt;
+  }
   return std::move(*reread);
 }
 
@@ -94,9 +95,11 @@ compileAndLoad(const std::string &source, PipelineOptions &options,
   if (!exe)
     return nullptr;
   auto loaded = runtime::loadExecutable(*exe, runtimeOptions);
-  EXPECT_TRUE(static_cast<bool>(loaded))
-      << (loaded ? "" : llvm::toString(loaded.takeError()));
-  return loaded ? std::move(*loaded) : nullptr;
+  if (!loaded) {
+    llvm::errs() << llvm::toString(loaded.takeError()) << "\n";
+    return nullptr;
+  }
+  return std::move(*loaded);
 }
 
 } // namespace hcq::test
