@@ -13,6 +13,21 @@
 // CHECK: submitter 0 ({{[0-9]+}} arguments): fence fence reset patch_group
 // CHECK-SAME: push finalize
 // CHECK-NEXT: plan: call submitter 0
+// CHECK-NOT: profile:
+//
+// Tests that with profile on, the file names every call's timestamp pair, in
+// schedule order, with its queue.
+// RUN: mkdir -p %t/profiled
+// RUN: hcq-opt --hcq-pipeline=profile=true %hcq_src_root/examples/mlp.mlir --hcq-write-executable=dir=%t/profiled -o /dev/null
+// RUN: hcq-exe-dump %t/profiled/mlp.hcqx | FileCheck %s --check-prefix=PROFILE
+// PROFILE: plan: call submitter 0
+// PROFILE-NEXT: profile: "copy" values [[S0:[0-9]+]], {{[0-9]+}} queue COPY:0
+// PROFILE-NEXT: profile: "matmul" values {{[0-9]+}}, {{[0-9]+}} queue COMPUTE:0
+// PROFILE-NEXT: profile: "relu" values {{[0-9]+}}, {{[0-9]+}} queue COMPUTE:0
+// PROFILE-NEXT: profile: "copy" values {{[0-9]+}}, {{[0-9]+}} queue COPY:0
+// PROFILE-NEXT: profile: "matmul" values {{[0-9]+}}, {{[0-9]+}} queue COMPUTE:0
+// PROFILE-NEXT: profile: "copy" values {{[0-9]+}}, {{[0-9]+}} queue COPY:0
+// PROFILE-NOT: profile:
 //
 // Tests that a truncated file is an error, not a crash.
 // RUN: head -c 1000 %t/mlp.hcqx > %t/cut.hcqx

@@ -39,8 +39,7 @@ int main(int argc, char **argv) {
     return 1;
   }
   raw_ostream &os = outs();
-  os << "executable @" << exe->name << " (" << exe->numArgs
-     << " arguments)\n";
+  os << "executable @" << exe->name << " (" << exe->numArgs << " arguments)\n";
   os << "values " << exe->values.size() << ", kernels " << exe->kernels.size()
      << ", blobs " << exe->blobs.size() << ", inputs tables "
      << exe->inputs.size() << ", submitters " << exe->submitters.size()
@@ -69,5 +68,11 @@ int main(int argc, char **argv) {
       os << " \"" << step.name << '"';
     os << '\n';
   }
+  static const char *const queueNames[] = {"COMPUTE", "COPY", "SUBMIT"};
+  for (const ProfileEntry &entry : exe->profile)
+    os << "profile: \"" << entry.name << "\" values " << entry.start << ", "
+       << entry.end << " queue "
+       << queueNames[std::min<uint32_t>(entry.queueKind, 2)] << ':'
+       << entry.queueIndex << '\n';
   return 0;
 }
