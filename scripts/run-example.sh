@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Runs the main job on a bundled example. It builds what is missing first.
 #
-#   scripts/run-example.sh              the CPU example end to end:
+#   scripts/run-example.sh              both examples end to end:
 #                                       examples/cpu-chain.mlir through
 #                                       --hcq-pipeline into an executable
-#                                       file, run by hcq-run on CPU:0
+#                                       file, run by hcq-run on CPU:0; then
+#                                       examples/mlp.mlir on two emulated
+#                                       AMD GPUs (--amd=emulated)
 #   scripts/run-example.sh --print-ir [FILE]
 #                                       the IR after every --hcq-pipeline
 #                                       stage (default examples/mlp.mlir, two
@@ -27,4 +29,17 @@ trap 'rm -rf "$out"' EXIT
 echo "sum((a + b) * s) with a = 0..63, b = 1, s = 2 (expected 4160), 1000 runs:"
 LD_LIBRARY_PATH="$build/test/Inputs" "$build/bin/hcq-run" "$out/chain.hcqx" \
   --arg f32:64:arange --arg f32:64:fill=1 --arg f32:1:fill=0 \
-  --arg i32=2 --arg i32=64 --runs 1000
+  --arg i32=2 --arg i32=64 --runs 1000 | tee "$out/chain.txt"
+grep -q "^arg 2: 4160$" "$out/chain.txt" || { echo "unexpected result" >&2; exit 1; }
+
+echo
+"$build/bin/hcq-opt" --hcq-pipeline "$root/examples/mlp.mlir" \
+  --hcq-write-executable=dir="$out" -o /dev/null
+"$build/bin/hcq-exe-dump" "$out/mlp.hcqx" | sed -n 1,2p
+echo "relu(x @ w1) @ w2 on two emulated AMD GPUs, x = 0..255 (row 0: 0..63),"
+echo "w1 = 0.5, w2 = -0.25 (expected -16128 across row 0), 1000 runs:"
+"$build/bin/hcq-run" "$out/mlp.hcqx" --amd=emulated \
+  --twins="$build/test/Inputs/libhcqtestkernels.so" \
+  --arg f32:256:arange --arg f32:4096:fill=0.5 --arg f32:4096:fill=-0.25 \
+  --arg f32:256:fill=0 --runs 1000 | tee "$out/mlp.txt"
+grep -q "^arg 3: -16128 -16128" "$out/mlp.txt" || { echo "unexpected result" >&2; exit 1; }
