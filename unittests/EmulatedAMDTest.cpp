@@ -56,14 +56,7 @@ public:
       wg.num_groups[d] = groups[d];
       wg.local_size[d] = local[d];
     }
-    for (uint32_t z = 0; z < groups[2]; ++z)
-      for (uint32_t y = 0; y < groups[1]; ++y)
-        for (uint32_t x = 0; x < groups[0]; ++x) {
-          wg.group_id[0] = x;
-          wg.group_id[1] = y;
-          wg.group_id[2] = z;
-          twin(&wg);
-        }
+    hcq_amd_run_grid(twin, &wg);
   }
 
 private:

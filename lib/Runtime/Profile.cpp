@@ -7,12 +7,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "HCQ/Runtime/Runtime.h"
-#include "HCQ/Support/Device.h"
+#include "Queues.h"
 
 #include "llvm/Support/JSON.h"
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 using namespace llvm;
 
@@ -25,12 +26,19 @@ void writeChromeTrace(ArrayRef<ProfileEvent> events, raw_ostream &os) {
   // Ids in order of first appearance: devices are processes, queues threads.
   std::map<std::pair<uint32_t, uint32_t>, int64_t> processes;
   std::map<std::pair<int64_t, std::string>, int64_t> threads;
-  auto deviceName = [](const Device &d) {
-    return (stringifyDeviceKind(static_cast<DeviceKind>(d.kind)) + ":" +
-            Twine(d.index))
-        .str();
-  };
   json::OStream json(os, /*IndentSize=*/1);
+  // A metadata event naming a process or a thread.
+  auto name = [&](const char *what, int64_t pid, std::optional<int64_t> tid,
+                  const std::string &value) {
+    json.object([&] {
+      json.attribute("ph", "M");
+      json.attribute("name", what);
+      json.attribute("pid", pid);
+      if (tid)
+        json.attribute("tid", *tid);
+      json.attributeObject("args", [&] { json.attribute("name", value); });
+    });
+  };
   json.object([&] {
     json.attribute("displayTimeUnit", "ns");
     json.attributeArray("traceEvents", [&] {
@@ -39,24 +47,11 @@ void writeChromeTrace(ArrayRef<ProfileEvent> events, raw_ostream &os) {
             {{e.device.kind, e.device.index}, int64_t(processes.size())});
         int64_t pid = process.first->second;
         if (process.second)
-          json.object([&] {
-            json.attribute("ph", "M");
-            json.attribute("name", "process_name");
-            json.attribute("pid", pid);
-            json.attributeObject(
-                "args", [&] { json.attribute("name", deviceName(e.device)); });
-          });
+          name("process_name", pid, std::nullopt, deviceName(e.device));
         auto thread = threads.insert({{pid, e.queue}, int64_t(threads.size())});
         int64_t tid = thread.first->second;
         if (thread.second)
-          json.object([&] {
-            json.attribute("ph", "M");
-            json.attribute("name", "thread_name");
-            json.attribute("pid", pid);
-            json.attribute("tid", tid);
-            json.attributeObject("args",
-                                 [&] { json.attribute("name", e.queue); });
-          });
+          name("thread_name", pid, tid, e.queue);
         json.object([&] {
           json.attribute("ph", "X");
           json.attribute("name", e.name);

@@ -10,7 +10,9 @@
 #ifndef HCQ_LIB_RUNTIME_QUEUES_H
 #define HCQ_LIB_RUNTIME_QUEUES_H
 
+#include "HCQ/Runtime/Executable.h"
 #include "HCQ/Runtime/Twin.h"
+#include "HCQ/Support/Device.h"
 
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/Error.h"
@@ -27,6 +29,13 @@ namespace hcq::runtime {
 
 inline llvm::Error runtimeError(const llvm::Twine &why) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), why);
+}
+
+/// "AMD:0", "CPU:1".
+inline std::string deviceName(const Device &device) {
+  return (stringifyDeviceKind(static_cast<DeviceKind>(device.kind)) + ":" +
+          llvm::Twine(device.index))
+      .str();
 }
 
 /// CLOCK_MONOTONIC in nanoseconds: the CPU queue's timestamps and the

@@ -47,12 +47,6 @@ enum : uint32_t { KIND_ADDRESS = 1, KIND_VARIABLE = 2, KIND_LOAD = 3 };
 enum : uint32_t { PART_FULL = 0, PART_LO = 1, PART_HI = 2 };
 enum : uint32_t { PUSH_PM4 = 0, PUSH_SDMA = 1, PUSH_CPU = 2 };
 
-std::string deviceName(const Device &device) {
-  return (stringifyDeviceKind(static_cast<DeviceKind>(device.kind)) + ":" +
-          Twine(device.index))
-      .str();
-}
-
 /// Memory for every value: host memory, 256-byte aligned (programs need it:
 /// COMPUTE_PGM_LO holds address >> 8), zeroed, signals at their initial
 /// values. On the emulated AMD device, AMD memory is host memory too (its

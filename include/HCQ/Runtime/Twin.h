@@ -37,6 +37,21 @@ typedef struct hcq_amd_workgroup {
 /* A CPU twin runs every work-item of one workgroup. */
 typedef void (*hcq_amd_twin)(const hcq_amd_workgroup *workgroup);
 
+/* Runs `twin` once per workgroup of the grid `workgroup->num_groups`, x
+ * fastest, setting `workgroup->group_id` for each: what a DISPATCH_DIRECT
+ * does on the emulated device, and what calling a kernel directly means. */
+static inline void hcq_amd_run_grid(hcq_amd_twin twin,
+                                    hcq_amd_workgroup *workgroup) {
+  for (uint32_t z = 0; z < workgroup->num_groups[2]; ++z)
+    for (uint32_t y = 0; y < workgroup->num_groups[1]; ++y)
+      for (uint32_t x = 0; x < workgroup->num_groups[0]; ++x) {
+        workgroup->group_id[0] = x;
+        workgroup->group_id[1] = y;
+        workgroup->group_id[2] = z;
+        twin(workgroup);
+      }
+}
+
 #ifdef __cplusplus
 }
 #endif
