@@ -324,6 +324,38 @@ hcq.schedule @stuck(%a: !hcq.buffer<64xf32, AMD:0>, %b: !hcq.buffer<64xf32, AMD:
   }
 }
 
+TEST_P(EmulatedAMD, EachDeviceMayHaveItsOwnWaitTimeout) {
+  // The same stuck wait on AMD:1, its timeout set to 100 ms while every
+  // other device keeps 30 s: reported within it, naming AMD:1.
+  const char *schedule = R"mlir(
+hcq.schedule @stuck(%a: !hcq.buffer<64xf32, AMD:1>) {
+  %s = hcq.placeholder signal slot 9 volatile : !hcq.buffer<1xi64, AMD:1>
+  hcq.submit on AMD:1 queue COMPUTE:0 {
+    hcq.wait %s >= 3 : !hcq.buffer<1xi64, AMD:1>
+  }
+}
+)mlir";
+  hcq::PipelineOptions opts;
+  opts.target = GetParam();
+  RuntimeOptions runtime = emulated();
+  runtime.deviceWaitTimeouts["AMD:1"] = std::chrono::milliseconds(100);
+  auto exe = compileAndLoad(schedule, opts, runtime);
+  ASSERT_TRUE(exe);
+  std::vector<float> a(64);
+  auto start = std::chrono::steady_clock::now();
+  ASSERT_FALSE(static_cast<bool>(exe->run({Argument::buffer(a.data())})));
+  llvm::Error error = exe->synchronize();
+  ASSERT_TRUE(static_cast<bool>(error));
+  std::string message = llvm::toString(std::move(error));
+  EXPECT_NE(message.find("hang detected: AMD:1 COMPUTE:0: wait on signal 0x"),
+            std::string::npos)
+      << message;
+  EXPECT_NE(message.find("for value 3 timed out after 100 ms"),
+            std::string::npos)
+      << message;
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+}
+
 namespace {
 /// The blob whose first dword is `first`, as dwords.
 uint32_t *blobStartingWith(Executable &exe, uint32_t first) {

@@ -286,7 +286,7 @@ public:
                 return timeline.load() >= target ||
                        flags.error.load(std::memory_order_acquire);
               },
-              timeline, options.waitTimeout))
+              timeline, timeoutFor(t.device)))
         return hang("synchronize: the " + deviceName(t.device) +
                     " timeline stays at " + Twine(timeline.load()) +
                     ", below " + Twine(target));
@@ -459,6 +459,15 @@ private:
     return reinterpret_cast<uint64_t>(arg.lanes[lane]);
   }
 
+  /// The wait timeout of `device`'s queues and timeline.
+  std::chrono::milliseconds timeoutFor(const Device &device) const {
+    if (options.deviceWaitTimeouts.empty())
+      return options.waitTimeout;
+    auto it = options.deviceWaitTimeouts.find(deviceName(device));
+    return it == options.deviceWaitTimeouts.end() ? options.waitTimeout
+                                                  : it->second;
+  }
+
   /// How many lanes value `v` has (at least one).
   size_t lanesOf(uint32_t v) const {
     return std::max<size_t>(exe.values[v].devices.size(), 1);
@@ -494,11 +503,11 @@ private:
     DeviceKind kind = static_cast<DeviceKind>(device.kind);
     std::unique_ptr<Queue> q;
     if (mode == PUSH_CPU && kind == DeviceKind::CPU)
-      q = makeCPUQueue(name, ringMemory, options.waitTimeout, flags);
+      q = makeCPUQueue(name, ringMemory, timeoutFor(device), flags);
     else if ((mode == PUSH_PM4 || mode == PUSH_SDMA) &&
              kind == DeviceKind::AMD && options.amd == AMDDevice::Emulated)
       q = makeEmulatedAMDQueue(name, mode == PUSH_PM4, ringMemory,
-                               memory.getTwins(), options.waitTimeout, flags);
+                               memory.getTwins(), timeoutFor(device), flags);
     else
       return runtimeError("no queue of this runtime takes a push of mode " +
                           Twine(mode) + " to " + name);
@@ -517,14 +526,15 @@ private:
         for (size_t lane = 0; lane < lanesOf(ops[0]); ++lane) {
           std::atomic<uint64_t> &timeline = word(laneAddress(ops[0], lane));
           uint64_t epoch = word(laneAddress(ops[1], lane)).load();
+          const Device &device = exe.values[ops[0]].devices[lane];
           if (!waitUntil(
                   [&] {
                     return timeline.load() >= epoch ||
                            flags.error.load(std::memory_order_relaxed);
                   },
-                  timeline, options.waitTimeout))
-            return hang("fence: the timeline stays below epoch " +
-                        Twine(epoch));
+                  timeline, timeoutFor(device)))
+            return hang("fence: the " + deviceName(device) +
+                        " timeline stays below epoch " + Twine(epoch));
         }
         break;
       case Step::Reset:

@@ -52,3 +52,7 @@
 // NOLIB: error: cannot load {{.*}}nowhere.so: {{.*}}nowhere.so: cannot open shared object file
 // RUN: not hcq-run %t/mlp.hcqx --amd=hardware 2>&1 | FileCheck %s --check-prefix=BADAMD
 // BADAMD: Cannot find option named 'hardware'!
+
+// Tests that a bad per-device timeout is refused by name.
+// RUN: not hcq-run %t/mlp.hcqx --amd=emulated --device-timeout-ms=AMD0=5 2>&1 | FileCheck %s --check-prefix=BADTIMEOUT
+// BADTIMEOUT: error: bad --device-timeout-ms 'AMD0=5' (expected DEVICE=MS, as in AMD:0=500)

@@ -62,6 +62,10 @@ static cl::opt<AMDDevice> amdDevice(
 static cl::list<std::string>
     twinLibraries("twins", cl::desc("a library of CPU twins of AMD kernels "
                                     "(hcq_twin_<symbol>), for --amd=emulated"));
+static cl::list<std::string> deviceTimeouts(
+    "device-timeout-ms",
+    cl::desc("one device's wait timeout, overriding --timeout-ms"),
+    cl::value_desc("DEVICE=MS"));
 static cl::opt<std::string>
     traceFile("trace",
               cl::desc("write every run's per-call durations as a Chrome "
@@ -222,6 +226,14 @@ int main(int argc, char **argv) {
 
   RuntimeOptions options;
   options.waitTimeout = std::chrono::milliseconds(timeoutMs);
+  for (StringRef spec : deviceTimeouts) {
+    auto [device, ms] = spec.split('=');
+    unsigned value;
+    if (!device.contains(':') || ms.getAsInteger(10, value))
+      return fail("bad --device-timeout-ms '" + spec +
+                  "' (expected DEVICE=MS, as in AMD:0=500)");
+    options.deviceWaitTimeouts[device] = std::chrono::milliseconds(value);
+  }
   options.amd = amdDevice;
   options.twinLibraries.assign(twinLibraries.begin(), twinLibraries.end());
   Expected<std::unique_ptr<LoadedExecutable>> loaded =

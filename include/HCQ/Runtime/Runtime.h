@@ -51,6 +51,9 @@ enum class AMDDevice {
 struct RuntimeOptions {
   /// A wait whose signal does not advance for this long fails the run.
   std::chrono::milliseconds waitTimeout{30000};
+  /// Per device ("AMD:1"): a wait on its queues or its timeline uses this
+  /// timeout instead of `waitTimeout`.
+  llvm::StringMap<std::chrono::milliseconds> deviceWaitTimeouts;
   /// Host calls by callee name; a run that reaches a host call missing here
   /// fails, naming it.
   llvm::StringMap<HostCallFunction> hostCalls;
