@@ -1,0 +1,347 @@
+//===- AMDQueueTest.cpp - The emulated command processor, packet by packet ===//
+//
+// Hand-written PM4 and SDMA packets pushed into an emulated AMD queue: what
+// each packet does to memory, every compare function, fillers and NOPs, the
+// SDMA ring's zeroed tail, a dispatch reaching its twin with the registers'
+// values, and every packet the emulator must refuse. The end-to-end tests
+// (EmulatedAMDTest.cpp) run what the pipeline emits; these run what it does
+// not emit but a command processor must still handle or reject.
+//
+//===----------------------------------------------------------------------===//
+
+#include "../lib/Runtime/Queues.h"
+
+#include "HCQ/Target/AMD/PM4.h"
+#include "HCQ/Target/AMD/SDMA.h"
+
+#include "gtest/gtest.h"
+
+#include <cstring>
+#include <thread>
+
+using namespace hcq::runtime;
+namespace pm4 = hcq::amd::pm4;
+namespace sdma = hcq::amd::sdma;
+
+namespace {
+
+/// A ring and its pointers in host memory, and the queue draining it.
+class EmulatedRing {
+public:
+  EmulatedRing(bool isPM4, uint64_t ringBytes = 4096,
+               std::chrono::milliseconds timeout = std::chrono::seconds(5))
+      : ring(ringBytes / 4, 0xDEADBEEF), pointers(4, 0) {
+    RingMemory memory{reinterpret_cast<uint8_t *>(ring.data()),
+                      ringBytes,
+                      reinterpret_cast<uint64_t>(&pointers[0]),
+                      reinterpret_cast<uint64_t>(&pointers[1]),
+                      reinterpret_cast<uint64_t>(&pointers[2]),
+                      reinterpret_cast<uint64_t>(&pointers[3])};
+    queue = makeEmulatedAMDQueue(isPM4 ? "AMD:0 COMPUTE:0" : "AMD:0 COPY:0",
+                                 isPM4, memory, twins, timeout, flags);
+  }
+
+  /// Pushes `words` and waits until the queue has executed them; returns
+  /// the queue's error, if any.
+  std::string run(const std::vector<uint32_t> &words) {
+    llvm::Error e = queue->push(reinterpret_cast<const uint8_t *>(words.data()),
+                                words.size() * 4);
+    EXPECT_FALSE(static_cast<bool>(e)) << llvm::toString(std::move(e));
+    while (!queue->idle())
+      std::this_thread::yield();
+    return queue->takeError();
+  }
+
+  /// Pushes an INDIRECT_BUFFER packet for `ib` (PM4 rings).
+  std::string runIndirect(const std::vector<uint32_t> &ib) {
+    auto address = reinterpret_cast<uint64_t>(ib.data());
+    return run({pm4::packet3(pm4::INDIRECT_BUFFER, 3), uint32_t(address),
+                uint32_t(address >> 32), uint32_t(ib.size()) | pm4::IB_VALID});
+  }
+
+  uint64_t readPointer() const { return pointers[2]; }
+
+  TwinMap twins;
+  QueueFlags flags;
+  std::vector<uint32_t> ring;
+
+private:
+  std::vector<uint64_t> pointers; // put, wptr, rptr, doorbell
+  std::unique_ptr<Queue> queue;
+};
+
+uint32_t lo(const void *p) { return uint32_t(reinterpret_cast<uint64_t>(p)); }
+uint32_t hi(const void *p) {
+  return uint32_t(reinterpret_cast<uint64_t>(p) >> 32);
+}
+
+// RELEASE_MEM body dword 1 with DATA_SEL `sel` (no interrupt).
+uint32_t dataSel(uint32_t sel) { return pm4::releaseSelect(sel, 0); }
+
+} // namespace
+
+TEST(EmulatedAMDQueue, ReleaseMemWritesEachDataSelect) {
+  EmulatedRing q(/*isPM4=*/true);
+  uint64_t words[3] = {~0ull, ~0ull, 0};
+  std::vector<uint32_t> ib = {
+      // DATA_SEL 1: the low 32 bits only.
+      pm4::packet3(pm4::RELEASE_MEM, 7), 0, dataSel(pm4::DATA_SEL_LOW32),
+      lo(&words[0]), hi(&words[0]), 0x11223344, 0x55667788, 0,
+      // DATA_SEL 2: all 64.
+      pm4::packet3(pm4::RELEASE_MEM, 7), 0, dataSel(pm4::DATA_SEL_64),
+      lo(&words[1]), hi(&words[1]), 0x11223344, 0x55667788, 0,
+      // DATA_SEL 3: the clock.
+      pm4::packet3(pm4::RELEASE_MEM, 7), 0, dataSel(pm4::DATA_SEL_GPU_CLOCK),
+      lo(&words[2]), hi(&words[2]), 0, 0, 0};
+  uint64_t before = nowNs();
+  EXPECT_EQ(q.runIndirect(ib), "");
+  EXPECT_EQ(words[0], 0xFFFFFFFF11223344ull);
+  EXPECT_EQ(words[1], 0x5566778811223344ull);
+  EXPECT_GE(words[2], before);
+  EXPECT_LE(words[2], nowNs());
+}
+
+TEST(EmulatedAMDQueue, FillersAndNopsAreSkipped) {
+  EmulatedRing q(/*isPM4=*/true);
+  uint32_t value = 0;
+  std::vector<uint32_t> ib = {0x80000000, // type-2 filler
+                              0xFFFF1000, // header-only NOP
+                              pm4::packet3(pm4::NOP, 3),
+                              0xAAAAAAAA,
+                              0xBBBBBBBB,
+                              0xCCCCCCCC,
+                              pm4::packet3(pm4::RELEASE_MEM, 7),
+                              0,
+                              dataSel(pm4::DATA_SEL_LOW32),
+                              lo(&value),
+                              hi(&value),
+                              7,
+                              0,
+                              0};
+  EXPECT_EQ(q.runIndirect(ib), "");
+  EXPECT_EQ(value, 7u);
+}
+
+TEST(EmulatedAMDQueue, WaitRegMemComparesWithEveryFunction) {
+  // value = 5: each function either passes at once, or waits until the test
+  // thread stores what satisfies it.
+  struct Case {
+    uint32_t function, ref, satisfying;
+  } cases[] = {{0, 99, 5}, {1, 5, 4}, {2, 4, 4}, {3, 6, 6},
+               {4, 5, 9},  {5, 6, 6}, {6, 5, 6}};
+  for (const Case &c : cases) {
+    EmulatedRing q(/*isPM4=*/true);
+    std::atomic<uint32_t> value{5};
+    uint32_t done = 0;
+    std::vector<uint32_t> ib = {pm4::packet3(pm4::WAIT_REG_MEM, 6),
+                                pm4::waitFunction(c.function) |
+                                    pm4::waitMemSpace(1),
+                                lo(&value),
+                                hi(&value),
+                                c.ref,
+                                0xFFFFFFFF,
+                                pm4::WAIT_POLL_INTERVAL,
+                                pm4::packet3(pm4::RELEASE_MEM, 7),
+                                0,
+                                dataSel(pm4::DATA_SEL_LOW32),
+                                lo(&done),
+                                hi(&done),
+                                1,
+                                0,
+                                0};
+    std::thread setter([&] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      if (c.function != 0)
+        EXPECT_EQ(reinterpret_cast<std::atomic<uint32_t> &>(done).load(), 0u)
+            << "function " << c.function << " did not wait";
+      value.store(c.satisfying);
+    });
+    EXPECT_EQ(q.runIndirect(ib), "");
+    setter.join();
+    EXPECT_EQ(done, 1u) << "function " << c.function;
+  }
+}
+
+TEST(EmulatedAMDQueue, DispatchRunsTheTwinWithTheRegisters) {
+  EmulatedRing q(/*isPM4=*/true);
+  static std::vector<std::array<uint32_t, 9>> seen;
+  static const void *kernargsSeen, *packetSeen;
+  seen.clear();
+  alignas(256) static uint8_t program[512];
+  uint64_t entry = reinterpret_cast<uint64_t>(program) + 256;
+  TwinProgram twin;
+  twin.twin = [](const hcq_amd_workgroup *wg) {
+    kernargsSeen = wg->kernargs;
+    packetSeen = wg->dispatch_packet;
+    seen.push_back({wg->group_id[0], wg->group_id[1], wg->group_id[2],
+                    wg->num_groups[0], wg->num_groups[1], wg->num_groups[2],
+                    wg->local_size[0], wg->local_size[1], wg->local_size[2]});
+  };
+  twin.kernargUserData = 2; // after the dispatch pointer
+  twin.dispatchUserData = 0;
+  q.twins[entry] = twin;
+  uint64_t kernargs[4] = {}, packet[8] = {};
+  namespace reg = pm4::reg;
+  std::vector<uint32_t> ib = {pm4::packet3(pm4::SET_SH_REG, 3),
+                              reg::COMPUTE_PGM_LO,
+                              uint32_t(entry >> 8),
+                              uint32_t(entry >> 40),
+                              pm4::packet3(pm4::SET_SH_REG, 5),
+                              reg::COMPUTE_USER_DATA_0,
+                              lo(packet),
+                              hi(packet),
+                              lo(kernargs),
+                              hi(kernargs),
+                              pm4::packet3(pm4::SET_SH_REG, 4),
+                              reg::COMPUTE_NUM_THREAD_X,
+                              64,
+                              2,
+                              1,
+                              pm4::packet3(pm4::DISPATCH_DIRECT, 4),
+                              3,
+                              2,
+                              1,
+                              0x8005,
+                              pm4::packet3(pm4::EVENT_WRITE, 1),
+                              pm4::CS_PARTIAL_FLUSH | (4 << 8)};
+  EXPECT_EQ(q.runIndirect(ib), "");
+  EXPECT_EQ(kernargsSeen, kernargs);
+  EXPECT_EQ(packetSeen, packet);
+  ASSERT_EQ(seen.size(), 6u);
+  // x fastest, then y.
+  EXPECT_EQ(seen[0], (std::array<uint32_t, 9>{0, 0, 0, 3, 2, 1, 64, 2, 1}));
+  EXPECT_EQ(seen[1], (std::array<uint32_t, 9>{1, 0, 0, 3, 2, 1, 64, 2, 1}));
+  EXPECT_EQ(seen[5], (std::array<uint32_t, 9>{2, 1, 0, 3, 2, 1, 64, 2, 1}));
+}
+
+TEST(EmulatedAMDQueue, SDMACopiesFencesAndStampsAcrossTheRingsEnd) {
+  // A 128-byte ring: 72-byte pushes (NOP, COPY_LINEAR, FENCE, TIMESTAMP,
+  // TRAP) do not fit twice, so every push after the first skips a zeroed
+  // 56-byte tail and starts again at offset 0.
+  EmulatedRing q(/*isPM4=*/false, /*ringBytes=*/128);
+  for (uint32_t round = 0; round < 20; ++round) {
+    uint32_t src[5] = {round, round + 1, round + 2, round + 3, round + 4};
+    uint32_t dst[5] = {};
+    uint32_t fence = 0;
+    uint64_t stamp = 0;
+    std::vector<uint32_t> words = {
+        sdma::header(sdma::OP_NOP, 0) | (1u << 16),
+        0xFFFFFFFF, // NOP + 1
+        sdma::header(sdma::OP_COPY, sdma::SUBOP_COPY_LINEAR),
+        20 - 1,
+        0,
+        lo(src),
+        hi(src),
+        lo(dst),
+        hi(dst),
+        sdma::header(sdma::OP_FENCE, 0) | sdma::fenceMType(3),
+        lo(&fence),
+        hi(&fence),
+        round + 100,
+        sdma::header(sdma::OP_TIMESTAMP, sdma::SUBOP_TIMESTAMP_GET_GLOBAL),
+        lo(&stamp),
+        hi(&stamp),
+        sdma::header(sdma::OP_TRAP, 0),
+        0};
+    EXPECT_EQ(q.run(words), "") << round;
+    EXPECT_EQ(std::memcmp(src, dst, sizeof src), 0) << round;
+    EXPECT_EQ(fence, round + 100);
+    EXPECT_GT(stamp, 0u);
+  }
+  // The read pointer counts bytes, the skipped tails included: 72 for the
+  // first push, 56 + 72 for each of the other 19.
+  EXPECT_EQ(q.readPointer(), 72u + 19u * 128);
+}
+
+TEST(EmulatedAMDQueue, StuckWaitIsReportedAndTheQueueGoesOn) {
+  EmulatedRing q(/*isPM4=*/false, 4096, std::chrono::milliseconds(50));
+  uint32_t never = 0, after = 0;
+  std::vector<uint32_t> words = {sdma::header(sdma::OP_POLL_REGMEM, 0) |
+                                     sdma::POLL_MEM | sdma::pollFunction(3),
+                                 lo(&never),
+                                 hi(&never),
+                                 1,
+                                 0xFFFFFFFF,
+                                 sdma::pollIntervalRetry(4, 0xFFF),
+                                 sdma::header(sdma::OP_FENCE, 0),
+                                 lo(&after),
+                                 hi(&after),
+                                 9};
+  std::string error = q.run(words);
+  EXPECT_NE(error.find("AMD:0 COPY:0: wait on signal 0x"), std::string::npos)
+      << error;
+  EXPECT_NE(error.find("for value 1 timed out after 50 ms (it holds 0)"),
+            std::string::npos)
+      << error;
+  EXPECT_EQ(after, 9u);
+  EXPECT_FALSE(q.flags.fault.load());
+}
+
+TEST(EmulatedAMDQueue, PacketsItCannotExecuteAreFaultsNamingWhereTheyAre) {
+  uint32_t word = 0;
+  std::vector<uint32_t> nested = {pm4::packet3(pm4::NOP, 1), 0};
+  struct Case {
+    const char *what;
+    std::vector<uint32_t> ib;
+    const char *expected;
+  } cases[] = {
+      {"unknown opcode", {pm4::packet3(0xEE, 1), 0}, "unknown PM4 opcode 0xee"},
+      {"type 0", {0x00001234}, "PM4 packet of type 0 (header 0x1234)"},
+      {"nested indirect buffer",
+       {pm4::packet3(pm4::INDIRECT_BUFFER, 3), lo(nested.data()),
+        hi(nested.data()), 2 | pm4::IB_VALID},
+       "INDIRECT_BUFFER at indirect buffer 0x"},
+      {"past the window",
+       {pm4::packet3(pm4::SET_SH_REG, 3), 0x3FF, 1, 2},
+       "SET_SH_REG at indirect buffer 0x"},
+      {"data select 5",
+       {pm4::packet3(pm4::RELEASE_MEM, 7), 0, dataSel(5), lo(&word), hi(&word),
+        0, 0, 0},
+       "RELEASE_MEM at indirect buffer 0x"},
+      {"another event",
+       {pm4::packet3(pm4::EVENT_WRITE, 1), 0x14},
+       "EVENT_WRITE of event 0x14"},
+      {"a register wait",
+       {pm4::packet3(pm4::WAIT_REG_MEM, 6), pm4::waitFunction(5), 0x1234, 0, 1,
+        0xFFFFFFFF, 4},
+       "WAIT_REG_MEM on register 0x1234"},
+      {"a short body",
+       {pm4::packet3(pm4::DISPATCH_DIRECT, 2), 1, 1},
+       "DISPATCH_DIRECT at indirect buffer 0x"},
+      {"no twin",
+       {pm4::packet3(pm4::DISPATCH_DIRECT, 4), 1, 1, 1, 0},
+       "of program 0x0, which is no loaded kernel with a CPU twin"},
+      {"past the end",
+       {pm4::packet3(pm4::SET_SH_REG, 8), 0x204, 1},
+       "runs past the end of what was pushed"},
+  };
+  for (const Case &c : cases) {
+    EmulatedRing q(/*isPM4=*/true);
+    std::string error = q.runIndirect(c.ib);
+    EXPECT_NE(error.find(c.expected), std::string::npos)
+        << c.what << ": " << error;
+    EXPECT_EQ(error.rfind("AMD:0 COMPUTE:0: ", 0), 0u) << error;
+    EXPECT_TRUE(q.flags.fault.load()) << c.what;
+    // The queue is dead: what is pushed next is dropped, the fault stays.
+    uint32_t value = 0;
+    EXPECT_EQ(q.runIndirect({pm4::packet3(pm4::RELEASE_MEM, 7), 0,
+                             dataSel(pm4::DATA_SEL_LOW32), lo(&value),
+                             hi(&value), 1, 0, 0}),
+              error);
+    EXPECT_EQ(value, 0u) << c.what;
+  }
+  // An INDIRECT_BUFFER without VALID, in the ring itself.
+  EmulatedRing q(/*isPM4=*/true);
+  EXPECT_NE(q.run({pm4::packet3(pm4::INDIRECT_BUFFER, 3), 0, 0, 4})
+                .find("INDIRECT_BUFFER at ring offset 0x0 without its VALID "
+                      "bit"),
+            std::string::npos);
+  // SDMA: an unknown opcode, a sub-op not emulated.
+  EmulatedRing copy(/*isPM4=*/false);
+  EXPECT_NE(copy.run({0x7F}).find("unknown SDMA opcode 127 at ring offset 0x0"),
+            std::string::npos);
+  EmulatedRing stamp(/*isPM4=*/false);
+  EXPECT_NE(stamp.run({sdma::header(sdma::OP_TIMESTAMP, 0), 0, 0})
+                .find("TIMESTAMP sub-op 0 at ring offset 0x0 (not emulated)"),
+            std::string::npos);
+}
