@@ -12,6 +12,7 @@
 
 #include "llvm/Support/JSON.h"
 
+#include <cstring>
 #include <random>
 
 using namespace hcq::runtime;
@@ -266,4 +267,48 @@ TEST(Runtime, ChromeTraceNamesDevicesQueuesAndCalls) {
                       "M thread_name pid 1 COPY:0",
                       "X copy pid 1 ts 3.000000 dur 0.250000",
                   }));
+}
+
+TEST(Runtime, CorruptPlansFailTheLoadNotTheMemory) {
+  // Files whose structure is sound but whose contents would make the
+  // runtime write outside a value: each is refused at load, by name.
+  hcq::PipelineOptions options;
+  std::optional<Executable> good =
+      hcq::test::compileExecutable(vaddScale, options);
+  ASSERT_TRUE(good);
+  auto loadError = [](const Executable &exe) {
+    auto loaded = loadExecutable(exe);
+    return loaded ? std::string() : llvm::toString(loaded.takeError());
+  };
+  ASSERT_EQ(loadError(*good), "");
+
+  // An offset table entry pointing past its blob.
+  constexpr uint32_t TAG_OFFTBL = 12;
+  Executable exe = *good;
+  bool patched = false;
+  for (Blob &blob : exe.blobs)
+    if (exe.values[blob.target].tag == TAG_OFFTBL && !patched) {
+      uint32_t far = 1 << 20;
+      std::memcpy(blob.data.data(), &far, 4);
+      patched = true;
+    }
+  ASSERT_TRUE(patched);
+  EXPECT_NE(loadError(exe).find("invalid hcq executable: plan step 0: a "
+                                "patch at byte 1048576 of a "),
+            std::string::npos)
+      << loadError(exe);
+
+  // A fence whose timeline is a schedule argument (no linked memory).
+  exe = *good;
+  uint32_t input = 0;
+  while (exe.values[input].kind != Value::Input)
+    ++input;
+  const Submitter &sub = exe.submitters[exe.plan[0].callee];
+  for (const Step &step : sub.steps)
+    if (step.kind == Step::Fence) {
+      exe.plan[0].operands[step.operands[0]] = input;
+      break;
+    }
+  EXPECT_NE(loadError(exe).find("which is no linked memory"), std::string::npos)
+      << loadError(exe);
 }

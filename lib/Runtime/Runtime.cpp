@@ -228,7 +228,7 @@ public:
         return fn.takeError();
       hostKernels[step.callee] = reinterpret_cast<cpu::KernelFunction>(*fn);
     }
-    return Error::success();
+    return validatePlan();
   }
 
   Error run(ArrayRef<Argument> args) override {
@@ -312,6 +312,121 @@ public:
   }
 
 private:
+  /// Checks, once linked, what the file reader cannot: every memory access
+  /// the plan will make stays inside its value. Patch groups write at the
+  /// offsets their offset table holds (blob contents), steps index their
+  /// operands by lane, host copies have ranges. A crafted or corrupt file
+  /// fails here with an error instead of writing out of bounds later.
+  Error validatePlan() {
+    auto bad = [](size_t i, const Twine &why) {
+      return runtimeError("invalid hcq executable: plan step " + Twine(i) +
+                          ": " + why);
+    };
+    for (const InputsTable &table : exe.inputs)
+      if (table.slots.size() > exe.values[table.table].bytes / 8)
+        return runtimeError("invalid hcq executable: an inputs table of " +
+                            Twine(exe.values[table.table].bytes / 8) +
+                            " slots fills " + Twine(table.slots.size()));
+    for (auto [i, step] : llvm::enumerate(exe.plan)) {
+      if (step.kind == PlanStep::Copy) {
+        if (step.operands.size() < 2 || step.immediates.size() < 4)
+          return bad(i, "a copy without its buffers and ranges");
+        for (int side = 0; side < 2; ++side) {
+          uint64_t offset = step.immediates[2 * side],
+                   bytes = step.immediates[2 * side + 1],
+                   size = exe.values[step.operands[side]].bytes;
+          if (offset > size || bytes > size - offset)
+            return bad(i, "copies bytes " + Twine(offset) + ".." +
+                              Twine(offset + bytes) + " of a " + Twine(size) +
+                              "-byte buffer");
+        }
+      }
+      if (step.kind == PlanStep::Launch && step.immediates.size() < 3)
+        return bad(i, "a launch without its grid");
+      if (step.kind != PlanStep::Call)
+        continue;
+      for (const Step &s : exe.submitters[step.callee].steps) {
+        SmallVector<uint32_t, 8> ops;
+        for (uint32_t o : s.operands)
+          ops.push_back(step.operands[o]);
+        // Every operand has one lane for all, or one per lane read.
+        auto lanesFit = [&](ArrayRef<uint32_t> values, size_t lanes) {
+          return llvm::all_of(values, [&](uint32_t v) {
+            return addresses[v].size() == 1 || addresses[v].size() >= lanes;
+          });
+        };
+        // What steps read and write is linked memory; only a patch group's
+        // source may be a variable (or the inputs table it reads).
+        for (auto [k, v] : llvm::enumerate(ops)) {
+          const Value &value = exe.values[v];
+          bool isMemory = (value.kind == Value::Placeholder ||
+                           value.kind == Value::Alloc) &&
+                          !value.devices.empty();
+          if (!isMemory && !(s.kind == Step::PatchGroup && k == 2))
+            return bad(i, "a step of kind " + Twine(s.kind) + " reads value " +
+                              Twine(v) + ", which is no linked memory");
+        }
+        bool fits = true;
+        switch (s.kind) {
+        case Step::Fence:
+        case Step::Finalize:
+          fits = lanesFit(ops[1], addresses[ops[0]].size());
+          break;
+        case Step::Push:
+          fits =
+              lanesFit(ArrayRef<uint32_t>(ops).take_front(6), s.devices.size());
+          break;
+        case Step::PatchGroup:
+          if (Error e = validatePatchGroup(s, ops))
+            return bad(i, toString(std::move(e)));
+          break;
+        case Step::Reset:
+          break;
+        }
+        if (!fits)
+          return bad(i, "a step's operands do not have the lanes it reads");
+      }
+    }
+    return Error::success();
+  }
+
+  Error validatePatchGroup(const Step &step, ArrayRef<uint32_t> ops) {
+    uint32_t target = ops[0], offsets = ops[1], source = ops[2];
+    uint64_t start = step.immediates[0], count = step.immediates[1],
+             bits = step.immediates[2];
+    if (bits != 32 && bits != 64)
+      return runtimeError("a patch group of " + Twine(bits) + "-bit words");
+    if (start + count < start ||
+        (start + count) * 8 > exe.values[offsets].bytes)
+      return runtimeError("a patch group reads entries " + Twine(start) + ".." +
+                          Twine(start + count) + " of a " +
+                          Twine(exe.values[offsets].bytes / 8) +
+                          "-entry offset table");
+    size_t lanes = addresses[target].size();
+    const Word &w = step.word;
+    if (w.kind == KIND_LOAD && addresses[source].size() != 1 &&
+        addresses[source].size() < lanes)
+      return runtimeError("a patch group loads from a value of fewer lanes");
+    if (w.kind == KIND_VARIABLE && exe.values[source].kind != Value::Variable)
+      return runtimeError("a variable patch group's source is no variable");
+    if (w.kind != KIND_ADDRESS && w.kind != KIND_VARIABLE &&
+        w.kind != KIND_LOAD)
+      return runtimeError("a patch group of unknown kind " + Twine(w.kind));
+    const auto *table =
+        reinterpret_cast<const uint32_t *>(laneAddress(offsets, 0));
+    uint64_t slots = exe.values[source].bytes / 8;
+    for (uint64_t e = start; e < start + count; ++e) {
+      uint64_t offset = table[2 * e], slot = table[2 * e + 1];
+      if (offset + bits / 8 > exe.values[target].bytes)
+        return runtimeError("a patch at byte " + Twine(offset) + " of a " +
+                            Twine(exe.values[target].bytes) + "-byte blob");
+      if (w.kind == KIND_ADDRESS && slot + (lanes > 1 ? lanes : 1) > slots)
+        return runtimeError("a patch reads inputs slot " + Twine(slot) +
+                            " of " + Twine(slots));
+    }
+    return Error::success();
+  }
+
   /// The first error a queue reported, if any. Hangs are reported once, so
   /// the executable can run again; a dead queue's fault every time.
   Error queueError() {
