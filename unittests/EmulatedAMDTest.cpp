@@ -93,6 +93,15 @@ emulated(std::chrono::milliseconds timeout = std::chrono::milliseconds(30000)) {
 
 class EmulatedAMD : public testing::TestWithParam<const char *> {
 protected:
+  /// Compiles the test kernels and `schedule` for this target with `opts`
+  /// (its target set here) and loads it on the emulated device.
+  std::unique_ptr<LoadedExecutable>
+  load(const std::string &schedule, hcq::PipelineOptions &opts,
+       const RuntimeOptions &runtime = emulated()) {
+    opts.target = GetParam();
+    return compileAndLoad(kernels() + schedule, opts, runtime);
+  }
+
   std::string kernels() {
     std::string path =
         std::string(HCQ_TEST_INPUTS) + "/kernels-" + GetParam() + ".co";
@@ -160,8 +169,7 @@ void checkVaddScaleReduce(LoadedExecutable &exe, int runs) {
 
 TEST_P(EmulatedAMD, ThousandReplaysMatchDirectCalls) {
   hcq::PipelineOptions opts;
-  opts.target = GetParam();
-  auto exe = compileAndLoad(kernels() + vaddScaleReduce, opts, emulated());
+  auto exe = load(vaddScaleReduce, opts);
   ASSERT_TRUE(exe);
   checkVaddScaleReduce(*exe, 1000);
 }
@@ -171,19 +179,17 @@ TEST_P(EmulatedAMD, RingsWrapAroundOverManyRuns) {
   // SDMA ring two or three command buffers, so both wrap (SDMA with a zeroed
   // tail) many times over 300 runs of one submit per call.
   hcq::PipelineOptions opts;
-  opts.target = GetParam();
   opts.ringBytes = 256;
   opts.batchSize = 1;
-  auto exe = compileAndLoad(kernels() + vaddScaleReduce, opts, emulated());
+  auto exe = load(vaddScaleReduce, opts);
   ASSERT_TRUE(exe);
   checkVaddScaleReduce(*exe, 300);
 }
 
 TEST_P(EmulatedAMD, ProfileOnKeepsTheResultsAndTimesEveryCall) {
   hcq::PipelineOptions opts;
-  opts.target = GetParam();
   opts.profile = true;
-  auto exe = compileAndLoad(kernels() + vaddScaleReduce, opts, emulated());
+  auto exe = load(vaddScaleReduce, opts);
   ASSERT_TRUE(exe);
   checkVaddScaleReduce(*exe, 50);
   // The last run's calls in schedule order, each timed on its queue: the
@@ -232,8 +238,7 @@ hcq.schedule @two(%a: !hcq.buffer<1024xf32, CPU:0>, %b: !hcq.buffer<1024xf32, AM
 }
 )mlir";
   hcq::PipelineOptions opts;
-  opts.target = GetParam();
-  auto exe = compileAndLoad(kernels() + schedule, opts, emulated());
+  auto exe = load(schedule, opts);
   ASSERT_TRUE(exe);
   for (int run = 0; run < 100; ++run) {
     std::vector<float> a(1024), b(1024), out(1024);
@@ -265,9 +270,8 @@ hcq.schedule @staged(%a: !hcq.buffer<1024xf32, DISK:0>, %out: !hcq.buffer<1024xf
 }
 )mlir";
   hcq::PipelineOptions opts;
-  opts.target = GetParam();
   opts.stagingSize = 512;
-  auto exe = compileAndLoad(kernels() + schedule, opts, emulated());
+  auto exe = load(schedule, opts);
   ASSERT_TRUE(exe);
   for (int run = 0; run < 20; ++run) {
     std::vector<float> a(1024), out(1024);
@@ -299,9 +303,7 @@ hcq.schedule @stuck(%a: !hcq.buffer<64xf32, AMD:0>, %b: !hcq.buffer<64xf32, AMD:
     std::string source = schedule;
     source.replace(source.find("QUEUE"), 5, queue);
     hcq::PipelineOptions opts;
-    opts.target = GetParam();
-    auto exe =
-        compileAndLoad(source, opts, emulated(std::chrono::milliseconds(200)));
+    auto exe = load(source, opts, emulated(std::chrono::milliseconds(200)));
     ASSERT_TRUE(exe);
     std::vector<float> a(64), b(64);
     for (int attempt = 0; attempt < 2; ++attempt) {
@@ -336,10 +338,9 @@ hcq.schedule @stuck(%a: !hcq.buffer<64xf32, AMD:1>) {
 }
 )mlir";
   hcq::PipelineOptions opts;
-  opts.target = GetParam();
   RuntimeOptions runtime = emulated();
   runtime.deviceWaitTimeouts["AMD:1"] = std::chrono::milliseconds(100);
-  auto exe = compileAndLoad(schedule, opts, runtime);
+  auto exe = load(schedule, opts, runtime);
   ASSERT_TRUE(exe);
   std::vector<float> a(64);
   auto start = std::chrono::steady_clock::now();
