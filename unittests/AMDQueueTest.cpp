@@ -25,6 +25,18 @@ namespace sdma = hcq::amd::sdma;
 
 namespace {
 
+/// Waits until `queue` has executed everything pushed: false after 10 s, so
+/// a lost wake-up fails the test instead of hanging it.
+bool waitIdle(const Queue &queue) {
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (!queue.idle())
+    if (std::chrono::steady_clock::now() > deadline)
+      return false;
+    else
+      std::this_thread::yield();
+  return true;
+}
+
 /// A ring and its pointers in host memory, and the queue draining it.
 class EmulatedRing {
 public:
@@ -47,8 +59,8 @@ public:
     llvm::Error e = queue->push(reinterpret_cast<const uint8_t *>(words.data()),
                                 words.size() * 4);
     EXPECT_FALSE(static_cast<bool>(e)) << llvm::toString(std::move(e));
-    while (!queue->idle())
-      std::this_thread::yield();
+    if (!waitIdle(*queue))
+      return "the queue did not drain";
     return queue->takeError();
   }
 
@@ -344,4 +356,46 @@ TEST(EmulatedAMDQueue, PacketsItCannotExecuteAreFaultsNamingWhereTheyAre) {
   EXPECT_NE(stamp.run({sdma::header(sdma::OP_TIMESTAMP, 0), 0, 0})
                 .find("TIMESTAMP sub-op 0 at ring offset 0x0 (not emulated)"),
             std::string::npos);
+}
+
+TEST(QueueWakes, AtMostOneWakePerPushAndNoneLost) {
+  // A CPU queue: 500 single-entry pushes, each storing its index; then one
+  // push of 16 entries. Every entry runs (no lost wake-up), and the thread
+  // is woken at most once per push, never once per entry.
+  std::vector<uint8_t> ring(64 * 64);
+  std::vector<uint64_t> pointers(4, 0);
+  RingMemory memory{ring.data(),
+                    ring.size(),
+                    reinterpret_cast<uint64_t>(&pointers[0]),
+                    reinterpret_cast<uint64_t>(&pointers[1]),
+                    reinterpret_cast<uint64_t>(&pointers[2]),
+                    reinterpret_cast<uint64_t>(&pointers[3])};
+  QueueFlags flags;
+  std::unique_ptr<Queue> queue =
+      makeCPUQueue("CPU:0 COMPUTE:0", memory, std::chrono::seconds(5), flags);
+  std::atomic<uint64_t> last{0};
+  uint64_t signal = cpuEntryFunction(2); // cpu::HostFunction::Signal
+  auto entry = [&](uint64_t value) {
+    std::array<uint64_t, 8> words = {signal, reinterpret_cast<uint64_t>(&last),
+                                     value};
+    return words;
+  };
+  for (uint64_t i = 1; i <= 500; ++i) {
+    auto words = entry(i);
+    ASSERT_FALSE(static_cast<bool>(
+        queue->push(reinterpret_cast<const uint8_t *>(words.data()), 64)));
+  }
+  ASSERT_TRUE(waitIdle(*queue));
+  EXPECT_EQ(last.load(), 500u);
+  uint64_t wakes = queue->wakes();
+  EXPECT_LE(wakes, 500u);
+
+  std::vector<std::array<uint64_t, 8>> burst;
+  for (uint64_t i = 0; i < 16; ++i)
+    burst.push_back(entry(1000 + i));
+  ASSERT_FALSE(static_cast<bool>(
+      queue->push(reinterpret_cast<const uint8_t *>(burst.data()), 16 * 64)));
+  ASSERT_TRUE(waitIdle(*queue));
+  EXPECT_EQ(last.load(), 1015u);
+  EXPECT_LE(queue->wakes() - wakes, 1u);
 }
