@@ -256,6 +256,46 @@ hcq.schedule @two(%a: !hcq.buffer<1024xf32, CPU:0>, %b: !hcq.buffer<1024xf32, AM
   }
 }
 
+TEST_P(EmulatedAMD, KernelCopiesWithoutCopyQueues) {
+  // With no AMD copy queue, every copy on AMD is the builtin copy kernel
+  // (its code object for this target, its twin the runtime's): host to
+  // AMD:0, AMD:0 to AMD:1, AMD:1 to the host, and 6 bytes (not whole
+  // elements: a byte copy) within AMD:1.
+  const char *schedule = R"mlir(
+hcq.schedule @kcopy(%a: !hcq.buffer<1024xf32, CPU:0>, %out: !hcq.buffer<1024xf32, CPU:0>, %n: i32) {
+  %d0 = hcq.alloc : !hcq.buffer<1024xf32, AMD:0>
+  %e0 = hcq.alloc : !hcq.buffer<1024xf32, AMD:0>
+  %d1 = hcq.alloc : !hcq.buffer<1024xf32, AMD:1>
+  hcq.copy %d0[0, 4096], %a[0, 4096] : !hcq.buffer<1024xf32, AMD:0>, !hcq.buffer<1024xf32, CPU:0>
+  hcq.launch @vadd(%e0, %d0, %d0 : !hcq.buffer<1024xf32, AMD:0>, !hcq.buffer<1024xf32, AMD:0>, !hcq.buffer<1024xf32, AMD:0>) vars(%n : i32) global [16, 1, 1] local [64, 1, 1]
+  hcq.copy %d1[0, 4096], %e0[0, 4096] : !hcq.buffer<1024xf32, AMD:1>, !hcq.buffer<1024xf32, AMD:0>
+  hcq.copy %d1[2050, 6], %d1[0, 6] : !hcq.buffer<1024xf32, AMD:1>, !hcq.buffer<1024xf32, AMD:1>
+  hcq.copy %out[0, 4096], %d1[0, 4096] : !hcq.buffer<1024xf32, CPU:0>, !hcq.buffer<1024xf32, AMD:1>
+}
+)mlir";
+  hcq::PipelineOptions opts;
+  opts.copyQueues = "CPU";
+  auto exe = load(schedule, opts);
+  ASSERT_TRUE(exe);
+  for (int run = 0; run < 20; ++run) {
+    std::vector<float> a(1024), out(1024);
+    for (int i = 0; i < 1024; ++i)
+      a[i] = float(i + run);
+    ASSERT_FALSE(static_cast<bool>(
+        exe->run({Argument::buffer(a.data()), Argument::buffer(out.data()),
+                  Argument::variable(1024)})));
+    llvm::Error e = exe->synchronize();
+    ASSERT_FALSE(static_cast<bool>(e)) << llvm::toString(std::move(e));
+    std::vector<float> expected(1024);
+    for (int i = 0; i < 1024; ++i)
+      expected[i] = 2 * a[i];
+    std::memcpy(reinterpret_cast<char *>(expected.data()) + 2050,
+                expected.data(), 6);
+    ASSERT_EQ(std::memcmp(out.data(), expected.data(), 4096), 0)
+        << "run " << run;
+  }
+}
+
 TEST_P(EmulatedAMD, StagingCopiesThroughTheHost) {
   // DISK:0 is outside the HCQ devices: its copies to and from AMD:0 go
   // through the CPU staging buffer, 256-byte chunks in two slots; the

@@ -11,6 +11,7 @@
 #include "HCQ/Runtime/Link.h"
 #include "HCQ/Support/Device.h"
 #include "HCQ/Target/AMD/CodeObject.h"
+#include "HCQ/Target/AMD/Target.h"
 #include "HCQ/Target/CPU/Entry.h"
 #include "Queues.h"
 
@@ -35,6 +36,21 @@ void builtinCopy(const uint64_t *args, uint32_t x, uint32_t, uint32_t) {
   uint64_t bytes = args[2];
   std::memcpy(reinterpret_cast<char *>(args[0]) + x * bytes,
               reinterpret_cast<const char *>(args[1]) + x * bytes, bytes);
+}
+
+/// The CPU twin of the builtin AMD copy kernel (lib/Target/AMD/Builtins/
+/// copy.cl): kernel arguments dst (8 bytes), src (8), element bytes (4);
+/// workgroup x copies element x.
+void builtinCopyTwin(const hcq_amd_workgroup *wg) {
+  const auto *args = static_cast<const uint8_t *>(wg->kernargs);
+  uint64_t dst, src;
+  uint32_t bytes;
+  std::memcpy(&dst, args, 8);
+  std::memcpy(&src, args + 8, 8);
+  std::memcpy(&bytes, args + 16, 4);
+  uint64_t at = uint64_t(wg->group_id[0]) * bytes;
+  std::memcpy(reinterpret_cast<char *>(dst) + at,
+              reinterpret_cast<const char *>(src) + at, bytes);
 }
 
 // Mirrors of the dialect's enums (HCQBase.td), as the file stores them.
@@ -162,11 +178,14 @@ private:
   }
 
   /// The CPU twin of AMD `kernel`: RuntimeOptions::amdTwins by symbol, else
-  /// `hcq_twin_<symbol>` in the first twin library defining it.
+  /// the runtime's own for the builtin copy kernel, else `hcq_twin_<symbol>`
+  /// in the first twin library defining it.
   Expected<hcq_amd_twin> findTwin(const Kernel &kernel) {
     auto it = options.amdTwins.find(kernel.symbol);
     if (it != options.amdTwins.end())
       return it->second;
+    if (kernel.symbol == amd::BUILTIN_COPY_SYMBOL)
+      return &builtinCopyTwin;
     std::string symbol = "hcq_twin_" + kernel.symbol;
     for (const std::string &library : options.twinLibraries) {
       Expected<void *> handle = open(library);

@@ -69,6 +69,7 @@ private:
   LogicalResult dispatch(LaunchOp launch, DevicesAttr devices,
                          OpBuilder &builder, CommandStream &cmds);
   FailureOr<const amd::KernelInfo *> kernelInfo(KernelOp kernel);
+  KernelOp builtinCopyKernel(KernelOp builtin);
 
   const amd::Target &target;
   PlaceholderCache &placeholders;
@@ -162,21 +163,49 @@ FailureOr<const amd::KernelInfo *> Encoder::kernelInfo(KernelOp kernel) {
   return &kernels.try_emplace(kernel, std::move(*info)).first->second;
 }
 
+/// The amd kernel `@hcq_copy_<target>` holding the target's builtin copy
+/// code object, made at the module's start the first time it is needed.
+KernelOp Encoder::builtinCopyKernel(KernelOp builtin) {
+  auto module = builtin->getParentOfType<ModuleOp>();
+  std::string name = ("hcq_copy_" + target.name).str();
+  if (auto existing = symbols.lookupSymbolIn<KernelOp>(
+          module, StringAttr::get(module.getContext(), name)))
+    return existing;
+  MLIRContext *ctx = module.getContext();
+  OpBuilder builder = OpBuilder::atBlockBegin(module.getBody());
+  ArrayRef<uint8_t> bytes = amd::getBuiltinCopyCodeObject(target);
+  auto kernel = KernelOp::create(
+      builder, builtin.getLoc(), name, KernelTarget::amd,
+      builder.getArrayAttr({AccessAttr::get(ctx, Access::write),
+                            AccessAttr::get(ctx, Access::read)}),
+      builder.getTypeArrayAttr({builder.getI8Type(), builder.getI8Type()}),
+      /*num_vars=*/0, builder.getStringAttr(amd::BUILTIN_COPY_SYMBOL),
+      /*library=*/nullptr,
+      builder.getStringAttr(StringRef(
+          reinterpret_cast<const char *>(bytes.data()), bytes.size())));
+  symbols.getSymbolTable(module).insert(kernel);
+  return kernel;
+}
+
 LogicalResult Encoder::dispatch(LaunchOp launch, DevicesAttr devices,
                                 OpBuilder &builder, CommandStream &cmds) {
   auto kernel =
       symbols.lookupNearestSymbolFrom<KernelOp>(launch, launch.getKernelAttr());
+  // A builtin copy (a copy on an AMD device without a copy queue) runs the
+  // target's builtin copy kernel, which takes the element size third, as the
+  // CPU device's does.
+  std::optional<uint32_t> copyElementBytes;
+  if (kernel.getTarget() == KernelTarget::builtin &&
+      kernel.getSymbol() == "copy") {
+    copyElementBytes = cast<BufferType>(launch.getBuffers().front().getType())
+                           .getElementBytes();
+    kernel = builtinCopyKernel(kernel);
+  }
   if (kernel.getTarget() != KernelTarget::amd) {
     InFlightDiagnostic diag = launch.emitOpError()
                               << "runs @" << kernel.getSymName() << ", a "
                               << stringifyKernelTarget(kernel.getTarget())
                               << " kernel: AMD queues run only amd kernels";
-    // The builtin copy kernel comes from a copy on a device without a copy
-    // queue; AMD has no code object for it.
-    if (kernel.getTarget() == KernelTarget::builtin)
-      diag.attachNote()
-          << "a copy on AMD needs an AMD copy queue ('copy-queues' must "
-             "include AMD)";
     diag.attachNote(kernel.getLoc()) << "kernel declared here";
     return failure();
   }
@@ -200,6 +229,8 @@ LogicalResult Encoder::dispatch(LaunchOp launch, DevicesAttr devices,
       kernargs.variable(var);
     }
   }
+  if (copyElementBytes)
+    kernargs.constant(*copyElementBytes);
   uint64_t explicitBytes = kernargs.size() * 4;
   if (explicitBytes > info.kernargBytes)
     return launch.emitOpError()
@@ -224,8 +255,9 @@ LogicalResult Encoder::dispatch(LaunchOp launch, DevicesAttr devices,
   Value args =
       kernargs.build(builder, launch.getLoc(), PlaceholderTag::kernargs, 32)
           .getLinear();
-  Value program = placeholders.getProgram(launch.getKernelAttr(), devices,
-                                          info.image.size());
+  Value program =
+      placeholders.getProgram(FlatSymbolRefAttr::get(kernel.getSymNameAttr()),
+                              devices, info.image.size());
 
   // Scratch: WAVESIZE units per wave, for scratchWaves waves.
   unsigned waveLanes = info.wave32 ? 32 : 64;

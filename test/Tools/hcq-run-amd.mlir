@@ -22,6 +22,12 @@
 // RELU: arg 3: 0 0 0 0 0 0 0 0
 // RELU-NEXT: 1000 runs:
 
+// Tests that without AMD copy queues every copy runs as the builtin copy
+// kernel (the host copies, the one between the GPUs): the same result.
+// RUN: hcq-run %hcq_src_root/examples/mlp.mlir --pipeline-options=copy-queues=CPU --amd=emulated --twins=%inputs/libhcqtestkernels.so --arg f32:256:arange --arg f32:4096:fill=0.5 --arg f32:4096:fill=-0.25 --arg f32:256:fill=0 --runs 10 2>&1 | FileCheck %s --check-prefix=KCOPY
+// KCOPY: arg 3: -16128 -16128 -16128 -16128 -16128 -16128 -16128 -16128
+// KCOPY-NEXT: 10 runs:
+
 // Tests that the example's gfx1100 code objects are refused for gfx942, as
 // compile errors passed through (the gfx942 packets run end to end in
 // unittests/EmulatedAMDTest.cpp, on gfx942 code objects).

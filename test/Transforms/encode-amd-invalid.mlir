@@ -62,12 +62,6 @@
 // CPUK: cpu-kernel.mlir:4:5: error: 'hcq.launch' op runs @k, a cpu kernel: AMD queues run only amd kernels
 // CPUK: cpu-kernel.mlir:1:1: note: kernel declared here
 
-// Tests that a copy on an AMD device without a copy queue (the builtin copy
-// kernel) is refused at the copy, saying which option to change.
-// RUN: not hcq-opt %t/kernel-copy.mlir --hcq-pipeline=copy-queues=CPU 2>&1 | FileCheck %s --check-prefix=KCOPY
-// KCOPY: kernel-copy.mlir:3:3: error: 'hcq.launch' op runs @hcq_copy_f32_f32, a builtin kernel: AMD queues run only amd kernels
-// KCOPY: note: a copy on AMD needs an AMD copy queue ('copy-queues' must include AMD)
-
 // Tests that a copy on a compute queue and a launch on a copy queue are
 // reported.
 // RUN: cat %t/vadd.k %t/wrong-queue.mlir | not hcq-opt --hcq-encode-amd 2>&1 | FileCheck %s --check-prefix=QUEUE
@@ -95,11 +89,6 @@ hcq.schedule @s(%a: !hcq.buffer<64xf32, AMD:0>) {
   hcq.submit on AMD:0 queue COMPUTE:0 {
     hcq.launch @k(%a : !hcq.buffer<64xf32, AMD:0>) global [1, 1, 1] local [64, 1, 1]
   }
-}
-//--- kernel-copy.mlir
-hcq.schedule @s(%a: !hcq.buffer<64xf32, CPU:0>) {
-  %d = hcq.alloc : !hcq.buffer<64xf32, AMD:0>
-  hcq.copy %d[0, 256], %a[0, 256] : !hcq.buffer<64xf32, AMD:0>, !hcq.buffer<64xf32, CPU:0>
 }
 //--- wrong-queue.mlir
 hcq.schedule @s(%a: !hcq.buffer<64xf32, AMD:0>) {

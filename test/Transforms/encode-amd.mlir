@@ -416,6 +416,36 @@ hcq.schedule @lanes() {
   }
 }
 
+// Tests that a builtin copy kernel on an AMD queue (a copy on AMD without a
+// copy queue) runs the target's builtin copy code object: an amd kernel
+// @hcq_copy_<target> is made once at the module's start, its program is
+// dispatched, and the element size (4 bytes for f32) is the third kernel
+// argument, as on the CPU device.
+// RUN: cat %t.k11 %s | hcq-opt --hcq-encode-amd=target=gfx1100 | FileCheck %s --check-prefix=KCOPY11
+// RUN: cat %t.k9 %s | hcq-opt --hcq-encode-amd=target=gfx942 | FileCheck %s --check-prefix=KCOPY9
+// RUN: cat %t.k11 %s | hcq-opt --hcq-encode-amd --hcq-print-packets -o /dev/null | FileCheck %s --check-prefix=KCOPYDIS
+// KCOPY11: hcq.kernel @hcq_copy_gfx1100 amd (write i8, read i8) symbol "hcq_copy" code_object "\7FELF
+// KCOPY11-NOT: hcq.kernel @hcq_copy_gfx1100
+// KCOPY11-LABEL: hcq.schedule @kernel_copy
+// KCOPY11: %[[P:.*]] = hcq.program @hcq_copy_gfx1100 : !hcq.buffer<{{[0-9]+}}xi8, AMD:0>
+// KCOPY11: hcq.cmds kernargs i32 [lo(%arg0), hi(%arg0), lo(%arg1), hi(%arg1), 0x00000004]
+// KCOPY11: hcq.cmds kernargs i32 [lo(%arg1), hi(%arg1), lo(%arg0), hi(%arg0), 0x00000004]
+// KCOPY11: hcq.cmds cmdbuf i32 [{{.*}}lo(%[[P]] + {{[0-9]+}} >> 8)
+// KCOPY9: hcq.kernel @hcq_copy_gfx942 amd (write i8, read i8) symbol "hcq_copy" code_object "\7FELF
+// KCOPY9-LABEL: hcq.schedule @kernel_copy
+// KCOPY9: hcq.program @hcq_copy_gfx942
+// KCOPYDIS-LABEL: // hcq.schedule @kernel_copy
+// KCOPYDIS: DISPATCH_DIRECT x=0x00000040 y=0x00000001 z=0x00000001
+// KCOPYDIS: DISPATCH_DIRECT x=0x00000040 y=0x00000001 z=0x00000001
+hcq.kernel @hcq_copy_f32_f32 builtin (write f32, read f32) symbol "copy"
+hcq.schedule @kernel_copy(%a: !hcq.buffer<64xf32, AMD:0>, %b: !hcq.buffer<64xf32, AMD:0>) {
+  hcq.submit on AMD:0 queue COMPUTE:0 {
+    hcq.launch @hcq_copy_f32_f32(%a, %b : !hcq.buffer<64xf32, AMD:0>, !hcq.buffer<64xf32, AMD:0>) global [64, 1, 1] local [1, 1, 1]
+    hcq.launch @hcq_copy_f32_f32(%b, %a : !hcq.buffer<64xf32, AMD:0>, !hcq.buffer<64xf32, AMD:0>) global [64, 1, 1] local [1, 1, 1]
+  }
+}
+
+
 // Tests that submits on other devices are left to their encoder.
 // GFX11-LABEL: hcq.schedule @cpu_untouched(
 // GFX11-SAME: ) {

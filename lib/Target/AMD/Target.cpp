@@ -9,6 +9,14 @@
 
 namespace hcq::amd {
 
+namespace {
+// The builtin copy kernel's code objects (lib/Target/CMakeLists.txt).
+#include "HCQ/Target/AMD/Builtins/copy-gfx1100.inc"
+#include "HCQ/Target/AMD/Builtins/copy-gfx1101.inc"
+#include "HCQ/Target/AMD/Builtins/copy-gfx1102.inc"
+#include "HCQ/Target/AMD/Builtins/copy-gfx942.inc"
+} // namespace
+
 uint32_t Target::rsrc3Register() const {
   return isGfx9() ? pm4::reg::COMPUTE_PGM_RSRC3_GFX940
                   : pm4::reg::COMPUTE_PGM_RSRC3_GFX11;
@@ -35,6 +43,18 @@ std::optional<Target> lookupTarget(llvm::StringRef name) {
     if (target.name == name)
       return target;
   return std::nullopt;
+}
+
+llvm::ArrayRef<uint8_t> getBuiltinCopyCodeObject(const Target &target) {
+  if (target.name == "gfx1100")
+    return COPY_gfx1100;
+  if (target.name == "gfx1101")
+    return COPY_gfx1101;
+  if (target.name == "gfx1102")
+    return COPY_gfx1102;
+  if (target.name == "gfx942")
+    return COPY_gfx942;
+  return {};
 }
 
 std::optional<Target> lookupTargetByMach(uint32_t mach) {

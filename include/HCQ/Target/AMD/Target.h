@@ -45,6 +45,12 @@ std::optional<Target> lookupTarget(llvm::StringRef name);
 /// The target whose code objects carry EF_AMDGPU_MACH `mach`, if known.
 std::optional<Target> lookupTargetByMach(uint32_t mach);
 
+/// The builtin copy kernel for `target`: a code object built from
+/// lib/Target/AMD/Builtins/copy.cl, whose kernel `BUILTIN_COPY_SYMBOL` takes
+/// (dst, src, element bytes) and copies element x in workgroup x.
+llvm::ArrayRef<uint8_t> getBuiltinCopyCodeObject(const Target &target);
+constexpr const char *BUILTIN_COPY_SYMBOL = "hcq_copy";
+
 } // namespace hcq::amd
 
 #endif // HCQ_TARGET_AMD_TARGET_H
