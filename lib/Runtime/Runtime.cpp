@@ -1,6 +1,6 @@
 //===- Runtime.cpp - Loading and running executables ----------------------===//
 //
-// The executable's side of the runtime: memory for its values, the link,
+// The executable's side of the runtime: the link into HostMemory.h's memory,
 // and per run the inputs tables and the host plan. The queues it pushes to
 // are Queues.h's: the CPU device's workers and the emulated AMD device's
 // command processors.
@@ -10,18 +10,14 @@
 #include "HCQ/Runtime/Runtime.h"
 #include "HCQ/Runtime/Link.h"
 #include "HCQ/Support/Device.h"
-#include "HCQ/Target/AMD/CodeObject.h"
-#include "HCQ/Target/AMD/Target.h"
 #include "HCQ/Target/CPU/Entry.h"
+#include "HostMemory.h"
 #include "Queues.h"
 
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/Support/MathExtras.h"
 
 #include <atomic>
-#include <cstdlib>
 #include <cstring>
-#include <dlfcn.h>
 #include <map>
 #include <thread>
 
@@ -30,189 +26,17 @@ using namespace llvm;
 namespace hcq::runtime {
 namespace {
 
-/// The builtin `copy` kernel in the CPU kernel ABI: kernargs are (dst, src,
-/// element bytes), one workgroup per element (docs/cpu-queue.md).
-void builtinCopy(const uint64_t *args, uint32_t x, uint32_t, uint32_t) {
-  uint64_t bytes = args[2];
-  std::memcpy(reinterpret_cast<char *>(args[0]) + x * bytes,
-              reinterpret_cast<const char *>(args[1]) + x * bytes, bytes);
-}
-
-/// The CPU twin of the builtin AMD copy kernel (lib/Target/AMD/Builtins/
-/// copy.cl): kernel arguments dst (8 bytes), src (8), element bytes (4);
-/// workgroup x copies element x.
-void builtinCopyTwin(const hcq_amd_workgroup *wg) {
-  const auto *args = static_cast<const uint8_t *>(wg->kernargs);
-  uint64_t dst, src;
-  uint32_t bytes;
-  std::memcpy(&dst, args, 8);
-  std::memcpy(&src, args + 8, 8);
-  std::memcpy(&bytes, args + 16, 4);
-  uint64_t at = uint64_t(wg->group_id[0]) * bytes;
-  std::memcpy(reinterpret_cast<char *>(dst) + at,
-              reinterpret_cast<const char *>(src) + at, bytes);
-}
-
 // Mirrors of the dialect's enums (HCQBase.td), as the file stores them.
-enum : uint32_t {
-  TAG_TIMELINE_SIGNAL = 1,
-  TAG_TIMELINE_VALUE = 2,
-  TAG_SENTINEL = 4,
-};
+enum : uint32_t { TAG_TIMELINE_SIGNAL = 1, TAG_TIMELINE_VALUE = 2 };
 enum : uint32_t { KIND_ADDRESS = 1, KIND_VARIABLE = 2, KIND_LOAD = 3 };
 enum : uint32_t { PART_FULL = 0, PART_LO = 1, PART_HI = 2 };
 enum : uint32_t { PUSH_PM4 = 0, PUSH_SDMA = 1, PUSH_CPU = 2 };
 
-/// Memory for every value: host memory, 256-byte aligned (programs need it:
-/// COMPUTE_PGM_LO holds address >> 8), zeroed, signals at their initial
-/// values. On the emulated AMD device, AMD memory is host memory too (its
-/// GPU VA is its CPU VA, as under KFD), and every AMD program loaded gets
-/// its CPU twin registered under its entry address.
-class HostMemory : public Memory {
-public:
-  HostMemory(const Executable &exe, const RuntimeOptions &options)
-      : exe(exe), options(options) {}
-
-  ~HostMemory() override {
-    for (void *p : blocks)
-      std::free(p);
-    for (void *h : libraries)
-      dlclose(h);
-  }
-
-  Expected<uint64_t> allocate(const Value &value, const Device &device,
-                              uint64_t bytes) override {
-    if (static_cast<DeviceKind>(device.kind) == DeviceKind::AMD &&
-        options.amd == AMDDevice::None)
-      return runtimeError(
-          "the executable uses " + deviceName(device) +
-          ", and no AMD device was chosen (RuntimeOptions::amd; hcq-run "
-          "--amd=emulated)");
-    if (static_cast<DeviceKind>(device.kind) != DeviceKind::AMD &&
-        static_cast<DeviceKind>(device.kind) != DeviceKind::CPU)
-      return runtimeError("this runtime has no " + deviceName(device) +
-                          " device");
-    uint64_t size = alignTo(std::max<uint64_t>(bytes, 1), 256);
-    void *p = std::aligned_alloc(256, size);
-    if (!p)
-      return runtimeError("out of host memory for " + Twine(size) + " bytes");
-    std::memset(p, 0, size);
-    blocks.push_back(p);
-    if (value.kind == Value::Placeholder && value.tag == TAG_TIMELINE_VALUE)
-      *static_cast<uint64_t *>(p) = 1;
-    if (value.kind == Value::Placeholder && value.tag == TAG_SENTINEL)
-      *static_cast<uint64_t *>(p) = ~uint64_t(0);
-    return reinterpret_cast<uint64_t>(p);
-  }
-
-  Expected<uint64_t> loadProgram(const Value &value, const Device &device,
-                                 ArrayRef<uint8_t> image) override {
-    Expected<uint64_t> address = Memory::loadProgram(value, device, image);
-    if (!address)
-      return address.takeError();
-    const Kernel &kernel = exe.kernels[value.index];
-    // The entry point and the user SGPR layout, as the shader would have
-    // them: from the kernel descriptor.
-    Expected<amd::KernelInfo> info = amd::readKernel(
-        StringRef(reinterpret_cast<const char *>(kernel.codeObject.data()),
-                  kernel.codeObject.size()),
-        kernel.symbol);
-    if (!info)
-      return info.takeError();
-    Expected<hcq_amd_twin> twin = findTwin(kernel);
-    if (!twin)
-      return twin.takeError();
-    // COMPUTE_USER_DATA: [scratch V# x4][dispatch pointer x2][kernargs x2].
-    TwinProgram program;
-    program.twin = *twin;
-    program.name = kernel.name;
-    unsigned userData = info->privateSegmentBuffer ? 4 : 0;
-    if (info->dispatchPtr) {
-      program.dispatchUserData = userData;
-      userData += 2;
-    }
-    program.kernargUserData = userData;
-    twins[*address + info->entryOffset] = program;
-    return address;
-  }
-
-  Expected<uint64_t> hostFunction(const Kernel &kernel) override {
-    if (kernel.target == KERNEL_BUILTIN) {
-      if (kernel.symbol != "copy")
-        return runtimeError("kernel " + kernel.name + ": no builtin '" +
-                            kernel.symbol + "' in this runtime");
-      return reinterpret_cast<uint64_t>(&builtinCopy);
-    }
-    if (kernel.library.empty())
-      return runtimeError("kernel " + kernel.name + " has no library");
-    Expected<void *> handle = open(kernel.library);
-    if (!handle)
-      return handle.takeError();
-    void *symbol = dlsym(*handle, kernel.symbol.c_str());
-    if (!symbol)
-      return runtimeError("no symbol '" + kernel.symbol + "' in " +
-                          kernel.library);
-    return reinterpret_cast<uint64_t>(symbol);
-  }
-
-  Expected<uint64_t> runtimeFunction(uint32_t id) override {
-    if (uint64_t f = cpuEntryFunction(id))
-      return f;
-    return runtimeError("unknown runtime function " + Twine(id));
-  }
-
-  void write(uint64_t address, ArrayRef<uint8_t> bytes) override {
-    std::memcpy(reinterpret_cast<void *>(address), bytes.data(), bytes.size());
-  }
-
-  /// Every loaded AMD program's twin, by entry address.
-  const TwinMap &getTwins() const { return twins; }
-
-private:
-  Expected<void *> open(const std::string &library) {
-    void *handle = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (!handle)
-      return runtimeError("cannot load " + library + ": " + dlerror());
-    libraries.push_back(handle);
-    return handle;
-  }
-
-  /// The CPU twin of AMD `kernel`: RuntimeOptions::amdTwins by symbol, else
-  /// the runtime's own for the builtin copy kernel, else `hcq_twin_<symbol>`
-  /// in the first twin library defining it.
-  Expected<hcq_amd_twin> findTwin(const Kernel &kernel) {
-    auto it = options.amdTwins.find(kernel.symbol);
-    if (it != options.amdTwins.end())
-      return it->second;
-    if (kernel.symbol == amd::BUILTIN_COPY_SYMBOL)
-      return &builtinCopyTwin;
-    std::string symbol = "hcq_twin_" + kernel.symbol;
-    for (const std::string &library : options.twinLibraries) {
-      Expected<void *> handle = open(library);
-      if (!handle)
-        return handle.takeError();
-      if (void *twin = dlsym(*handle, symbol.c_str()))
-        return reinterpret_cast<hcq_amd_twin>(twin);
-    }
-    return runtimeError("AMD kernel " + kernel.name +
-                        " has no CPU twin for "
-                        "the emulated device: register '" +
-                        kernel.symbol +
-                        "' in RuntimeOptions::amdTwins or "
-                        "define " +
-                        symbol + " in a twin library");
-  }
-
-  const Executable &exe;
-  const RuntimeOptions &options;
-  std::vector<void *> blocks, libraries;
-  TwinMap twins;
-};
-
 class LoadedExecutableImpl : public LoadedExecutable {
 public:
   LoadedExecutableImpl(const Executable &exe, const RuntimeOptions &options)
-      : exe(exe), options(options), memory(this->exe, this->options) {}
+      : exe(exe), options(options),
+        memory(makeHostMemory(this->exe, this->options)) {}
 
   ~LoadedExecutableImpl() override {
     // The queues' threads stop before the memory they read is freed.
@@ -220,7 +44,7 @@ public:
   }
 
   Error load() {
-    Expected<LinkResult> linked = link(exe, memory);
+    Expected<LinkResult> linked = link(exe, *memory);
     if (!linked)
       return linked.takeError();
     addresses = std::move(linked->addresses);
@@ -242,7 +66,7 @@ public:
         return runtimeError("kernel " + kernel.name +
                             ": an AMD kernel cannot run on the host (its "
                             "launch is outside the HCQ devices)");
-      Expected<uint64_t> fn = memory.hostFunction(kernel);
+      Expected<uint64_t> fn = memory->hostFunction(kernel);
       if (!fn)
         return fn.takeError();
       hostKernels[step.callee] = reinterpret_cast<cpu::KernelFunction>(*fn);
@@ -641,7 +465,7 @@ private:
     else if ((mode == PUSH_PM4 || mode == PUSH_SDMA) &&
              kind == DeviceKind::AMD && options.amd == AMDDevice::Emulated)
       q = makeEmulatedAMDQueue(name, mode == PUSH_PM4, ringMemory,
-                               memory.getTwins(), timeoutFor(device), flags);
+                               memory->getTwins(), timeoutFor(device), flags);
     else
       return runtimeError("no queue of this runtime takes a push of mode " +
                           Twine(mode) + " to " + name);
@@ -751,7 +575,7 @@ private:
 
   Executable exe;
   RuntimeOptions options;
-  HostMemory memory;
+  std::unique_ptr<HostMemory> memory;
   std::vector<std::vector<uint64_t>> addresses;
   std::map<uint64_t, std::unique_ptr<Queue>> queues; // by ring address
   QueueFlags flags;
