@@ -312,3 +312,27 @@ TEST(Runtime, CorruptPlansFailTheLoadNotTheMemory) {
   EXPECT_NE(loadError(exe).find("which is no linked memory"), std::string::npos)
       << loadError(exe);
 }
+
+TEST(Runtime, ArgumentsMustBeWhatTheScheduleDeclares) {
+  hcq::PipelineOptions options;
+  auto exe = compileAndLoad(vaddScale, options);
+  ASSERT_TRUE(exe);
+  std::vector<float> a(64), b(64), out(64);
+  llvm::Error swapped =
+      exe->run({Argument::buffer(a.data()), Argument::variable(1),
+                Argument::buffer(out.data()), Argument::variable(2)});
+  ASSERT_TRUE(static_cast<bool>(swapped));
+  EXPECT_EQ(llvm::toString(std::move(swapped)),
+            "argument 1 is a buffer of 1 lane; the run passes a variable");
+  llvm::Error variable =
+      exe->run({Argument::buffer(a.data()), Argument::buffer(b.data()),
+                Argument::buffer(out.data()), Argument::buffer(b.data())});
+  ASSERT_TRUE(static_cast<bool>(variable));
+  EXPECT_EQ(llvm::toString(std::move(variable)),
+            "argument 3 is a variable; the run passes a buffer");
+  // Nothing was submitted: a correct run still works.
+  ASSERT_FALSE(static_cast<bool>(
+      exe->run({Argument::buffer(a.data()), Argument::buffer(b.data()),
+                Argument::buffer(out.data()), Argument::variable(2)})));
+  ASSERT_FALSE(static_cast<bool>(exe->synchronize()));
+}

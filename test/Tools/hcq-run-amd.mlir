@@ -62,3 +62,20 @@
 // Tests that a bad per-device timeout is refused by name.
 // RUN: not hcq-run %t/mlp.hcqx --amd=emulated --device-timeout-ms=AMD0=5 2>&1 | FileCheck %s --check-prefix=BADTIMEOUT
 // BADTIMEOUT: error: bad --device-timeout-ms 'AMD0=5' (expected DEVICE=MS, as in AMD:0=500)
+
+// Tests that a buffer argument on several devices gets a host buffer per
+// lane, each filled alike and printed by lane; and that an argument of the
+// wrong kind or size is refused before anything runs.
+// RUN: %embed %inputs/kernels-gfx1100.co vadd "(write f32, read f32, read f32)" --symbol vadd --vars 1 > %t/lanes.mlir
+// RUN: cat %S/Inputs/lanes-amd.mlir >> %t/lanes.mlir
+// RUN: hcq-run %t/lanes.mlir --amd=emulated --twins=%inputs/libhcqtestkernels.so --arg f32:64:arange --arg f32:64:fill=0 --arg i32=64 --print 4 2>&1 | FileCheck %s --check-prefix=LANES
+// LANES: arg 0 lane 0: 0 1 2 3
+// LANES-NEXT: arg 0 lane 1: 0 1 2 3
+// LANES-NEXT: arg 1 lane 0: 0 2 4 6
+// LANES-NEXT: arg 1 lane 1: 0 2 4 6
+// RUN: not hcq-run %t/lanes.mlir --amd=emulated --arg f32:16:arange --arg f32:64:fill=0 --arg i32=64 2>&1 | FileCheck %s --check-prefix=SMALL
+// SMALL: error: argument 0 is a 256-byte buffer; --arg 'f32:16:arange' gives 64 bytes
+// RUN: not hcq-run %t/lanes.mlir --amd=emulated --arg i32=3 --arg f32:64:fill=0 --arg i32=64 2>&1 | FileCheck %s --check-prefix=KIND
+// KIND: error: argument 0 is a buffer; --arg 'i32=3' gives a variable
+// RUN: not hcq-run %t/lanes.mlir --amd=emulated --arg f32:64:arange --arg f32:64:fill=0 --arg f32:1:fill=0 2>&1 | FileCheck %s --check-prefix=VAR
+// VAR: error: argument 2 is a variable; --arg 'f32:1:fill=0' gives a buffer

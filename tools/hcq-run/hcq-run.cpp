@@ -206,22 +206,57 @@ int main(int argc, char **argv) {
   if (!exe)
     return fail(toString(exe.takeError()));
 
-  std::vector<HostBuffer> buffers;
+  // What the schedule declares for each argument it uses: a buffer's lanes
+  // and bytes per lane, or a variable (no lanes).
+  struct Declared {
+    bool used = false, buffer = false;
+    size_t lanes = 0;
+    uint64_t bytes = 0;
+  };
+  std::vector<Declared> declared(exe->numArgs);
+  for (const Value &v : exe->values) {
+    if ((v.kind != Value::Input && v.kind != Value::Variable) ||
+        v.index >= exe->numArgs)
+      continue;
+    Declared &d = declared[v.index];
+    d.used = true;
+    d.buffer = v.kind == Value::Input;
+    d.lanes = std::max<size_t>({d.lanes, v.devices.size(), 1});
+    d.bytes = std::max(d.bytes, v.bytes);
+  }
+
+  // Each buffer argument gets one host buffer per lane, filled alike.
+  std::vector<std::vector<HostBuffer>> buffers(argSpecs.size());
   std::vector<Argument> arguments;
-  buffers.reserve(argSpecs.size());
-  for (StringRef spec : argSpecs) {
+  for (auto [i, specText] : llvm::enumerate(argSpecs)) {
+    StringRef spec = specText;
+    const Declared *d =
+        i < declared.size() && declared[i].used ? &declared[i] : nullptr;
     if (spec.consume_front("i32=") || spec.consume_front("i64=")) {
       int64_t v;
       if (spec.getAsInteger(10, v))
         return fail("bad variable value '" + spec + "'");
+      if (d && d->buffer)
+        return fail("argument " + Twine(i) + " is a buffer; --arg '" +
+                    specText + "' gives a variable");
       arguments.push_back(Argument::variable(v));
       continue;
     }
     Expected<HostBuffer> buffer = makeBuffer(spec);
     if (!buffer)
       return fail(toString(buffer.takeError()));
-    buffers.push_back(std::move(*buffer));
-    arguments.push_back(Argument::buffer(buffers.back().bytes.data()));
+    if (d && !d->buffer)
+      return fail("argument " + Twine(i) + " is a variable; --arg '" +
+                  specText + "' gives a buffer");
+    if (d && buffer->bytes.size() < d->bytes)
+      return fail("argument " + Twine(i) + " is a " + Twine(d->bytes) +
+                  "-byte buffer; --arg '" + specText + "' gives " +
+                  Twine(buffer->bytes.size()) + " bytes");
+    Argument argument;
+    buffers[i].assign(d ? d->lanes : 1, std::move(*buffer));
+    for (HostBuffer &lane : buffers[i])
+      argument.lanes.push_back(lane.bytes.data());
+    arguments.push_back(std::move(argument));
   }
 
   RuntimeOptions options;
@@ -266,25 +301,25 @@ int main(int argc, char **argv) {
   auto finished = std::chrono::steady_clock::now();
 
   raw_ostream &os = outs();
-  size_t index = 0;
-  for (auto [i, arg] : llvm::enumerate(arguments)) {
-    if (arg.lanes.empty())
-      continue;
-    const HostBuffer &buffer = buffers[index++];
-    os << "arg " << i << ':';
-    for (unsigned e = 0; e < printCount && e * 4 < buffer.bytes.size(); ++e) {
-      if (buffer.type == "f32") {
-        float f;
-        std::memcpy(&f, &buffer.bytes[e * 4], 4);
-        os << ' ' << format("%g", f);
-      } else {
-        int32_t n;
-        std::memcpy(&n, &buffer.bytes[e * 4], 4);
-        os << ' ' << n;
+  for (auto [i, lanes] : llvm::enumerate(buffers))
+    for (auto [lane, buffer] : llvm::enumerate(lanes)) {
+      os << "arg " << i;
+      if (lanes.size() > 1)
+        os << " lane " << lane;
+      os << ':';
+      for (unsigned e = 0; e < printCount && e * 4 < buffer.bytes.size(); ++e) {
+        if (buffer.type == "f32") {
+          float f;
+          std::memcpy(&f, &buffer.bytes[e * 4], 4);
+          os << ' ' << format("%g", f);
+        } else {
+          int32_t n;
+          std::memcpy(&n, &buffer.bytes[e * 4], 4);
+          os << ' ' << n;
+        }
       }
+      os << '\n';
     }
-    os << '\n';
-  }
   os.flush(); // the results come before the timing line on a terminal
   if (tracing) {
     std::error_code ec;
