@@ -229,7 +229,8 @@ private:
 
   Error stepPM4(const Dwords &dwords, uint64_t &pos, unsigned depth) {
     uint32_t header = dwords.at(pos);
-    std::string where = dwords.where(pos);
+    // Where the packet is, for messages: formatted only on an error.
+    auto where = [&] { return dwords.where(pos); };
     // One-dword fillers [sid PKT2_NOP_PAD, PKT3_NOP_PAD].
     if (header == 0x80000000 || header == 0xFFFF1000) {
       ++pos;
@@ -238,12 +239,12 @@ private:
     if (pm4::packetType(header) != 3)
       return runtimeError("PM4 packet of type " +
                           Twine(pm4::packetType(header)) + " (header 0x" +
-                          Twine::utohexstr(header) + ") at " + where);
+                          Twine::utohexstr(header) + ") at " + where());
     uint32_t opcode = pm4::packetOpcode(header);
     uint64_t n = pm4::packetCount(header) + 1;
     if (opcode == pm4::NOP) {
       if (pos + 1 + n > dwords.end)
-        return runtimeError("NOP at " + where +
+        return runtimeError("NOP at " + where() +
                             " runs past the end of what was pushed");
       pos += 1 + n;
       return Error::success();
@@ -251,7 +252,7 @@ private:
     SmallVector<uint32_t, 16> b;
     auto need = [&](uint64_t count, StringRef name) -> Error {
       if (n < count)
-        return runtimeError(name + " at " + where + " has " + Twine(n) +
+        return runtimeError(name + " at " + where() + " has " + Twine(n) +
                             " body dwords, " + Twine(count) + " needed");
       return body(dwords, pos, n, b, name);
     };
@@ -260,10 +261,10 @@ private:
       if (Error e = need(3, "INDIRECT_BUFFER"))
         return e;
       if (depth > 0)
-        return runtimeError("INDIRECT_BUFFER at " + where +
+        return runtimeError("INDIRECT_BUFFER at " + where() +
                             " inside an indirect buffer (not emulated)");
       if (!(b[2] & pm4::IB_VALID))
-        return runtimeError("INDIRECT_BUFFER at " + where +
+        return runtimeError("INDIRECT_BUFFER at " + where() +
                             " without its VALID bit");
       uint64_t ib = address(b[0] & ~3u, b[1] & IB_BASE_HI_MASK);
       uint64_t size = b[2] & IB_SIZE_MASK;
@@ -286,7 +287,7 @@ private:
         // The HDP flush handshake is the only register wait the encoder
         // emits; host memory needs no flush.
         return runtimeError("WAIT_REG_MEM on register 0x" +
-                            Twine::utohexstr(b[1]) + " at " + where +
+                            Twine::utohexstr(b[1]) + " at " + where() +
                             " (not emulated)");
       }
       break;
@@ -307,7 +308,7 @@ private:
       else if (dataSel == pm4::DATA_SEL_GPU_CLOCK)
         word(at).store(nowNs(), std::memory_order_release);
       else if (dataSel != pm4::DATA_SEL_NONE)
-        return runtimeError("RELEASE_MEM at " + where + " with DATA_SEL " +
+        return runtimeError("RELEASE_MEM at " + where() + " with DATA_SEL " +
                             Twine(dataSel) + " (not emulated)");
       break;
     }
@@ -323,7 +324,7 @@ private:
       // CS_PARTIAL_FLUSH waits for earlier dispatches: twins already ran.
       if ((b[0] & 0x3F) != pm4::CS_PARTIAL_FLUSH)
         return runtimeError("EVENT_WRITE of event 0x" +
-                            Twine::utohexstr(b[0] & 0x3F) + " at " + where +
+                            Twine::utohexstr(b[0] & 0x3F) + " at " + where() +
                             " (not emulated)");
       break;
     }
@@ -332,9 +333,9 @@ private:
         return e;
       uint64_t first = b[0], count = n - 1;
       if (first + count > SH_REGS)
-        return runtimeError("SET_SH_REG at " + where + " writes registers 0x" +
-                            Twine::utohexstr(first) + "..+" + Twine(count) +
-                            ", past the SH window");
+        return runtimeError("SET_SH_REG at " + where() +
+                            " writes registers 0x" + Twine::utohexstr(first) +
+                            "..+" + Twine(count) + ", past the SH window");
       for (uint64_t i = 0; i < count; ++i)
         sh[first + i] = b[1 + i];
       break;
@@ -347,7 +348,7 @@ private:
       break;
     default:
       return runtimeError("unknown PM4 opcode 0x" + Twine::utohexstr(opcode) +
-                          " at " + where);
+                          " at " + where());
     }
     pos += 1 + n;
     return Error::success();
@@ -355,13 +356,14 @@ private:
 
   /// Runs the CPU twin of the program in COMPUTE_PGM_LO/HI once per
   /// workgroup, with the pointers the kernel's user SGPRs would hold.
-  Error dispatch(std::array<uint32_t, 3> groups, const std::string &where) {
+  Error dispatch(std::array<uint32_t, 3> groups,
+                 llvm::function_ref<std::string()> where) {
     namespace reg = pm4::reg;
     uint64_t entry =
         address(sh[reg::COMPUTE_PGM_LO], sh[reg::COMPUTE_PGM_LO + 1]) << 8;
     auto it = twins.find(entry);
     if (it == twins.end())
-      return runtimeError("DISPATCH_DIRECT at " + where + " of program 0x" +
+      return runtimeError("DISPATCH_DIRECT at " + where() + " of program 0x" +
                           Twine::utohexstr(entry) +
                           ", which is no loaded kernel with a CPU twin");
     const TwinProgram &program = it->second;
@@ -390,7 +392,8 @@ private:
 
   Error stepSDMA(const Dwords &dwords, uint64_t &pos) {
     uint32_t header = dwords.at(pos);
-    std::string where = dwords.where(pos);
+    // Where the packet is, for messages: formatted only on an error.
+    auto where = [&] { return dwords.where(pos); };
     uint32_t op = sdma::headerOp(header), subOp = sdma::headerSubOp(header);
     SmallVector<uint32_t, 8> b;
     auto packet = [&](uint64_t total, StringRef name) {
@@ -401,12 +404,12 @@ private:
     case sdma::OP_NOP:
       length = 1 + sdmaNopCount(header);
       if (pos + length > dwords.end)
-        return runtimeError("NOP at " + where +
+        return runtimeError("NOP at " + where() +
                             " runs past the end of what was pushed");
       break;
     case sdma::OP_COPY: {
       if (subOp != sdma::SUBOP_COPY_LINEAR)
-        return runtimeError("COPY sub-op " + Twine(subOp) + " at " + where +
+        return runtimeError("COPY sub-op " + Twine(subOp) + " at " + where() +
                             " (not emulated)");
       length = sdma::COPY_LINEAR_DWORDS;
       if (Error e = packet(length, "COPY_LINEAR"))
@@ -438,20 +441,21 @@ private:
         waitMemory(address(b[0] & ~3u, b[1]), (header >> 28) & 0x7, b[2], b[3]);
       else if (!(header & POLL_HDP_FLUSH))
         return runtimeError("POLL_REGMEM on register 0x" +
-                            Twine::utohexstr(b[0]) + " at " + where +
+                            Twine::utohexstr(b[0]) + " at " + where() +
                             " (not emulated)");
       break;
     case sdma::OP_TIMESTAMP:
       if (subOp != sdma::SUBOP_TIMESTAMP_GET_GLOBAL)
         return runtimeError("TIMESTAMP sub-op " + Twine(subOp) + " at " +
-                            where + " (not emulated)");
+                            where() + " (not emulated)");
       length = sdma::TIMESTAMP_DWORDS;
       if (Error e = packet(length, "TIMESTAMP"))
         return e;
       word(address(b[0] & ~7u, b[1])).store(nowNs(), std::memory_order_release);
       break;
     default:
-      return runtimeError("unknown SDMA opcode " + Twine(op) + " at " + where);
+      return runtimeError("unknown SDMA opcode " + Twine(op) + " at " +
+                          where());
     }
     pos += length;
     return Error::success();

@@ -18,7 +18,6 @@ namespace {
 constexpr uint32_t WORD_ADDRESS = 1;
 constexpr uint32_t PART_FULL = 0, PART_LO = 1, PART_HI = 2;
 constexpr uint32_t TAG_HOST_FUNCTION = 17;
-constexpr uint32_t DEVICE_AMD = 0;
 
 Error linkError(const Twine &why) {
   return createStringError(inconvertibleErrorCode(), "link: " + why);
