@@ -29,7 +29,7 @@ trap 'rm -rf "$out"' EXIT
 echo "sum((a + b) * s) with a = 0..63, b = 1, s = 2 (expected 4160), 1000 runs:"
 LD_LIBRARY_PATH="$build/test/Inputs" "$build/bin/hcq-run" "$out/chain.hcqx" \
   --arg f32:64:arange --arg f32:64:fill=1 --arg f32:1:fill=0 \
-  --arg i32=2 --arg i32=64 --runs 1000 | tee "$out/chain.txt"
+  --arg i32=2 --arg i32=64 --runs 1000 2>&1 | tee "$out/chain.txt"
 grep -q "^arg 2: 4160$" "$out/chain.txt" || { echo "unexpected result" >&2; exit 1; }
 
 echo
@@ -41,5 +41,5 @@ echo "w1 = 0.5, w2 = -0.25 (expected -16128 across row 0), 1000 runs:"
 "$build/bin/hcq-run" "$out/mlp.hcqx" --amd=emulated \
   --twins="$build/test/Inputs/libhcqtestkernels.so" \
   --arg f32:256:arange --arg f32:4096:fill=0.5 --arg f32:4096:fill=-0.25 \
-  --arg f32:256:fill=0 --runs 1000 | tee "$out/mlp.txt"
+  --arg f32:256:fill=0 --runs 1000 2>&1 | tee "$out/mlp.txt"
 grep -q "^arg 3: -16128 -16128" "$out/mlp.txt" || { echo "unexpected result" >&2; exit 1; }
