@@ -5,8 +5,9 @@
 // a time (a one-kernel executable run once per kernel, on the same device),
 // on the CPU device and on the emulated AMD device (where the host pushes
 // one INDIRECT_BUFFER packet per submit). Only run() is timed (manual time);
-// the device drains between iterations, outside the timed region. Results:
-// bench/README.md.
+// the device drains between iterations, outside the timed region. `direct`
+// launches the CPU kernel one at a time with no pipeline at all: entries
+// pushed by hand into the runtime's CPU queue. Results: bench/README.md.
 //
 //   build/bin/hcq-bench-replay --benchmark_repetitions=20 \
 //       --benchmark_report_aggregates_only=true
@@ -14,6 +15,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "TestCompile.h"
+
+#include "../lib/Runtime/Queues.h"
+#include "HCQ/Target/CPU/Entry.h"
+
+#include <dlfcn.h>
+#include <thread>
 
 #include <benchmark/benchmark.h>
 
@@ -105,6 +112,62 @@ void oneAtATime(benchmark::State &state, Device device) {
                    benchmark::Counter::kInvert);
 }
 
+/// The baseline without the pipeline: each kernel launched by hand on a CPU
+/// queue of the runtime (a launch entry and a signal entry pushed, then the
+/// host waits for the signal), one at a time. No executable, no link, no
+/// patching: the cost of the queue round trip alone.
+void direct(benchmark::State &state) {
+  int kernels = state.range(0);
+  void *library = dlopen(hcq::test::kernelLibrary.c_str(), RTLD_NOW);
+  void *noop = library ? dlsym(library, "hcq_noop") : nullptr;
+  if (!noop)
+    std::abort();
+  std::vector<uint8_t> ring(1 << 16);
+  std::vector<uint64_t> pointers(4, 0);
+  RingMemory memory{ring.data(),
+                    ring.size(),
+                    reinterpret_cast<uint64_t>(&pointers[0]),
+                    reinterpret_cast<uint64_t>(&pointers[1]),
+                    reinterpret_cast<uint64_t>(&pointers[2]),
+                    reinterpret_cast<uint64_t>(&pointers[3])};
+  QueueFlags flags;
+  std::unique_ptr<Queue> queue =
+      makeCPUQueue("CPU:0 COMPUTE:0", memory, std::chrono::seconds(30), flags);
+  std::vector<float> a(16);
+  uint64_t kernargs[1] = {reinterpret_cast<uint64_t>(a.data())};
+  std::atomic<uint64_t> signal{0};
+  uint64_t value = 0;
+  using hcq::cpu::HostFunction;
+  for (auto _ : state) {
+    auto start = std::chrono::steady_clock::now();
+    for (int k = 0; k < kernels; ++k) {
+      ++value;
+      uint64_t entries[16] = {cpuEntryFunction(uint32_t(HostFunction::Launch)),
+                              reinterpret_cast<uint64_t>(noop),
+                              reinterpret_cast<uint64_t>(kernargs),
+                              1,
+                              1,
+                              1,
+                              0,
+                              0,
+                              cpuEntryFunction(uint32_t(HostFunction::Signal)),
+                              reinterpret_cast<uint64_t>(&signal),
+                              value};
+      if (queue->push(reinterpret_cast<const uint8_t *>(entries), 128))
+        std::abort();
+      while (signal.load(std::memory_order_acquire) < value)
+        std::this_thread::yield();
+    }
+    state.SetIterationTime(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count());
+  }
+  dlclose(library);
+  state.counters["ns_per_kernel"] = benchmark::Counter(
+      kernels, benchmark::Counter::kIsIterationInvariantRate |
+                   benchmark::Counter::kInvert);
+}
+
 // Both benchmarks run at the same kernel counts, in manual time, and report
 // the minimum over repetitions beside Google Benchmark's mean and median.
 void configure(benchmark::internal::Benchmark *b) {
@@ -118,6 +181,7 @@ void configure(benchmark::internal::Benchmark *b) {
 
 BENCHMARK_CAPTURE(replay, cpu, CPU)->Apply(configure);
 BENCHMARK_CAPTURE(oneAtATime, cpu, CPU)->Apply(configure);
+BENCHMARK(direct)->Apply(configure);
 // The emulated command processor takes far longer to drain a run than the
 // host takes to submit it, and only the submit is timed: a shorter minimum
 // keeps 20 repetitions to a minute or so.
