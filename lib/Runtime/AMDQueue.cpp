@@ -92,10 +92,7 @@ public:
   AMDQueue(std::string name, bool pm4, const RingMemory &memory,
            const TwinMap &twins, std::chrono::milliseconds timeout,
            QueueFlags &flags)
-      : Queue(std::move(name), timeout, flags), isPM4(pm4),
-        ring(reinterpret_cast<uint32_t *>(memory.ring)),
-        ringBytes(memory.ringBytes), put(word(memory.put)),
-        wptr(word(memory.wptr)), rptr(word(memory.rptr)),
+      : Queue(std::move(name), memory, timeout, flags), isPM4(pm4),
         doorbell(word(memory.doorbell)), twins(twins) {
     start(interrupt);
   }
@@ -110,75 +107,44 @@ public:
     return pushSDMA(source, bytes);
   }
 
-  bool idle() const override {
-    return rptr.load(std::memory_order_acquire) ==
-           wptr.load(std::memory_order_acquire);
-  }
-
 private:
-  /// Waits until the command processor has read far enough that `bytes`
-  /// more fit after `p`, both in the ring's pointer unit.
-  Error waitForRoom(uint64_t p, uint64_t units, uint64_t ringUnits) {
-    if (waitUntil(
-            [&] {
-              return p + units - rptr.load(std::memory_order_acquire) <=
-                     ringUnits;
-            },
-            rptr, waitTimeout()))
-      return Error::success();
-    return runtimeError(getName() +
-                        ": the command processor left no room in its ring "
-                        "for " +
-                        Twine(waitTimeout().count()) + " ms");
-  }
-
-  /// Publishes the new write pointer: wptr, then the doorbell (which on
-  /// hardware is what the command processor hears).
-  void publish(uint64_t p) {
-    put.store(p, std::memory_order_relaxed);
-    wptr.store(p, std::memory_order_seq_cst);
-    doorbell.store(p, std::memory_order_seq_cst);
-    wakeIfSleeping();
-  }
-
   /// PM4: pointers count dwords; the packet wraps dword by dword.
   Error pushPM4(const uint8_t *source, uint64_t dwords) {
-    uint64_t ringDwords = ringBytes / 4, p = put.load();
-    if (Error e = waitForRoom(p, dwords, ringDwords))
+    uint64_t ringDwords = ringBytes / 4, p = putPointer.load();
+    if (Error e = waitForRoom(p, dwords, ringDwords, "the command processor"))
       return e;
     for (uint64_t i = 0; i < dwords; ++i)
-      std::memcpy(&ring[(p + i) % ringDwords], source + 4 * i, 4);
-    publish(p + dwords);
+      std::memcpy(ring + 4 * ((p + i) % ringDwords), source + 4 * i, 4);
+    publish(p + dwords, &doorbell);
     return Error::success();
   }
 
   /// SDMA: pointers count bytes; a command buffer that would wrap starts at
   /// offset 0 instead, the tail zeroed (zero dwords are SDMA NOPs).
   Error pushSDMA(const uint8_t *source, uint64_t bytes) {
-    uint64_t p = put.load();
+    uint64_t p = putPointer.load();
     uint64_t tail = ringBytes - p % ringBytes;
     uint64_t skip = bytes > tail ? tail : 0;
-    if (Error e = waitForRoom(p, skip + bytes, ringBytes))
+    if (Error e =
+            waitForRoom(p, skip + bytes, ringBytes, "the command processor"))
       return e;
-    auto *ringBytePtr = reinterpret_cast<uint8_t *>(ring);
     if (skip) {
-      std::memset(ringBytePtr + p % ringBytes, 0, skip);
+      std::memset(ring + p % ringBytes, 0, skip);
       p += skip;
     }
-    std::memcpy(ringBytePtr + p % ringBytes, source, bytes);
-    publish(p + bytes);
+    std::memcpy(ring + p % ringBytes, source, bytes);
+    publish(p + bytes, &doorbell);
     return Error::success();
   }
 
   void drain() override {
+    if (dropIfFaulted())
+      return;
     uint64_t unit = isPM4 ? 1 : 4; // pointer units per dword
     uint64_t w = wptr.load(std::memory_order_acquire);
     uint64_t r = rptr.load(std::memory_order_relaxed);
-    if (deviceFaulted()) {
-      rptr.store(w, std::memory_order_release);
-      return;
-    }
-    Dwords dwords{ring, ringBytes / 4, w / unit, /*ring=*/true, 0};
+    Dwords dwords{reinterpret_cast<const uint32_t *>(ring), ringBytes / 4,
+                  w / unit, /*ring=*/true, 0};
     while (r < w) {
       uint64_t pos = r / unit;
       Error e =
@@ -462,9 +428,7 @@ private:
   }
 
   bool isPM4;
-  uint32_t *ring;
-  uint64_t ringBytes;
-  std::atomic<uint64_t> &put, &wptr, &rptr, &doorbell;
+  std::atomic<uint64_t> &doorbell;
   const TwinMap &twins;
   /// The doorbell's interrupt line: set while the command processor sleeps.
   std::atomic<uint32_t> interrupt{0};

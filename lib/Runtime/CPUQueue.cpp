@@ -21,9 +21,7 @@ class CPUQueue : public Queue {
 public:
   CPUQueue(std::string name, const RingMemory &memory,
            std::chrono::milliseconds timeout, QueueFlags &flags)
-      : Queue(std::move(name), timeout, flags), ring(memory.ring),
-        ringBytes(memory.ringBytes), put(word(memory.put)),
-        wptr(word(memory.wptr)), rptr(word(memory.rptr)),
+      : Queue(std::move(name), memory, timeout, flags),
         // The futex is the doorbell word's low half (little-endian).
         doorbell(*reinterpret_cast<std::atomic<uint32_t> *>(memory.doorbell)) {
     start(doorbell);
@@ -31,39 +29,23 @@ public:
   ~CPUQueue() override { stop(); }
 
   Error push(const uint8_t *entries, uint64_t bytes) override {
-    uint64_t p = put.load(std::memory_order_relaxed);
-    if (!waitUntil(
-            [&] {
-              return p + bytes - rptr.load(std::memory_order_acquire) <=
-                     ringBytes;
-            },
-            rptr, waitTimeout()))
-      return runtimeError(getName() +
-                          ": the worker left no room in its ring for " +
-                          Twine(waitTimeout().count()) + " ms");
+    uint64_t p = putPointer.load(std::memory_order_relaxed);
+    if (Error e = waitForRoom(p, bytes, ringBytes, "the worker"))
+      return e;
     // The ring's size is a multiple of 64: no entry straddles its end.
     for (uint64_t off = 0; off < bytes; off += cpu::ENTRY_BYTES)
       std::memcpy(ring + (p + off) % ringBytes, entries + off,
                   cpu::ENTRY_BYTES);
-    put.store(p + bytes, std::memory_order_relaxed);
-    wptr.store(p + bytes, std::memory_order_seq_cst);
-    wakeIfSleeping();
+    publish(p + bytes);
     return Error::success();
-  }
-
-  bool idle() const override {
-    return rptr.load(std::memory_order_acquire) ==
-           wptr.load(std::memory_order_acquire);
   }
 
 private:
   void drain() override {
+    if (dropIfFaulted())
+      return;
     uint64_t r = rptr.load(std::memory_order_relaxed);
     uint64_t w = wptr.load(std::memory_order_acquire);
-    if (deviceFaulted()) {
-      rptr.store(w, std::memory_order_release);
-      return;
-    }
     for (; r < w; r += cpu::ENTRY_BYTES) {
       const auto *entry =
           reinterpret_cast<const uint64_t *>(ring + r % ringBytes);
@@ -72,9 +54,6 @@ private:
     }
   }
 
-  uint8_t *ring;
-  uint64_t ringBytes;
-  std::atomic<uint64_t> &put, &wptr, &rptr;
   std::atomic<uint32_t> &doorbell;
 };
 

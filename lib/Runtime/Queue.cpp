@@ -29,9 +29,12 @@ void futexWake(std::atomic<uint32_t> &word) {
 }
 } // namespace
 
-Queue::Queue(std::string name, std::chrono::milliseconds timeout,
-             QueueFlags &flags)
-    : name(std::move(name)), timeout(timeout), flags(flags) {}
+Queue::Queue(std::string name, const RingMemory &memory,
+             std::chrono::milliseconds timeout, QueueFlags &flags)
+    : ring(memory.ring), ringBytes(memory.ringBytes),
+      putPointer(word(memory.put)), wptr(word(memory.wptr)),
+      rptr(word(memory.rptr)), name(std::move(name)), timeout(timeout),
+      flags(flags) {}
 
 Queue::~Queue() { assert(!thread.joinable() && "a derived queue must stop()"); }
 
@@ -50,6 +53,34 @@ void Queue::stop() {
   wakeCount.fetch_add(1, std::memory_order_relaxed);
   futexWake(*sleepFlag);
   thread.join();
+}
+
+Error Queue::waitForRoom(uint64_t put, uint64_t units, uint64_t capacity,
+                         const char *reader) {
+  if (waitUntil(
+          [&] {
+            return put + units - rptr.load(std::memory_order_acquire) <=
+                   capacity;
+          },
+          rptr, timeout))
+    return Error::success();
+  return runtimeError(name + ": " + reader + " left no room in its ring for " +
+                      Twine(timeout.count()) + " ms");
+}
+
+void Queue::publish(uint64_t put, std::atomic<uint64_t> *doorbell) {
+  putPointer.store(put, std::memory_order_relaxed);
+  wptr.store(put, std::memory_order_seq_cst);
+  if (doorbell)
+    doorbell->store(put, std::memory_order_seq_cst);
+  wakeIfSleeping();
+}
+
+bool Queue::dropIfFaulted() {
+  if (!flags.fault.load(std::memory_order_acquire))
+    return false;
+  rptr.store(wptr.load(std::memory_order_acquire), std::memory_order_release);
+  return true;
 }
 
 void Queue::wakeIfSleeping() {

@@ -38,6 +38,14 @@ inline std::string deviceName(const Device &device) {
       .str();
 }
 
+/// "COMPUTE:0": a queue kind as the file stores it (hcq::QueueKind; an
+/// unknown one reads as SUBMIT), and its index.
+inline std::string queueName(uint64_t kind, uint64_t index) {
+  auto known = static_cast<QueueKind>(
+      std::min<uint64_t>(kind, uint64_t(QueueKind::SUBMIT)));
+  return (stringifyQueueKind(known) + ":" + llvm::Twine(index)).str();
+}
+
 /// CLOCK_MONOTONIC in nanoseconds: the CPU queue's timestamps and the
 /// emulated GPU clock.
 uint64_t nowNs();
@@ -88,18 +96,23 @@ struct QueueFlags {
   std::atomic<bool> fault{false};
 };
 
-/// A ring and the thread draining it.
+/// A ring and the thread draining it. The ring's put, write and read
+/// pointers count in the queue's own unit (bytes, or dwords on a PM4 ring).
 class Queue {
 public:
   /// `name` is what errors call it ("AMD:0 COMPUTE:0").
-  Queue(std::string name, std::chrono::milliseconds timeout, QueueFlags &flags);
+  Queue(std::string name, const RingMemory &memory,
+        std::chrono::milliseconds timeout, QueueFlags &flags);
   virtual ~Queue();
 
   /// Copies `bytes` from `source` into the ring in the queue's way and
   /// publishes them.
   virtual llvm::Error push(const uint8_t *source, uint64_t bytes) = 0;
   /// Whether everything pushed so far has been executed.
-  virtual bool idle() const = 0;
+  bool idle() const {
+    return rptr.load(std::memory_order_acquire) ==
+           wptr.load(std::memory_order_acquire);
+  }
 
   /// Records the queue's first error; the run reports it from its next
   /// synchronize. A timed-out wait (`reportHang`) lets the queue go on; a
@@ -129,15 +142,30 @@ protected:
   /// exist, and derived destructors call stop() before theirs go.
   void start(std::atomic<uint32_t> &sleepFlag);
   void stop();
-  /// Wakes the thread if it sleeps; clearing the flag first makes a thread
-  /// about to sleep see the push, so the wake cannot be lost.
-  void wakeIfSleeping();
+  /// Waits until the thread has read far enough that `units` more fit
+  /// after `put`, in a ring of `capacity` units; `reader` names the thread
+  /// in the error.
+  llvm::Error waitForRoom(uint64_t put, uint64_t units, uint64_t capacity,
+                          const char *reader);
+  /// Publishes pushed work up to `put`: the put and write pointers, then
+  /// `doorbell` if the queue has one to ring, then a wake if the thread
+  /// sleeps (the flag is cleared first, so a thread about to sleep sees the
+  /// push and the wake cannot be lost).
+  void publish(uint64_t put, std::atomic<uint64_t> *doorbell = nullptr);
+  /// After a fault: marks everything pushed as read, so no host waits for
+  /// room, and returns true; the drain then executes nothing.
+  bool dropIfFaulted();
   /// Executes everything ready; called on the queue's thread.
   virtual void drain() = 0;
+
+  uint8_t *const ring;
+  const uint64_t ringBytes;
+  std::atomic<uint64_t> &putPointer, &wptr, &rptr;
 
 private:
   void loop();
   void report(const llvm::Twine &what);
+  void wakeIfSleeping();
 
   std::string name;
   std::chrono::milliseconds timeout;

@@ -168,11 +168,7 @@ public:
   std::vector<ProfileEvent> profile() const override {
     std::vector<ProfileEvent> events;
     for (const ProfileEntry &entry : exe.profile) {
-      std::string queue =
-          (stringifyQueueKind(static_cast<QueueKind>(std::min<uint32_t>(
-               entry.queueKind, uint32_t(QueueKind::SUBMIT)))) +
-           ":" + Twine(entry.queueIndex))
-              .str();
+      std::string queue = queueName(entry.queueKind, entry.queueIndex);
       const Value &slots = exe.values[entry.start];
       for (auto [lane, device] : llvm::enumerate(slots.devices))
         events.push_back({entry.name, device, queue,
@@ -211,6 +207,12 @@ private:
                               Twine(offset + bytes) + " of a " + Twine(size) +
                               "-byte buffer");
         }
+        // Lane by lane: a side has one lane for all, or as many as the other.
+        size_t dstLanes = lanesOf(step.operands[0]),
+               srcLanes = lanesOf(step.operands[1]);
+        if (dstLanes != srcLanes && dstLanes != 1 && srcLanes != 1)
+          return bad(i, "copies between " + Twine(srcLanes) + " and " +
+                            Twine(dstLanes) + " lanes");
       }
       if (step.kind == PlanStep::Launch && step.immediates.size() < 3)
         return bad(i, "a launch without its grid");
@@ -366,17 +368,12 @@ private:
     uint32_t dst = step.operands[0], src = step.operands[1];
     uint64_t bytes = std::min(step.immediates[1], step.immediates[3]);
     size_t lanes = std::max(lanesOf(dst), lanesOf(src));
-    for (size_t lane = 0; lane < lanes; ++lane) {
-      Expected<uint64_t> to = bufferAddress(dst, lane);
-      if (!to)
-        return to.takeError();
-      Expected<uint64_t> from = bufferAddress(src, lane);
-      if (!from)
-        return from.takeError();
-      std::memmove(
-          reinterpret_cast<uint8_t *>(*to) + step.immediates[0],
-          reinterpret_cast<const uint8_t *>(*from) + step.immediates[2], bytes);
-    }
+    for (size_t lane = 0; lane < lanes; ++lane)
+      std::memmove(reinterpret_cast<uint8_t *>(bufferAddress(dst, lane)) +
+                       step.immediates[0],
+                   reinterpret_cast<const uint8_t *>(bufferAddress(src, lane)) +
+                       step.immediates[2],
+                   bytes);
     return Error::success();
   }
 
@@ -392,10 +389,7 @@ private:
             static_cast<uint64_t>(args[exe.values[v].index].value));
         continue;
       }
-      Expected<uint64_t> a = bufferAddress(v, 0);
-      if (!a)
-        return a.takeError();
-      kernargs.push_back(*a);
+      kernargs.push_back(bufferAddress(v, 0));
     }
     cpu::KernelFunction kernel = hostKernels.lookup(step.callee);
     const std::vector<uint64_t> &grid = step.immediates;
@@ -406,20 +400,15 @@ private:
     return Error::success();
   }
 
-  /// The address of lane `lane` of buffer value `v`: a run argument's, or
-  /// its linked memory.
-  Expected<uint64_t> bufferAddress(uint32_t v, size_t lane) {
+  /// The address of lane `lane` of buffer value `v` (lane 0 for one-lane
+  /// values): its linked memory, or a run argument's, which run() checked
+  /// has every lane the schedule uses.
+  uint64_t bufferAddress(uint32_t v, size_t lane) {
     const Value &value = exe.values[v];
     if (value.kind != Value::Input)
       return laneAddress(v, lane);
-    const Argument &arg = args[value.index];
-    if (arg.lanes.empty())
-      return runtimeError("argument " + Twine(value.index) +
-                          " must be a buffer");
     return reinterpret_cast<uint64_t>(
-        arg.lanes[arg.lanes.size() == 1
-                      ? 0
-                      : std::min(lane, arg.lanes.size() - 1)]);
+        args[value.index].lanes[lanesOf(v) == 1 ? 0 : lane]);
   }
 
   /// The address of `device`'s host timeline value; 0 when the executable
@@ -476,11 +465,8 @@ private:
     if (it != queues.end())
       return it->second.get();
     const Device &device = step.devices[lane];
-    std::string name = (deviceName(device) + " " +
-                        stringifyQueueKind(static_cast<QueueKind>(
-                            std::min<uint64_t>(step.immediates[2], 2))) +
-                        ":" + Twine(step.immediates[3]))
-                           .str();
+    std::string name = deviceName(device) + " " +
+                       queueName(step.immediates[2], step.immediates[3]);
     RingMemory ringMemory{
         reinterpret_cast<uint8_t *>(ring), exe.values[ops[1]].bytes,
         laneAddress(ops[2], lane),         laneAddress(ops[3], lane),
