@@ -16,8 +16,8 @@
 
 #include "TestCompile.h"
 
-#include "../lib/Runtime/Queues.h"
 #include "HCQ/Target/CPU/Entry.h"
+#include "TestRing.h"
 
 #include <dlfcn.h>
 #include <thread>
@@ -122,17 +122,10 @@ void direct(benchmark::State &state) {
   void *noop = library ? dlsym(library, "hcq_noop") : nullptr;
   if (!noop)
     std::abort();
-  std::vector<uint8_t> ring(1 << 16);
-  std::vector<uint64_t> pointers(4, 0);
-  RingMemory memory{ring.data(),
-                    ring.size(),
-                    reinterpret_cast<uint64_t>(&pointers[0]),
-                    reinterpret_cast<uint64_t>(&pointers[1]),
-                    reinterpret_cast<uint64_t>(&pointers[2]),
-                    reinterpret_cast<uint64_t>(&pointers[3])};
+  hcq::test::HostRing ring(1 << 16);
   QueueFlags flags;
-  std::unique_ptr<Queue> queue =
-      makeCPUQueue("CPU:0 COMPUTE:0", memory, std::chrono::seconds(30), flags);
+  std::unique_ptr<Queue> queue = makeCPUQueue("CPU:0 COMPUTE:0", ring.memory(),
+                                              std::chrono::seconds(30), flags);
   std::vector<float> a(16);
   uint64_t kernargs[1] = {reinterpret_cast<uint64_t>(a.data())};
   std::atomic<uint64_t> signal{0};

@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "../lib/Runtime/Queues.h"
+#include "TestRing.h"
 
 #include "HCQ/Target/AMD/PM4.h"
 #include "HCQ/Target/AMD/SDMA.h"
@@ -37,20 +37,14 @@ bool waitIdle(const Queue &queue) {
   return true;
 }
 
-/// A ring and its pointers in host memory, and the queue draining it.
+/// A ring in host memory (filled with garbage) and the queue draining it.
 class EmulatedRing {
 public:
   EmulatedRing(bool isPM4, uint64_t ringBytes = 4096,
                std::chrono::milliseconds timeout = std::chrono::seconds(5))
-      : ring(ringBytes / 4, 0xDEADBEEF), pointers(4, 0) {
-    RingMemory memory{reinterpret_cast<uint8_t *>(ring.data()),
-                      ringBytes,
-                      reinterpret_cast<uint64_t>(&pointers[0]),
-                      reinterpret_cast<uint64_t>(&pointers[1]),
-                      reinterpret_cast<uint64_t>(&pointers[2]),
-                      reinterpret_cast<uint64_t>(&pointers[3])};
+      : ring(ringBytes, /*fill=*/0xDE) {
     queue = makeEmulatedAMDQueue(isPM4 ? "AMD:0 COMPUTE:0" : "AMD:0 COPY:0",
-                                 isPM4, memory, twins, timeout, flags);
+                                 isPM4, ring.memory(), twins, timeout, flags);
   }
 
   /// Pushes `words` and waits until the queue has executed them; returns
@@ -71,14 +65,13 @@ public:
                 uint32_t(address >> 32), uint32_t(ib.size()) | pm4::IB_VALID});
   }
 
-  uint64_t readPointer() const { return pointers[2]; }
+  uint64_t readPointer() const { return ring.readPointer(); }
 
   TwinMap twins;
   QueueFlags flags;
-  std::vector<uint32_t> ring;
 
 private:
-  std::vector<uint64_t> pointers; // put, wptr, rptr, doorbell
+  hcq::test::HostRing ring;
   std::unique_ptr<Queue> queue;
 };
 
@@ -362,17 +355,10 @@ TEST(QueueWakes, AtMostOneWakePerPushAndNoneLost) {
   // A CPU queue: 500 single-entry pushes, each storing its index; then one
   // push of 16 entries. Every entry runs (no lost wake-up), and the thread
   // is woken at most once per push, never once per entry.
-  std::vector<uint8_t> ring(64 * 64);
-  std::vector<uint64_t> pointers(4, 0);
-  RingMemory memory{ring.data(),
-                    ring.size(),
-                    reinterpret_cast<uint64_t>(&pointers[0]),
-                    reinterpret_cast<uint64_t>(&pointers[1]),
-                    reinterpret_cast<uint64_t>(&pointers[2]),
-                    reinterpret_cast<uint64_t>(&pointers[3])};
+  hcq::test::HostRing ring(64 * 64);
   QueueFlags flags;
-  std::unique_ptr<Queue> queue =
-      makeCPUQueue("CPU:0 COMPUTE:0", memory, std::chrono::seconds(5), flags);
+  std::unique_ptr<Queue> queue = makeCPUQueue("CPU:0 COMPUTE:0", ring.memory(),
+                                              std::chrono::seconds(5), flags);
   std::atomic<uint64_t> last{0};
   uint64_t signal = cpuEntryFunction(2); // cpu::HostFunction::Signal
   auto entry = [&](uint64_t value) {
