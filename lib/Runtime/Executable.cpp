@@ -322,6 +322,24 @@ Error validate(const Executable &exe) {
 
 } // namespace
 
+std::vector<ArgumentUse> getArgumentUses(const Executable &exe) {
+  std::vector<ArgumentUse> uses(exe.numArgs);
+  for (const Value &v : exe.values) {
+    if (v.index >= exe.numArgs ||
+        (v.kind != Value::Input && v.kind != Value::Variable))
+      continue;
+    ArgumentUse &use = uses[v.index];
+    if (v.kind == Value::Variable) {
+      use.kind = ArgumentUse::Variable;
+      continue;
+    }
+    use.kind = ArgumentUse::Buffer;
+    use.lanes = std::max<size_t>({use.lanes, v.devices.size(), 1});
+    use.bytes = std::max(use.bytes, v.bytes);
+  }
+  return uses;
+}
+
 std::vector<uint8_t> writeExecutable(const Executable &exe) {
   Writer w;
   w.string(exe.name);

@@ -57,19 +57,7 @@ public:
         timelines.push_back(
             {device, addresses[i][lane], timelineValueAddress(device)});
     }
-    // What each argument the plan uses is: a buffer of so many lanes, or a
-    // variable (0). Arguments it never uses may be anything.
-    argumentLanes.assign(exe.numArgs, UNUSED_ARGUMENT);
-    for (const Value &v : exe.values) {
-      if (v.index >= exe.numArgs)
-        continue;
-      size_t &lanes = argumentLanes[v.index];
-      if (v.kind == Value::Variable)
-        lanes = 0;
-      else if (v.kind == Value::Input)
-        lanes = std::max<size_t>(
-            {lanes == UNUSED_ARGUMENT ? 1 : lanes, v.devices.size(), 1});
-    }
+    arguments = getArgumentUses(exe);
     // Host-run launches call their kernel's function directly.
     for (const PlanStep &step : exe.plan) {
       if (step.kind != PlanStep::Launch || hostKernels.count(step.callee))
@@ -97,16 +85,14 @@ public:
         return e;
     // Each argument as the schedule declares it: a buffer with a pointer
     // per lane, or a variable.
-    for (auto [i, lanes] : llvm::enumerate(argumentLanes)) {
-      if (lanes == UNUSED_ARGUMENT)
-        continue;
-      if (lanes == 0 && !args[i].lanes.empty())
+    for (auto [i, use] : llvm::enumerate(arguments)) {
+      if (use.kind == ArgumentUse::Variable && !args[i].lanes.empty())
         return runtimeError("argument " + Twine(i) +
                             " is a variable; the run passes a buffer");
-      if (lanes > args[i].lanes.size())
+      if (use.kind == ArgumentUse::Buffer && use.lanes > args[i].lanes.size())
         return runtimeError(
-            "argument " + Twine(i) + " is a buffer of " + Twine(lanes) +
-            (lanes == 1 ? " lane" : " lanes") + "; the run passes " +
+            "argument " + Twine(i) + " is a buffer of " + Twine(use.lanes) +
+            (use.lanes == 1 ? " lane" : " lanes") + "; the run passes " +
             (args[i].lanes.empty() ? "a variable"
                                    : Twine(args[i].lanes.size()) + " lanes"));
     }
@@ -594,8 +580,7 @@ private:
   std::map<uint64_t, std::unique_ptr<Queue>> queues; // by ring address
   QueueFlags flags;
   DenseMap<uint32_t, cpu::KernelFunction> hostKernels; // by kernel index
-  SmallVector<size_t> argumentLanes; // per argument; 0: a variable
-  static constexpr size_t UNUSED_ARGUMENT = ~size_t(0);
+  std::vector<ArgumentUse> arguments; // what run() checks its arguments by
   struct Timeline {
     Device device;
     uint64_t signal, value; // addresses; value 0: none

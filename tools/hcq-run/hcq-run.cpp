@@ -206,37 +206,22 @@ int main(int argc, char **argv) {
   if (!exe)
     return fail(toString(exe.takeError()));
 
-  // What the schedule declares for each argument it uses: a buffer's lanes
-  // and bytes per lane, or a variable (no lanes).
-  struct Declared {
-    bool used = false, buffer = false;
-    size_t lanes = 0;
-    uint64_t bytes = 0;
-  };
-  std::vector<Declared> declared(exe->numArgs);
-  for (const Value &v : exe->values) {
-    if ((v.kind != Value::Input && v.kind != Value::Variable) ||
-        v.index >= exe->numArgs)
-      continue;
-    Declared &d = declared[v.index];
-    d.used = true;
-    d.buffer = v.kind == Value::Input;
-    d.lanes = std::max<size_t>({d.lanes, v.devices.size(), 1});
-    d.bytes = std::max(d.bytes, v.bytes);
-  }
+  std::vector<ArgumentUse> declared = getArgumentUses(*exe);
 
   // Each buffer argument gets one host buffer per lane, filled alike.
   std::vector<std::vector<HostBuffer>> buffers(argSpecs.size());
   std::vector<Argument> arguments;
   for (auto [i, specText] : llvm::enumerate(argSpecs)) {
     StringRef spec = specText;
-    const Declared *d =
-        i < declared.size() && declared[i].used ? &declared[i] : nullptr;
+    const ArgumentUse *d =
+        i < declared.size() && declared[i].kind != ArgumentUse::Unused
+            ? &declared[i]
+            : nullptr;
     if (spec.consume_front("i32=") || spec.consume_front("i64=")) {
       int64_t v;
       if (spec.getAsInteger(10, v))
         return fail("bad variable value '" + spec + "'");
-      if (d && d->buffer)
+      if (d && d->kind == ArgumentUse::Buffer)
         return fail("argument " + Twine(i) + " is a buffer; --arg '" +
                     specText + "' gives a variable");
       arguments.push_back(Argument::variable(v));
@@ -245,7 +230,7 @@ int main(int argc, char **argv) {
     Expected<HostBuffer> buffer = makeBuffer(spec);
     if (!buffer)
       return fail(toString(buffer.takeError()));
-    if (d && !d->buffer)
+    if (d && d->kind == ArgumentUse::Variable)
       return fail("argument " + Twine(i) + " is a variable; --arg '" +
                   specText + "' gives a buffer");
     if (d && buffer->bytes.size() < d->bytes)

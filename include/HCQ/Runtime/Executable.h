@@ -124,6 +124,16 @@ struct Executable {
   bool operator==(const Executable &o) const;
 };
 
+/// What the executable's plan uses each schedule argument as.
+struct ArgumentUse {
+  enum Kind { Unused, Buffer, Variable };
+  Kind kind = Unused;
+  size_t lanes = 0;   // a buffer's lanes (at least one)
+  uint64_t bytes = 0; // a buffer's bytes per lane
+};
+/// One entry per schedule argument, from the input and variable values.
+std::vector<ArgumentUse> getArgumentUses(const Executable &exe);
+
 /// The current format version; readers reject others. Version 2 added the
 /// profile entries.
 constexpr uint32_t FORMAT_VERSION = 2;
