@@ -8,7 +8,6 @@
 
 #include "HostMemory.h"
 
-#include "HCQ/Target/AMD/CodeObject.h"
 #include "HCQ/Target/AMD/Target.h"
 #include "HCQ/Target/CPU/Entry.h"
 
@@ -92,33 +91,22 @@ public:
   }
 
   Expected<uint64_t> loadProgram(const Value &value, const Device &device,
-                                 ArrayRef<uint8_t> image) override {
-    Expected<uint64_t> address = Memory::loadProgram(value, device, image);
+                                 const amd::KernelInfo &info) override {
+    Expected<uint64_t> address = Memory::loadProgram(value, device, info);
     if (!address)
       return address.takeError();
     const Kernel &kernel = exe.kernels[value.index];
-    // The entry point and the user SGPR layout, as the shader would have
-    // them: from the kernel descriptor.
-    Expected<amd::KernelInfo> info = amd::readKernel(
-        StringRef(reinterpret_cast<const char *>(kernel.codeObject.data()),
-                  kernel.codeObject.size()),
-        kernel.symbol);
-    if (!info)
-      return info.takeError();
     Expected<hcq_amd_twin> twin = findTwin(kernel);
     if (!twin)
       return twin.takeError();
-    // COMPUTE_USER_DATA: [scratch V# x4][dispatch pointer x2][kernargs x2].
+    // Where the shader would find its pointers: the descriptor's user SGPRs.
     TwinProgram program;
     program.twin = *twin;
     program.name = kernel.name;
-    unsigned userData = info->privateSegmentBuffer ? 4 : 0;
-    if (info->dispatchPtr) {
-      program.dispatchUserData = userData;
-      userData += 2;
-    }
-    program.kernargUserData = userData;
-    twins[*address + info->entryOffset] = program;
+    program.kernargUserData = info.kernargUserData();
+    if (info.dispatchPtr)
+      program.dispatchUserData = info.dispatchPtrUserData();
+    twins[*address + info.entryOffset] = program;
     return address;
   }
 

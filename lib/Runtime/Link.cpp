@@ -89,7 +89,7 @@ Expected<LinkResult> link(const Executable &exe, Memory &memory) {
               images[value.index] = std::move(*info);
             }
             Expected<uint64_t> a =
-                memory.loadProgram(value, device, images[value.index]->image);
+                memory.loadProgram(value, device, *images[value.index]);
             if (!a)
               return a.takeError();
             it = programs.emplace(key, *a).first;
@@ -135,22 +135,22 @@ Expected<LinkResult> link(const Executable &exe, Memory &memory) {
 }
 
 Expected<uint64_t> Memory::loadProgram(const Value &value, const Device &device,
-                                       ArrayRef<uint8_t> image) {
-  Expected<uint64_t> address = allocate(value, device, image.size());
+                                       const amd::KernelInfo &kernel) {
+  Expected<uint64_t> address = allocate(value, device, kernel.image.size());
   if (address)
-    write(*address, image);
+    write(*address, kernel.image);
   return address;
 }
 
 Expected<uint64_t> AddressMap::loadProgram(const Value &value,
                                            const Device &device,
-                                           ArrayRef<uint8_t> image) {
-  auto key = std::make_pair(std::vector<uint8_t>(image.begin(), image.end()),
-                            std::make_pair(device.kind, device.index));
+                                           const amd::KernelInfo &kernel) {
+  auto key =
+      std::make_pair(kernel.image, std::make_pair(device.kind, device.index));
   auto it = programs.find(key);
   if (it != programs.end())
     return it->second;
-  Expected<uint64_t> address = Memory::loadProgram(value, device, image);
+  Expected<uint64_t> address = Memory::loadProgram(value, device, kernel);
   if (address)
     programs.emplace(std::move(key), *address);
   return address;

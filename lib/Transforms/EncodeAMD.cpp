@@ -308,9 +308,7 @@ LogicalResult Encoder::dispatch(LaunchOp launch, DevicesAttr devices,
   // User SGPRs in the order the hardware loads them: the scratch buffer
   // descriptor (base, and SWIZZLE_ENABLE | stride, size, flags as tinygrad
   // writes them), the dispatch packet pointer, the kernel argument pointer.
-  size_t userSgprs =
-      2 + (info.privateSegmentBuffer ? 4 : 0) + (info.dispatchPtr ? 2 : 0);
-  setShRegisters(cmds, pm4::reg::COMPUTE_USER_DATA_0, userSgprs);
+  setShRegisters(cmds, pm4::reg::COMPUTE_USER_DATA_0, info.userDataCount());
   if (info.privateSegmentBuffer) {
     scratchLoHi(/*shift=*/0, 1ull << 31);
     cmds.constants({0xFFFFFFFF, 0x20C14000});

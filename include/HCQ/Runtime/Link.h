@@ -11,6 +11,7 @@
 #define HCQ_RUNTIME_LINK_H
 
 #include "HCQ/Runtime/Executable.h"
+#include "HCQ/Target/AMD/CodeObject.h"
 
 #include <map>
 
@@ -23,12 +24,14 @@ public:
   /// `bytes` of memory for lane `lane` of `value`, on `device`.
   virtual llvm::Expected<uint64_t>
   allocate(const Value &value, const Device &device, uint64_t bytes) = 0;
-  /// Memory holding an AMD kernel's loaded `image` on `device`. The default
-  /// allocates and writes it; implementations may share one program buffer
-  /// between every executable that loads the same image.
+  /// Memory holding an AMD kernel's loaded image (`kernel.image`, read from
+  /// its code object once by the link, descriptor facts beside it) on
+  /// `device`. The default allocates and writes it; implementations may
+  /// share one program buffer between every executable that loads the same
+  /// image.
   virtual llvm::Expected<uint64_t> loadProgram(const Value &value,
                                                const Device &device,
-                                               llvm::ArrayRef<uint8_t> image);
+                                               const amd::KernelInfo &kernel);
   /// The address of a CPU kernel's host function.
   virtual llvm::Expected<uint64_t> hostFunction(const Kernel &kernel) = 0;
   /// The address of a runtime host function (cpu::HostFunction id).
@@ -62,7 +65,7 @@ public:
                                     uint64_t bytes) override;
   /// One program buffer per image content and device, across executables.
   llvm::Expected<uint64_t> loadProgram(const Value &value, const Device &device,
-                                       llvm::ArrayRef<uint8_t> image) override;
+                                       const amd::KernelInfo &kernel) override;
   size_t programLoads() const { return programs.size(); }
   llvm::Expected<uint64_t> hostFunction(const Kernel &kernel) override;
   llvm::Expected<uint64_t> runtimeFunction(uint32_t id) override;

@@ -36,6 +36,16 @@ struct KernelInfo {
   bool privateSegmentBuffer = false; // SGPR quad for the scratch V#
   /// The processor it was built for: e_flags & EF_AMDGPU_MACH.
   uint32_t mach = 0;
+
+  /// The user SGPRs the hardware loads from COMPUTE_USER_DATA, in order:
+  /// the scratch buffer descriptor (4) if the kernel has a private segment
+  /// buffer, the dispatch packet pointer (2) if it asks for one, then the
+  /// kernel-argument pointer (2). These give each one's first index.
+  unsigned dispatchPtrUserData() const { return privateSegmentBuffer ? 4 : 0; }
+  unsigned kernargUserData() const {
+    return dispatchPtrUserData() + (dispatchPtr ? 2 : 0);
+  }
+  unsigned userDataCount() const { return kernargUserData() + 2; }
 };
 
 /// Parses `bytes` as an AMDHSA code object (64-bit little-endian ELF for
