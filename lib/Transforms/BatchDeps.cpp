@@ -442,7 +442,14 @@ void Batch::emit(OpBuilder &builder, int64_t batchSize) {
   // One submit per call: the timeline sync on a queue's first use,
   // timestamps, the call, and a signal store if someone waits on it.
   SmallVector<Submit> submits;
-  SmallVector<std::function<void()>> profiles;
+  // Which call each timestamp pair times, named after the batch.
+  struct ProfileName {
+    Location loc;
+    std::string name; // the kernel, or "copy"
+    Value start, end;
+    QueueAttr queue;
+  };
+  SmallVector<ProfileName> profiles;
   DenseSet<std::pair<Attribute, Attribute>> seenQueues;
   for (auto [tag, info] : llvm::enumerate(calls)) {
     Submit submit{info.devices, info.queue, info.call->getLoc(), {}};
@@ -465,14 +472,10 @@ void Batch::emit(OpBuilder &builder, int64_t batchSize) {
       end = placeholders.getSignal(PlaceholderTag::timestamp, nextSlot++,
                                    info.devices);
       submit.cmds.push_back({Cmd::Timestamp, {start}, {}, 0, nullptr});
-      // Which call the pair times: the kernel, or a copy.
-      std::string name = "copy";
-      if (auto launch = dyn_cast<LaunchOp>(info.call))
-        name = launch.getKernel().str();
-      profiles.push_back([&builder, loc = info.call->getLoc(), name, start, end,
-                          queue = info.queue] {
-        ProfileOp::create(builder, loc, name, start, end, queue);
-      });
+      auto launch = dyn_cast<LaunchOp>(info.call);
+      profiles.push_back({info.call->getLoc(),
+                          launch ? launch.getKernel().str() : "copy", start,
+                          end, info.queue});
     }
     submit.cmds.push_back({Cmd::Call, {}, {}, 0, info.call});
     if (profile)
@@ -495,8 +498,8 @@ void Batch::emit(OpBuilder &builder, int64_t batchSize) {
     emitSubmit(builder, {&submit});
   for (auto &finalizer : finalizers)
     finalizer();
-  for (auto &profileOp : profiles)
-    profileOp();
+  for (const ProfileName &p : profiles)
+    ProfileOp::create(builder, p.loc, p.name, p.start, p.end, p.queue);
 }
 
 namespace {
