@@ -31,19 +31,18 @@ inline llvm::Error runtimeError(const llvm::Twine &why) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), why);
 }
 
-/// "AMD:0", "CPU:1".
+/// A device as the file stores it, named: "AMD:0".
 inline std::string deviceName(const Device &device) {
-  return (stringifyDeviceKind(static_cast<DeviceKind>(device.kind)) + ":" +
-          llvm::Twine(device.index))
-      .str();
+  return DeviceName{static_cast<DeviceKind>(device.kind), device.index}.str();
 }
 
-/// "COMPUTE:0": a queue kind as the file stores it (hcq::QueueKind; an
-/// unknown one reads as SUBMIT), and its index.
+/// A queue as the file stores it (an unknown kind reads as SUBMIT), named:
+/// "COMPUTE:0".
 inline std::string queueName(uint64_t kind, uint64_t index) {
-  auto known = static_cast<QueueKind>(
-      std::min<uint64_t>(kind, uint64_t(QueueKind::SUBMIT)));
-  return (stringifyQueueKind(known) + ":" + llvm::Twine(index)).str();
+  return QueueName{static_cast<QueueKind>(
+                       std::min<uint64_t>(kind, uint64_t(QueueKind::SUBMIT))),
+                   static_cast<uint32_t>(index)}
+      .str();
 }
 
 /// CLOCK_MONOTONIC in nanoseconds: the CPU queue's timestamps and the

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "HCQ/Runtime/Executable.h"
+#include "HCQ/Support/Device.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
@@ -68,11 +69,12 @@ int main(int argc, char **argv) {
       os << " \"" << step.name << '"';
     os << '\n';
   }
-  static const char *const queueNames[] = {"COMPUTE", "COPY", "SUBMIT"};
-  for (const ProfileEntry &entry : exe->profile)
+  for (const ProfileEntry &entry : exe->profile) {
+    auto queue = static_cast<hcq::QueueKind>(
+        std::min<uint32_t>(entry.queueKind, uint32_t(hcq::QueueKind::SUBMIT)));
     os << "profile: \"" << entry.name << "\" values " << entry.start << ", "
        << entry.end << " queue "
-       << queueNames[std::min<uint32_t>(entry.queueKind, 2)] << ':'
-       << entry.queueIndex << '\n';
+       << hcq::QueueName{queue, entry.queueIndex}.str() << '\n';
+  }
   return 0;
 }

@@ -20,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "HCQ/Runtime/Runtime.h"
+#include "HCQ/Support/Device.h"
 
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/ScopeExit.h"
@@ -248,11 +249,15 @@ int main(int argc, char **argv) {
   options.waitTimeout = std::chrono::milliseconds(timeoutMs);
   for (StringRef spec : deviceTimeouts) {
     auto [device, ms] = spec.split('=');
+    Expected<hcq::DeviceName> name = hcq::parseDeviceName(device);
     unsigned value;
-    if (!device.contains(':') || ms.getAsInteger(10, value))
+    if (!name || !device.contains(':') || ms.getAsInteger(10, value)) {
+      if (!name)
+        consumeError(name.takeError());
       return fail("bad --device-timeout-ms '" + spec +
                   "' (expected DEVICE=MS, as in AMD:0=500)");
-    options.deviceWaitTimeouts[device] = std::chrono::milliseconds(value);
+    }
+    options.deviceWaitTimeouts[name->str()] = std::chrono::milliseconds(value);
   }
   options.amd = amdDevice;
   options.twinLibraries.assign(twinLibraries.begin(), twinLibraries.end());
