@@ -173,7 +173,7 @@ KernelOp Encoder::builtinCopyKernel(KernelOp builtin) {
     return existing;
   MLIRContext *ctx = module.getContext();
   OpBuilder builder = OpBuilder::atBlockBegin(module.getBody());
-  ArrayRef<uint8_t> bytes = amd::getBuiltinCopyCodeObject(target);
+  ArrayRef<uint8_t> bytes = target.builtinCopyCodeObject;
   auto kernel = KernelOp::create(
       builder, builtin.getLoc(), name, KernelTarget::amd,
       builder.getArrayAttr({AccessAttr::get(ctx, Access::write),

@@ -27,13 +27,13 @@ llvm::ArrayRef<Target> getTargets() {
   // 32 on gfx1102), clamped to the 12-bit WAVES field on gfx942 (304 CUs).
   static const Target targets[] = {
       {"gfx1100", 11, 64 * 1024, sdma::COPY_MAX_BYTES_SDMA6, 256, 15, 3072,
-       llvm::ELF::EF_AMDGPU_MACH_AMDGCN_GFX1100},
+       llvm::ELF::EF_AMDGPU_MACH_AMDGCN_GFX1100, COPY_gfx1100},
       {"gfx1101", 11, 64 * 1024, sdma::COPY_MAX_BYTES_SDMA6, 256, 15, 1920,
-       llvm::ELF::EF_AMDGPU_MACH_AMDGCN_GFX1101},
+       llvm::ELF::EF_AMDGPU_MACH_AMDGCN_GFX1101, COPY_gfx1101},
       {"gfx1102", 11, 64 * 1024, sdma::COPY_MAX_BYTES_SDMA6, 256, 15, 1024,
-       llvm::ELF::EF_AMDGPU_MACH_AMDGCN_GFX1102},
+       llvm::ELF::EF_AMDGPU_MACH_AMDGCN_GFX1102, COPY_gfx1102},
       {"gfx942", 9, 64 * 1024, sdma::COPY_MAX_BYTES_SDMA4, 1024, 13, 4095,
-       llvm::ELF::EF_AMDGPU_MACH_AMDGCN_GFX942},
+       llvm::ELF::EF_AMDGPU_MACH_AMDGCN_GFX942, COPY_gfx942},
   };
   return targets;
 }
@@ -43,18 +43,6 @@ std::optional<Target> lookupTarget(llvm::StringRef name) {
     if (target.name == name)
       return target;
   return std::nullopt;
-}
-
-llvm::ArrayRef<uint8_t> getBuiltinCopyCodeObject(const Target &target) {
-  if (target.name == "gfx1100")
-    return COPY_gfx1100;
-  if (target.name == "gfx1101")
-    return COPY_gfx1101;
-  if (target.name == "gfx1102")
-    return COPY_gfx1102;
-  if (target.name == "gfx942")
-    return COPY_gfx942;
-  return {};
 }
 
 std::optional<Target> lookupTargetByMach(uint32_t mach) {

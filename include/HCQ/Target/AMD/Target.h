@@ -33,6 +33,10 @@ struct Target {
   /// The ELF header's EF_AMDGPU_MACH for this processor: a code object
   /// built for another one is refused [llvm/BinaryFormat/ELF.h].
   uint32_t elfMach;
+  /// The builtin copy kernel built for this target: a code object from
+  /// lib/Target/AMD/Builtins/copy.cl, whose kernel `BUILTIN_COPY_SYMBOL`
+  /// takes (dst, src, element bytes) and copies element x in workgroup x.
+  llvm::ArrayRef<uint8_t> builtinCopyCodeObject;
 
   bool isGfx9() const { return major == 9; }
   uint32_t rsrc3Register() const;
@@ -45,10 +49,7 @@ std::optional<Target> lookupTarget(llvm::StringRef name);
 /// The target whose code objects carry EF_AMDGPU_MACH `mach`, if known.
 std::optional<Target> lookupTargetByMach(uint32_t mach);
 
-/// The builtin copy kernel for `target`: a code object built from
-/// lib/Target/AMD/Builtins/copy.cl, whose kernel `BUILTIN_COPY_SYMBOL` takes
-/// (dst, src, element bytes) and copies element x in workgroup x.
-llvm::ArrayRef<uint8_t> getBuiltinCopyCodeObject(const Target &target);
+/// The kernel symbol of every target's builtin copy code object.
 constexpr const char *BUILTIN_COPY_SYMBOL = "hcq_copy";
 
 } // namespace hcq::amd
