@@ -11,6 +11,7 @@
 #include "HCQ/Target/AMD/Target.h"
 #include "HCQ/Target/CPU/Entry.h"
 
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <cstdlib>
@@ -61,8 +62,8 @@ public:
   ~HostMemoryImpl() override {
     for (void *p : blocks)
       std::free(p);
-    for (void *h : libraries)
-      dlclose(h);
+    for (auto &[path, handle] : libraries)
+      dlclose(handle);
   }
 
   Expected<uint64_t> allocate(const Value &value, const Device &device,
@@ -143,12 +144,17 @@ public:
   const TwinMap &getTwins() const override { return twins; }
 
 private:
+  /// `library`, loaded once however many kernels and twins it serves.
   Expected<void *> open(const std::string &library) {
+    auto [it, inserted] = libraries.try_emplace(library, nullptr);
+    if (!inserted)
+      return it->second;
     void *handle = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (!handle)
+    if (!handle) {
+      libraries.erase(it);
       return runtimeError("cannot load " + library + ": " + dlerror());
-    libraries.push_back(handle);
-    return handle;
+    }
+    return it->second = handle;
   }
 
   /// The CPU twin of AMD `kernel`: RuntimeOptions::amdTwins by symbol, else
@@ -179,7 +185,8 @@ private:
 
   const Executable &exe;
   const RuntimeOptions &options;
-  std::vector<void *> blocks, libraries;
+  std::vector<void *> blocks;
+  llvm::StringMap<void *> libraries; // by path
   TwinMap twins;
 };
 
