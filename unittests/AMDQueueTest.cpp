@@ -184,7 +184,7 @@ TEST(EmulatedAMDQueue, DispatchRunsTheTwinWithTheRegisters) {
   };
   twin.kernargUserData = 2; // after the dispatch pointer
   twin.dispatchUserData = 0;
-  q.twins[entry] = twin;
+  q.twins.add(entry, twin);
   uint64_t kernargs[4] = {}, packet[8] = {};
   namespace reg = pm4::reg;
   std::vector<uint32_t> ib = {pm4::packet3(pm4::SET_SH_REG, 3),

@@ -179,9 +179,10 @@ TEST_P(EmulatedAMD, RingsWrapAroundOverManyRuns) {
   // SDMA ring two or three command buffers, so both wrap (SDMA with a zeroed
   // tail) many times over 300 runs of one submit per call.
   hcq::PipelineOptions opts;
-  opts.ringBytes = 256;
   opts.batchSize = 1;
-  auto exe = load(vaddScaleReduce, opts);
+  RuntimeOptions runtime = emulated();
+  runtime.ringBytes = 256;
+  auto exe = load(vaddScaleReduce, opts, runtime);
   ASSERT_TRUE(exe);
   checkVaddScaleReduce(*exe, 300);
 }
@@ -200,7 +201,7 @@ TEST_P(EmulatedAMD, ProfileOnKeepsTheResultsAndTimesEveryCall) {
   for (const ProfileEvent &e : events) {
     names.push_back(e.name);
     queues.push_back(e.queue);
-    EXPECT_EQ(e.device.kind, 0u); // AMD
+    EXPECT_EQ(e.device.kind, hcq::DeviceKind::AMD);
     EXPECT_GT(e.startNs, 0u) << e.name;
     EXPECT_GE(e.endNs, e.startNs) << e.name;
   }
@@ -452,7 +453,7 @@ TEST_P(EmulatedAMD, UnknownPacketsAreErrorsNamingWhereTheyAre) {
                 sdma::header(sdma::OP_COPY, sdma::SUBOP_COPY_LINEAR));
       sdmaWords[6] = 0x7F;
     }
-    auto loaded = loadExecutable(*exe, emulated());
+    auto loaded = Runtime::create(emulated())->load(*exe);
     ASSERT_TRUE(static_cast<bool>(loaded));
     std::vector<float> a(1024, 1), b(1024, 2), out(1024), sum(1);
     for (int attempt = 0; attempt < 2; ++attempt) {
@@ -487,7 +488,7 @@ hcq.schedule @one(%a: !hcq.buffer<64xf32, AMD:0>, %n: i32) {
   std::optional<Executable> exe = compileExecutable(source, opts);
   ASSERT_TRUE(exe);
 
-  auto none = loadExecutable(*exe, {});
+  auto none = Runtime::create()->load(*exe);
   ASSERT_FALSE(static_cast<bool>(none));
   EXPECT_EQ(llvm::toString(none.takeError()),
             "the executable uses AMD:0, and no AMD device was chosen "
@@ -495,7 +496,7 @@ hcq.schedule @one(%a: !hcq.buffer<64xf32, AMD:0>, %n: i32) {
 
   RuntimeOptions noTwins;
   noTwins.amd = AMDDevice::Emulated;
-  auto missing = loadExecutable(*exe, noTwins);
+  auto missing = Runtime::create(noTwins)->load(*exe);
   ASSERT_FALSE(static_cast<bool>(missing));
   EXPECT_EQ(llvm::toString(missing.takeError()),
             "AMD kernel vadd has no CPU twin for the emulated device: "
@@ -506,7 +507,7 @@ hcq.schedule @one(%a: !hcq.buffer<64xf32, AMD:0>, %n: i32) {
   static std::atomic<int> calls{0};
   RuntimeOptions registered = emulated();
   registered.amdTwins["vadd"] = [](const hcq_amd_workgroup *) { ++calls; };
-  auto loaded = loadExecutable(*exe, registered);
+  auto loaded = Runtime::create(registered)->load(*exe);
   ASSERT_TRUE(static_cast<bool>(loaded));
   std::vector<float> a(64);
   ASSERT_FALSE(static_cast<bool>(

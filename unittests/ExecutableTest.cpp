@@ -21,70 +21,69 @@ Executable sample() {
   exe.name = "mlp";
   exe.numArgs = 2;
   Value input;
-  input.kind = Value::Input;
+  input.kind = ValueKind::Input;
   input.index = 0;
   input.bytes = 1024;
-  input.devices = {{0, 0}, {0, 1}};
+  input.devices = {{hcq::DeviceKind::AMD, 0}, {hcq::DeviceKind::AMD, 1}};
   Value variable;
-  variable.kind = Value::Variable;
+  variable.kind = ValueKind::Variable;
   variable.index = 1;
   variable.bytes = 32;
   Value cmdbuf;
-  cmdbuf.kind = Value::Placeholder;
-  cmdbuf.tag = 7;
+  cmdbuf.kind = ValueKind::Placeholder;
+  cmdbuf.tag = PlaceholderTag::cmdbuf;
   cmdbuf.slot = 3;
   cmdbuf.bytes = 128;
-  cmdbuf.devices = {{0, 0}, {0, 1}};
+  cmdbuf.devices = {{hcq::DeviceKind::AMD, 0}, {hcq::DeviceKind::AMD, 1}};
   Value signal = cmdbuf;
-  signal.tag = 0;
+  signal.tag = PlaceholderTag::signal;
   signal.slot = 1;
   signal.bytes = 8;
   signal.isVolatile = true;
   Value program;
-  program.kind = Value::Program;
+  program.kind = ValueKind::Program;
   program.index = 0;
   program.bytes = 4096;
-  program.devices = {{0, 0}};
+  program.devices = {{hcq::DeviceKind::AMD, 0}};
   Value start = signal;
-  start.tag = 5; // timestamp
+  start.tag = PlaceholderTag::timestamp;
   start.slot = 4;
   Value end = start;
   end.slot = 5;
   exe.values = {input, variable, cmdbuf, signal, program, start, end};
-  exe.kernels.push_back({"vadd", 1, "vadd", "", {0x7f, 'E', 'L', 'F', 2, 1}});
+  exe.kernels.push_back({"vadd", KernelTarget::amd, "vadd", "", {0x7f, 'E', 'L', 'F', 2, 1}});
   Blob blob;
   blob.target = 2;
   blob.data.assign(128, 0xbf);
-  blob.patches.push_back({4, Word{1, 1, 0, 8, 0, {3}}});
-  blob.patches.push_back({8, Word{1, 2, 8, 256, 0x80000000, {4}}});
+  blob.patches.push_back({4, Word{WordKind::address, WordPart::lo, 0, 8, 0, {3}}});
+  blob.patches.push_back({8, Word{WordKind::address, WordPart::hi, 8, 256, 0x80000000, {4}}});
   exe.blobs.push_back(blob);
   exe.inputs.push_back({2, {{0, 0}, {0, 1}}});
   Submitter sub;
   sub.numArgs = 3;
   Step reset;
-  reset.kind = Step::Reset;
+  reset.kind = StepKind::Reset;
   reset.operands = {1};
   Step patch;
-  patch.kind = Step::PatchGroup;
+  patch.kind = StepKind::PatchGroup;
   patch.operands = {0, 2, 1}; // target, offsets, source, as in the IR
-  patch.immediates = {0, 2, 32};
-  patch.word = Word{1, 1, 0, 4, 0, {2}};
+  patch.patch = {0, 2, 32, Word{WordKind::address, WordPart::lo, 0, 4, 0, {2}}};
   Step push;
-  push.kind = Step::Push;
-  push.operands = {0, 1, 1, 1, 1, 1};
-  push.immediates = {16, 0, 0, 0};
-  push.devices = {{0, 0}, {0, 1}};
+  push.kind = StepKind::Push;
+  push.operands = {0};
+  push.push = {16, PushMode::pm4, {hcq::QueueKind::COMPUTE, 0},
+               {{hcq::DeviceKind::AMD, 0}, {hcq::DeviceKind::AMD, 1}}};
   sub.steps = {reset, patch, push};
   exe.submitters.push_back(sub);
   PlanStep call;
-  call.kind = PlanStep::Call;
+  call.kind = PlanStepKind::Call;
   call.callee = 0;
   call.operands = {2, 3, 0};
   PlanStep host;
-  host.kind = PlanStep::HostCall;
+  host.kind = PlanStepKind::HostCall;
   host.name = "log";
   exe.plan = {call, host};
-  exe.profile.push_back({"vadd", 5, 6, 0, 0});
+  exe.profile.push_back({"vadd", 5, 6, {hcq::QueueKind::COMPUTE, 0}});
   return exe;
 }
 
@@ -210,21 +209,65 @@ TEST(Executable, ProfileEntriesNameTimestampPairs) {
 }
 
 TEST(Executable, StepsMissingWhatTheyReadAreRejected) {
-  // The runtime indexes a step's operands and immediates by kind; the reader
-  // is where a short step is refused.
+  // The runtime indexes a step's operands by kind; the reader is where a
+  // short step is refused.
   Executable exe = sample();
-  exe.submitters[0].steps[2].operands.pop_back();
+  exe.submitters[0].steps[1].operands.pop_back();
   EXPECT_NE(errorOf(readExecutable(writeExecutable(exe)))
-                .find("has a step of kind 3 with 5 operands and 4 immediates"),
+                .find("has a step of kind 2 with 2 operands"),
             std::string::npos);
   exe = sample();
-  exe.submitters[0].steps[1].immediates.clear();
+  exe.submitters[0].steps[2].operands.clear();
   EXPECT_NE(errorOf(readExecutable(writeExecutable(exe)))
-                .find("has a step of kind 2 with 3 operands and 0 immediates"),
+                .find("has a step of kind 3 with 0 operands"),
             std::string::npos);
   exe = sample();
-  exe.submitters[0].steps[2].devices.clear();
+  exe.submitters[0].steps[2].push.devices.clear();
   EXPECT_NE(errorOf(readExecutable(writeExecutable(exe)))
                 .find("has a push on no device"),
+            std::string::npos);
+}
+
+TEST(Executable, OlderFormatsAreRefusedByVersion) {
+  std::vector<uint8_t> bytes = writeExecutable(sample());
+  bytes[4] = 2; // the format before pushes named their device queue
+  EXPECT_NE(errorOf(readExecutable(bytes))
+                .find("format version 2, this reader reads version 3: the "
+                      "file is older than this runtime; recompile it with "
+                      "this hcq-opt"),
+            std::string::npos);
+}
+
+TEST(Executable, PlaceholderScopesAreChecked) {
+  // The file says whose memory each placeholder is; it must be what its tag
+  // makes it, and the device's have no slot.
+  Executable exe = sample();
+  Value timeline = exe.values[3];
+  timeline.tag = PlaceholderTag::timeline_signal;
+  timeline.slot = 2;
+  exe.values.push_back(timeline);
+  EXPECT_NE(errorOf(readExecutable(writeExecutable(exe)))
+                .find("value 7 is a device-scoped placeholder with slot 2"),
+            std::string::npos);
+  exe.values.back().slot = 0;
+  std::vector<uint8_t> bytes = writeExecutable(exe);
+  ASSERT_TRUE(static_cast<bool>(readExecutable(bytes)));
+  // The scope word of the signal (value 3): after the kind, index and tag.
+  std::vector<uint8_t> signal = writeExecutable(sample());
+  (void)signal;
+  EXPECT_EQ(exe.values[3].scope(), PlaceholderScope::Executable);
+  EXPECT_EQ(exe.values.back().scope(), PlaceholderScope::Device);
+}
+
+TEST(Executable, UnknownEnumValuesAreRefused) {
+  Executable exe = sample();
+  exe.values[2].tag = static_cast<PlaceholderTag>(14);
+  EXPECT_NE(errorOf(readExecutable(writeExecutable(exe)))
+                .find("unknown placeholder tag 14"),
+            std::string::npos);
+  exe = sample();
+  exe.submitters[0].steps[2].push.mode = static_cast<PushMode>(3);
+  EXPECT_NE(errorOf(readExecutable(writeExecutable(exe)))
+                .find("unknown push mode 3"),
             std::string::npos);
 }

@@ -20,10 +20,10 @@ std::vector<uint8_t> codeObject() {
                               (*buffer)->getBufferEnd());
 }
 
-Value placeholder(uint32_t tag, int64_t slot, uint64_t bytes,
-                  std::vector<Device> devices) {
+Value placeholder(PlaceholderTag tag, int64_t slot, uint64_t bytes,
+                  std::vector<DeviceId> devices) {
   Value v;
-  v.kind = Value::Placeholder;
+  v.kind = ValueKind::Placeholder;
   v.tag = tag;
   v.slot = slot;
   v.bytes = bytes;
@@ -36,22 +36,24 @@ Value placeholder(uint32_t tag, int64_t slot, uint64_t bytes,
 Executable sample() {
   Executable exe;
   exe.name = "linked";
-  const std::vector<Device> lanes = {{0, 0}, {0, 1}};
-  exe.values.push_back(placeholder(7, 1, 128, lanes));  // 0: cmdbuf
-  exe.values.push_back(placeholder(0, 2, 8, lanes));    // 1: signal
-  exe.values.push_back(placeholder(0, 2, 8, {{0, 1}})); // 2: lane 1's signal
+  const std::vector<DeviceId> lanes = {{hcq::DeviceKind::AMD, 0},
+                                      {hcq::DeviceKind::AMD, 1}};
+  exe.values.push_back(placeholder(PlaceholderTag::cmdbuf, 1, 128, lanes)); // 0
+  exe.values.push_back(placeholder(PlaceholderTag::signal, 2, 8, lanes)); // 1
+  exe.values.push_back(placeholder(PlaceholderTag::signal, 2, 8,
+                                       {{hcq::DeviceKind::AMD, 1}})); // 2: lane 1's
   Value program;
-  program.kind = Value::Program;
+  program.kind = ValueKind::Program;
   program.index = 0;
   program.devices = lanes;
   exe.values.push_back(program); // 3
-  exe.kernels.push_back({"vadd", 1, "vadd", "", codeObject()});
+  exe.kernels.push_back({"vadd", KernelTarget::amd, "vadd", "", codeObject()});
   Blob blob;
   blob.target = 0;
   blob.data.assign(128, 0xbe);
-  blob.patches.push_back({0, Word{1, 1, 0, 0, 0, {1}}});
-  blob.patches.push_back({4, Word{1, 2, 0, 0, 0, {1}}});
-  blob.patches.push_back({8, Word{1, 1, 8, 256, 0x1, {3}}});
+  blob.patches.push_back({0, Word{WordKind::address, WordPart::lo, 0, 0, 0, {1}}});
+  blob.patches.push_back({4, Word{WordKind::address, WordPart::hi, 0, 0, 0, {1}}});
+  blob.patches.push_back({8, Word{WordKind::address, WordPart::lo, 8, 256, 0x1, {3}}});
   exe.blobs.push_back(blob);
   return exe;
 }

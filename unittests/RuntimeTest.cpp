@@ -61,9 +61,10 @@ TEST(Runtime, RingWrapsAroundOverManyRuns) {
   // A 256-byte ring holds 4 entries; every run pushes more than that over
   // its queues, so the rings wrap again and again.
   hcq::PipelineOptions options;
-  options.ringBytes = 256;
   options.batchSize = 1;
-  auto exe = compileAndLoad(vaddScale, options);
+  RuntimeOptions runtime;
+  runtime.ringBytes = 256;
+  auto exe = compileAndLoad(vaddScale, options, runtime);
   ASSERT_TRUE(exe);
   std::vector<float> a(64, 1), b(64, 2), out(64);
   for (int run = 0; run < 300; ++run) {
@@ -220,7 +221,7 @@ TEST(Runtime, ProfileReadsEveryCallsTimestamps) {
   for (size_t i = 0; i < 3; ++i) {
     EXPECT_EQ(events[i].name, names[i]);
     EXPECT_EQ(events[i].queue, queues[i]);
-    EXPECT_EQ(events[i].device.kind, 1u); // CPU
+    EXPECT_EQ(events[i].device.kind, hcq::DeviceKind::CPU);
     EXPECT_GT(events[i].startNs, 0u);
     EXPECT_GE(events[i].endNs, events[i].startNs);
     if (i)
@@ -235,8 +236,8 @@ TEST(Runtime, ProfileReadsEveryCallsTimestamps) {
 
 TEST(Runtime, ChromeTraceNamesDevicesQueuesAndCalls) {
   std::vector<ProfileEvent> events = {
-      {"vadd", {0, 1}, "COMPUTE:0", 5000, 7500, 0},
-      {"copy", {1, 0}, "COPY:0", 8000, 8250, 1},
+      {"vadd", {hcq::DeviceKind::AMD, 1}, "COMPUTE:0", 5000, 7500, 0},
+      {"copy", {hcq::DeviceKind::CPU, 0}, "COPY:0", 8000, 8250, 1},
   };
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -277,17 +278,17 @@ TEST(Runtime, CorruptPlansFailTheLoadNotTheMemory) {
       hcq::test::compileExecutable(vaddScale, options);
   ASSERT_TRUE(good);
   auto loadError = [](const Executable &exe) {
-    auto loaded = loadExecutable(exe);
+    auto loaded = Runtime::create()->load(exe);
     return loaded ? std::string() : llvm::toString(loaded.takeError());
   };
   ASSERT_EQ(loadError(*good), "");
 
   // An offset table entry pointing past its blob.
-  constexpr uint32_t TAG_OFFTBL = 12;
   Executable exe = *good;
   bool patched = false;
   for (Blob &blob : exe.blobs)
-    if (exe.values[blob.target].tag == TAG_OFFTBL && !patched) {
+    if (exe.values[blob.target].isPlaceholder(PlaceholderTag::offtbl) &&
+        !patched) {
       uint32_t far = 1 << 20;
       std::memcpy(blob.data.data(), &far, 4);
       patched = true;
@@ -301,11 +302,11 @@ TEST(Runtime, CorruptPlansFailTheLoadNotTheMemory) {
   // A fence whose timeline is a schedule argument (no linked memory).
   exe = *good;
   uint32_t input = 0;
-  while (exe.values[input].kind != Value::Input)
+  while (exe.values[input].kind != ValueKind::Input)
     ++input;
   const Submitter &sub = exe.submitters[exe.plan[0].callee];
   for (const Step &step : sub.steps)
-    if (step.kind == Step::Fence) {
+    if (step.kind == StepKind::Fence) {
       exe.plan[0].operands[step.operands[0]] = input;
       break;
     }

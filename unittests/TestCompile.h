@@ -87,19 +87,28 @@ compileExecutable(const std::string &source, PipelineOptions &options) {
   return std::move(*reread);
 }
 
-/// Compiles `source` and loads it.
+/// Compiles `source` and loads it onto `runtime`.
 inline std::unique_ptr<runtime::LoadedExecutable>
 compileAndLoad(const std::string &source, PipelineOptions &options,
-               const runtime::RuntimeOptions &runtimeOptions = {}) {
+               runtime::Runtime &runtime) {
   std::optional<runtime::Executable> exe = compileExecutable(source, options);
   if (!exe)
     return nullptr;
-  auto loaded = runtime::loadExecutable(*exe, runtimeOptions);
+  auto loaded = runtime.load(*exe);
   if (!loaded) {
     llvm::errs() << llvm::toString(loaded.takeError()) << "\n";
     return nullptr;
   }
   return std::move(*loaded);
+}
+
+/// Compiles `source` and loads it onto a runtime of its own (which the
+/// executable keeps alive).
+inline std::unique_ptr<runtime::LoadedExecutable>
+compileAndLoad(const std::string &source, PipelineOptions &options,
+               runtime::RuntimeOptions runtimeOptions = {}) {
+  auto runtime = runtime::Runtime::create(std::move(runtimeOptions));
+  return compileAndLoad(source, options, *runtime);
 }
 
 } // namespace hcq::test

@@ -2,6 +2,7 @@
 
 #include "HCQ/Dialect/AsmUtils.h"
 #include "HCQ/Dialect/HCQ.h"
+#include "HCQ/Runtime/ABI.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -19,6 +20,51 @@ using namespace hcq;
 
 #define GET_TYPEDEF_CLASSES
 #include "HCQ/Dialect/HCQTypes.cpp.inc"
+
+// The ODS enums are the executable file's (include/HCQ/Runtime/ABI.h): every
+// case of each, and its extent, tied to the ABI header's.
+#define HCQ_SAME_CASE(Enum, Case)                                              \
+  static_assert(static_cast<uint32_t>(hcq::Enum::Case) ==                      \
+                    static_cast<uint32_t>(abi::Enum::Case),                    \
+                #Enum "::" #Case " differs from the ABI header's")
+HCQ_SAME_CASE(PlaceholderTag, signal);
+HCQ_SAME_CASE(PlaceholderTag, timeline_signal);
+HCQ_SAME_CASE(PlaceholderTag, timeline_value);
+HCQ_SAME_CASE(PlaceholderTag, epoch);
+HCQ_SAME_CASE(PlaceholderTag, sentinel_signal);
+HCQ_SAME_CASE(PlaceholderTag, timestamp);
+HCQ_SAME_CASE(PlaceholderTag, staging);
+HCQ_SAME_CASE(PlaceholderTag, cmdbuf);
+HCQ_SAME_CASE(PlaceholderTag, kernargs);
+HCQ_SAME_CASE(PlaceholderTag, program);
+HCQ_SAME_CASE(PlaceholderTag, scratch);
+HCQ_SAME_CASE(PlaceholderTag, inputs);
+HCQ_SAME_CASE(PlaceholderTag, offtbl);
+HCQ_SAME_CASE(PlaceholderTag, host_function);
+static_assert(getMaxEnumValForPlaceholderTag() + 1 ==
+              abi::NUM_PLACEHOLDER_TAGS);
+HCQ_SAME_CASE(KernelTarget, cpu);
+HCQ_SAME_CASE(KernelTarget, amd);
+HCQ_SAME_CASE(KernelTarget, builtin);
+static_assert(getMaxEnumValForKernelTarget() ==
+              static_cast<uint32_t>(abi::KernelTarget::builtin));
+HCQ_SAME_CASE(PushMode, pm4);
+HCQ_SAME_CASE(PushMode, sdma);
+HCQ_SAME_CASE(PushMode, cpu);
+static_assert(getMaxEnumValForPushMode() ==
+              static_cast<uint32_t>(abi::PushMode::cpu));
+HCQ_SAME_CASE(WordKind, constant);
+HCQ_SAME_CASE(WordKind, address);
+HCQ_SAME_CASE(WordKind, variable);
+HCQ_SAME_CASE(WordKind, load);
+static_assert(getMaxEnumValForWordKind() ==
+              static_cast<uint32_t>(abi::WordKind::load));
+HCQ_SAME_CASE(WordPart, full);
+HCQ_SAME_CASE(WordPart, lo);
+HCQ_SAME_CASE(WordPart, hi);
+static_assert(getMaxEnumValForWordPart() ==
+              static_cast<uint32_t>(abi::WordPart::hi));
+#undef HCQ_SAME_CASE
 
 void HCQDialect::initialize() {
   addAttributes<

@@ -2,6 +2,7 @@
 
 #include "HCQ/Dialect/AsmUtils.h"
 #include "HCQ/Dialect/HCQ.h"
+#include "HCQ/Runtime/ABI.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
@@ -29,6 +30,44 @@ static ParseResult parseQueue(OpAsmParser &parser, QueueAttr &queue) {
 }
 static void printQueue(OpAsmPrinter &printer, Operation *, QueueAttr queue) {
   printQueueName(printer, queue);
+}
+
+/// `slot N` for an executable's placeholder, `device` for a device's: the
+/// tag decides which, and the other spelling is an error naming the tag.
+static ParseResult parsePlaceholderSlot(OpAsmParser &parser,
+                                        PlaceholderTagAttr tag,
+                                        IntegerAttr &slot) {
+  SMLoc loc = parser.getCurrentLocation();
+  bool deviceScoped =
+      abi::getPlaceholderScope(static_cast<abi::PlaceholderTag>(
+          tag.getValue())) == abi::PlaceholderScope::Device;
+  Builder &b = parser.getBuilder();
+  if (succeeded(parser.parseOptionalKeyword("device"))) {
+    if (!deviceScoped)
+      return parser.emitError(loc)
+             << "'" << stringifyPlaceholderTag(tag.getValue())
+             << "' placeholders are the executable's: expected 'slot N', "
+                "not 'device'";
+    slot = b.getI64IntegerAttr(0);
+    return success();
+  }
+  if (deviceScoped)
+    return parser.emitError(loc)
+           << "'" << stringifyPlaceholderTag(tag.getValue())
+           << "' placeholders are the device's: expected 'device', they "
+              "have no slot";
+  int64_t value;
+  if (parser.parseKeyword("slot") || parser.parseInteger(value))
+    return failure();
+  slot = b.getI64IntegerAttr(value);
+  return success();
+}
+static void printPlaceholderSlot(OpAsmPrinter &printer, Operation *op,
+                                 PlaceholderTagAttr, IntegerAttr slot) {
+  if (cast<PlaceholderOp>(op).isDeviceScoped())
+    printer << "device";
+  else
+    printer << "slot " << slot.getInt();
 }
 
 /// `(write f32, read f32)`: the kernel's buffer arguments in ABI order.
@@ -504,9 +543,19 @@ static bool isSignalTag(PlaceholderTag tag) {
   }
 }
 
+bool PlaceholderOp::isDeviceScoped() {
+  return abi::getPlaceholderScope(static_cast<abi::PlaceholderTag>(
+             getTag())) == abi::PlaceholderScope::Device;
+}
+
 LogicalResult PlaceholderOp::verify() {
   if (getSlot() < 0)
     return emitOpError() << "slot must not be negative, got " << getSlot();
+  if (isDeviceScoped() && getSlot() != 0)
+    return emitOpError() << "'" << stringifyPlaceholderTag(getTag())
+                         << "' placeholders are the device's and have no "
+                            "slot, got slot "
+                         << getSlot();
   if (isSignalTag(getTag()) && !isSignalType(getType()))
     return emitOpError() << "'" << stringifyPlaceholderTag(getTag())
                          << "' placeholder must be a !hcq.buffer<1xi64, ...>"
@@ -1229,24 +1278,6 @@ LogicalResult PushOp::verify() {
   if (getSize() <= 0 || getSize() > source.getByteSize())
     return emitOpError() << "size " << getSize() << " is outside the "
                          << source.getByteSize() << "-byte source";
-  struct Part {
-    Value value;
-    PlaceholderTag tag;
-    StringRef what;
-  } parts[] = {{getRing(), PlaceholderTag::ring, "ring"},
-               {getPut(), PlaceholderTag::ring_put, "put"},
-               {getWptr(), PlaceholderTag::ring_wptr, "wptr"},
-               {getRptr(), PlaceholderTag::ring_rptr, "rptr"},
-               {getDoorbell(), PlaceholderTag::doorbell, "doorbell"}};
-  for (const Part &part : parts) {
-    if (!isPlaceholderOrArgument(part.value, part.tag))
-      return emitOpError() << part.what << " must be a '"
-                           << stringifyPlaceholderTag(part.tag)
-                           << "' placeholder";
-  }
-  for (Value pointer : {getPut(), getWptr(), getRptr(), getDoorbell()})
-    if (!isSignalType(pointer.getType()))
-      return emitOpError("ring pointers and doorbell are one 64-bit word");
   bool cpu = getDevices().allOfKind(DeviceKind::CPU);
   if ((getMode() == PushMode::cpu) != cpu)
     return emitOpError() << "mode '" << stringifyPushMode(getMode())

@@ -327,12 +327,12 @@ private:
     namespace reg = pm4::reg;
     uint64_t entry =
         address(sh[reg::COMPUTE_PGM_LO], sh[reg::COMPUTE_PGM_LO + 1]) << 8;
-    auto it = twins.find(entry);
-    if (it == twins.end())
+    const TwinProgram *found = twins.find(entry);
+    if (!found)
       return runtimeError("DISPATCH_DIRECT at " + where() + " of program 0x" +
                           Twine::utohexstr(entry) +
                           ", which is no loaded kernel with a CPU twin");
-    const TwinProgram &program = it->second;
+    const TwinProgram &program = *found;
     auto userData = [&](unsigned i) {
       return address(sh[reg::COMPUTE_USER_DATA_0 + i],
                      sh[reg::COMPUTE_USER_DATA_0 + i + 1]);

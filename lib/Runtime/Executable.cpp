@@ -30,19 +30,23 @@ bool InputsTable::operator==(const InputsTable &o) const {
   return table == o.table && slots == o.slots;
 }
 bool Step::operator==(const Step &o) const {
-  return kind == o.kind && operands == o.operands &&
-         immediates == o.immediates && word == o.word && devices == o.devices;
+  return kind == o.kind && operands == o.operands && patch == o.patch &&
+         push == o.push;
 }
 bool Submitter::operator==(const Submitter &o) const {
   return numArgs == o.numArgs && steps == o.steps;
 }
+bool LaunchGrid::operator==(const LaunchGrid &o) const {
+  return std::equal(global, global + 3, o.global) &&
+         std::equal(local, local + 3, o.local);
+}
 bool PlanStep::operator==(const PlanStep &o) const {
   return kind == o.kind && callee == o.callee && name == o.name &&
-         operands == o.operands && immediates == o.immediates;
+         operands == o.operands && copy == o.copy && grid == o.grid;
 }
 bool ProfileEntry::operator==(const ProfileEntry &o) const {
   return name == o.name && start == o.start && end == o.end &&
-         queueKind == o.queueKind && queueIndex == o.queueIndex;
+         queue == o.queue;
 }
 bool Executable::operator==(const Executable &o) const {
   return name == o.name && numArgs == o.numArgs && values == o.values &&
@@ -82,21 +86,21 @@ public:
     for (uint32_t v : values)
       u32(v);
   }
-  void u64s(ArrayRef<uint64_t> values) {
-    u32(values.size());
-    for (uint64_t v : values)
-      u64(v);
-  }
-  void devices(const std::vector<Device> &devices) {
+  template <typename Enum> void e32(Enum v) { u32(static_cast<uint32_t>(v)); }
+  void devices(const std::vector<DeviceId> &devices) {
     u32(devices.size());
-    for (const Device &d : devices) {
-      u32(d.kind);
+    for (const DeviceId &d : devices) {
+      e32(d.kind);
       u32(d.index);
     }
   }
+  void queue(const QueueName &q) {
+    e32(q.kind);
+    u32(q.index);
+  }
   void word(const Word &w) {
-    u32(w.kind);
-    u32(w.part);
+    e32(w.kind);
+    e32(w.part);
     u32(w.shift);
     u64(w.value);
     u64(w.orBits);
@@ -146,24 +150,31 @@ public:
       x = u32();
     return v;
   }
-  std::vector<uint64_t> u64s() {
-    std::vector<uint64_t> v(count(8, "immediates"));
-    for (uint64_t &x : v)
-      x = u64();
-    return v;
+  /// An enum stored as 32 bits, refused unless below `limit`.
+  template <typename Enum> Enum e32(uint32_t limit, const char *what) {
+    uint32_t v = u32();
+    if (!failed() && v >= limit)
+      fail("unknown " + std::string(what) + " " + std::to_string(v));
+    return static_cast<Enum>(failed() ? 0 : v);
   }
-  std::vector<Device> devices() {
-    std::vector<Device> v(count(8, "devices"));
-    for (Device &d : v) {
-      d.kind = u32();
+  std::vector<DeviceId> devices() {
+    std::vector<DeviceId> v(count(8, "devices"));
+    for (DeviceId &d : v) {
+      d.kind = e32<DeviceKind>(uint32_t(DeviceKind::DISK) + 1, "device kind");
       d.index = u32();
     }
     return v;
   }
+  QueueName queue() {
+    QueueName q{QueueKind::COMPUTE, 0};
+    q.kind = e32<QueueKind>(uint32_t(QueueKind::SUBMIT) + 1, "queue kind");
+    q.index = u32();
+    return q;
+  }
   Word word() {
     Word w;
-    w.kind = u32();
-    w.part = u32();
+    w.kind = e32<WordKind>(uint32_t(WordKind::load) + 1, "word kind");
+    w.part = e32<WordPart>(uint32_t(WordPart::hi) + 1, "word part");
     w.shift = u32();
     w.value = u64();
     w.orBits = u64();
@@ -202,7 +213,8 @@ Error formatError(const Twine &why) {
                            "invalid hcq executable: " + why);
 }
 
-/// Checks that every index names something that exists.
+/// Checks that every index names something that exists and every record has
+/// what its kind reads: a runtime indexes them without checking again.
 Error validate(const Executable &exe) {
   size_t values = exe.values.size();
   auto value = [&](uint32_t v, const Twine &where) -> Error {
@@ -212,27 +224,25 @@ Error validate(const Executable &exe) {
     return Error::success();
   };
   for (auto [i, v] : llvm::enumerate(exe.values)) {
-    if (v.kind > Value::Variable)
-      return formatError("value " + Twine(i) + " has unknown kind " +
-                         Twine(v.kind));
-    if (v.kind == Value::Program && v.index >= exe.kernels.size())
+    if (v.kind == ValueKind::Program && v.index >= exe.kernels.size())
       return formatError("value " + Twine(i) + " is the program of kernel " +
                          Twine(v.index) + " of " + Twine(exe.kernels.size()));
-    if ((v.kind == Value::Input || v.kind == Value::Variable) &&
+    if ((v.kind == ValueKind::Input || v.kind == ValueKind::Variable) &&
         v.index >= exe.numArgs)
       return formatError("value " + Twine(i) + " is argument " +
                          Twine(v.index) + " of " + Twine(exe.numArgs));
-    for (const Device &d : v.devices)
-      if (d.kind > 5)
-        return formatError("value " + Twine(i) + " is on unknown device kind " +
-                           Twine(d.kind));
+    if (v.kind == ValueKind::Placeholder &&
+        v.scope() == PlaceholderScope::Device && v.slot != 0)
+      return formatError("value " + Twine(i) +
+                         " is a device-scoped placeholder with slot " +
+                         Twine(v.slot));
   }
   for (auto [i, blob] : llvm::enumerate(exe.blobs)) {
     if (Error e = value(blob.target, "blob " + Twine(i)))
       return e;
     for (auto &[offset, word] : blob.patches) {
-      // A half of an address is 4 bytes, a whole one 8 (WordPart::full is 0).
-      uint64_t width = word.part == 0 ? 8 : 4;
+      // A half of an address is 4 bytes, a whole one 8.
+      uint64_t width = word.part == WordPart::full ? 8 : 4;
       if (offset > blob.data.size() || width > blob.data.size() - offset)
         return formatError("blob " + Twine(i) + " patch at " + Twine(offset) +
                            " is outside its " + Twine(blob.data.size()) +
@@ -251,38 +261,24 @@ Error validate(const Executable &exe) {
   }
   for (auto [i, sub] : llvm::enumerate(exe.submitters))
     for (const Step &step : sub.steps) {
-      if (step.kind > Step::Finalize)
-        return formatError("submitter " + Twine(i) +
-                           " has a step of unknown "
-                           "kind " +
-                           Twine(step.kind));
       for (uint32_t op : step.operands)
         if (op >= sub.numArgs)
           return formatError("submitter " + Twine(i) + " step names argument " +
                              Twine(op) + " of " + Twine(sub.numArgs));
-      for (uint32_t ref : step.word.refs)
+      for (uint32_t ref : step.patch.word.refs)
         if (ref >= sub.numArgs)
           return formatError("submitter " + Twine(i) + " word names argument " +
                              Twine(ref) + " of " + Twine(sub.numArgs));
-      // What each kind reads (Step's comments): a runtime indexes these
-      // without checking again.
-      static constexpr size_t MIN_OPERANDS[] = {2, 0, 3, 6, 2};
-      static constexpr size_t MIN_IMMEDIATES[] = {0, 0, 3, 4, 0};
-      if (step.operands.size() < MIN_OPERANDS[step.kind] ||
-          step.immediates.size() < MIN_IMMEDIATES[step.kind])
+      if (step.operands.size() < abi::getStepOperandCount(step.kind))
         return formatError("submitter " + Twine(i) + " has a step of kind " +
-                           Twine(step.kind) + " with " +
-                           Twine(step.operands.size()) + " operands and " +
-                           Twine(step.immediates.size()) + " immediates");
-      if (step.kind == Step::Push && step.devices.empty())
+                           Twine(uint32_t(step.kind)) + " with " +
+                           Twine(step.operands.size()) + " operands");
+      if (step.kind == StepKind::Push && step.push.devices.empty())
         return formatError("submitter " + Twine(i) +
                            " has a push on no device");
     }
   for (auto [i, step] : llvm::enumerate(exe.plan)) {
-    if (step.kind > PlanStep::Launch)
-      return formatError("plan step " + Twine(i) + " has unknown kind " +
-                         Twine(step.kind));
-    if (step.kind == PlanStep::Call) {
+    if (step.kind == PlanStepKind::Call) {
       if (step.callee >= exe.submitters.size())
         return formatError("plan step " + Twine(i) + " calls submitter " +
                            Twine(step.callee) + " of " +
@@ -293,7 +289,10 @@ Error validate(const Executable &exe) {
                            Twine(exe.submitters[step.callee].numArgs) +
                            "-argument submitter");
     }
-    if (step.kind == PlanStep::Launch && step.callee >= exe.kernels.size())
+    if (step.kind == PlanStepKind::Copy && step.operands.size() != 2)
+      return formatError("plan step " + Twine(i) + " is a copy of " +
+                         Twine(step.operands.size()) + " buffers");
+    if (step.kind == PlanStepKind::Launch && step.callee >= exe.kernels.size())
       return formatError("plan step " + Twine(i) + " launches kernel " +
                          Twine(step.callee) + " of " +
                          Twine(exe.kernels.size()));
@@ -302,14 +301,13 @@ Error validate(const Executable &exe) {
         return e;
   }
   // The runtime reads each entry's pair as one 64-bit slot per lane.
-  constexpr uint32_t TAG_TIMESTAMP = 5; // hcq::PlaceholderTag::timestamp
   for (auto [i, entry] : llvm::enumerate(exe.profile)) {
     for (uint32_t v : {entry.start, entry.end}) {
       if (Error e = value(v, "profile entry " + Twine(i)))
         return e;
       const Value &slot = exe.values[v];
-      if (slot.kind != Value::Placeholder || slot.tag != TAG_TIMESTAMP ||
-          slot.bytes < 8 || slot.devices.empty())
+      if (!slot.isPlaceholder(PlaceholderTag::timestamp) || slot.bytes < 8 ||
+          slot.devices.empty())
         return formatError("profile entry " + Twine(i) + " names value " +
                            Twine(v) + ", which is no timestamp placeholder");
     }
@@ -326,10 +324,10 @@ std::vector<ArgumentUse> getArgumentUses(const Executable &exe) {
   std::vector<ArgumentUse> uses(exe.numArgs);
   for (const Value &v : exe.values) {
     if (v.index >= exe.numArgs ||
-        (v.kind != Value::Input && v.kind != Value::Variable))
+        (v.kind != ValueKind::Input && v.kind != ValueKind::Variable))
       continue;
     ArgumentUse &use = uses[v.index];
-    if (v.kind == Value::Variable) {
+    if (v.kind == ValueKind::Variable) {
       use.kind = ArgumentUse::Variable;
       continue;
     }
@@ -346,9 +344,10 @@ std::vector<uint8_t> writeExecutable(const Executable &exe) {
   w.u32(exe.numArgs);
   w.u32(exe.values.size());
   for (const Value &v : exe.values) {
-    w.u32(v.kind);
+    w.e32(v.kind);
     w.u32(v.index);
-    w.u32(v.tag);
+    w.e32(v.tag);
+    w.e32(v.scope());
     w.u64(static_cast<uint64_t>(v.slot));
     w.u64(v.bytes);
     w.u8(v.isVolatile);
@@ -357,7 +356,7 @@ std::vector<uint8_t> writeExecutable(const Executable &exe) {
   w.u32(exe.kernels.size());
   for (const Kernel &k : exe.kernels) {
     w.string(k.name);
-    w.u32(k.target);
+    w.e32(k.target);
     w.string(k.symbol);
     w.string(k.library);
     w.bytes(k.codeObject);
@@ -386,28 +385,44 @@ std::vector<uint8_t> writeExecutable(const Executable &exe) {
     w.u32(s.numArgs);
     w.u32(s.steps.size());
     for (const Step &step : s.steps) {
-      w.u32(step.kind);
+      w.e32(step.kind);
       w.u32s(step.operands);
-      w.u64s(step.immediates);
-      w.word(step.word);
-      w.devices(step.devices);
+      if (step.kind == StepKind::PatchGroup) {
+        w.u64(step.patch.start);
+        w.u64(step.patch.count);
+        w.u32(step.patch.bits);
+        w.word(step.patch.word);
+      } else if (step.kind == StepKind::Push) {
+        w.u64(step.push.bytes);
+        w.e32(step.push.mode);
+        w.queue(step.push.queue);
+        w.devices(step.push.devices);
+      }
     }
   }
   w.u32(exe.plan.size());
   for (const PlanStep &step : exe.plan) {
-    w.u32(step.kind);
+    w.e32(step.kind);
     w.u32(step.callee);
     w.string(step.name);
     w.u32s(step.operands);
-    w.u64s(step.immediates);
+    if (step.kind == PlanStepKind::Copy) {
+      for (uint64_t v : {step.copy.dstOffset, step.copy.dstBytes,
+                         step.copy.srcOffset, step.copy.srcBytes})
+        w.u64(v);
+    } else if (step.kind == PlanStepKind::Launch) {
+      for (int i = 0; i < 3; ++i)
+        w.u64(step.grid.global[i]);
+      for (int i = 0; i < 3; ++i)
+        w.u64(step.grid.local[i]);
+    }
   }
   w.u32(exe.profile.size());
   for (const ProfileEntry &entry : exe.profile) {
     w.string(entry.name);
     w.u32(entry.start);
     w.u32(entry.end);
-    w.u32(entry.queueKind);
-    w.u32(entry.queueIndex);
+    w.queue(entry.queue);
   }
 
   std::vector<uint8_t> file(HEADER_BYTES);
@@ -438,7 +453,11 @@ Expected<Executable> readExecutable(ArrayRef<uint8_t> bytes) {
   uint32_t version = support::endian::read32le(bytes.data() + 4);
   if (version != FORMAT_VERSION)
     return formatError("format version " + Twine(version) +
-                       ", this reader reads version " + Twine(FORMAT_VERSION));
+                       ", this reader reads version " + Twine(FORMAT_VERSION) +
+                       (version < FORMAT_VERSION
+                            ? ": the file is older than this runtime; "
+                              "recompile it with this hcq-opt"
+                            : ": the file is newer than this runtime"));
   uint64_t size = support::endian::read64le(bytes.data() + 8);
   if (size != bytes.size() - HEADER_BYTES)
     return formatError(
@@ -456,11 +475,18 @@ Expected<Executable> readExecutable(ArrayRef<uint8_t> bytes) {
   Executable exe;
   exe.name = r.string();
   exe.numArgs = r.u32();
-  exe.values.resize(r.count(33, "values"));
+  exe.values.resize(r.count(37, "values"));
   for (Value &v : exe.values) {
-    v.kind = static_cast<Value::Kind>(r.u32());
+    v.kind = r.e32<ValueKind>(uint32_t(ValueKind::Variable) + 1, "value kind");
     v.index = r.u32();
-    v.tag = r.u32();
+    v.tag =
+        r.e32<PlaceholderTag>(abi::NUM_PLACEHOLDER_TAGS, "placeholder tag");
+    auto scope = r.e32<PlaceholderScope>(
+        uint32_t(PlaceholderScope::Runtime) + 1, "placeholder scope");
+    if (!r.failed() && scope != v.scope())
+      r.fail("a value of scope " + std::to_string(uint32_t(scope)) +
+             " where its tag has scope " +
+             std::to_string(uint32_t(v.scope())));
     v.slot = static_cast<int64_t>(r.u64());
     v.bytes = r.u64();
     v.isVolatile = r.u8();
@@ -469,7 +495,8 @@ Expected<Executable> readExecutable(ArrayRef<uint8_t> bytes) {
   exe.kernels.resize(r.count(28, "kernels"));
   for (Kernel &k : exe.kernels) {
     k.name = r.string();
-    k.target = r.u32();
+    k.target = r.e32<KernelTarget>(uint32_t(KernelTarget::builtin) + 1,
+                                   "kernel target");
     k.symbol = r.string();
     k.library = r.string();
     k.codeObject = r.bytes();
@@ -496,30 +523,47 @@ Expected<Executable> readExecutable(ArrayRef<uint8_t> bytes) {
   exe.submitters.resize(r.count(8, "submitters"));
   for (Submitter &s : exe.submitters) {
     s.numArgs = r.u32();
-    s.steps.resize(r.count(48, "steps"));
+    s.steps.resize(r.count(8, "steps"));
     for (Step &step : s.steps) {
-      step.kind = static_cast<Step::Kind>(r.u32());
+      step.kind = r.e32<StepKind>(abi::NUM_STEP_KINDS, "step kind");
       step.operands = r.u32s();
-      step.immediates = r.u64s();
-      step.word = r.word();
-      step.devices = r.devices();
+      if (step.kind == StepKind::PatchGroup) {
+        step.patch.start = r.u64();
+        step.patch.count = r.u64();
+        step.patch.bits = r.u32();
+        step.patch.word = r.word();
+      } else if (step.kind == StepKind::Push) {
+        step.push.bytes = r.u64();
+        step.push.mode =
+            r.e32<PushMode>(uint32_t(PushMode::cpu) + 1, "push mode");
+        step.push.queue = r.queue();
+        step.push.devices = r.devices();
+      }
     }
   }
   exe.plan.resize(r.count(24, "plan steps"));
   for (PlanStep &step : exe.plan) {
-    step.kind = static_cast<PlanStep::Kind>(r.u32());
+    step.kind = r.e32<PlanStepKind>(abi::NUM_PLAN_STEP_KINDS, "plan step kind");
     step.callee = r.u32();
     step.name = r.string();
     step.operands = r.u32s();
-    step.immediates = r.u64s();
+    if (step.kind == PlanStepKind::Copy) {
+      for (uint64_t *v : {&step.copy.dstOffset, &step.copy.dstBytes,
+                          &step.copy.srcOffset, &step.copy.srcBytes})
+        *v = r.u64();
+    } else if (step.kind == PlanStepKind::Launch) {
+      for (int i = 0; i < 3; ++i)
+        step.grid.global[i] = r.u64();
+      for (int i = 0; i < 3; ++i)
+        step.grid.local[i] = r.u64();
+    }
   }
   exe.profile.resize(r.count(24, "profile entries"));
   for (ProfileEntry &entry : exe.profile) {
     entry.name = r.string();
     entry.start = r.u32();
     entry.end = r.u32();
-    entry.queueKind = r.u32();
-    entry.queueIndex = r.u32();
+    entry.queue = r.queue();
   }
   if (r.failed())
     return formatError(r.message());

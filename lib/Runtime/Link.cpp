@@ -14,11 +14,6 @@ using namespace llvm;
 namespace hcq::runtime {
 
 namespace {
-// Mirrors of the dialect's enums (HCQBase.td); the format stores them.
-constexpr uint32_t WORD_ADDRESS = 1;
-constexpr uint32_t PART_FULL = 0, PART_LO = 1, PART_HI = 2;
-constexpr uint32_t TAG_HOST_FUNCTION = 17;
-
 Error linkError(const Twine &why) {
   return createStringError(inconvertibleErrorCode(), "link: " + why);
 }
@@ -26,9 +21,9 @@ Error linkError(const Twine &why) {
 
 uint64_t evaluateAddressWord(const Word &word, uint64_t address) {
   uint64_t value = (address + word.value) >> word.shift;
-  if (word.part == PART_LO)
+  if (word.part == WordPart::lo)
     value &= 0xFFFFFFFF;
-  else if (word.part == PART_HI)
+  else if (word.part == WordPart::hi)
     value >>= 32;
   return value | word.orBits;
 }
@@ -38,27 +33,27 @@ Expected<LinkResult> link(const Executable &exe, Memory &memory) {
   result.addresses.resize(exe.values.size());
   // One memory per (tag, slot, device) placeholder and per (kernel, device)
   // program, however many values name it.
-  std::map<std::tuple<uint32_t, int64_t, uint32_t, uint32_t>, uint64_t>
+  std::map<std::tuple<PlaceholderTag, int64_t, DeviceId>, uint64_t>
       placeholders;
-  std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint64_t> programs;
+  std::map<std::tuple<uint32_t, DeviceId>, uint64_t> programs;
   std::vector<std::optional<amd::KernelInfo>> images(exe.kernels.size());
 
   for (auto [i, value] : llvm::enumerate(exe.values)) {
     std::vector<uint64_t> &lanes = result.addresses[i];
-    if (value.kind == Value::Input || value.kind == Value::Variable) {
+    if (value.kind == ValueKind::Input || value.kind == ValueKind::Variable) {
       lanes.assign(std::max<size_t>(value.devices.size(), 1), 0);
       continue;
     }
-    for (const Device &device : value.devices) {
+    for (const DeviceId &device : value.devices) {
       uint64_t address = 0;
-      if (value.kind == Value::Placeholder && value.tag == TAG_HOST_FUNCTION) {
+      if (value.kind == ValueKind::Placeholder &&
+          value.scope() == PlaceholderScope::Runtime) {
         Expected<uint64_t> fn = memory.runtimeFunction(value.slot);
         if (!fn)
           return fn.takeError();
         address = *fn;
-      } else if (value.kind == Value::Placeholder) {
-        auto key =
-            std::make_tuple(value.tag, value.slot, device.kind, device.index);
+      } else if (value.kind == ValueKind::Placeholder) {
+        auto key = std::make_tuple(value.tag, value.slot, device);
         auto it = placeholders.find(key);
         if (it == placeholders.end()) {
           Expected<uint64_t> a = memory.allocate(value, device, value.bytes);
@@ -67,15 +62,15 @@ Expected<LinkResult> link(const Executable &exe, Memory &memory) {
           it = placeholders.emplace(key, *a).first;
         }
         address = it->second;
-      } else if (value.kind == Value::Program) {
+      } else if (value.kind == ValueKind::Program) {
         const Kernel &kernel = exe.kernels[value.index];
-        if (kernel.target != KERNEL_AMD) {
+        if (kernel.target != KernelTarget::amd) {
           Expected<uint64_t> fn = memory.hostFunction(kernel);
           if (!fn)
             return fn.takeError();
           address = *fn;
         } else {
-          auto key = std::make_tuple(value.index, device.kind, device.index);
+          auto key = std::make_tuple(value.index, device);
           auto it = programs.find(key);
           if (it == programs.end()) {
             if (!images[value.index]) {
@@ -113,7 +108,7 @@ Expected<LinkResult> link(const Executable &exe, Memory &memory) {
     for (size_t lane = 0; lane < targets.size(); ++lane) {
       std::vector<uint8_t> data = blob.data;
       for (const auto &[offset, word] : blob.patches) {
-        if (word.kind != WORD_ADDRESS || word.refs.empty())
+        if (word.kind != WordKind::address || word.refs.empty())
           return linkError("a blob patch must be an address");
         uint32_t ref = word.refs.size() == 1
                            ? word.refs[0]
@@ -121,7 +116,7 @@ Expected<LinkResult> link(const Executable &exe, Memory &memory) {
         const std::vector<uint64_t> &refLanes = result.addresses[ref];
         uint64_t address = refLanes[refLanes.size() == 1 ? 0 : lane];
         uint64_t value = evaluateAddressWord(word, address);
-        if (word.part == PART_FULL)
+        if (word.part == WordPart::full)
           support::endian::write64le(data.data() + offset, value);
         else
           support::endian::write32le(data.data() + offset,
@@ -134,7 +129,7 @@ Expected<LinkResult> link(const Executable &exe, Memory &memory) {
   return result;
 }
 
-Expected<uint64_t> Memory::loadProgram(const Value &value, const Device &device,
+Expected<uint64_t> Memory::loadProgram(const Value &value, const DeviceId &device,
                                        const amd::KernelInfo &kernel) {
   Expected<uint64_t> address = allocate(value, device, kernel.image.size());
   if (address)
@@ -143,10 +138,9 @@ Expected<uint64_t> Memory::loadProgram(const Value &value, const Device &device,
 }
 
 Expected<uint64_t> AddressMap::loadProgram(const Value &value,
-                                           const Device &device,
+                                           const DeviceId &device,
                                            const amd::KernelInfo &kernel) {
-  auto key =
-      std::make_pair(kernel.image, std::make_pair(device.kind, device.index));
+  auto key = std::make_pair(kernel.image, device);
   auto it = programs.find(key);
   if (it != programs.end())
     return it->second;
@@ -170,7 +164,7 @@ Expected<const LinkResult &> LinkCache::link(const Executable &exe,
   return results.emplace(std::move(key), std::move(*result)).first->second;
 }
 
-Expected<uint64_t> AddressMap::allocate(const Value &, const Device &,
+Expected<uint64_t> AddressMap::allocate(const Value &, const DeviceId &,
                                         uint64_t bytes) {
   uint64_t address = next;
   next += alignTo(std::max<uint64_t>(bytes, 1), 256);

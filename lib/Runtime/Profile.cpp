@@ -24,7 +24,7 @@ void writeChromeTrace(ArrayRef<ProfileEvent> events, raw_ostream &os) {
   for (const ProfileEvent &e : events)
     origin = std::min(origin, e.startNs);
   // Ids in order of first appearance: devices are processes, queues threads.
-  std::map<std::pair<uint32_t, uint32_t>, int64_t> processes;
+  std::map<DeviceId, int64_t> processes;
   std::map<std::pair<int64_t, std::string>, int64_t> threads;
   json::OStream json(os, /*IndentSize=*/1);
   // A metadata event naming a process or a thread.
@@ -44,10 +44,10 @@ void writeChromeTrace(ArrayRef<ProfileEvent> events, raw_ostream &os) {
     json.attributeArray("traceEvents", [&] {
       for (const ProfileEvent &e : events) {
         auto process = processes.insert(
-            {{e.device.kind, e.device.index}, int64_t(processes.size())});
+            {e.device, int64_t(processes.size())});
         int64_t pid = process.first->second;
         if (process.second)
-          name("process_name", pid, std::nullopt, deviceName(e.device));
+          name("process_name", pid, std::nullopt, e.device.str());
         auto thread = threads.insert({{pid, e.queue}, int64_t(threads.size())});
         int64_t tid = thread.first->second;
         if (thread.second)

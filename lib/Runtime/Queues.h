@@ -22,6 +22,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <shared_mutex>
 #include <string>
 #include <thread>
 
@@ -29,20 +30,6 @@ namespace hcq::runtime {
 
 inline llvm::Error runtimeError(const llvm::Twine &why) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), why);
-}
-
-/// A device as the file stores it, named: "AMD:0".
-inline std::string deviceName(const Device &device) {
-  return DeviceName{static_cast<DeviceKind>(device.kind), device.index}.str();
-}
-
-/// A queue as the file stores it (an unknown kind reads as SUBMIT), named:
-/// "COMPUTE:0".
-inline std::string queueName(uint64_t kind, uint64_t index) {
-  return QueueName{static_cast<QueueKind>(
-                       std::min<uint64_t>(kind, uint64_t(QueueKind::SUBMIT))),
-                   static_cast<uint32_t>(index)}
-      .str();
 }
 
 /// CLOCK_MONOTONIC in nanoseconds: the CPU queue's timestamps and the
@@ -79,14 +66,14 @@ bool waitUntil(Done done, const Watched &watched,
   return true;
 }
 
-/// Where a queue's ring and pointers live (the linked placeholders).
+/// Where a queue's ring and pointers live (the device's memory).
 struct RingMemory {
   uint8_t *ring = nullptr;
   uint64_t ringBytes = 0;
   uint64_t put = 0, wptr = 0, rptr = 0, doorbell = 0; // addresses
 };
 
-/// What the queues of one executable share.
+/// What the queues of one runtime share.
 struct QueueFlags {
   /// Some queue has an error to report; host-side waits stop on it.
   std::atomic<bool> error{false};
@@ -195,7 +182,26 @@ struct TwinProgram {
   unsigned kernargUserData = 0; // COMPUTE_USER_DATA index of the pointer
   int dispatchUserData = -1;    // likewise, or -1
 };
-using TwinMap = std::map<uint64_t, TwinProgram>;
+/// The twins of a device's loaded programs by entry address. Executables
+/// loading later add to it while command processors look up in it; an
+/// entry, once added, stays as it is for the map's life (a program's memory
+/// is never reused), so a found entry may be read without the lock.
+class TwinMap {
+public:
+  void add(uint64_t entry, TwinProgram program) {
+    std::unique_lock<std::shared_mutex> lock(mutex);
+    programs.try_emplace(entry, std::move(program));
+  }
+  const TwinProgram *find(uint64_t entry) const {
+    std::shared_lock<std::shared_mutex> lock(mutex);
+    auto it = programs.find(entry);
+    return it == programs.end() ? nullptr : &it->second;
+  }
+
+private:
+  mutable std::shared_mutex mutex;
+  std::map<uint64_t, TwinProgram> programs;
+};
 
 /// An emulated AMD queue: `pm4` for a compute ring (dword pointers, one
 /// INDIRECT_BUFFER packet per push), else SDMA (byte pointers, the command

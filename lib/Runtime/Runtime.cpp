@@ -1,9 +1,9 @@
 //===- Runtime.cpp - Loading and running executables ----------------------===//
 //
-// The executable's side of the runtime: the link into HostMemory.h's memory,
-// and per run the inputs tables and the host plan. The queues it pushes to
-// are Queues.h's: the CPU device's workers and the emulated AMD device's
-// command processors.
+// The executable's side of the runtime: the link into its devices' memory
+// (Device.h), and per run the inputs tables and the host plan. The queues it
+// pushes to are its devices': the CPU device's workers and the emulated AMD
+// device's command processors (Queues.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,8 +11,7 @@
 #include "HCQ/Runtime/Link.h"
 #include "HCQ/Support/Device.h"
 #include "HCQ/Target/CPU/Entry.h"
-#include "HostMemory.h"
-#include "Queues.h"
+#include "Device.h"
 
 #include "llvm/ADT/DenseMap.h"
 
@@ -26,62 +25,121 @@ using namespace llvm;
 namespace hcq::runtime {
 namespace {
 
-// Mirrors of the dialect's enums (HCQBase.td), as the file stores them.
-enum : uint32_t { TAG_TIMELINE_SIGNAL = 1, TAG_TIMELINE_VALUE = 2 };
-enum : uint32_t { KIND_ADDRESS = 1, KIND_VARIABLE = 2, KIND_LOAD = 3 };
-enum : uint32_t { PART_FULL = 0, PART_LO = 1, PART_HI = 2 };
-enum : uint32_t { PUSH_PM4 = 0, PUSH_SDMA = 1, PUSH_CPU = 2 };
+/// The executable's side of the link: executable-scoped values get memory
+/// of their own, freed with the executable; device-scoped placeholders are
+/// the device's; AMD programs are the device's, shared by content.
+class ExecutableMemory : public Memory {
+public:
+  ExecutableMemory(RuntimeImpl &runtime, const Executable &exe)
+      : runtime(runtime), exe(exe) {}
+  ~ExecutableMemory() override { release(); }
+
+  Expected<uint64_t> allocate(const Value &value, const DeviceId &id,
+                              uint64_t bytes) override {
+    Expected<DeviceImpl *> device = runtime.getDevice(id);
+    if (!device)
+      return device.takeError();
+    if (value.scope() == PlaceholderScope::Device)
+      return (*device)->getPlaceholder(value.tag, bytes);
+    Expected<uint64_t> address = (*device)->allocate(bytes);
+    if (address)
+      owned.push_back({*device, *address});
+    return address;
+  }
+
+  Expected<uint64_t> loadProgram(const Value &value, const DeviceId &id,
+                                 const amd::KernelInfo &info) override {
+    Expected<DeviceImpl *> device = runtime.getDevice(id);
+    if (!device)
+      return device.takeError();
+    return (*device)->loadProgram(exe.kernels[value.index], info);
+  }
+
+  Expected<uint64_t> hostFunction(const Kernel &kernel) override {
+    return runtime.getHostFunction(kernel);
+  }
+
+  Expected<uint64_t> runtimeFunction(uint32_t id) override {
+    if (uint64_t f = cpuEntryFunction(id))
+      return f;
+    return runtimeError("unknown runtime function " + Twine(id));
+  }
+
+  void write(uint64_t address, ArrayRef<uint8_t> bytes) override {
+    std::memcpy(reinterpret_cast<void *>(address), bytes.data(), bytes.size());
+  }
+
+  /// Frees the executable's own memory.
+  void release() {
+    for (auto [device, address] : owned)
+      device->free(address);
+    owned.clear();
+  }
+
+private:
+  RuntimeImpl &runtime;
+  const Executable &exe;
+  std::vector<std::pair<DeviceImpl *, uint64_t>> owned;
+};
 
 class LoadedExecutableImpl : public LoadedExecutable {
 public:
-  LoadedExecutableImpl(const Executable &exe, const RuntimeOptions &options)
-      : exe(exe), options(options),
-        memory(makeHostMemory(this->exe, this->options)) {}
+  LoadedExecutableImpl(std::shared_ptr<RuntimeImpl> runtime,
+                       const Executable &exe)
+      : runtime(std::move(runtime)), exe(exe), memory(*this->runtime, this->exe),
+        flags(this->runtime->flags) {}
 
   ~LoadedExecutableImpl() override {
-    // The queues' threads stop before the memory they read is freed.
-    queues.clear();
+    // Its memory may be in flight: the runs finish first. Work that hangs
+    // never will, so the runtime's queues stop (dropping what they hold)
+    // before the memory goes.
+    std::lock_guard lock(runtime->mutex);
+    if (Error e = synchronizeLocked())
+      runtime->stopQueues("executable @" + exe.name +
+                          " destroyed while its work could not finish: " +
+                          toString(std::move(e)));
   }
 
   Error load() {
-    Expected<LinkResult> linked = link(exe, *memory);
+    Expected<LinkResult> linked = link(exe, memory);
     if (!linked)
       return linked.takeError();
     addresses = std::move(linked->addresses);
-    // Each device's timeline signal and host value, found once: synchronize
-    // and every host call wait on them.
-    for (auto [i, v] : llvm::enumerate(exe.values)) {
-      if (v.kind != Value::Placeholder || v.tag != TAG_TIMELINE_SIGNAL)
-        continue;
-      for (auto [lane, device] : llvm::enumerate(v.devices))
-        timelines.push_back(
-            {device, addresses[i][lane], timelineValueAddress(device)});
-    }
+    // The devices whose memory it linked (arguments are the caller's, and
+    // may be on devices outside the runtime, such as DISK:0).
+    for (const Value &v : exe.values)
+      if (v.kind != ValueKind::Input && v.kind != ValueKind::Variable)
+        for (const DeviceId &id : v.devices)
+          if (Error e = useDevice(id))
+            return e;
     arguments = getArgumentUses(exe);
     // Host-run launches call their kernel's function directly.
     for (const PlanStep &step : exe.plan) {
-      if (step.kind != PlanStep::Launch || hostKernels.count(step.callee))
+      if (step.kind != PlanStepKind::Launch || hostKernels.count(step.callee))
         continue;
       const Kernel &kernel = exe.kernels[step.callee];
-      if (kernel.target == KERNEL_AMD)
+      if (kernel.target == KernelTarget::amd)
         return runtimeError("kernel " + kernel.name +
                             ": an AMD kernel cannot run on the host (its "
                             "launch is outside the HCQ devices)");
-      Expected<uint64_t> fn = memory->hostFunction(kernel);
+      Expected<uint64_t> fn = runtime->getHostFunction(kernel);
       if (!fn)
         return fn.takeError();
       hostKernels[step.callee] = reinterpret_cast<cpu::KernelFunction>(*fn);
     }
-    return validatePlan();
+    if (Error e = validatePlan())
+      return e;
+    return resolveQueues();
   }
 
   Error run(ArrayRef<Argument> args) override {
+    std::lock_guard lock(runtime->mutex);
     if (args.size() != exe.numArgs)
       return runtimeError("the executable takes " + Twine(exe.numArgs) +
                           " arguments, the run passes " + Twine(args.size()));
     // A queue that faulted is dead: report it rather than wait on it.
     if (flags.error.load(std::memory_order_acquire))
-      if (Error e = queueError())
+      if (Error e = runtime->takeQueueError())
         return e;
     // Each argument as the schedule declares it: a buffer with a pointer
     // per lane, or a variable.
@@ -109,16 +167,16 @@ public:
     for (const PlanStep &step : exe.plan) {
       Error e = Error::success();
       switch (step.kind) {
-      case PlanStep::Call:
-        e = call(exe.submitters[step.callee], step.operands);
+      case PlanStepKind::Call:
+        e = call(step.callee, step.operands);
         break;
-      case PlanStep::HostCall:
+      case PlanStepKind::HostCall:
         e = hostCall(step);
         break;
-      case PlanStep::Copy:
+      case PlanStepKind::Copy:
         e = hostCopy(step);
         break;
-      case PlanStep::Launch:
+      case PlanStepKind::Launch:
         e = hostLaunch(step);
         break;
       }
@@ -129,32 +187,15 @@ public:
   }
 
   Error synchronize() override {
-    // Every queue drains (a stuck wait times out and lets it go on), ...
-    for (auto &[key, queue] : queues)
-      while (!queue->idle())
-        std::this_thread::yield();
-    // ... and every device timeline reaches its host value - 1: the last
-    // finalizer of every run stored it. A queue that failed stops the wait.
-    for (const Timeline &t : timelines) {
-      std::atomic<uint64_t> &timeline = word(t.signal);
-      uint64_t target = (t.value ? word(t.value).load() : 1) - 1;
-      if (!waitUntil(
-              [&] {
-                return timeline.load() >= target ||
-                       flags.error.load(std::memory_order_acquire);
-              },
-              timeline, timeoutFor(t.device)))
-        return hang("synchronize: the " + deviceName(t.device) +
-                    " timeline stays at " + Twine(timeline.load()) +
-                    ", below " + Twine(target));
-    }
-    return queueError();
+    std::lock_guard lock(runtime->mutex);
+    return synchronizeLocked();
   }
 
   std::vector<ProfileEvent> profile() const override {
+    std::lock_guard lock(runtime->mutex);
     std::vector<ProfileEvent> events;
     for (const ProfileEntry &entry : exe.profile) {
-      std::string queue = queueName(entry.queueKind, entry.queueIndex);
+      std::string queue = entry.queue.str();
       const Value &slots = exe.values[entry.start];
       for (auto [lane, device] : llvm::enumerate(slots.devices))
         events.push_back({entry.name, device, queue,
@@ -164,7 +205,66 @@ public:
     return events;
   }
 
+  std::vector<DeviceId> devices() const override {
+    std::vector<DeviceId> ids;
+    for (DeviceImpl *device : used)
+      ids.push_back(device->getId());
+    return ids;
+  }
+
 private:
+  Error useDevice(DeviceId id) {
+    Expected<DeviceImpl *> device = runtime->getDevice(id);
+    if (!device)
+      return device.takeError();
+    if (!llvm::is_contained(used, *device))
+      used.push_back(*device);
+    return Error::success();
+  }
+
+  /// Every device the executable uses has executed what was pushed and
+  /// reached its timeline: this executable's runs and whatever others
+  /// submitted to the same devices before.
+  Error synchronizeLocked() {
+    for (DeviceImpl *device : used)
+      if (Error e = device->synchronize())
+        return hang(toString(std::move(e)));
+    return runtime->takeQueueError();
+  }
+
+  /// Finds the device queue of every lane of every push, once: a push names
+  /// its (device, queue), and the runtime owns the ring behind it.
+  Error resolveQueues() {
+    pushQueues.resize(exe.submitters.size());
+    for (auto [i, sub] : llvm::enumerate(exe.submitters)) {
+      pushQueues[i].resize(sub.steps.size());
+      for (auto [j, step] : llvm::enumerate(sub.steps)) {
+        if (step.kind != StepKind::Push)
+          continue;
+        for (const DeviceId &id : step.push.devices) {
+          if (Error e = useDevice(id))
+            return e;
+          DeviceImpl *device = *runtime->getDevice(id);
+          Expected<Queue *> queue =
+              device->getQueue(step.push.queue, step.push.mode);
+          if (!queue)
+            return queue.takeError();
+          // The ring takes what is pushed: the INDIRECT_BUFFER packet on a
+          // PM4 ring, the whole command buffer otherwise.
+          if (step.push.bytes > device->getRingBytes())
+            return runtimeError(
+                (*queue)->getName() + ": a push of " +
+                Twine(step.push.bytes) + " bytes does not fit its " +
+                Twine(device->getRingBytes()) +
+                "-byte ring: raise RuntimeOptions::ringBytes (hcq-run "
+                "--ring-bytes) or compile with a lower batch-size");
+          pushQueues[i][j].push_back(*queue);
+        }
+      }
+    }
+    return Error::success();
+  }
+
   /// Checks, once linked, what the file reader cannot: every memory access
   /// the plan will make stays inside its value. Patch groups write at the
   /// offsets their offset table holds (blob contents), steps index their
@@ -181,13 +281,12 @@ private:
                             Twine(exe.values[table.table].bytes / 8) +
                             " slots fills " + Twine(table.slots.size()));
     for (auto [i, step] : llvm::enumerate(exe.plan)) {
-      if (step.kind == PlanStep::Copy) {
-        if (step.operands.size() < 2 || step.immediates.size() < 4)
-          return bad(i, "a copy without its buffers and ranges");
-        for (int side = 0; side < 2; ++side) {
-          uint64_t offset = step.immediates[2 * side],
-                   bytes = step.immediates[2 * side + 1],
-                   size = exe.values[step.operands[side]].bytes;
+      if (step.kind == PlanStepKind::Copy) {
+        const CopyRanges &r = step.copy;
+        for (auto [v, offset, bytes] :
+             {std::tuple{step.operands[0], r.dstOffset, r.dstBytes},
+              std::tuple{step.operands[1], r.srcOffset, r.srcBytes}}) {
+          uint64_t size = exe.values[v].bytes;
           if (offset > size || bytes > size - offset)
             return bad(i, "copies bytes " + Twine(offset) + ".." +
                               Twine(offset + bytes) + " of a " + Twine(size) +
@@ -200,9 +299,7 @@ private:
           return bad(i, "copies between " + Twine(srcLanes) + " and " +
                             Twine(dstLanes) + " lanes");
       }
-      if (step.kind == PlanStep::Launch && step.immediates.size() < 3)
-        return bad(i, "a launch without its grid");
-      if (step.kind != PlanStep::Call)
+      if (step.kind != PlanStepKind::Call)
         continue;
       for (const Step &s : exe.submitters[step.callee].steps) {
         SmallVector<uint32_t, 8> ops;
@@ -218,28 +315,32 @@ private:
         // source may be a variable (or the inputs table it reads).
         for (auto [k, v] : llvm::enumerate(ops)) {
           const Value &value = exe.values[v];
-          bool isMemory = (value.kind == Value::Placeholder ||
-                           value.kind == Value::Alloc) &&
+          bool isMemory = (value.kind == ValueKind::Placeholder ||
+                           value.kind == ValueKind::Alloc) &&
                           !value.devices.empty();
-          if (!isMemory && !(s.kind == Step::PatchGroup && k == 2))
-            return bad(i, "a step of kind " + Twine(s.kind) + " reads value " +
-                              Twine(v) + ", which is no linked memory");
+          if (!isMemory && !(s.kind == StepKind::PatchGroup && k == 2))
+            return bad(i, "a step of kind " + Twine(uint32_t(s.kind)) +
+                              " reads value " + Twine(v) +
+                              ", which is no linked memory");
         }
         bool fits = true;
         switch (s.kind) {
-        case Step::Fence:
-        case Step::Finalize:
+        case StepKind::Fence:
+        case StepKind::Finalize:
           fits = lanesFit(ops[1], addresses[ops[0]].size());
           break;
-        case Step::Push:
-          fits =
-              lanesFit(ArrayRef<uint32_t>(ops).take_front(6), s.devices.size());
+        case StepKind::Push:
+          fits = lanesFit(ops[0], s.push.devices.size());
+          if (s.push.bytes > exe.values[ops[0]].bytes)
+            return bad(i, "pushes " + Twine(s.push.bytes) + " bytes of a " +
+                              Twine(exe.values[ops[0]].bytes) +
+                              "-byte buffer");
           break;
-        case Step::PatchGroup:
+        case StepKind::PatchGroup:
           if (Error e = validatePatchGroup(s, ops))
             return bad(i, toString(std::move(e)));
           break;
-        case Step::Reset:
+        case StepKind::Reset:
           break;
         }
         if (!fits)
@@ -251,8 +352,8 @@ private:
 
   Error validatePatchGroup(const Step &step, ArrayRef<uint32_t> ops) {
     uint32_t target = ops[0], offsets = ops[1], source = ops[2];
-    uint64_t start = step.immediates[0], count = step.immediates[1],
-             bits = step.immediates[2];
+    const PatchGroup &group = step.patch;
+    uint64_t start = group.start, count = group.count, bits = group.bits;
     if (bits != 32 && bits != 64)
       return runtimeError("a patch group of " + Twine(bits) + "-bit words");
     if (start + count < start ||
@@ -262,15 +363,15 @@ private:
                           Twine(exe.values[offsets].bytes / 8) +
                           "-entry offset table");
     size_t lanes = addresses[target].size();
-    const Word &w = step.word;
-    if (w.kind == KIND_LOAD && addresses[source].size() != 1 &&
+    const Word &w = group.word;
+    if (w.kind == WordKind::load && addresses[source].size() != 1 &&
         addresses[source].size() < lanes)
       return runtimeError("a patch group loads from a value of fewer lanes");
-    if (w.kind == KIND_VARIABLE && exe.values[source].kind != Value::Variable)
+    if (w.kind == WordKind::variable &&
+        exe.values[source].kind != ValueKind::Variable)
       return runtimeError("a variable patch group's source is no variable");
-    if (w.kind != KIND_ADDRESS && w.kind != KIND_VARIABLE &&
-        w.kind != KIND_LOAD)
-      return runtimeError("a patch group of unknown kind " + Twine(w.kind));
+    if (w.kind == WordKind::constant)
+      return runtimeError("a patch group of constant words");
     const auto *table =
         reinterpret_cast<const uint32_t *>(laneAddress(offsets, 0));
     uint64_t slots = exe.values[source].bytes / 8;
@@ -279,59 +380,43 @@ private:
       if (offset + bits / 8 > exe.values[target].bytes)
         return runtimeError("a patch at byte " + Twine(offset) + " of a " +
                             Twine(exe.values[target].bytes) + "-byte blob");
-      if (w.kind == KIND_ADDRESS && slot + (lanes > 1 ? lanes : 1) > slots)
+      if (w.kind == WordKind::address &&
+          slot + (lanes > 1 ? lanes : 1) > slots)
         return runtimeError("a patch reads inputs slot " + Twine(slot) +
                             " of " + Twine(slots));
     }
     return Error::success();
   }
 
-  /// The first error a queue reported, if any. Hangs are reported once, so
-  /// the executable can run again; a dead queue's fault every time.
-  Error queueError() {
-    if (!flags.error.exchange(false))
-      return Error::success();
-    std::string first;
-    bool fault = false;
-    for (auto &[key, queue] : queues) {
-      std::string error = queue->takeError();
-      if (queue->isDead()) {
-        flags.error.store(true);
-        if (!fault)
-          first = "device fault: " + error;
-        fault = true;
-      } else if (!error.empty() && first.empty()) {
-        first = "hang detected: " + error;
-      }
-    }
-    if (first.empty())
-      return Error::success();
-    return runtimeError(first);
-  }
-
   /// A host-side wait timed out: a queue's own report names the cause
   /// better than `what`, when there is one.
   Error hang(const Twine &what) {
-    if (Error e = queueError())
+    if (Error e = runtime->takeQueueError())
       return e;
     return runtimeError("hang detected: " + what);
   }
 
-  /// A host call sees the results of everything submitted before it: the
-  /// plan waits, as synchronize does, for every batch so far (each ends with
-  /// a finalizer), then calls the implementation with the operands.
+  /// A host step sees the results of everything submitted before it, by
+  /// this executable or any other: the plan waits for every open device
+  /// (a buffer may be shared with work on devices this executable does not
+  /// use).
+  Error hostSynchronize() { return runtime->synchronizeLocked(); }
+
+  /// A host call sees the results of everything submitted before it, then
+  /// is called with the operands.
   Error hostCall(const PlanStep &step) {
+    const RuntimeOptions &options = runtime->getOptions();
     auto it = options.hostCalls.find(step.name);
     if (it == options.hostCalls.end())
       return runtimeError(
           "host call '" + step.name +
           "' has no implementation (RuntimeOptions::hostCalls)");
-    if (Error e = synchronize())
+    if (Error e = hostSynchronize())
       return e;
     std::vector<Argument> operands;
     for (uint32_t v : step.operands) {
       const Value &value = exe.values[v];
-      if (value.kind == Value::Input || value.kind == Value::Variable) {
+      if (value.kind == ValueKind::Input || value.kind == ValueKind::Variable) {
         operands.push_back(args[value.index]);
         continue;
       }
@@ -349,16 +434,16 @@ private:
   /// A copy outside the HCQ devices (a staging copy's host side): run by the
   /// host once everything before it has finished, lane by lane.
   Error hostCopy(const PlanStep &step) {
-    if (Error e = synchronize())
+    if (Error e = hostSynchronize())
       return e;
     uint32_t dst = step.operands[0], src = step.operands[1];
-    uint64_t bytes = std::min(step.immediates[1], step.immediates[3]);
+    uint64_t bytes = std::min(step.copy.dstBytes, step.copy.srcBytes);
     size_t lanes = std::max(lanesOf(dst), lanesOf(src));
     for (size_t lane = 0; lane < lanes; ++lane)
       std::memmove(reinterpret_cast<uint8_t *>(bufferAddress(dst, lane)) +
-                       step.immediates[0],
+                       step.copy.dstOffset,
                    reinterpret_cast<const uint8_t *>(bufferAddress(src, lane)) +
-                       step.immediates[2],
+                       step.copy.srcOffset,
                    bytes);
     return Error::success();
   }
@@ -366,11 +451,11 @@ private:
   /// A CPU kernel outside the HCQ devices: called by the host, once every
   /// workgroup, after everything before it has finished.
   Error hostLaunch(const PlanStep &step) {
-    if (Error e = synchronize())
+    if (Error e = hostSynchronize())
       return e;
     SmallVector<uint64_t, 8> kernargs;
     for (uint32_t v : step.operands) {
-      if (exe.values[v].kind == Value::Variable) {
+      if (exe.values[v].kind == ValueKind::Variable) {
         kernargs.push_back(
             static_cast<uint64_t>(args[exe.values[v].index].value));
         continue;
@@ -378,7 +463,7 @@ private:
       kernargs.push_back(bufferAddress(v, 0));
     }
     cpu::KernelFunction kernel = hostKernels.lookup(step.callee);
-    const std::vector<uint64_t> &grid = step.immediates;
+    const uint64_t *grid = step.grid.global;
     for (uint64_t z = 0; z < grid[2]; ++z)
       for (uint64_t y = 0; y < grid[1]; ++y)
         for (uint64_t x = 0; x < grid[0]; ++x)
@@ -391,26 +476,15 @@ private:
   /// has every lane the schedule uses.
   uint64_t bufferAddress(uint32_t v, size_t lane) {
     const Value &value = exe.values[v];
-    if (value.kind != Value::Input)
+    if (value.kind != ValueKind::Input)
       return laneAddress(v, lane);
     return reinterpret_cast<uint64_t>(
         args[value.index].lanes[lanesOf(v) == 1 ? 0 : lane]);
   }
 
-  /// The address of `device`'s host timeline value; 0 when the executable
-  /// has none (its timeline then counts as starting at 1).
-  uint64_t timelineValueAddress(const Device &device) const {
-    for (auto [i, v] : llvm::enumerate(exe.values))
-      if (v.kind == Value::Placeholder && v.tag == TAG_TIMELINE_VALUE)
-        for (auto [lane, d] : llvm::enumerate(v.devices))
-          if (d == device)
-            return addresses[i][lane];
-    return 0;
-  }
-
   Expected<uint64_t> inputAddress(uint32_t value, uint32_t lane) {
     const Value &v = exe.values[value];
-    if (v.kind != Value::Input)
+    if (v.kind != ValueKind::Input)
       return runtimeError("inputs table names a value that is no input");
     const Argument &arg = args[v.index];
     if (lane >= arg.lanes.size())
@@ -418,15 +492,6 @@ private:
                           Twine(arg.lanes.size()) + " lanes, lane " +
                           Twine(lane) + " needed");
     return reinterpret_cast<uint64_t>(arg.lanes[lane]);
-  }
-
-  /// The wait timeout of `device`'s queues and timeline.
-  std::chrono::milliseconds timeoutFor(const Device &device) const {
-    if (options.deviceWaitTimeouts.empty())
-      return options.waitTimeout;
-    auto it = options.deviceWaitTimeouts.find(deviceName(device));
-    return it == options.deviceWaitTimeouts.end() ? options.waitTimeout
-                                                  : it->second;
   }
 
   /// How many lanes value `v` has (at least one).
@@ -440,90 +505,57 @@ private:
     return lanes[lanes.size() == 1 ? 0 : lane];
   }
 
-  /// The queue of `lane`'s ring, created at its first push. Queues are
-  /// keyed by the ring's linked address: a ring has one placeholder identity
-  /// (tag, slot, device), so the lane of a multi-device push and a
-  /// single-device push to the same queue share one ring and one queue.
-  Expected<Queue *> queue(ArrayRef<uint32_t> ops, const Step &step,
-                          size_t lane) {
-    uint64_t ring = laneAddress(ops[1], lane);
-    auto it = queues.find(ring);
-    if (it != queues.end())
-      return it->second.get();
-    const Device &device = step.devices[lane];
-    std::string name = deviceName(device) + " " +
-                       queueName(step.immediates[2], step.immediates[3]);
-    RingMemory ringMemory{
-        reinterpret_cast<uint8_t *>(ring), exe.values[ops[1]].bytes,
-        laneAddress(ops[2], lane),         laneAddress(ops[3], lane),
-        laneAddress(ops[4], lane),         laneAddress(ops[5], lane)};
-    uint64_t mode = step.immediates[1];
-    DeviceKind kind = static_cast<DeviceKind>(device.kind);
-    std::unique_ptr<Queue> q;
-    if (mode == PUSH_CPU && kind == DeviceKind::CPU)
-      q = makeCPUQueue(name, ringMemory, timeoutFor(device), flags);
-    else if ((mode == PUSH_PM4 || mode == PUSH_SDMA) &&
-             kind == DeviceKind::AMD && options.amd == AMDDevice::Emulated)
-      q = makeEmulatedAMDQueue(name, mode == PUSH_PM4, ringMemory,
-                               memory->getTwins(), timeoutFor(device), flags);
-    else
-      return runtimeError("no queue of this runtime takes a push of mode " +
-                          Twine(mode) + " to " + name);
-    return queues.emplace(ring, std::move(q)).first->second.get();
-  }
-
-  Error call(const Submitter &sub, const std::vector<uint32_t> &operands) {
-    for (const Step &step : sub.steps) {
+  Error call(uint32_t submitter, const std::vector<uint32_t> &operands) {
+    const Submitter &sub = exe.submitters[submitter];
+    for (auto [index, step] : llvm::enumerate(sub.steps)) {
       // The step's operands as this call's values; on the stack, since
       // every run goes through here.
       SmallVector<uint32_t, 8> ops;
       for (uint32_t o : step.operands)
         ops.push_back(operands[o]);
       switch (step.kind) {
-      case Step::Fence:
+      case StepKind::Fence:
         for (size_t lane = 0; lane < lanesOf(ops[0]); ++lane) {
           std::atomic<uint64_t> &timeline = word(laneAddress(ops[0], lane));
           uint64_t epoch = word(laneAddress(ops[1], lane)).load();
-          const Device &device = exe.values[ops[0]].devices[lane];
+          DeviceImpl *device =
+              *runtime->getDevice(exe.values[ops[0]].devices[lane]);
           if (!waitUntil(
                   [&] {
                     return timeline.load() >= epoch ||
                            flags.error.load(std::memory_order_relaxed);
                   },
-                  timeline, timeoutFor(device)))
-            return hang("fence: the " + deviceName(device) +
+                  timeline, device->getTimeout()))
+            return hang("fence: the " + device->getName() +
                         " timeline stays below epoch " + Twine(epoch));
         }
         break;
-      case Step::Reset:
+      case StepKind::Reset:
         for (uint32_t signal : ops)
           for (uint64_t address : addresses[signal])
             word(address).store(0, std::memory_order_release);
         break;
-      case Step::Finalize:
+      case StepKind::Finalize:
         for (size_t lane = 0; lane < lanesOf(ops[0]); ++lane) {
           std::atomic<uint64_t> &tlv = word(laneAddress(ops[0], lane));
           word(laneAddress(ops[1], lane)).store(tlv.load());
           tlv.fetch_add(1);
         }
         break;
-      case Step::PatchGroup:
-        if (Error e = patch(step, ops))
-          return e;
+      case StepKind::PatchGroup:
+        patch(step.patch, ops);
         break;
-      case Step::Push:
+      case StepKind::Push: {
         // A multi-device push is one push per lane, each of its lane's blob
-        // to its lane's ring.
-        for (size_t lane = 0; lane < step.devices.size(); ++lane) {
-          Expected<Queue *> q = queue(ops, step, lane);
-          if (!q)
-            return q.takeError();
-          if (Error e = (*q)->push(
+        // onto its lane's device queue.
+        const std::vector<Queue *> &queues = pushQueues[submitter][index];
+        for (size_t lane = 0; lane < queues.size(); ++lane)
+          if (Error e = queues[lane]->push(
                   reinterpret_cast<const uint8_t *>(laneAddress(ops[0], lane)),
-                  step.immediates[0]))
+                  step.push.bytes))
             return e;
-        }
         break;
+      }
       }
     }
     return Error::success();
@@ -531,38 +563,34 @@ private:
 
   /// Writes one patch group: per entry of the offset table, the word's
   /// value for every lane of the target.
-  Error patch(const Step &step, ArrayRef<uint32_t> ops) {
+  void patch(const PatchGroup &group, ArrayRef<uint32_t> ops) {
     uint32_t target = ops[0], offsets = ops[1], source = ops[2];
-    uint64_t start = step.immediates[0], count = step.immediates[1],
-             bits = step.immediates[2];
     const auto *table =
         reinterpret_cast<const uint32_t *>(laneAddress(offsets, 0));
-    const Word &w = step.word;
+    const Word &w = group.word;
     size_t lanes = addresses[target].size();
-    for (uint64_t e = start; e < start + count; ++e) {
+    for (uint64_t e = group.start; e < group.start + group.count; ++e) {
       uint32_t offset = table[2 * e], slot = table[2 * e + 1];
       for (size_t lane = 0; lane < lanes; ++lane) {
         uint64_t v;
-        if (w.kind == KIND_ADDRESS) {
+        if (w.kind == WordKind::address) {
           const auto *inputs =
               reinterpret_cast<const uint64_t *>(laneAddress(source, 0));
           v = evaluateAddressWord(w, inputs[slot + (lanes > 1 ? lane : 0)]);
         } else {
-          if (w.kind == KIND_VARIABLE)
+          if (w.kind == WordKind::variable)
             v = static_cast<uint64_t>(args[exe.values[source].index].value);
-          else if (w.kind == KIND_LOAD)
+          else // WordKind::load; validatePatchGroup refused the rest
             v = word(laneAddress(source, lane)).load() + w.value;
-          else
-            return runtimeError("a patch group of unknown kind");
-          if (w.part == PART_LO)
+          if (w.part == WordPart::lo)
             v &= 0xFFFFFFFF;
-          else if (w.part == PART_HI)
+          else if (w.part == WordPart::hi)
             v >>= 32;
           v |= w.orBits;
         }
         auto *at =
             reinterpret_cast<uint8_t *>(laneAddress(target, lane)) + offset;
-        if (bits == 32) {
+        if (group.bits == 32) {
           uint32_t v32 = static_cast<uint32_t>(v);
           std::memcpy(at, &v32, 4);
         } else {
@@ -570,30 +598,28 @@ private:
         }
       }
     }
-    return Error::success();
   }
 
+  std::shared_ptr<RuntimeImpl> runtime;
   Executable exe;
-  RuntimeOptions options;
-  std::unique_ptr<HostMemory> memory;
+  ExecutableMemory memory;
+  QueueFlags &flags;
   std::vector<std::vector<uint64_t>> addresses;
-  std::map<uint64_t, std::unique_ptr<Queue>> queues; // by ring address
-  QueueFlags flags;
+  std::vector<DeviceImpl *> used; // in the order first named
+  /// Per submitter, per step: each lane's queue (pushes only).
+  std::vector<std::vector<std::vector<Queue *>>> pushQueues;
   DenseMap<uint32_t, cpu::KernelFunction> hostKernels; // by kernel index
   std::vector<ArgumentUse> arguments; // what run() checks its arguments by
-  struct Timeline {
-    Device device;
-    uint64_t signal, value; // addresses; value 0: none
-  };
-  std::vector<Timeline> timelines;
   ArrayRef<Argument> args;
 };
 
 } // namespace
 
 Expected<std::unique_ptr<LoadedExecutable>>
-loadExecutable(const Executable &exe, const RuntimeOptions &options) {
-  auto loaded = std::make_unique<LoadedExecutableImpl>(exe, options);
+RuntimeImpl::load(const Executable &exe) {
+  std::lock_guard lock(mutex);
+  auto self = std::static_pointer_cast<RuntimeImpl>(shared_from_this());
+  auto loaded = std::make_unique<LoadedExecutableImpl>(self, exe);
   if (Error e = loaded->load())
     return std::move(e);
   return std::unique_ptr<LoadedExecutable>(std::move(loaded));

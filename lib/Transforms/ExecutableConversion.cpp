@@ -8,12 +8,19 @@ using namespace hcq;
 
 namespace {
 
-std::vector<rt::Device> devicesOf(DevicesAttr devices) {
-  std::vector<rt::Device> result;
+std::vector<rt::DeviceId> devicesOf(DevicesAttr devices) {
+  std::vector<rt::DeviceId> result;
   for (DeviceAttr d : devices.getDevices())
-    result.push_back({static_cast<uint32_t>(d.getKind()), d.getIndex()});
+    result.push_back({d.getKind(), d.getIndex()});
   return result;
 }
+
+/// An ODS enum as the ABI's (HCQDialect.cpp asserts they agree).
+template <typename AbiEnum, typename OdsEnum> AbiEnum toAbi(OdsEnum value) {
+  return static_cast<AbiEnum>(static_cast<uint32_t>(value));
+}
+
+QueueName queueOf(QueueAttr q) { return {q.getKind(), q.getIndex()}; }
 
 /// Builds the runtime's form of one executable.
 class Converter {
@@ -44,7 +51,7 @@ FailureOr<uint32_t> Converter::kernel(FlatSymbolRefAttr name, Operation *user) {
   if (inserted) {
     std::string code = op.getCodeObject().value_or("").str();
     out.kernels.push_back(
-        {op.getSymName().str(), static_cast<uint32_t>(op.getTarget()),
+        {op.getSymName().str(), toAbi<rt::KernelTarget>(op.getTarget()),
          op.getSymbol().value_or("").str(), op.getLibrary().value_or("").str(),
          std::vector<uint8_t>(code.begin(), code.end())});
   }
@@ -59,11 +66,11 @@ FailureOr<uint32_t> Converter::value(Value v) {
   if (auto arg = dyn_cast<BlockArgument>(v)) {
     result.index = arg.getArgNumber();
     if (auto buffer = dyn_cast<BufferType>(v.getType())) {
-      result.kind = rt::Value::Input;
+      result.kind = rt::ValueKind::Input;
       result.bytes = buffer.getByteSize();
       result.devices = devicesOf(buffer.getDevices());
     } else {
-      result.kind = rt::Value::Variable;
+      result.kind = rt::ValueKind::Variable;
       result.bytes = v.getType().getIntOrFloatBitWidth();
     }
   } else {
@@ -72,17 +79,17 @@ FailureOr<uint32_t> Converter::value(Value v) {
     result.devices = devicesOf(buffer.getDevices());
     Operation *def = v.getDefiningOp();
     if (auto p = dyn_cast<PlaceholderOp>(def)) {
-      result.kind = rt::Value::Placeholder;
-      result.tag = static_cast<uint32_t>(p.getTag());
+      result.kind = rt::ValueKind::Placeholder;
+      result.tag = toAbi<rt::PlaceholderTag>(p.getTag());
       result.slot = p.getSlot();
       result.isVolatile = p.getIsVolatile();
     } else if (isa<AllocOp>(def)) {
-      result.kind = rt::Value::Alloc;
+      result.kind = rt::ValueKind::Alloc;
     } else if (auto program = dyn_cast<ProgramOp>(def)) {
       FailureOr<uint32_t> k = kernel(program.getKernelAttr(), program);
       if (failed(k))
         return failure();
-      result.kind = rt::Value::Program;
+      result.kind = rt::ValueKind::Program;
       result.index = *k;
     } else {
       return def->emitOpError("cannot be written to an executable file");
@@ -96,8 +103,8 @@ FailureOr<uint32_t> Converter::value(Value v) {
 
 rt::Word Converter::word(WordAttr w, ValueRange refs,
                          llvm::function_ref<uint32_t(Value)> index) {
-  rt::Word result{static_cast<uint32_t>(w.getKind()),
-                  static_cast<uint32_t>(w.getPart()),
+  rt::Word result{toAbi<rt::WordKind>(w.getKind()),
+                  toAbi<rt::WordPart>(w.getPart()),
                   w.getShift(),
                   w.getValue(),
                   w.getOrBits(),
@@ -127,29 +134,28 @@ FailureOr<uint32_t> Converter::submitter(FlatSymbolRefAttr name,
   for (Operation &op : op.getBody().front()) {
     rt::Step step;
     if (auto fence = dyn_cast<FenceOp>(op)) {
-      step.kind = rt::Step::Fence;
+      step.kind = rt::StepKind::Fence;
       step.operands = args(fence->getOperands());
     } else if (auto reset = dyn_cast<ResetOp>(op)) {
-      step.kind = rt::Step::Reset;
+      step.kind = rt::StepKind::Reset;
       step.operands = args(reset->getOperands());
     } else if (auto finalize = dyn_cast<FinalizeOp>(op)) {
-      step.kind = rt::Step::Finalize;
+      step.kind = rt::StepKind::Finalize;
       step.operands = args(finalize->getOperands());
     } else if (auto group = dyn_cast<PatchGroupOp>(op)) {
-      step.kind = rt::Step::PatchGroup;
+      step.kind = rt::StepKind::PatchGroup;
       step.operands = args(group->getOperands());
-      step.immediates = {static_cast<uint64_t>(group.getStart()),
-                         static_cast<uint64_t>(group.getCount()),
-                         group.getBits()};
-      step.word = word(group.getWord(), group.getSource(), arg);
+      step.patch.start = static_cast<uint64_t>(group.getStart());
+      step.patch.count = static_cast<uint64_t>(group.getCount());
+      step.patch.bits = group.getBits();
+      step.patch.word = word(group.getWord(), group.getSource(), arg);
     } else if (auto push = dyn_cast<PushOp>(op)) {
-      step.kind = rt::Step::Push;
+      step.kind = rt::StepKind::Push;
       step.operands = args(push->getOperands());
-      step.immediates = {static_cast<uint64_t>(push.getSize()),
-                         static_cast<uint64_t>(push.getMode()),
-                         static_cast<uint64_t>(push.getQueue().getKind()),
-                         push.getQueue().getIndex()};
-      step.devices = devicesOf(push.getDevices());
+      step.push.bytes = static_cast<uint64_t>(push.getSize());
+      step.push.mode = toAbi<rt::PushMode>(push.getMode());
+      step.push.queue = queueOf(push.getQueue());
+      step.push.devices = devicesOf(push.getDevices());
     }
     sub.steps.push_back(std::move(step));
   }
@@ -197,40 +203,43 @@ FailureOr<rt::Executable> Converter::convert() {
       FailureOr<uint32_t> s = submitter(call.getCalleeAttr(), call);
       if (failed(s))
         return failure();
-      out.plan.push_back(
-          {rt::PlanStep::Call, *s, "", indices(call.getOperands()), {}});
+      rt::PlanStep step;
+      step.kind = rt::PlanStepKind::Call;
+      step.callee = *s;
+      step.operands = indices(call.getOperands());
+      out.plan.push_back(std::move(step));
     } else if (auto profile = dyn_cast<ProfileOp>(op)) {
       out.profile.push_back(
           {profile.getName().str(), index(profile.getStart()),
-           index(profile.getEnd()),
-           static_cast<uint32_t>(profile.getQueue().getKind()),
-           static_cast<uint32_t>(profile.getQueue().getIndex())});
+           index(profile.getEnd()), queueOf(profile.getQueue())});
     } else if (auto host = dyn_cast<HostCallOp>(op)) {
-      out.plan.push_back({rt::PlanStep::HostCall,
-                          0,
-                          host.getCallee().str(),
-                          indices(host.getOperands()),
-                          {}});
+      rt::PlanStep step;
+      step.kind = rt::PlanStepKind::HostCall;
+      step.name = host.getCallee().str();
+      step.operands = indices(host.getOperands());
+      out.plan.push_back(std::move(step));
     } else if (auto copy = dyn_cast<CopyOp>(op)) {
-      out.plan.push_back({rt::PlanStep::Copy,
-                          0,
-                          "",
-                          indices({copy.getDst(), copy.getSrc()}),
-                          {static_cast<uint64_t>(copy.getDstOffset()),
-                           static_cast<uint64_t>(copy.getDstSize()),
-                           static_cast<uint64_t>(copy.getSrcOffset()),
-                           static_cast<uint64_t>(copy.getSrcSize())}});
+      rt::PlanStep step;
+      step.kind = rt::PlanStepKind::Copy;
+      step.operands = indices({copy.getDst(), copy.getSrc()});
+      step.copy = {static_cast<uint64_t>(copy.getDstOffset()),
+                   static_cast<uint64_t>(copy.getDstSize()),
+                   static_cast<uint64_t>(copy.getSrcOffset()),
+                   static_cast<uint64_t>(copy.getSrcSize())};
+      out.plan.push_back(std::move(step));
     } else if (auto launch = dyn_cast<LaunchOp>(op)) {
       FailureOr<uint32_t> k = kernel(launch.getKernelAttr(), launch);
       if (failed(k))
         return failure();
-      std::vector<uint64_t> grid;
-      for (int64_t g : launch.getGlobalSize())
-        grid.push_back(g);
-      for (int64_t l : launch.getLocalSize())
-        grid.push_back(l);
-      out.plan.push_back(
-          {rt::PlanStep::Launch, *k, "", indices(launch->getOperands()), grid});
+      rt::PlanStep step;
+      step.kind = rt::PlanStepKind::Launch;
+      step.callee = *k;
+      step.operands = indices(launch->getOperands());
+      for (auto [i, g] : llvm::enumerate(launch.getGlobalSize()))
+        step.grid.global[i] = static_cast<uint64_t>(g);
+      for (auto [i, l] : llvm::enumerate(launch.getLocalSize()))
+        step.grid.local[i] = static_cast<uint64_t>(l);
+      out.plan.push_back(std::move(step));
     }
     if (failedToIndex)
       return failure();

@@ -26,12 +26,6 @@ struct LowerSubmitPass : public hcq::impl::HCQLowerSubmitBase<LowerSubmitPass> {
   using Base::Base;
 
   void runOnOperation() override {
-    if (ringBytes <= 0 || ringBytes % 64) {
-      emitError(getOperation().getLoc())
-          << "'ring-bytes' must be a positive multiple of 64, got "
-          << static_cast<int64_t>(ringBytes);
-      return signalPassFailure();
-    }
     for (ScheduleOp schedule : getOperation().getOps<ScheduleOp>()) {
       if (schedule.getBody().empty())
         continue;
@@ -49,22 +43,6 @@ struct LowerSubmitPass : public hcq::impl::HCQLowerSubmitBase<LowerSubmitPass> {
     QueueAttr queue = enqueue.getQueue();
     OpBuilder builder(enqueue);
     Location loc = enqueue.getLoc();
-
-    // The queue's ring and pointers, one set per (devices, queue).
-    int64_t queueSlot =
-        (static_cast<int64_t>(queue.getKind()) << 8) | queue.getIndex();
-    Value ring = placeholders.get(
-        PlaceholderTag::ring, queueSlot,
-        BufferType::get(ctx, ringBytes, IntegerType::get(ctx, 8), devices),
-        /*isVolatile=*/true);
-    Value put =
-        placeholders.getSignal(PlaceholderTag::ring_put, queueSlot, devices);
-    Value wptr =
-        placeholders.getSignal(PlaceholderTag::ring_wptr, queueSlot, devices);
-    Value rptr =
-        placeholders.getSignal(PlaceholderTag::ring_rptr, queueSlot, devices);
-    Value doorbell =
-        placeholders.getSignal(PlaceholderTag::doorbell, queueSlot, devices);
 
     Value source = enqueue.getCmdbuf();
     int64_t size = enqueue.getSize();
@@ -102,15 +80,10 @@ struct LowerSubmitPass : public hcq::impl::HCQLowerSubmitBase<LowerSubmitPass> {
       source = packet;
       size = packetBytes;
     }
-    // The ring takes what is pushed: the packet for PM4, the whole command
-    // buffer otherwise.
-    if (size > ringBytes)
-      return enqueue.emitOpError()
-             << "pushes " << size << " bytes into a "
-             << static_cast<int64_t>(ringBytes)
-             << "-byte ring: raise ring-bytes or lower the batch-size";
-    PushOp::create(builder, loc, source, size, mode, ring, put, wptr, rptr,
-                   doorbell, devices, queue);
+    // The queue's ring, pointers and doorbell are the runtime's: the push
+    // names the device queue, and the runtime checks at load that the push
+    // fits its ring.
+    PushOp::create(builder, loc, source, size, mode, devices, queue);
     enqueue.erase();
     return success();
   }

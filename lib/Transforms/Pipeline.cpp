@@ -31,9 +31,7 @@ void buildPipeline(OpPassManager &pm, const PipelineOptions &options) {
   pm.addPass(createHCQEncodeAMD(encode));
   pm.addPass(createHCQEncodeCPU());
   pm.addPass(createHCQSeal());
-  HCQLowerSubmitOptions lower;
-  lower.ringBytes = options.ringBytes;
-  pm.addPass(createHCQLowerSubmit(lower));
+  pm.addPass(createHCQLowerSubmit());
   pm.addPass(createHCQBuildExecutable());
 }
 

@@ -311,7 +311,7 @@ hcq.schedule @s() {
 // Tests that signal placeholders are one 64-bit word.
 hcq.schedule @s() {
   // expected-error @+1 {{'hcq.placeholder' op 'timeline_signal' placeholder must be a !hcq.buffer<1xi64, ...>, got '!hcq.buffer<2xi64, AMD:0>'}}
-  %p = hcq.placeholder timeline_signal slot 0 : !hcq.buffer<2xi64, AMD:0>
+  %p = hcq.placeholder timeline_signal device : !hcq.buffer<2xi64, AMD:0>
 }
 
 // -----
@@ -449,7 +449,7 @@ hcq.schedule @s(%b: !hcq.buffer<4xi8, AMD:0>) {
 
 // Tests that a fence compares 64-bit words.
 hcq.schedule @s(%b: !hcq.buffer<4xi8, CPU:0>) {
-  %tl = hcq.placeholder timeline_signal slot 0 : !hcq.buffer<1xi64, AMD:0>
+  %tl = hcq.placeholder timeline_signal device : !hcq.buffer<1xi64, AMD:0>
   // expected-error @+1 {{'hcq.fence' op fence operand must be a !hcq.buffer<1xi64, ...>, got '!hcq.buffer<4xi8, CPU:0>'}}
   hcq.fence %tl reaches %b : !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<4xi8, CPU:0>
 }
@@ -474,7 +474,7 @@ hcq.schedule @s(%b: !hcq.buffer<4xf32, AMD:0>) {
 
 // Tests that finalize works on 64-bit words.
 hcq.schedule @s(%b: !hcq.buffer<4xf32, CPU:0>) {
-  %tlv = hcq.placeholder timeline_value slot 0 : !hcq.buffer<1xi64, CPU:0>
+  %tlv = hcq.placeholder timeline_value device : !hcq.buffer<1xi64, CPU:0>
   // expected-error @+1 {{'hcq.finalize' op finalize operand must be a !hcq.buffer<1xi64, ...>}}
   hcq.finalize %tlv, %b : !hcq.buffer<1xi64, CPU:0>, !hcq.buffer<4xf32, CPU:0>
 }
@@ -807,7 +807,7 @@ hcq.schedule @s(%b: !hcq.buffer<1xi64, CPU:0>) {
 
 // Tests that a load word takes no shift.
 hcq.schedule @s() {
-  %t = hcq.placeholder timeline_value slot 0 : !hcq.buffer<1xi64, CPU:0>
+  %t = hcq.placeholder timeline_value device : !hcq.buffer<1xi64, CPU:0>
   hcq.submit on AMD:0 queue COMPUTE:0 {
     // expected-error @+1 {{'hcq.cmds' op word #0 is a load and takes no shift}}
     "hcq.cmds"(%t) <{tag = 7 : i32, word_bits = 64 : i32, words = [#hcq.word<load, 0, 0, full, 8, 0, 1>]}> : (!hcq.buffer<1xi64, CPU:0>) -> ()
@@ -871,84 +871,36 @@ hcq.schedule @e(%n: i32) {
 
 // Tests that a push stays within its source.
 hcq.schedule @e() {
-  %ring = hcq.placeholder ring slot 0 : !hcq.buffer<4096xi8, AMD:0>
-  %put = hcq.placeholder ring_put slot 0 : !hcq.buffer<1xi64, AMD:0>
-  %wptr = hcq.placeholder ring_wptr slot 0 : !hcq.buffer<1xi64, AMD:0>
-  %rptr = hcq.placeholder ring_rptr slot 0 : !hcq.buffer<1xi64, AMD:0>
-  %db = hcq.placeholder doorbell slot 0 : !hcq.buffer<1xi64, AMD:0>
   %cb = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<128xi8, AMD:0>
   // expected-error @+1 {{'hcq.push' op size 256 is outside the 128-byte source}}
-  hcq.push %cb[256] pm4 ring(%ring, %put, %wptr, %rptr, %db) on AMD:0 queue COMPUTE:0 : !hcq.buffer<128xi8, AMD:0>, !hcq.buffer<4096xi8, AMD:0>, !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>
-}
-
-// -----
-
-// Tests that a push's ring operands are the ring placeholders.
-hcq.schedule @e() {
-  %ring = hcq.placeholder ring slot 0 : !hcq.buffer<4096xi8, AMD:0>
-  %put = hcq.placeholder ring_put slot 0 : !hcq.buffer<1xi64, AMD:0>
-  %wptr = hcq.placeholder ring_wptr slot 0 : !hcq.buffer<1xi64, AMD:0>
-  %rptr = hcq.placeholder ring_rptr slot 0 : !hcq.buffer<1xi64, AMD:0>
-  %db = hcq.placeholder doorbell slot 0 : !hcq.buffer<1xi64, AMD:0>
-  %cb = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<128xi8, AMD:0>
-  // expected-error @+1 {{'hcq.push' op put must be a 'ring_put' placeholder}}
-  hcq.push %cb[16] pm4 ring(%ring, %wptr, %wptr, %rptr, %db) on AMD:0 queue COMPUTE:0 : !hcq.buffer<128xi8, AMD:0>, !hcq.buffer<4096xi8, AMD:0>, !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>
-}
-
-// -----
-
-// Tests that ring pointers are one 64-bit word.
-hcq.schedule @e() {
-  %ring = hcq.placeholder ring slot 0 : !hcq.buffer<4096xi8, AMD:0>
-  %put = hcq.placeholder ring_put slot 0 : !hcq.buffer<2xi64, AMD:0>
-  %wptr = hcq.placeholder ring_wptr slot 0 : !hcq.buffer<1xi64, AMD:0>
-  %rptr = hcq.placeholder ring_rptr slot 0 : !hcq.buffer<1xi64, AMD:0>
-  %db = hcq.placeholder doorbell slot 0 : !hcq.buffer<1xi64, AMD:0>
-  %cb = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<128xi8, AMD:0>
-  // expected-error @+1 {{'hcq.push' op ring pointers and doorbell are one 64-bit word}}
-  hcq.push %cb[16] pm4 ring(%ring, %put, %wptr, %rptr, %db) on AMD:0 queue COMPUTE:0 : !hcq.buffer<128xi8, AMD:0>, !hcq.buffer<4096xi8, AMD:0>, !hcq.buffer<2xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>
+  hcq.push %cb[256] pm4 on AMD:0 queue COMPUTE:0 : !hcq.buffer<128xi8, AMD:0>
 }
 
 // -----
 
 // Tests that the cpu mode is for CPU devices.
 hcq.schedule @e() {
-  %ring = hcq.placeholder ring slot 0 : !hcq.buffer<4096xi8, AMD:0>
-  %put = hcq.placeholder ring_put slot 0 : !hcq.buffer<1xi64, AMD:0>
-  %wptr = hcq.placeholder ring_wptr slot 0 : !hcq.buffer<1xi64, AMD:0>
-  %rptr = hcq.placeholder ring_rptr slot 0 : !hcq.buffer<1xi64, AMD:0>
-  %db = hcq.placeholder doorbell slot 0 : !hcq.buffer<1xi64, AMD:0>
   %cb = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<128xi8, AMD:0>
   // expected-error @+1 {{'hcq.push' op mode 'cpu' does not fit devices of this kind}}
-  hcq.push %cb[16] cpu ring(%ring, %put, %wptr, %rptr, %db) on AMD:0 queue COMPUTE:0 : !hcq.buffer<128xi8, AMD:0>, !hcq.buffer<4096xi8, AMD:0>, !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>
+  hcq.push %cb[16] cpu on AMD:0 queue COMPUTE:0 : !hcq.buffer<128xi8, AMD:0>
 }
 
 // -----
 
 // Tests that pm4 pushes go to compute queues.
 hcq.schedule @e() {
-  %ring = hcq.placeholder ring slot 0 : !hcq.buffer<4096xi8, AMD:0>
-  %put = hcq.placeholder ring_put slot 0 : !hcq.buffer<1xi64, AMD:0>
-  %wptr = hcq.placeholder ring_wptr slot 0 : !hcq.buffer<1xi64, AMD:0>
-  %rptr = hcq.placeholder ring_rptr slot 0 : !hcq.buffer<1xi64, AMD:0>
-  %db = hcq.placeholder doorbell slot 0 : !hcq.buffer<1xi64, AMD:0>
   %cb = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<128xi8, AMD:0>
   // expected-error @+1 {{'hcq.push' op mode 'pm4' is for compute queues}}
-  hcq.push %cb[16] pm4 ring(%ring, %put, %wptr, %rptr, %db) on AMD:0 queue COPY:0 : !hcq.buffer<128xi8, AMD:0>, !hcq.buffer<4096xi8, AMD:0>, !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>
+  hcq.push %cb[16] pm4 on AMD:0 queue COPY:0 : !hcq.buffer<128xi8, AMD:0>
 }
 
 // -----
 
 // Tests that sdma pushes go to copy queues.
 hcq.schedule @e() {
-  %ring = hcq.placeholder ring slot 0 : !hcq.buffer<4096xi8, AMD:0>
-  %put = hcq.placeholder ring_put slot 0 : !hcq.buffer<1xi64, AMD:0>
-  %wptr = hcq.placeholder ring_wptr slot 0 : !hcq.buffer<1xi64, AMD:0>
-  %rptr = hcq.placeholder ring_rptr slot 0 : !hcq.buffer<1xi64, AMD:0>
-  %db = hcq.placeholder doorbell slot 0 : !hcq.buffer<1xi64, AMD:0>
   %cb = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<128xi8, AMD:0>
   // expected-error @+1 {{'hcq.push' op mode 'sdma' is for copy queues}}
-  hcq.push %cb[16] sdma ring(%ring, %put, %wptr, %rptr, %db) on AMD:0 queue COMPUTE:0 : !hcq.buffer<128xi8, AMD:0>, !hcq.buffer<4096xi8, AMD:0>, !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>
+  hcq.push %cb[16] sdma on AMD:0 queue COMPUTE:0 : !hcq.buffer<128xi8, AMD:0>
 }
 
 // -----
@@ -958,4 +910,13 @@ hcq.schedule @e() {
   %p = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<8xi8, [AMD:0, AMD:1]>
   // expected-error @+1 {{'hcq.blob' op lane 2 of a target with 2 lanes}}
   hcq.blob %p = [0x1] : !hcq.buffer<8xi8, [AMD:0, AMD:1]> {lane = 2 : i32}
+}
+
+// -----
+
+// Tests that a device's placeholder has no slot: its memory is one per
+// device for the whole process.
+hcq.schedule @e() {
+  // expected-error @+1 {{'hcq.placeholder' op 'timeline_signal' placeholders are the device's and have no slot, got slot 3}}
+  %t = "hcq.placeholder"() <{tag = 1 : i32, slot = 3 : i64}> : () -> !hcq.buffer<1xi64, AMD:0>
 }

@@ -54,14 +54,14 @@ hcq.schedule @schedule(%a: !hcq.buffer<64xf32, AMD:0>, %m: !hcq.buffer<64xf32, [
 hcq.schedule @submits() {
   // CHECK: %[[S:.*]] = hcq.placeholder signal slot 3 volatile : !hcq.buffer<1xi64, [AMD:0, AMD:1]>
   %s = hcq.placeholder signal slot 3 volatile : !hcq.buffer<1xi64, [AMD:0, AMD:1]>
-  // CHECK: %[[SEN:.*]] = hcq.placeholder sentinel_signal slot 0 volatile : !hcq.buffer<1xi64, AMD:1>
-  %sentinel = hcq.placeholder sentinel_signal slot 0 volatile : !hcq.buffer<1xi64, AMD:1>
+  // CHECK: %[[SEN:.*]] = hcq.placeholder sentinel_signal device volatile : !hcq.buffer<1xi64, AMD:1>
+  %sentinel = hcq.placeholder sentinel_signal device volatile : !hcq.buffer<1xi64, AMD:1>
   // CHECK: %[[P:.*]] = hcq.placeholder signal slot 4 volatile : !hcq.buffer<1xi64, AMD:0>
   %p = hcq.placeholder signal slot 4 volatile : !hcq.buffer<1xi64, AMD:0>
-  // CHECK: %[[TL:.*]] = hcq.placeholder timeline_signal slot 0 volatile : !hcq.buffer<1xi64, [AMD:0, AMD:1]>
-  %tl = hcq.placeholder timeline_signal slot 0 volatile : !hcq.buffer<1xi64, [AMD:0, AMD:1]>
-  // CHECK: %[[TLV:.*]] = hcq.placeholder timeline_value slot 0 : !hcq.buffer<1xi64, CPU:0>
-  %tlv = hcq.placeholder timeline_value slot 0 : !hcq.buffer<1xi64, CPU:0>
+  // CHECK: %[[TL:.*]] = hcq.placeholder timeline_signal device volatile : !hcq.buffer<1xi64, [AMD:0, AMD:1]>
+  %tl = hcq.placeholder timeline_signal device volatile : !hcq.buffer<1xi64, [AMD:0, AMD:1]>
+  // CHECK: %[[TLV:.*]] = hcq.placeholder timeline_value device : !hcq.buffer<1xi64, CPU:0>
+  %tlv = hcq.placeholder timeline_value device : !hcq.buffer<1xi64, CPU:0>
   // CHECK: %[[EP:.*]] = hcq.placeholder epoch slot 9 : !hcq.buffer<1xi64, CPU:0>
   %ep = hcq.placeholder epoch slot 9 : !hcq.buffer<1xi64, CPU:0>
   // CHECK: %[[TS:.*]] = hcq.placeholder timestamp slot 11 : !hcq.buffer<1xi64, [AMD:0, AMD:1]>
@@ -106,8 +106,8 @@ hcq.kernel @k amd () code_object "\7FELF"
 hcq.schedule @words(%x: !hcq.buffer<16xf32, AMD:0>, %n: i32) {
   %s = hcq.placeholder signal slot 1 volatile : !hcq.buffer<1xi64, AMD:0>
   %prog = hcq.placeholder program slot 2 : !hcq.buffer<256xi8, AMD:0>
-  %tlv = hcq.placeholder timeline_value slot 0 volatile : !hcq.buffer<1xi64, CPU:0>
-  %scratch = hcq.placeholder scratch slot 0 : !hcq.buffer<64xi8, AMD:0>
+  %tlv = hcq.placeholder timeline_value device volatile : !hcq.buffer<1xi64, CPU:0>
+  %scratch = hcq.placeholder scratch device : !hcq.buffer<64xi8, AMD:0>
   %fn = hcq.placeholder host_function slot 1 : !hcq.buffer<1xi8, CPU:0>
   // CHECK: hcq.program @k : !hcq.buffer<6144xi8, AMD:0>
   %kprog = hcq.program @k : !hcq.buffer<6144xi8, AMD:0>
@@ -156,18 +156,13 @@ hcq.schedule @exe(%x: !hcq.buffer<16xf32, [AMD:0, AMD:1]>, %n: i32) {
   hcq.patch_group %cb offsets %off[0, 1] i32 lo(%in + 8) : !hcq.buffer<256xi8, [AMD:0, AMD:1]>, !hcq.buffer<4xi32, CPU:0>, !hcq.buffer<2xi64, CPU:0>
   // CHECK: hcq.patch_group %[[CB]] offsets %[[OFF]][1, 1] i32 var(%{{.*}}) : !hcq.buffer<256xi8, [AMD:0, AMD:1]>, !hcq.buffer<4xi32, CPU:0>, i32
   hcq.patch_group %cb offsets %off[1, 1] i32 var(%n) : !hcq.buffer<256xi8, [AMD:0, AMD:1]>, !hcq.buffer<4xi32, CPU:0>, i32
-  %tlv = hcq.placeholder timeline_value slot 0 volatile : !hcq.buffer<1xi64, CPU:0>
+  %tlv = hcq.placeholder timeline_value device volatile : !hcq.buffer<1xi64, CPU:0>
   // CHECK: hcq.patch_group %[[CB]] offsets %[[OFF]][0, 2] i64 load(%{{.*}} - 1) : !hcq.buffer<256xi8, [AMD:0, AMD:1]>, !hcq.buffer<4xi32, CPU:0>, !hcq.buffer<1xi64, CPU:0>
   hcq.patch_group %cb offsets %off[0, 2] i64 load(%tlv - 1) : !hcq.buffer<256xi8, [AMD:0, AMD:1]>, !hcq.buffer<4xi32, CPU:0>, !hcq.buffer<1xi64, CPU:0>
   // CHECK: hcq.enqueue %[[CB]][16] on [AMD:0, AMD:1] queue COMPUTE:0 : !hcq.buffer<256xi8, [AMD:0, AMD:1]>
   hcq.enqueue %cb[16] on [AMD:0, AMD:1] queue COMPUTE:0 : !hcq.buffer<256xi8, [AMD:0, AMD:1]>
-  %ring = hcq.placeholder ring slot 0 volatile : !hcq.buffer<4096xi8, [AMD:0, AMD:1]>
-  %put = hcq.placeholder ring_put slot 0 volatile : !hcq.buffer<1xi64, [AMD:0, AMD:1]>
-  %wptr = hcq.placeholder ring_wptr slot 0 volatile : !hcq.buffer<1xi64, [AMD:0, AMD:1]>
-  %rptr = hcq.placeholder ring_rptr slot 0 volatile : !hcq.buffer<1xi64, [AMD:0, AMD:1]>
-  %db = hcq.placeholder doorbell slot 0 volatile : !hcq.buffer<1xi64, [AMD:0, AMD:1]>
-  // CHECK: hcq.push %[[CB]][16] pm4 ring(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) on [AMD:0, AMD:1] queue COMPUTE:0 : !hcq.buffer<256xi8, [AMD:0, AMD:1]>, !hcq.buffer<4096xi8, [AMD:0, AMD:1]>, !hcq.buffer<1xi64, [AMD:0, AMD:1]>, !hcq.buffer<1xi64, [AMD:0, AMD:1]>, !hcq.buffer<1xi64, [AMD:0, AMD:1]>, !hcq.buffer<1xi64, [AMD:0, AMD:1]>
-  hcq.push %cb[16] pm4 ring(%ring, %put, %wptr, %rptr, %db) on [AMD:0, AMD:1] queue COMPUTE:0 : !hcq.buffer<256xi8, [AMD:0, AMD:1]>, !hcq.buffer<4096xi8, [AMD:0, AMD:1]>, !hcq.buffer<1xi64, [AMD:0, AMD:1]>, !hcq.buffer<1xi64, [AMD:0, AMD:1]>, !hcq.buffer<1xi64, [AMD:0, AMD:1]>, !hcq.buffer<1xi64, [AMD:0, AMD:1]>
+  // CHECK: hcq.push %[[CB]][16] pm4 on [AMD:0, AMD:1] queue COMPUTE:0 : !hcq.buffer<256xi8, [AMD:0, AMD:1]>
+  hcq.push %cb[16] pm4 on [AMD:0, AMD:1] queue COMPUTE:0 : !hcq.buffer<256xi8, [AMD:0, AMD:1]>
 }
 
 // -----

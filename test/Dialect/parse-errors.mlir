@@ -146,3 +146,19 @@ hcq.executable @e(%n: i32, %m: i32) {
   // expected-error @+1 {{a patch group's word names one operand}}
   hcq.patch_group %p offsets %o[0, 1] i32 var([%n, %m]) : !hcq.buffer<8xi8, AMD:0>, !hcq.buffer<4xi32, CPU:0>, i32
 }
+
+// -----
+
+// Tests that a device's placeholder is written `device`, not with a slot.
+hcq.schedule @s() {
+  // expected-error @+1 {{'timeline_signal' placeholders are the device's: expected 'device', they have no slot}}
+  %t = hcq.placeholder timeline_signal slot 0 volatile : !hcq.buffer<1xi64, AMD:0>
+}
+
+// -----
+
+// Tests that an executable's placeholder has a slot, not `device`.
+hcq.schedule @s() {
+  // expected-error @+1 {{'signal' placeholders are the executable's: expected 'slot N', not 'device'}}
+  %t = hcq.placeholder signal device volatile : !hcq.buffer<1xi64, AMD:0>
+}

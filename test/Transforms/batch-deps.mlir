@@ -12,8 +12,8 @@ hcq.kernel @read2 cpu (read f32, read f32) symbol "r2" library "libk.so"
 // with a barrier and a wait for the device timeline.
 // CHECK-LABEL: hcq.schedule @raw
 // CHECK-DAG: %[[SIG:.*]] = hcq.placeholder signal slot 1 volatile : !hcq.buffer<1xi64, AMD:0>
-// CHECK-DAG: %[[TL:.*]] = hcq.placeholder timeline_signal slot 0 volatile : !hcq.buffer<1xi64, AMD:0>
-// CHECK-DAG: %[[TLV:.*]] = hcq.placeholder timeline_value slot 0 volatile : !hcq.buffer<1xi64, AMD:0>
+// CHECK-DAG: %[[TL:.*]] = hcq.placeholder timeline_signal device volatile : !hcq.buffer<1xi64, AMD:0>
+// CHECK-DAG: %[[TLV:.*]] = hcq.placeholder timeline_value device volatile : !hcq.buffer<1xi64, AMD:0>
 // CHECK-DAG: %[[EP:.*]] = hcq.placeholder epoch slot 2 volatile : !hcq.buffer<1xi64, AMD:0>
 // CHECK-DAG: %[[CSIG:.*]] = hcq.placeholder signal slot 3 volatile : !hcq.buffer<1xi64, AMD:0>
 // CHECK: hcq.fence %[[TL]] reaches %[[EP]]
@@ -139,7 +139,7 @@ hcq.schedule @latest(%a: !hcq.buffer<16xf32, AMD:0>, %b: !hcq.buffer<16xf32, AMD
 // sentinel signal.
 // CHECK-LABEL: hcq.schedule @lanes
 // CHECK-DAG: %[[SIG:.*]] = hcq.placeholder signal slot 1 volatile : !hcq.buffer<1xi64, AMD:0>
-// CHECK-DAG: %[[SENT:.*]] = hcq.placeholder sentinel_signal slot 0 volatile : !hcq.buffer<1xi64, AMD:1>
+// CHECK-DAG: %[[SENT:.*]] = hcq.placeholder sentinel_signal device volatile : !hcq.buffer<1xi64, AMD:1>
 // CHECK: hcq.submit on [AMD:0, AMD:1] queue COMPUTE:0 {
 // CHECK-NEXT:   hcq.barrier
 // CHECK-NEXT:   hcq.wait %{{.*}} >= [%{{.*}} : !hcq.buffer<1xi64, [AMD:0, AMD:1]>] - 1

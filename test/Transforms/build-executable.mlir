@@ -23,7 +23,7 @@
 // CHECK: hcq.submitter @hcq_submitter_1(%[[B0:.*]]: !hcq.buffer<1xi64, CPU:0>)
 // CHECK-NEXT: hcq.reset %[[B0]]
 hcq.schedule @split(%n: i32) {
-  %tl = hcq.placeholder timeline_signal slot 0 volatile : !hcq.buffer<1xi64, CPU:0>
+  %tl = hcq.placeholder timeline_signal device volatile : !hcq.buffer<1xi64, CPU:0>
   %ep = hcq.placeholder epoch slot 2 volatile : !hcq.buffer<1xi64, CPU:0>
   %s = hcq.placeholder signal slot 1 volatile : !hcq.buffer<1xi64, CPU:0>
   %cb = hcq.placeholder cmdbuf slot 3 : !hcq.buffer<128xi8, CPU:0>

@@ -32,8 +32,8 @@
 // GFX11-LABEL: hcq.schedule @sync(
 // GFX11-SAME: ) {
 // GFX11-NEXT: %[[V0:[a-z0-9]+]] = hcq.placeholder signal slot 1 volatile : !hcq.buffer<1xi64, AMD:0>
-// GFX11-NEXT: %[[V1:[a-z0-9]+]] = hcq.placeholder timeline_signal slot 0 volatile : !hcq.buffer<1xi64, AMD:0>
-// GFX11-NEXT: %[[V2:[a-z0-9]+]] = hcq.placeholder timeline_value slot 0 volatile : !hcq.buffer<1xi64, AMD:0>
+// GFX11-NEXT: %[[V1:[a-z0-9]+]] = hcq.placeholder timeline_signal device volatile : !hcq.buffer<1xi64, AMD:0>
+// GFX11-NEXT: %[[V2:[a-z0-9]+]] = hcq.placeholder timeline_value device volatile : !hcq.buffer<1xi64, AMD:0>
 // GFX11-NEXT: %[[V3:[a-z0-9]+]] = hcq.placeholder timestamp slot 2 volatile : !hcq.buffer<1xi64, AMD:0>
 // GFX11-NEXT: hcq.submit on AMD:0 queue COMPUTE:0 {
 // GFX11-NEXT: hcq.cmds cmdbuf i32 [0xc0053c00, 0x00000045, 0x00000e26, 0x00000e27, 0xffffffff, 0xffffffff, 0x00000004, 0xc0065800, 0x00000000, 0xffffffff, 0xffffffff, 0x00000000, 0x00000000, 0x00000000, 0x0000c3f1, 0xc0053c00, 0x00000015, lo(%[[V1]]), hi(%[[V1]]), load.lo(%[[V2]] - 1), 0xffffffff, 0x00000004, 0xc0053c00, 0x00000015, lo(%[[V0]]), hi(%[[V0]]), 0x00000003, 0xffffffff, 0x00000004, 0xc0064900, 0x00000514, 0x60000000, lo(%[[V3]]), hi(%[[V3]]), 0x00000000, 0x00000000, 0x00000000, 0xc0064900, 0x0070f514, 0x22000000, lo(%[[V0]]), hi(%[[V0]]), 0x00000004, 0x00000000, 0x00000000, 0xc0064900, 0x0070f514, 0x22000000, lo(%[[V1]]), hi(%[[V1]]), load.lo(%[[V2]]), load.hi(%[[V2]]), 0x00000000] : !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>
@@ -45,8 +45,8 @@
 // GFX9-LABEL: hcq.schedule @sync(
 // GFX9-SAME: ) {
 // GFX9-NEXT: %[[V0:[a-z0-9]+]] = hcq.placeholder signal slot 1 volatile : !hcq.buffer<1xi64, AMD:0>
-// GFX9-NEXT: %[[V1:[a-z0-9]+]] = hcq.placeholder timeline_signal slot 0 volatile : !hcq.buffer<1xi64, AMD:0>
-// GFX9-NEXT: %[[V2:[a-z0-9]+]] = hcq.placeholder timeline_value slot 0 volatile : !hcq.buffer<1xi64, AMD:0>
+// GFX9-NEXT: %[[V1:[a-z0-9]+]] = hcq.placeholder timeline_signal device volatile : !hcq.buffer<1xi64, AMD:0>
+// GFX9-NEXT: %[[V2:[a-z0-9]+]] = hcq.placeholder timeline_value device volatile : !hcq.buffer<1xi64, AMD:0>
 // GFX9-NEXT: %[[V3:[a-z0-9]+]] = hcq.placeholder timestamp slot 2 volatile : !hcq.buffer<1xi64, AMD:0>
 // GFX9-NEXT: hcq.submit on AMD:0 queue COMPUTE:0 {
 // GFX9-NEXT: hcq.cmds cmdbuf i32 [0xc0053c00, 0x00000045, 0x00000e26, 0x00000e27, 0xffffffff, 0xffffffff, 0x00000004, 0xc0055800, 0x28c40000, 0xffffffff, 0xffffffff, 0x00000000, 0x00000000, 0x0000000a, 0xc0053c00, 0x00000015, lo(%[[V1]]), hi(%[[V1]]), load.lo(%[[V2]] - 1), 0xffffffff, 0x00000004, 0xc0053c00, 0x00000015, lo(%[[V0]]), hi(%[[V0]]), 0x00000003, 0xffffffff, 0x00000004, 0xc0064900, 0x00000514, 0x60000000, lo(%[[V3]]), hi(%[[V3]]), 0x00000000, 0x00000000, 0x00000000, 0xc0064900, 0x00088514, 0x22000000, lo(%[[V0]]), hi(%[[V0]]), 0x00000004, 0x00000000, 0x00000000, 0xc0064900, 0x00088514, 0x22000000, lo(%[[V1]]), hi(%[[V1]]), load.lo(%[[V2]]), load.hi(%[[V2]]), 0x00000000] : !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>
@@ -85,8 +85,8 @@
 // DIS9-NEXT: 13: TRAP int_context=0x00000000
 hcq.schedule @sync() {
   %sig = hcq.placeholder signal slot 1 volatile : !hcq.buffer<1xi64, AMD:0>
-  %tl = hcq.placeholder timeline_signal slot 0 volatile : !hcq.buffer<1xi64, AMD:0>
-  %tlv = hcq.placeholder timeline_value slot 0 volatile : !hcq.buffer<1xi64, AMD:0>
+  %tl = hcq.placeholder timeline_signal device volatile : !hcq.buffer<1xi64, AMD:0>
+  %tlv = hcq.placeholder timeline_value device volatile : !hcq.buffer<1xi64, AMD:0>
   %ts = hcq.placeholder timestamp slot 2 volatile : !hcq.buffer<1xi64, AMD:0>
   hcq.submit on AMD:0 queue COMPUTE:0 {
     hcq.barrier
@@ -383,7 +383,7 @@ hcq.schedule @copies_large(%src: !hcq.buffer<300000000xf32, AMD:0>, %dst: !hcq.b
 // GFX11-LABEL: hcq.schedule @lanes(
 // GFX11-SAME: ) {
 // GFX11-NEXT: %[[V0:[a-z0-9]+]] = hcq.placeholder signal slot 1 volatile : !hcq.buffer<1xi64, AMD:0>
-// GFX11-NEXT: %[[V1:[a-z0-9]+]] = hcq.placeholder sentinel_signal slot 0 volatile : !hcq.buffer<1xi64, AMD:1>
+// GFX11-NEXT: %[[V1:[a-z0-9]+]] = hcq.placeholder sentinel_signal device volatile : !hcq.buffer<1xi64, AMD:1>
 // GFX11-NEXT: %[[V2:[a-z0-9]+]] = hcq.placeholder signal slot 2 volatile : !hcq.buffer<1xi64, [AMD:0, AMD:1]>
 // GFX11-NEXT: hcq.submit on [AMD:0, AMD:1] queue COMPUTE:0 {
 // GFX11-NEXT: hcq.cmds cmdbuf i32 [0xc0053c00, 0x00000015, lo([%[[V0]], %[[V1]]]), hi([%[[V0]], %[[V1]]]), 0x00000001, 0xffffffff, 0x00000004, 0xc0064900, 0x0070f514, 0x22000000, lo(%[[V2]]), hi(%[[V2]]), 0x00000002, 0x00000000, 0x00000000] : !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:1>, !hcq.buffer<1xi64, [AMD:0, AMD:1]>
@@ -392,7 +392,7 @@ hcq.schedule @copies_large(%src: !hcq.buffer<300000000xf32, AMD:0>, %dst: !hcq.b
 // GFX9-LABEL: hcq.schedule @lanes(
 // GFX9-SAME: ) {
 // GFX9-NEXT: %[[V0:[a-z0-9]+]] = hcq.placeholder signal slot 1 volatile : !hcq.buffer<1xi64, AMD:0>
-// GFX9-NEXT: %[[V1:[a-z0-9]+]] = hcq.placeholder sentinel_signal slot 0 volatile : !hcq.buffer<1xi64, AMD:1>
+// GFX9-NEXT: %[[V1:[a-z0-9]+]] = hcq.placeholder sentinel_signal device volatile : !hcq.buffer<1xi64, AMD:1>
 // GFX9-NEXT: %[[V2:[a-z0-9]+]] = hcq.placeholder signal slot 2 volatile : !hcq.buffer<1xi64, [AMD:0, AMD:1]>
 // GFX9-NEXT: hcq.submit on [AMD:0, AMD:1] queue COMPUTE:0 {
 // GFX9-NEXT: hcq.cmds cmdbuf i32 [0xc0053c00, 0x00000015, lo([%[[V0]], %[[V1]]]), hi([%[[V0]], %[[V1]]]), 0x00000001, 0xffffffff, 0x00000004, 0xc0064900, 0x00088514, 0x22000000, lo(%[[V2]]), hi(%[[V2]]), 0x00000002, 0x00000000, 0x00000000] : !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:1>, !hcq.buffer<1xi64, [AMD:0, AMD:1]>
@@ -408,7 +408,7 @@ hcq.schedule @copies_large(%src: !hcq.buffer<300000000xf32, AMD:0>, %dst: !hcq.b
 // DIS9-NEXT: 7: RELEASE_MEM event=0x14 index=5 cache=0x00088000 data_sel=1 int_sel=2 addr={lo(%{{[a-z0-9]+}}), hi(%{{[a-z0-9]+}})} data=0x0000000000000002 ctxid=0x00000000
 hcq.schedule @lanes() {
   %s0 = hcq.placeholder signal slot 1 volatile : !hcq.buffer<1xi64, AMD:0>
-  %sent = hcq.placeholder sentinel_signal slot 0 volatile : !hcq.buffer<1xi64, AMD:1>
+  %sent = hcq.placeholder sentinel_signal device volatile : !hcq.buffer<1xi64, AMD:1>
   %both = hcq.placeholder signal slot 2 volatile : !hcq.buffer<1xi64, [AMD:0, AMD:1]>
   hcq.submit on [AMD:0, AMD:1] queue COMPUTE:0 {
     hcq.wait %s0, %sent >= 1 : !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:1>

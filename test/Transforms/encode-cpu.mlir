@@ -17,8 +17,8 @@ hcq.kernel @hcq_copy_f32_f32 builtin (write f32, read f32) symbol "copy"
 // CHECK-NEXT: %[[V3:[a-z0-9]+]] = hcq.placeholder host_function slot 0 : !hcq.buffer<1xi8, CPU:0>
 // CHECK-NEXT: %[[V4:[a-z0-9]+]] = hcq.placeholder host_function slot 2 : !hcq.buffer<1xi8, CPU:0>
 // CHECK-NEXT: %[[V5:[a-z0-9]+]] = hcq.placeholder signal slot 1 volatile : !hcq.buffer<1xi64, CPU:0>
-// CHECK-NEXT: %[[V6:[a-z0-9]+]] = hcq.placeholder timeline_signal slot 0 volatile : !hcq.buffer<1xi64, CPU:0>
-// CHECK-NEXT: %[[V7:[a-z0-9]+]] = hcq.placeholder timeline_value slot 0 volatile : !hcq.buffer<1xi64, CPU:0>
+// CHECK-NEXT: %[[V6:[a-z0-9]+]] = hcq.placeholder timeline_signal device volatile : !hcq.buffer<1xi64, CPU:0>
+// CHECK-NEXT: %[[V7:[a-z0-9]+]] = hcq.placeholder timeline_value device volatile : !hcq.buffer<1xi64, CPU:0>
 // CHECK-NEXT: %[[V8:[a-z0-9]+]] = hcq.placeholder timestamp slot 2 volatile : !hcq.buffer<1xi64, CPU:0>
 // CHECK-NEXT: %[[V9:[a-z0-9]+]] = hcq.placeholder timestamp slot 3 volatile : !hcq.buffer<1xi64, CPU:0>
 // CHECK-NEXT: hcq.submit on CPU:0 queue COMPUTE:0 {
@@ -42,8 +42,8 @@ hcq.kernel @hcq_copy_f32_f32 builtin (write f32, read f32) symbol "copy"
 // DIS-NEXT: 6: signal signal=addr(%{{[a-z0-9]+}}) value=load(%{{[a-z0-9]+}})
 hcq.schedule @compute(%a: !hcq.buffer<64xf32, CPU:0>, %b: !hcq.buffer<64xf32, CPU:0>, %c: !hcq.buffer<64xf32, CPU:0>, %n: i32) {
   %sig = hcq.placeholder signal slot 1 volatile : !hcq.buffer<1xi64, CPU:0>
-  %tl = hcq.placeholder timeline_signal slot 0 volatile : !hcq.buffer<1xi64, CPU:0>
-  %tlv = hcq.placeholder timeline_value slot 0 volatile : !hcq.buffer<1xi64, CPU:0>
+  %tl = hcq.placeholder timeline_signal device volatile : !hcq.buffer<1xi64, CPU:0>
+  %tlv = hcq.placeholder timeline_value device volatile : !hcq.buffer<1xi64, CPU:0>
   %t0 = hcq.placeholder timestamp slot 2 volatile : !hcq.buffer<1xi64, CPU:0>
   %t1 = hcq.placeholder timestamp slot 3 volatile : !hcq.buffer<1xi64, CPU:0>
   hcq.submit on CPU:0 queue COMPUTE:0 {

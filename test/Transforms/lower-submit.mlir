@@ -2,17 +2,14 @@
 
 // Tests that an AMD compute enqueue pushes a 16-byte INDIRECT_BUFFER packet:
 // header 0xc0023f00, the command buffer's address patched at link time, its
-// size in dwords with VALID (bit 23), into the queue's ring and pointers.
+// size in dwords with VALID (bit 23), onto the device queue (whose ring,
+// pointers and doorbell are the runtime's: no placeholders for them).
 // CHECK-LABEL: hcq.schedule @compute
-// CHECK-DAG: %[[RING:.*]] = hcq.placeholder ring slot 0 volatile : !hcq.buffer<1048576xi8, AMD:0>
-// CHECK-DAG: %[[PUT:.*]] = hcq.placeholder ring_put slot 0 volatile : !hcq.buffer<1xi64, AMD:0>
-// CHECK-DAG: %[[WPTR:.*]] = hcq.placeholder ring_wptr slot 0 volatile
-// CHECK-DAG: %[[RPTR:.*]] = hcq.placeholder ring_rptr slot 0 volatile
-// CHECK-DAG: %[[DB:.*]] = hcq.placeholder doorbell slot 0 volatile
+// CHECK-NOT: hcq.placeholder ring
 // CHECK-DAG: %[[IB:.*]] = hcq.placeholder cmdbuf slot 2 : !hcq.buffer<128xi8, AMD:0>
 // CHECK-DAG: %[[CB:.*]] = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<256xi8, AMD:0>
 // CHECK: hcq.blob %[[IB]] = [0xc0023f00, 0xbebebebe, 0xbebebebe, 0x00800030, 0xbfbfbfbf, {{.*}}] patches [4: lo(%[[CB]]), 8: hi(%[[CB]])]
-// CHECK-NEXT: hcq.push %[[IB]][16] pm4 ring(%[[RING]], %[[PUT]], %[[WPTR]], %[[RPTR]], %[[DB]]) on AMD:0 queue COMPUTE:0
+// CHECK-NEXT: hcq.push %[[IB]][16] pm4 on AMD:0 queue COMPUTE:0 : !hcq.buffer<128xi8, AMD:0>
 // CHECK-NOT: hcq.enqueue
 hcq.schedule @compute() {
   %cb = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<256xi8, AMD:0>
@@ -22,16 +19,15 @@ hcq.schedule @compute() {
 // -----
 
 // Tests that an AMD copy enqueue pushes the command buffer itself, and CPU
-// enqueues push their entries, each queue with its own ring (slot: kind << 8
-// | index).
+// enqueues push their entries, each onto the device queue it names.
 // CHECK-LABEL: hcq.schedule @copy_and_cpu
-// CHECK-DAG: %[[SRING:.*]] = hcq.placeholder ring slot 256 volatile : !hcq.buffer<1048576xi8, AMD:0>
-// CHECK-DAG: %[[CRING:.*]] = hcq.placeholder ring slot 0 volatile : !hcq.buffer<1048576xi8, CPU:0>
-// CHECK-DAG: %[[C2RING:.*]] = hcq.placeholder ring slot 257 volatile : !hcq.buffer<1048576xi8, CPU:0>
-// CHECK: hcq.push %[[SDMA:.*]][100] sdma ring(%[[SRING]], {{.*}}) on AMD:0 queue COPY:0
-// CHECK-NEXT: hcq.push %[[CPU:.*]][128] cpu ring(%[[CRING]], {{.*}}) on CPU:0 queue COMPUTE:0
-// CHECK-NEXT: hcq.push %[[CPU]][64] cpu ring(%[[CRING]], {{.*}}) on CPU:0 queue COMPUTE:0
-// CHECK-NEXT: hcq.push %{{.*}}[64] cpu ring(%[[C2RING]], {{.*}}) on CPU:0 queue COPY:1
+// CHECK-DAG: %[[S:.*]] = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<128xi8, AMD:0>
+// CHECK-DAG: %[[C:.*]] = hcq.placeholder cmdbuf slot 2 : !hcq.buffer<128xi8, CPU:0>
+// CHECK-DAG: %[[D:.*]] = hcq.placeholder cmdbuf slot 3 : !hcq.buffer<128xi8, CPU:0>
+// CHECK: hcq.push %[[S]][100] sdma on AMD:0 queue COPY:0
+// CHECK-NEXT: hcq.push %[[C]][128] cpu on CPU:0 queue COMPUTE:0
+// CHECK-NEXT: hcq.push %[[C]][64] cpu on CPU:0 queue COMPUTE:0
+// CHECK-NEXT: hcq.push %[[D]][64] cpu on CPU:0 queue COPY:1
 hcq.schedule @copy_and_cpu() {
   %s = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<128xi8, AMD:0>
   %c = hcq.placeholder cmdbuf slot 2 : !hcq.buffer<128xi8, CPU:0>

@@ -12,7 +12,7 @@
 // CHECK-DAG: %[[IN:.*]] = hcq.placeholder inputs slot 3 : !hcq.buffer<1xi64, CPU:0>
 // CHECK-DAG: %[[OFF:.*]] = hcq.placeholder offtbl slot 4 : !hcq.buffer<16xi32, CPU:0>
 // CHECK-DAG: %[[S:.*]] = hcq.placeholder signal slot 1
-// CHECK-DAG: %[[TLV:.*]] = hcq.placeholder timeline_value slot 0
+// CHECK-DAG: %[[TLV:.*]] = hcq.placeholder timeline_value device
 // CHECK: hcq.blob %[[CB]] = [0x11223344, 0xbebebebe, 0xbebebebe, 0xbebebebe, 0xbebebebe, 0xbebebebe, 0xbebebebe, 0xbebebebe, 0x55667788, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf] patches [4: lo(%[[S]] + 8), 8: hi(%[[S]] + 8)]
 // CHECK-NEXT: hcq.inputs %[[IN]] = [%[[X]]] lanes [0]
 // CHECK-NEXT: hcq.blob %[[OFF]] = [0x0000000c, 0x00000000, 0x0000001c, 0x00000000, 0x00000010, 0x00000000, 0x00000014, 0x00000000, 0x00000018, 0x00000000]
@@ -24,7 +24,7 @@
 // CHECK-NOT: hcq.submit
 hcq.schedule @words(%x: !hcq.buffer<16xf32, AMD:0>, %n: i32) {
   %s = hcq.placeholder signal slot 1 volatile : !hcq.buffer<1xi64, AMD:0>
-  %tlv = hcq.placeholder timeline_value slot 0 volatile : !hcq.buffer<1xi64, AMD:0>
+  %tlv = hcq.placeholder timeline_value device volatile : !hcq.buffer<1xi64, AMD:0>
   hcq.submit on AMD:0 queue COMPUTE:0 {
     hcq.cmds cmdbuf i32 [0x11223344, lo(%s + 8), hi(%s + 8), lo(%x + 4), hi(%x + 4), var(%n), load.lo(%tlv - 1), lo(%x + 4), 0x55667788] : !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<16xf32, AMD:0>, i32, !hcq.buffer<1xi64, AMD:0>
   }
@@ -79,7 +79,7 @@ hcq.schedule @cpu(%a: !hcq.buffer<8xf32, CPU:0>) {
 // CHECK: hcq.enqueue %{{.*}}[16] on [AMD:0, AMD:1] queue COMPUTE:0
 hcq.schedule @lanes(%m: !hcq.buffer<4xf32, [AMD:0, AMD:1]>, %o: !hcq.buffer<4xf32, AMD:0>) {
   %s0 = hcq.placeholder signal slot 1 volatile : !hcq.buffer<1xi64, AMD:0>
-  %s1 = hcq.placeholder sentinel_signal slot 0 volatile : !hcq.buffer<1xi64, AMD:1>
+  %s1 = hcq.placeholder sentinel_signal device volatile : !hcq.buffer<1xi64, AMD:1>
   hcq.submit on [AMD:0, AMD:1] queue COMPUTE:0 {
     hcq.cmds cmdbuf i32 [lo([%s0, %s1]), hi([%s0, %s1]), lo(%m), lo(%o)] : !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:1>, !hcq.buffer<4xf32, [AMD:0, AMD:1]>, !hcq.buffer<4xf32, AMD:0>
   }

@@ -56,25 +56,22 @@ int main(int argc, char **argv) {
   for (auto [i, s] : llvm::enumerate(exe->submitters)) {
     os << "submitter " << i << " (" << s.numArgs << " arguments):";
     for (const Step &step : s.steps)
-      os << ' ' << stepNames[step.kind];
+      os << ' ' << stepNames[uint32_t(step.kind)];
     os << '\n';
   }
   static const char *const planNames[] = {"call", "host_call", "copy",
                                           "launch"};
   for (const PlanStep &step : exe->plan) {
-    os << "plan: " << planNames[step.kind];
-    if (step.kind == PlanStep::Call)
+    os << "plan: " << planNames[uint32_t(step.kind)];
+    if (step.kind == PlanStepKind::Call)
       os << " submitter " << step.callee;
-    if (step.kind == PlanStep::HostCall)
+    if (step.kind == PlanStepKind::HostCall)
       os << " \"" << step.name << '"';
     os << '\n';
   }
   for (const ProfileEntry &entry : exe->profile) {
-    auto queue = static_cast<hcq::QueueKind>(
-        std::min<uint32_t>(entry.queueKind, uint32_t(hcq::QueueKind::SUBMIT)));
     os << "profile: \"" << entry.name << "\" values " << entry.start << ", "
-       << entry.end << " queue "
-       << hcq::QueueName{queue, entry.queueIndex}.str() << '\n';
+       << entry.end << " queue " << entry.queue.str() << '\n';
   }
   return 0;
 }

@@ -3,6 +3,8 @@
 //   hcq-run FILE.hcqx --arg f32:64:arange --arg f32:64:fill=2 --arg i32=64
 //   hcq-run FILE.mlir --pipeline-options=batch-size=4 --arg ...
 //   hcq-run MLP.mlir --amd=emulated --twins=libtwins.so --arg ...
+//   hcq-run --exe producer.hcqx --arg @x=f32:64:fill=0 --arg f32:64:arange
+//           --exe consumer.hcqx --arg f32:1:fill=0 --arg @x --runs 100
 //
 // CPU devices run on the CPU device; AMD devices on the one --amd names:
 // `emulated`, the emulated AMD device, whose kernels are CPU twins from the
@@ -17,6 +19,12 @@
 // little-endian elements) or a bound variable as i32=V. Runs --runs times,
 // then prints every buffer's first --print elements and the host time per run.
 //
+// Several executables (--exe, each followed by its --arg options; a
+// positional file counts as the first) load onto one runtime, so they share
+// its devices, queues and timelines, and each run runs them in the order
+// given. A buffer named `@NAME=SPEC` is made once; `@NAME` passes the same
+// buffer again, to this executable or a later one.
+//
 //===----------------------------------------------------------------------===//
 
 #include "HCQ/Runtime/Runtime.h"
@@ -24,6 +32,7 @@
 
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -39,9 +48,15 @@
 using namespace llvm;
 using namespace hcq::runtime;
 
-static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<file.hcqx>"),
-                                      cl::Required);
-static cl::list<std::string> argSpecs("arg", cl::desc("one argument"));
+static cl::opt<std::string>
+    inputFile(cl::Positional, cl::desc("<file.hcqx|file.mlir>"));
+static cl::list<std::string>
+    exeFiles("exe", cl::desc("an executable (.hcqx or .mlir) to load; the "
+                             "--arg options after it are its arguments"),
+             cl::value_desc("file"));
+static cl::list<std::string>
+    argSpecs("arg", cl::desc("one argument: TYPE:COUNT:INIT, i32=V, "
+                             "@NAME=TYPE:COUNT:INIT or @NAME"));
 static cl::opt<unsigned> runs("runs", cl::desc("times to run"), cl::init(1));
 static cl::opt<unsigned> printCount("print", cl::desc("elements to print"),
                                     cl::init(8));
@@ -75,6 +90,10 @@ static cl::opt<std::string>
 static cl::opt<unsigned> timeoutMs("timeout-ms",
                                    cl::desc("wait timeout in milliseconds"),
                                    cl::init(30000));
+static cl::opt<uint64_t>
+    ringBytes("ring-bytes",
+              cl::desc("bytes of each device queue's ring (a multiple of 64)"),
+              cl::init(1 << 20));
 
 namespace {
 struct HostBuffer {
@@ -178,6 +197,125 @@ Expected<std::unique_ptr<MemoryBuffer>> compileSchedule(StringRef mlir,
     return createStringError(file.getError(), "cannot read " + chosen);
   return std::move(*file);
 }
+/// One executable of the command line, with its arguments.
+struct Program {
+  std::string path;
+  std::vector<std::string> argSpecs;
+  std::unique_ptr<MemoryBuffer> file;
+  Executable exe;
+  std::vector<Argument> arguments;
+  /// Per argument: the host buffer it passes (an index into the pool), or
+  /// -1 for a variable.
+  std::vector<int> buffers;
+  std::unique_ptr<LoadedExecutable> loaded;
+};
+
+/// Reads (or compiles) `path` into `program`.
+Error readProgram(Program &program, const char *argv0) {
+  StringRef path = program.path;
+  if (path.ends_with(".mlir")) {
+    Expected<std::unique_ptr<MemoryBuffer>> compiled =
+        compileSchedule(path, argv0);
+    if (!compiled)
+      return compiled.takeError();
+    program.file = std::move(*compiled);
+  } else {
+    auto read = MemoryBuffer::getFile(path, false, false);
+    if (!read)
+      return createStringError(inconvertibleErrorCode(),
+                               "cannot read '" + path +
+                                   "': " + read.getError().message());
+    program.file = std::move(*read);
+  }
+  Expected<Executable> exe = readExecutable(ArrayRef<uint8_t>(
+      reinterpret_cast<const uint8_t *>(program.file->getBufferStart()),
+      program.file->getBufferSize()));
+  if (!exe)
+    return exe.takeError();
+  program.exe = std::move(*exe);
+  return Error::success();
+}
+
+/// Host buffers, each with one copy per lane, shared by name between
+/// programs.
+struct BufferPool {
+  std::vector<std::vector<HostBuffer>> buffers;
+  StringMap<int> named;
+};
+
+/// Turns `program`'s --arg options into its arguments, checked against
+/// what the executable declares.
+Error makeArguments(Program &program, BufferPool &pool) {
+  auto error = [](const Twine &message) {
+    return createStringError(inconvertibleErrorCode(), message);
+  };
+  std::vector<ArgumentUse> declared = getArgumentUses(program.exe);
+  for (auto [i, specText] : llvm::enumerate(program.argSpecs)) {
+    StringRef spec = specText;
+    const ArgumentUse *d =
+        i < declared.size() && declared[i].kind != ArgumentUse::Unused
+            ? &declared[i]
+            : nullptr;
+    if (spec.consume_front("i32=") || spec.consume_front("i64=")) {
+      int64_t v;
+      if (spec.getAsInteger(10, v))
+        return error("bad variable value '" + spec + "'");
+      if (d && d->kind == ArgumentUse::Buffer)
+        return error("argument " + Twine(i) + " is a buffer; --arg '" +
+                     specText + "' gives a variable");
+      program.arguments.push_back(Argument::variable(v));
+      program.buffers.push_back(-1);
+      continue;
+    }
+    if (d && d->kind == ArgumentUse::Variable)
+      return error("argument " + Twine(i) + " is a variable; --arg '" +
+                   specText + "' gives a buffer");
+    int index;
+    if (spec.consume_front("@")) {
+      auto [name, init] = spec.split('=');
+      if (name.empty())
+        return error("bad buffer argument '" + specText +
+                     "' (expected @NAME or @NAME=TYPE:COUNT:INIT)");
+      auto it = pool.named.find(name);
+      if (init.empty() && it == pool.named.end())
+        return error("--arg '" + specText + "' names no buffer: define it "
+                     "first as @" + name + "=TYPE:COUNT:INIT");
+      if (!init.empty() && it != pool.named.end())
+        return error("--arg '" + specText + "': buffer @" + name +
+                     " is defined twice");
+      if (init.empty()) {
+        index = it->second;
+      } else {
+        Expected<HostBuffer> buffer = makeBuffer(init);
+        if (!buffer)
+          return buffer.takeError();
+        index = pool.buffers.size();
+        pool.buffers.push_back({std::move(*buffer)});
+        pool.named[name] = index;
+      }
+    } else {
+      Expected<HostBuffer> buffer = makeBuffer(spec);
+      if (!buffer)
+        return buffer.takeError();
+      index = pool.buffers.size();
+      pool.buffers.push_back({std::move(*buffer)});
+    }
+    std::vector<HostBuffer> &lanes = pool.buffers[index];
+    if (d && lanes.front().bytes.size() < d->bytes)
+      return error("argument " + Twine(i) + " is a " + Twine(d->bytes) +
+                   "-byte buffer; --arg '" + specText + "' gives " +
+                   Twine(lanes.front().bytes.size()) + " bytes");
+    // Each lane of a multi-device argument gets a copy, filled alike.
+    if (d && d->lanes > lanes.size())
+      lanes.resize(d->lanes, lanes.front());
+    Argument argument;
+    for (HostBuffer &lane : lanes)
+      argument.lanes.push_back(lane.bytes.data());
+    program.arguments.push_back(std::move(argument));
+    program.buffers.push_back(index);
+  }
+  return Error::success();
+}
 } // namespace
 
 int main(int argc, char **argv) {
@@ -187,63 +325,33 @@ int main(int argc, char **argv) {
     WithColor::error() << message << '\n';
     return 1;
   };
-  std::unique_ptr<MemoryBuffer> file;
-  if (StringRef(inputFile).ends_with(".mlir")) {
-    Expected<std::unique_ptr<MemoryBuffer>> compiled =
-        compileSchedule(inputFile, argv[0]);
-    if (!compiled)
-      return fail(toString(compiled.takeError()));
-    file = std::move(*compiled);
-  } else {
-    auto read = MemoryBuffer::getFile(inputFile, false, false);
-    if (!read)
-      return fail("cannot read '" + inputFile +
-                  "': " + read.getError().message());
-    file = std::move(*read);
+  // The executables in command-line order; each --arg belongs to the last
+  // executable before it (all of them to the only one, if there is one).
+  std::vector<std::pair<unsigned, std::string>> files;
+  if (!inputFile.empty())
+    files.push_back({inputFile.getPosition(), inputFile});
+  for (auto [i, file] : llvm::enumerate(exeFiles))
+    files.push_back({exeFiles.getPosition(i), file});
+  llvm::sort(files);
+  if (files.empty())
+    return fail("no executable: give a file, or --exe FILE for each");
+  std::vector<Program> programs(files.size());
+  for (auto [i, file] : llvm::enumerate(files))
+    programs[i].path = file.second;
+  for (auto [i, spec] : llvm::enumerate(argSpecs)) {
+    size_t owner = 0;
+    for (size_t p = 1; p < files.size(); ++p)
+      if (files[p].first < argSpecs.getPosition(i))
+        owner = p;
+    programs[owner].argSpecs.push_back(spec);
   }
-  Expected<Executable> exe = readExecutable(ArrayRef<uint8_t>(
-      reinterpret_cast<const uint8_t *>(file->getBufferStart()),
-      file->getBufferSize()));
-  if (!exe)
-    return fail(toString(exe.takeError()));
-
-  std::vector<ArgumentUse> declared = getArgumentUses(*exe);
-
-  // Each buffer argument gets one host buffer per lane, filled alike.
-  std::vector<std::vector<HostBuffer>> buffers(argSpecs.size());
-  std::vector<Argument> arguments;
-  for (auto [i, specText] : llvm::enumerate(argSpecs)) {
-    StringRef spec = specText;
-    const ArgumentUse *d =
-        i < declared.size() && declared[i].kind != ArgumentUse::Unused
-            ? &declared[i]
-            : nullptr;
-    if (spec.consume_front("i32=") || spec.consume_front("i64=")) {
-      int64_t v;
-      if (spec.getAsInteger(10, v))
-        return fail("bad variable value '" + spec + "'");
-      if (d && d->kind == ArgumentUse::Buffer)
-        return fail("argument " + Twine(i) + " is a buffer; --arg '" +
-                    specText + "' gives a variable");
-      arguments.push_back(Argument::variable(v));
-      continue;
-    }
-    Expected<HostBuffer> buffer = makeBuffer(spec);
-    if (!buffer)
-      return fail(toString(buffer.takeError()));
-    if (d && d->kind == ArgumentUse::Variable)
-      return fail("argument " + Twine(i) + " is a variable; --arg '" +
-                  specText + "' gives a buffer");
-    if (d && buffer->bytes.size() < d->bytes)
-      return fail("argument " + Twine(i) + " is a " + Twine(d->bytes) +
-                  "-byte buffer; --arg '" + specText + "' gives " +
-                  Twine(buffer->bytes.size()) + " bytes");
-    Argument argument;
-    buffers[i].assign(d ? d->lanes : 1, std::move(*buffer));
-    for (HostBuffer &lane : buffers[i])
-      argument.lanes.push_back(lane.bytes.data());
-    arguments.push_back(std::move(argument));
-  }
+  for (Program &program : programs)
+    if (Error e = readProgram(program, argv[0]))
+      return fail(toString(std::move(e)));
+  BufferPool pool;
+  for (Program &program : programs)
+    if (Error e = makeArguments(program, pool))
+      return fail(toString(std::move(e)));
 
   RuntimeOptions options;
   options.waitTimeout = std::chrono::milliseconds(timeoutMs);
@@ -261,54 +369,74 @@ int main(int argc, char **argv) {
   }
   options.amd = amdDevice;
   options.twinLibraries.assign(twinLibraries.begin(), twinLibraries.end());
-  Expected<std::unique_ptr<LoadedExecutable>> loaded =
-      loadExecutable(*exe, options);
-  if (!loaded)
-    return fail(toString(loaded.takeError()));
+  options.ringBytes = ringBytes;
+  // One runtime: every executable shares its devices.
+  std::shared_ptr<Runtime> runtime = Runtime::create(std::move(options));
   bool tracing = !traceFile.empty();
-  if (tracing && exe->profile.empty())
-    return fail("--trace: '" + inputFile +
-                "' has no timestamps; compile it with profile=true "
-                "(--pipeline-options=profile=true)");
+  for (Program &program : programs) {
+    Expected<std::unique_ptr<LoadedExecutable>> loaded =
+        runtime->load(program.exe);
+    if (!loaded)
+      return fail(programs.size() > 1
+                      ? program.path + ": " + toString(loaded.takeError())
+                      : toString(loaded.takeError()));
+    program.loaded = std::move(*loaded);
+    if (tracing && program.exe.profile.empty())
+      return fail("--trace: '" + program.path +
+                  "' has no timestamps; compile it with profile=true "
+                  "(--pipeline-options=profile=true)");
+  }
   // Tracing reads each run's timestamps back, so it waits for each run.
   std::vector<ProfileEvent> events;
   auto start = std::chrono::steady_clock::now();
-  for (unsigned i = 0; i < runs; ++i) {
-    if (Error e = (*loaded)->run(arguments))
-      return fail("run " + Twine(i) + ": " + toString(std::move(e)));
-    if (!tracing)
-      continue;
-    if (Error e = (*loaded)->synchronize())
-      return fail("run " + Twine(i) + ": " + toString(std::move(e)));
-    for (ProfileEvent &event : (*loaded)->profile()) {
-      event.run = i;
-      events.push_back(std::move(event));
+  for (unsigned i = 0; i < runs; ++i)
+    for (Program &program : programs) {
+      std::string which =
+          "run " + std::to_string(i) +
+          (programs.size() > 1 ? " of " + program.path : std::string()) + ": ";
+      if (Error e = program.loaded->run(program.arguments))
+        return fail(which + toString(std::move(e)));
+      if (!tracing)
+        continue;
+      if (Error e = program.loaded->synchronize())
+        return fail(which + toString(std::move(e)));
+      for (ProfileEvent &event : program.loaded->profile()) {
+        event.run = i;
+        events.push_back(std::move(event));
+      }
     }
-  }
   auto submitted = std::chrono::steady_clock::now();
-  if (Error e = (*loaded)->synchronize())
+  if (Error e = runtime->synchronize())
     return fail(toString(std::move(e)));
   auto finished = std::chrono::steady_clock::now();
 
   raw_ostream &os = outs();
-  for (auto [i, lanes] : llvm::enumerate(buffers))
-    for (auto [lane, buffer] : llvm::enumerate(lanes)) {
-      os << "arg " << i;
-      if (lanes.size() > 1)
-        os << " lane " << lane;
-      os << ':';
-      for (unsigned e = 0; e < printCount && e * 4 < buffer.bytes.size(); ++e) {
-        if (buffer.type == "f32") {
-          float f;
-          std::memcpy(&f, &buffer.bytes[e * 4], 4);
-          os << ' ' << format("%g", f);
-        } else {
-          int32_t n;
-          std::memcpy(&n, &buffer.bytes[e * 4], 4);
-          os << ' ' << n;
+  for (auto [p, program] : llvm::enumerate(programs))
+    for (auto [i, index] : llvm::enumerate(program.buffers)) {
+      if (index < 0)
+        continue;
+      const std::vector<HostBuffer> &lanes = pool.buffers[index];
+      for (auto [lane, buffer] : llvm::enumerate(lanes)) {
+        if (programs.size() > 1)
+          os << "exe " << p << ' ';
+        os << "arg " << i;
+        if (lanes.size() > 1)
+          os << " lane " << lane;
+        os << ':';
+        for (unsigned e = 0; e < printCount && e * 4 < buffer.bytes.size();
+             ++e) {
+          if (buffer.type == "f32") {
+            float f;
+            std::memcpy(&f, &buffer.bytes[e * 4], 4);
+            os << ' ' << format("%g", f);
+          } else {
+            int32_t n;
+            std::memcpy(&n, &buffer.bytes[e * 4], 4);
+            os << ' ' << n;
+          }
         }
+        os << '\n';
       }
-      os << '\n';
     }
   os.flush(); // the results come before the timing line on a terminal
   if (tracing) {

@@ -51,6 +51,8 @@ def HCQ_I64Attr : TypedSignlessIntegerAttrBase<I64, "int64_t",
 // Enums
 //===----------------------------------------------------------------------===//
 
+// The values of every enum below are the executable file's: each case is
+// tied to include/HCQ/Runtime/ABI.h by a static_assert in HCQDialect.cpp.
 def HCQ_PlaceholderTag : I32EnumAttr<"PlaceholderTag",
     "what a placeholder buffer becomes when linked", [
       I32EnumAttrCase<"signal", 0>,
@@ -66,12 +68,7 @@ def HCQ_PlaceholderTag : I32EnumAttr<"PlaceholderTag",
       I32EnumAttrCase<"scratch", 10>,
       I32EnumAttrCase<"inputs", 11>,
       I32EnumAttrCase<"offtbl", 12>,
-      I32EnumAttrCase<"ring", 13>,
-      I32EnumAttrCase<"ring_put", 14>,
-      I32EnumAttrCase<"ring_wptr", 15>,
-      I32EnumAttrCase<"doorbell", 16>,
-      I32EnumAttrCase<"host_function", 17>,
-      I32EnumAttrCase<"ring_rptr", 18>]> {
+      I32EnumAttrCase<"host_function", 13>]> {
   let cppNamespace = "::hcq";
 }
 

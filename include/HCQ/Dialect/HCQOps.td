@@ -245,16 +245,33 @@ def HCQ_PlaceholderOp : HCQ_Op<"placeholder", [Pure]> {
     placeholders, as tinygrad's hash-consed placeholders are one buffer.
     `volatile` marks memory another agent writes (signals): never cached.
 
+    Its tag fixes whose memory it is (`abi::getPlaceholderScope` in
+    include/HCQ/Runtime/ABI.h), and the syntax says so:
+
+    * `slot N`: the executable's own memory, one per (tag, slot, device)
+      within the executable (queue signals, epochs, timestamps, staging,
+      command buffers, kernel arguments, tables);
+    * `device`: the device's memory, one per (tag, device) for the whole
+      process, shared by every executable loaded on that device
+      (`timeline_signal`, `timeline_value`, `sentinel_signal`, `scratch`);
+    * `host_function slot N`: not memory but the runtime's entry function
+      `N` (docs/cpu-queue.md).
+
     ```mlir
     %s = hcq.placeholder signal slot 3 volatile : !hcq.buffer<1xi64, AMD:0>
+    %t = hcq.placeholder timeline_signal device volatile : !hcq.buffer<1xi64, AMD:0>
     ```
   }];
   let arguments = (ins HCQ_PlaceholderTag:$tag, HCQ_I64Attr:$slot,
                        UnitAttr:$is_volatile);
   let results = (outs HCQ_AnyBuffer:$result);
   let assemblyFormat = [{
-    $tag `slot` $slot (`volatile` $is_volatile^)? attr-dict `:`
-    qualified(type($result))
+    $tag custom<PlaceholderSlot>(ref($tag), $slot)
+    (`volatile` $is_volatile^)? attr-dict `:` qualified(type($result))
+  }];
+  let extraClassDeclaration = [{
+    /// Whether its memory is the device's, shared by every executable.
+    bool isDeviceScoped();
   }];
   let hasVerifier = 1;
 }
@@ -525,13 +542,14 @@ def HCQ_EnqueueOp : HCQ_Op<"enqueue"> {
 //===----------------------------------------------------------------------===//
 
 def HCQ_PushOp : HCQ_Op<"push"> {
-  let summary = "host: copy commands into a queue's ring and publish them";
+  let summary = "host: put commands on a device queue and publish them";
   let description = [{
     What an `hcq.enqueue` becomes once lowered for its backend: the first
-    `size` bytes of `source` go into the queue's `ring` at its host-side put
-    offset `put`, then the put offset advances, the device-visible write
-    pointer `wptr` is stored, and the queue is notified through `doorbell`.
-    `mode` says how the ring takes them:
+    `size` bytes of `source` go onto `queue` of each device of `devices`
+    (one lane each). The queue is the device's, owned by the runtime for the
+    whole process: its ring, read and write pointers and doorbell are what a
+    kernel-driver queue has, so the executable names the queue, not its
+    memory. `mode` says how the ring takes the bytes:
 
     * `pm4` (AMD compute): `source` is an INDIRECT_BUFFER packet pointing at
       the command buffer; the ring and pointers count dwords and the copy
@@ -540,26 +558,20 @@ def HCQ_PushOp : HCQ_Op<"push"> {
       count bytes; a push that does not fit before the ring's end zeroes the
       tail (SDMA NOPs) and starts again at offset 0;
     * `cpu`: `source` holds CPU queue entries; the host waits until the
-      worker's read pointer `rptr` leaves room, copies the entries, publishes
-      the put pointer, and wakes the worker through `doorbell` only if it
-      sleeps: at most one wake per push, never one per entry.
+      worker's read pointer leaves room, copies the entries, publishes the
+      write pointer, and wakes the worker only if it sleeps: at most one
+      wake per push, never one per entry.
 
     ```mlir
-    hcq.push %ib[16] pm4 ring(%ring, %put, %wptr, %rptr, %doorbell) on AMD:0 queue COMPUTE:0 : ...
+    hcq.push %ib[16] pm4 on AMD:0 queue COMPUTE:0 : !hcq.buffer<128xi8, AMD:0>
     ```
   }];
   let arguments = (ins HCQ_AnyBuffer:$source, HCQ_I64Attr:$size,
-                       HCQ_PushMode:$mode, HCQ_AnyBuffer:$ring,
-                       HCQ_AnyBuffer:$put, HCQ_AnyBuffer:$wptr,
-                       HCQ_AnyBuffer:$rptr, HCQ_AnyBuffer:$doorbell,
-                       HCQ_DevicesAttr:$devices, HCQ_QueueAttr:$queue);
+                       HCQ_PushMode:$mode, HCQ_DevicesAttr:$devices,
+                       HCQ_QueueAttr:$queue);
   let assemblyFormat = [{
-    $source `[` $size `]` $mode `ring` `(` $ring `,` $put `,` $wptr `,`
-    $rptr `,` $doorbell `)` `on` custom<Devices>($devices) `queue`
-    custom<Queue>($queue) attr-dict `:` qualified(type($source)) `,`
-    qualified(type($ring)) `,` qualified(type($put)) `,`
-    qualified(type($wptr)) `,` qualified(type($rptr)) `,`
-    qualified(type($doorbell))
+    $source `[` $size `]` $mode `on` custom<Devices>($devices) `queue`
+    custom<Queue>($queue) attr-dict `:` qualified(type($source))
   }];
   let hasVerifier = 1;
 }

@@ -9,6 +9,9 @@
 #ifndef HCQ_RUNTIME_EXECUTABLE_H
 #define HCQ_RUNTIME_EXECUTABLE_H
 
+#include "HCQ/Runtime/ABI.h"
+#include "HCQ/Support/Device.h"
+
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
 
@@ -18,34 +21,55 @@
 
 namespace hcq::runtime {
 
-struct Device {
-  uint32_t kind = 0; // hcq::DeviceKind
+using abi::KernelTarget;
+using abi::PlaceholderScope;
+using abi::PlaceholderTag;
+using abi::PlanStepKind;
+using abi::PushMode;
+using abi::StepKind;
+using abi::ValueKind;
+using abi::WordKind;
+using abi::WordPart;
+
+/// A device as the file names it: kind and index ("AMD:1").
+struct DeviceId {
+  DeviceKind kind = DeviceKind::AMD;
   uint32_t index = 0;
-  bool operator==(const Device &o) const {
+  bool operator==(const DeviceId &o) const {
     return kind == o.kind && index == o.index;
   }
+  bool operator<(const DeviceId &o) const {
+    return kind != o.kind ? kind < o.kind : index < o.index;
+  }
+  /// "AMD:1".
+  std::string str() const { return DeviceName{kind, index}.str(); }
 };
 
 /// A value the plan refers to: a buffer or a bound variable.
 struct Value {
-  enum Kind : uint32_t { Input, Alloc, Placeholder, Program, Variable };
-  Kind kind = Input;
+  ValueKind kind = ValueKind::Input;
   /// Input and Variable: the schedule argument; Program: the kernel index.
   uint32_t index = 0;
-  uint32_t tag = 0; // hcq::PlaceholderTag, for placeholders
-  int64_t slot = 0;
+  PlaceholderTag tag = PlaceholderTag::signal; // placeholders only
+  int64_t slot = 0; // executable-scoped placeholders; 0 otherwise
   uint64_t bytes = 0; // per lane; for variables, their bit width
   bool isVolatile = false;
-  std::vector<Device> devices;
+  std::vector<DeviceId> devices;
+  bool isPlaceholder(PlaceholderTag t) const {
+    return kind == ValueKind::Placeholder && tag == t;
+  }
+  /// Whose memory the value is: a placeholder's tag says; every other
+  /// buffer is the executable's.
+  PlaceholderScope scope() const {
+    return kind == ValueKind::Placeholder ? abi::getPlaceholderScope(tag)
+                                          : PlaceholderScope::Executable;
+  }
   bool operator==(const Value &o) const;
 };
 
-/// Kernel::target, the values of hcq::KernelTarget (HCQBase.td).
-enum : uint32_t { KERNEL_CPU = 0, KERNEL_AMD = 1, KERNEL_BUILTIN = 2 };
-
 struct Kernel {
   std::string name;
-  uint32_t target = KERNEL_CPU;
+  KernelTarget target = KernelTarget::cpu;
   std::string symbol, library;
   std::vector<uint8_t> codeObject;
   bool operator==(const Kernel &o) const;
@@ -54,7 +78,9 @@ struct Kernel {
 /// A command word: kind, part, shift, OR bits and offset or addend, as in
 /// #hcq.word; `refs` are value indices, one per lane or one for all.
 struct Word {
-  uint32_t kind = 0, part = 0, shift = 0;
+  WordKind kind = WordKind::constant;
+  WordPart part = WordPart::full;
+  uint32_t shift = 0;
   uint64_t value = 0, orBits = 0;
   std::vector<uint32_t> refs;
   bool operator==(const Word &o) const;
@@ -73,15 +99,40 @@ struct InputsTable {
   bool operator==(const InputsTable &o) const;
 };
 
-/// One step of a submitter; operands index the submitter's arguments.
+/// A patch group's range of the offset table: entries [start, start+count),
+/// each a `bits`-wide word (32 or 64) of `word` written into the target.
+struct PatchGroup {
+  uint64_t start = 0, count = 0;
+  uint32_t bits = 0;
+  Word word;
+  bool operator==(const PatchGroup &o) const {
+    return start == o.start && count == o.count && bits == o.bits &&
+           word == o.word;
+  }
+};
+
+/// A push: the first `bytes` of the command buffer (operand 0) onto device
+/// queue `queue` of each of `devices`, one lane each, in `mode`'s way. The
+/// runtime owns the queue's ring, pointers and doorbell.
+struct Push {
+  uint64_t bytes = 0;
+  PushMode mode = PushMode::cpu;
+  QueueName queue{QueueKind::COMPUTE, 0};
+  std::vector<DeviceId> devices;
+  bool operator==(const Push &o) const {
+    return bytes == o.bytes && mode == o.mode && queue == o.queue &&
+           devices == o.devices;
+  }
+};
+
+/// One step of a submitter; operands index the submitter's arguments
+/// (abi::getStepOperandCount says how many each kind reads). `patch` is a
+/// PatchGroup's, `push` a Push's.
 struct Step {
-  enum Kind : uint32_t { Fence, Reset, PatchGroup, Push, Finalize };
-  Kind kind = Fence;
+  StepKind kind = StepKind::Fence;
   std::vector<uint32_t> operands;
-  /// PatchGroup: start, count, bits; Push: size, mode, queue kind and index.
-  std::vector<uint64_t> immediates;
-  Word word;                   // PatchGroup
-  std::vector<Device> devices; // Push
+  PatchGroup patch;
+  Push push;
   bool operator==(const Step &o) const;
 };
 
@@ -91,14 +142,30 @@ struct Submitter {
   bool operator==(const Submitter &o) const;
 };
 
+/// A host-run copy's byte ranges: operand 0 is the destination, 1 the
+/// source.
+struct CopyRanges {
+  uint64_t dstOffset = 0, dstBytes = 0, srcOffset = 0, srcBytes = 0;
+  bool operator==(const CopyRanges &o) const {
+    return dstOffset == o.dstOffset && dstBytes == o.dstBytes &&
+           srcOffset == o.srcOffset && srcBytes == o.srcBytes;
+  }
+};
+
+/// A host-run launch's grid: global and local sizes.
+struct LaunchGrid {
+  uint64_t global[3] = {1, 1, 1}, local[3] = {1, 1, 1};
+  bool operator==(const LaunchGrid &o) const;
+};
+
 /// One step of the host plan.
 struct PlanStep {
-  enum Kind : uint32_t { Call, HostCall, Copy, Launch };
-  Kind kind = Call;
-  uint32_t callee = 0;              // Call: submitter; Launch: kernel
-  std::string name;                 // HostCall: callee
-  std::vector<uint32_t> operands;   // value indices
-  std::vector<uint64_t> immediates; // Copy: offsets and sizes; Launch: grid
+  PlanStepKind kind = PlanStepKind::Call;
+  uint32_t callee = 0;            // Call: submitter; Launch: kernel
+  std::string name;               // HostCall: callee
+  std::vector<uint32_t> operands; // value indices
+  CopyRanges copy;                // Copy
+  LaunchGrid grid;                // Launch
   bool operator==(const PlanStep &o) const;
 };
 
@@ -107,7 +174,7 @@ struct PlanStep {
 struct ProfileEntry {
   std::string name; // the kernel, or "copy"
   uint32_t start = 0, end = 0;
-  uint32_t queueKind = 0, queueIndex = 0; // hcq::QueueKind, index
+  QueueName queue{QueueKind::COMPUTE, 0};
   bool operator==(const ProfileEntry &o) const;
 };
 
@@ -134,9 +201,8 @@ struct ArgumentUse {
 /// One entry per schedule argument, from the input and variable values.
 std::vector<ArgumentUse> getArgumentUses(const Executable &exe);
 
-/// The current format version; readers reject others. Version 2 added the
-/// profile entries.
-constexpr uint32_t FORMAT_VERSION = 2;
+/// The current format version (abi::FORMAT_VERSION); readers reject others.
+using abi::FORMAT_VERSION;
 
 /// Serializes `exe` as an HCQX file.
 std::vector<uint8_t> writeExecutable(const Executable &exe);

@@ -23,14 +23,14 @@ public:
   virtual ~Memory() = default;
   /// `bytes` of memory for lane `lane` of `value`, on `device`.
   virtual llvm::Expected<uint64_t>
-  allocate(const Value &value, const Device &device, uint64_t bytes) = 0;
+  allocate(const Value &value, const DeviceId &device, uint64_t bytes) = 0;
   /// Memory holding an AMD kernel's loaded image (`kernel.image`, read from
   /// its code object once by the link, descriptor facts beside it) on
   /// `device`. The default allocates and writes it; implementations may
   /// share one program buffer between every executable that loads the same
   /// image.
   virtual llvm::Expected<uint64_t> loadProgram(const Value &value,
-                                               const Device &device,
+                                               const DeviceId &device,
                                                const amd::KernelInfo &kernel);
   /// The address of a CPU kernel's host function.
   virtual llvm::Expected<uint64_t> hostFunction(const Kernel &kernel) = 0;
@@ -61,10 +61,10 @@ uint64_t evaluateAddressWord(const Word &word, uint64_t address);
 class AddressMap : public Memory {
 public:
   explicit AddressMap(uint64_t base) : next(base) {}
-  llvm::Expected<uint64_t> allocate(const Value &value, const Device &device,
+  llvm::Expected<uint64_t> allocate(const Value &value, const DeviceId &device,
                                     uint64_t bytes) override;
   /// One program buffer per image content and device, across executables.
-  llvm::Expected<uint64_t> loadProgram(const Value &value, const Device &device,
+  llvm::Expected<uint64_t> loadProgram(const Value &value, const DeviceId &device,
                                        const amd::KernelInfo &kernel) override;
   size_t programLoads() const { return programs.size(); }
   llvm::Expected<uint64_t> hostFunction(const Kernel &kernel) override;
@@ -74,9 +74,7 @@ public:
 private:
   uint64_t next;
   std::map<std::string, uint64_t> functions;
-  std::map<std::pair<std::vector<uint8_t>, std::pair<uint32_t, uint32_t>>,
-           uint64_t>
-      programs;
+  std::map<std::pair<std::vector<uint8_t>, DeviceId>, uint64_t> programs;
 };
 
 /// Link results by content: linking an executable whose file bytes were

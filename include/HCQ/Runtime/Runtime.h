@@ -1,11 +1,14 @@
-//===- Runtime.h - Running executables --------------------------*- C++ -*-===//
+//===- Runtime.h - Devices and the executables loaded on them ---*- C++ -*-===//
 //
-// The thin runtime: loads an executable, links it into host memory, and per
-// run writes the inputs tables and executes the host plan. CPU queues are
-// rings of entries run by a worker thread per queue that drains every ready
-// entry before it sleeps on a futex, woken at most once per push. AMD queues
-// run on the emulated AMD device: a software command processor per ring that
-// executes the PM4 and SDMA words, with CPU twins for the kernels. No MLIR.
+// The thin runtime, organised as the seed and the hardware are: a Runtime is
+// the process's session with its devices; each Device (CPU:0, AMD:1) is
+// opened once per Runtime and owns its queues (ring, pointers, doorbell and
+// the thread standing in for the hardware), its timeline signal and value,
+// its sentinel, its scratch and its memory. Executables are loaded onto a
+// Runtime; every executable on a device shares that device's queues and
+// timeline, so work of several executables is ordered as the seed orders
+// it. A run writes the inputs tables and executes the host plan. No MLIR.
+// Which thread may call what: docs/runtime.md.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,7 +27,9 @@
 
 namespace hcq::runtime {
 
-/// One argument of a run: a buffer (one pointer per lane) or a variable.
+/// One argument of a run: a buffer (one address per lane: a Buffer's
+/// hostView(), or host memory on the CPU and emulated AMD devices) or a
+/// variable.
 struct Argument {
   std::vector<void *> lanes;
   int64_t value = 0;
@@ -65,6 +70,9 @@ struct RuntimeOptions {
   /// Shared libraries (dlopen paths) defining `hcq_twin_<symbol>` for AMD
   /// kernels without an entry in `amdTwins`.
   std::vector<std::string> twinLibraries;
+  /// Bytes of each device queue's ring: a multiple of 64, at least 64. A
+  /// push larger than its ring is refused at load.
+  uint64_t ringBytes = 1 << 20;
 };
 
 /// One call's timestamps on one lane, read back with profiling on. Both
@@ -72,39 +80,123 @@ struct RuntimeOptions {
 /// GPU clock is the host's).
 struct ProfileEvent {
   std::string name; // the kernel, or "copy"
-  Device device;
+  DeviceId device;
   std::string queue; // "COMPUTE:0"
   uint64_t startNs = 0, endNs = 0;
   /// Which run it was, for whoever gathers several.
   uint32_t run = 0;
 };
 
+class Runtime;
+
+/// Memory of one device, freed when the Buffer goes. On the CPU and the
+/// emulated AMD devices it is host memory, its device address its host
+/// address; on hardware the host view would be a mapping of GPU memory.
+/// Keeps its runtime alive.
+class Buffer {
+public:
+  Buffer() = default;
+  Buffer(Buffer &&other) noexcept { *this = std::move(other); }
+  Buffer &operator=(Buffer &&other) noexcept;
+  Buffer(const Buffer &) = delete;
+  Buffer &operator=(const Buffer &) = delete;
+  ~Buffer() { reset(); }
+
+  /// Frees the memory (after every run so far has finished with it: the
+  /// device is synchronized first).
+  void reset();
+  explicit operator bool() const { return address != 0; }
+  /// The address the device's queues and kernels use.
+  uint64_t deviceAddress() const { return address; }
+  /// The host's view of the memory.
+  void *hostView() const { return reinterpret_cast<void *>(address); }
+  template <typename T> T *data() const { return static_cast<T *>(hostView()); }
+  uint64_t size() const { return bytes; }
+  DeviceId device() const { return owner; }
+
+private:
+  friend class Runtime;
+  std::shared_ptr<Runtime> runtime;
+  DeviceId owner;
+  uint64_t address = 0, bytes = 0;
+};
+
+/// A buffer argument with one lane per Buffer, in lane order.
+inline Argument bufferArgument(std::initializer_list<const Buffer *> lanes) {
+  Argument a;
+  for (const Buffer *b : lanes)
+    a.lanes.push_back(b->hostView());
+  return a;
+}
+
 /// An executable linked into this process, ready to run any number of times.
+/// It keeps its Runtime alive; destroying it waits for its work to finish
+/// (or, when the work hangs, stops the runtime's queues: docs/runtime.md).
 class LoadedExecutable {
 public:
   virtual ~LoadedExecutable() = default;
   /// Runs once: fills the inputs tables from `args`, executes the plan, and
   /// returns once everything is submitted (not finished: see synchronize).
   virtual llvm::Error run(llvm::ArrayRef<Argument> args) = 0;
-  /// Waits until every run so far has finished on every device; reports a
-  /// hang (a wait that timed out) with its device, queue and signal.
+  /// Waits until every run so far has finished on every device the
+  /// executable uses (and with it everything else submitted to them);
+  /// reports a hang (a wait that timed out) with its device, queue and
+  /// signal.
   virtual llvm::Error synchronize() = 0;
   /// The last finished run's timestamps, one event per call and lane in the
   /// executable's order; empty unless it was compiled with profiling on.
   /// Call it after synchronize.
   virtual std::vector<ProfileEvent> profile() const = 0;
+  /// The devices it runs on, in the order the file first names them.
+  virtual std::vector<DeviceId> devices() const = 0;
 };
+
+/// The process's session with its devices. Create one with create(); load
+/// any number of executables onto it. Devices open at first use and stay
+/// open until the Runtime goes (with its last executable and buffer).
+class Runtime : public std::enable_shared_from_this<Runtime> {
+public:
+  static std::shared_ptr<Runtime> create(RuntimeOptions options = {});
+  virtual ~Runtime() = default;
+
+  const RuntimeOptions &getOptions() const { return options; }
+
+  /// Loads and links `exe` onto this runtime's devices (CPU devices, AMD
+  /// devices as `RuntimeOptions::amd` says, or an error).
+  virtual llvm::Expected<std::unique_ptr<LoadedExecutable>>
+  load(const Executable &exe) = 0;
+
+  /// `bytes` of zeroed memory on `device` (opened if it is not yet),
+  /// 256-byte aligned.
+  llvm::Expected<Buffer> allocate(DeviceId device, uint64_t bytes);
+
+  /// Waits until everything submitted to every open device has finished.
+  virtual llvm::Error synchronize() = 0;
+
+  /// The devices open so far.
+  virtual std::vector<DeviceId> openDevices() const = 0;
+
+protected:
+  friend class Buffer;
+  explicit Runtime(RuntimeOptions options) : options(std::move(options)) {}
+  virtual llvm::Expected<uint64_t> allocateMemory(DeviceId device,
+                                                  uint64_t bytes) = 0;
+  virtual void freeMemory(DeviceId device, uint64_t address) = 0;
+
+  RuntimeOptions options;
+};
+
+/// Loads `exe` onto `runtime`: runtime.load(exe).
+inline llvm::Expected<std::unique_ptr<LoadedExecutable>>
+loadExecutable(Runtime &runtime, const Executable &exe) {
+  return runtime.load(exe);
+}
 
 /// Writes `events` as Chrome trace JSON (chrome://tracing, Perfetto): one
 /// complete event per call, one process per device, one thread per queue,
 /// times in microseconds from the first event.
 void writeChromeTrace(llvm::ArrayRef<ProfileEvent> events,
                       llvm::raw_ostream &os);
-
-/// Loads and links `exe`: CPU devices on the CPU device, AMD devices on
-/// `options.amd` (the emulated device, or none: then an error).
-llvm::Expected<std::unique_ptr<LoadedExecutable>>
-loadExecutable(const Executable &exe, const RuntimeOptions &options = {});
 
 } // namespace hcq::runtime
 

@@ -39,9 +39,6 @@ struct PipelineOptions : public mlir::PassPipelineOptions<PipelineOptions> {
   Option<bool> profile{*this, "profile",
                        llvm::cl::desc("Bracket every call with timestamps"),
                        llvm::cl::init(false)};
-  Option<int64_t> ringBytes{*this, "ring-bytes",
-                            llvm::cl::desc("Bytes of each queue's ring"),
-                            llvm::cl::init(1 << 20)};
   Option<std::string> target{
       *this, "target",
       llvm::cl::desc("AMD GPU generation: gfx1100, gfx1101, gfx1102, gfx942"),

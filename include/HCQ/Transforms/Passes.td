@@ -161,7 +161,7 @@ def HCQSeal : Pass<"hcq-seal", "::mlir::ModuleOp"> {
 def HCQLowerSubmit : Pass<"hcq-lower-submit", "::mlir::ModuleOp"> {
   let summary = "Lower every enqueue to its backend's queue push (seed 5)";
   let description = [{
-    Replaces each `hcq.enqueue` by an `hcq.push` into the queue's ring:
+    Replaces each `hcq.enqueue` by an `hcq.push` onto its device queue:
 
     * AMD compute: a 16-byte INDIRECT_BUFFER packet (a blob of its own,
       pointing at the command buffer: address patched at link time, size in
@@ -170,14 +170,11 @@ def HCQLowerSubmit : Pass<"hcq-lower-submit", "::mlir::ModuleOp"> {
       indirect buffers on this path), wrapping with a zeroed tail;
     * CPU: the entries go into the worker's ring; one wake per push.
 
-    Each (devices, queue) gets its ring, put, write-pointer, read-pointer and
-    doorbell placeholders (slot: the queue's kind and index), the ring of
-    `ring-bytes`.
+    The queue's ring, pointers and doorbell are not the executable's: the
+    runtime owns one set per (device, queue) for the whole process, as a
+    kernel driver does, and refuses at load a push larger than its ring
+    (`RuntimeOptions::ringBytes`).
   }];
-  let options = [
-    Option<"ringBytes", "ring-bytes", "int64_t", "1 << 20",
-           "Bytes of each queue's ring">,
-  ];
 }
 
 def HCQBuildExecutable : Pass<"hcq-build-executable", "::mlir::ModuleOp"> {

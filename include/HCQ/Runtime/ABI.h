@@ -1,0 +1,156 @@
+//===- ABI.h - The facts compiler and runtime share -------------*- C++ -*-===//
+//
+// Every enum the executable file stores, defined once: the compiler's
+// executable conversion writes these values, the runtime's reader and link
+// read them. The dialect's ODS enums (HCQBase.td) carry the same values;
+// lib/Dialect/HCQDialect.cpp ties each case to this header with a
+// static_assert, so neither side can drift. Plain C++: no LLVM, no MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HCQ_RUNTIME_ABI_H
+#define HCQ_RUNTIME_ABI_H
+
+#include <cstdint>
+
+namespace hcq::abi {
+
+/// The executable file's format version; readers refuse every other.
+/// 1: first; 2: profile entries; 3: pushes name their device queue (no ring
+/// placeholders), placeholders carry their scope, typed step records.
+constexpr uint32_t FORMAT_VERSION = 3;
+
+/// What a placeholder becomes when linked (hcq::PlaceholderTag).
+enum class PlaceholderTag : uint32_t {
+  signal = 0,
+  timeline_signal = 1,
+  timeline_value = 2,
+  epoch = 3,
+  sentinel_signal = 4,
+  timestamp = 5,
+  staging = 6,
+  cmdbuf = 7,
+  kernargs = 8,
+  program = 9,
+  scratch = 10,
+  inputs = 11,
+  offtbl = 12,
+  host_function = 13,
+};
+constexpr uint32_t NUM_PLACEHOLDER_TAGS = 14;
+
+/// The tag as the IR spells it.
+constexpr const char *getPlaceholderTagName(PlaceholderTag tag) {
+  constexpr const char *names[NUM_PLACEHOLDER_TAGS] = {
+      "signal",   "timeline_signal", "timeline_value", "epoch",
+      "sentinel_signal", "timestamp", "staging",       "cmdbuf",
+      "kernargs", "program",         "scratch",        "inputs",
+      "offtbl",   "host_function"};
+  uint32_t i = static_cast<uint32_t>(tag);
+  return i < NUM_PLACEHOLDER_TAGS ? names[i] : "?";
+}
+
+/// Whose a placeholder's memory is.
+enum class PlaceholderScope : uint32_t {
+  /// The executable's own: every executable loaded gets its own memory for
+  /// it, keyed by (tag, slot, device) within the executable.
+  Executable = 0,
+  /// The device's: one memory per (tag, device) for the whole process,
+  /// shared by every executable on that device. Such placeholders have no
+  /// slot.
+  Device = 1,
+  /// Not memory: the address of the runtime's entry function `slot`
+  /// (hcq::cpu::HostFunction).
+  Runtime = 2,
+};
+
+/// The scope of each tag. Device-scoped are what the seed's device object
+/// owns (`signal("timeline")`, `signal("value")`, `signal("sentinel")`) and
+/// the AMD scratch a device's compute queue uses. A queue's completion
+/// signal (`signal`) is the executable's: its values are the schedule's own
+/// submit numbers and the schedule's reset zeroes it every run, so two
+/// executables sharing one would satisfy each other's waits. Staging is the
+/// executable's too: several devices' queues read and write it, and the
+/// timeline of one device does not order another's.
+constexpr PlaceholderScope getPlaceholderScope(PlaceholderTag tag) {
+  switch (tag) {
+  case PlaceholderTag::timeline_signal:
+  case PlaceholderTag::timeline_value:
+  case PlaceholderTag::sentinel_signal:
+  case PlaceholderTag::scratch:
+    return PlaceholderScope::Device;
+  case PlaceholderTag::host_function:
+    return PlaceholderScope::Runtime;
+  default:
+    return PlaceholderScope::Executable;
+  }
+}
+
+/// Where a kernel's code comes from (hcq::KernelTarget).
+enum class KernelTarget : uint32_t { cpu = 0, amd = 1, builtin = 2 };
+
+/// How a queue takes a push (hcq::PushMode).
+enum class PushMode : uint32_t { pm4 = 0, sdma = 1, cpu = 2 };
+
+/// What a command word holds (hcq::WordKind).
+enum class WordKind : uint32_t {
+  constant = 0,
+  address = 1,
+  variable = 2,
+  load = 3
+};
+
+/// Which 32 bits of a 64-bit value a word holds (hcq::WordPart).
+enum class WordPart : uint32_t { full = 0, lo = 1, hi = 2 };
+
+/// What a value of the executable is.
+enum class ValueKind : uint32_t {
+  Input = 0,       // a schedule buffer argument
+  Alloc = 1,       // an hcq.alloc
+  Placeholder = 2, // an hcq.placeholder
+  Program = 3,     // an hcq.program
+  Variable = 4,    // a schedule integer argument
+};
+
+/// A step of a submitter (hcq.fence, hcq.reset, hcq.patch_group, hcq.push,
+/// hcq.finalize).
+enum class StepKind : uint32_t {
+  Fence = 0,
+  Reset = 1,
+  PatchGroup = 2,
+  Push = 3,
+  Finalize = 4,
+};
+constexpr uint32_t NUM_STEP_KINDS = 5;
+
+/// The operands each step kind reads (its submitter arguments): fence
+/// (timeline signal, epoch), reset (signals...), patch group (target blob,
+/// offset table, source), push (command buffer), finalize (timeline value,
+/// epoch).
+constexpr uint32_t getStepOperandCount(StepKind kind) {
+  switch (kind) {
+  case StepKind::Fence:
+  case StepKind::Finalize:
+    return 2;
+  case StepKind::Reset:
+    return 0; // any number
+  case StepKind::PatchGroup:
+    return 3;
+  case StepKind::Push:
+    return 1;
+  }
+  return 0;
+}
+
+/// A step of the host plan.
+enum class PlanStepKind : uint32_t {
+  Call = 0,     // a submitter
+  HostCall = 1, // an hcq.host_call
+  Copy = 2,     // a copy outside the HCQ devices, run by the host
+  Launch = 3,   // a CPU kernel outside the HCQ devices, run by the host
+};
+constexpr uint32_t NUM_PLAN_STEP_KINDS = 4;
+
+} // namespace hcq::abi
+
+#endif // HCQ_RUNTIME_ABI_H

@@ -1,0 +1,461 @@
+//===- Device.cpp - The runtime's devices ---------------------------------===//
+//
+// Devices of a Runtime, opened at first use: host memory for CPU values and,
+// on the emulated AMD device, for AMD values too (its GPU VA is its CPU VA,
+// as under KFD); one queue per (device, queue) with its ring, pointers and
+// doorbell; the device's timeline; AMD programs shared between executables
+// with their CPU twins; CPU kernels and twins from libraries loaded once.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Device.h"
+
+#include "HCQ/Target/AMD/Target.h"
+
+#include "llvm/Support/MathExtras.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <dlfcn.h>
+
+using namespace llvm;
+
+namespace hcq::runtime {
+namespace {
+
+/// The builtin `copy` kernel in the CPU kernel ABI: kernargs are (dst, src,
+/// element bytes), one workgroup per element (docs/cpu-queue.md).
+void builtinCopy(const uint64_t *args, uint32_t x, uint32_t, uint32_t) {
+  uint64_t bytes = args[2];
+  std::memcpy(reinterpret_cast<char *>(args[0]) + x * bytes,
+              reinterpret_cast<const char *>(args[1]) + x * bytes, bytes);
+}
+
+/// The CPU twin of the builtin AMD copy kernel (lib/Target/AMD/Builtins/
+/// copy.cl): kernel arguments dst (8 bytes), src (8), element bytes (4);
+/// workgroup x copies element x.
+void builtinCopyTwin(const hcq_amd_workgroup *wg) {
+  const auto *args = static_cast<const uint8_t *>(wg->kernargs);
+  uint64_t dst, src;
+  uint32_t bytes;
+  std::memcpy(&dst, args, 8);
+  std::memcpy(&src, args + 8, 8);
+  std::memcpy(&bytes, args + 16, 4);
+  uint64_t at = uint64_t(wg->group_id[0]) * bytes;
+  std::memcpy(reinterpret_cast<char *>(dst) + at,
+              reinterpret_cast<const char *>(src) + at, bytes);
+}
+
+/// The words of a queue's ring pointers, in the order RingMemory names them.
+constexpr uint64_t POINTER_BYTES = 4 * 8;
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// DeviceImpl
+//===----------------------------------------------------------------------===//
+
+DeviceImpl::DeviceImpl(RuntimeImpl &runtime, DeviceId id)
+    : runtime(runtime), id(id), name(id.str()) {
+  const RuntimeOptions &options = runtime.getOptions();
+  timeout = options.waitTimeout;
+  auto it = options.deviceWaitTimeouts.find(name);
+  if (it != options.deviceWaitTimeouts.end())
+    timeout = it->second;
+}
+
+DeviceImpl::~DeviceImpl() {
+  // The queues' threads stop before the memory they read is freed.
+  queues.clear();
+  for (auto &[address, bytes] : blocks)
+    std::free(reinterpret_cast<void *>(address));
+}
+
+Expected<uint64_t> DeviceImpl::allocate(uint64_t bytes) {
+  uint64_t size = alignTo(std::max<uint64_t>(bytes, 1), 256);
+  if (size < bytes)
+    return runtimeError(name + ": cannot allocate " + Twine(bytes) + " bytes");
+  void *p = std::aligned_alloc(256, size);
+  if (!p)
+    return runtimeError(name + ": out of memory for " + Twine(size) +
+                        " bytes");
+  std::memset(p, 0, size);
+  std::lock_guard lock(mutex);
+  blocks.emplace(reinterpret_cast<uint64_t>(p), size);
+  return reinterpret_cast<uint64_t>(p);
+}
+
+void DeviceImpl::free(uint64_t address) {
+  {
+    std::lock_guard lock(mutex);
+    if (!blocks.erase(address))
+      return;
+  }
+  std::free(reinterpret_cast<void *>(address));
+}
+
+Expected<uint64_t> DeviceImpl::getPlaceholder(PlaceholderTag tag,
+                                              uint64_t bytes) {
+  {
+    std::lock_guard lock(mutex);
+    auto it = placeholders.find(tag);
+    if (it != placeholders.end()) {
+      auto [address, size] = it->second;
+      if (bytes > size)
+        return runtimeError(
+            name + ": an executable asks for " + Twine(bytes) +
+            " bytes of the device's " +
+            abi::getPlaceholderTagName(tag) + ", which has " + Twine(size) +
+            " (another executable on the device was compiled for another "
+            "target)");
+      return address;
+    }
+  }
+  Expected<uint64_t> address = allocate(bytes);
+  if (!address)
+    return address.takeError();
+  if (tag == PlaceholderTag::timeline_value)
+    word(*address).store(1);
+  if (tag == PlaceholderTag::sentinel_signal)
+    word(*address).store(~uint64_t(0));
+  std::lock_guard lock(mutex);
+  placeholders.emplace(tag, std::make_pair(*address, bytes));
+  return *address;
+}
+
+Error DeviceImpl::openTimeline() {
+  Expected<uint64_t> signal = getPlaceholder(PlaceholderTag::timeline_signal, 8);
+  if (!signal)
+    return signal.takeError();
+  Expected<uint64_t> value = getPlaceholder(PlaceholderTag::timeline_value, 8);
+  if (!value)
+    return value.takeError();
+  timelineSignal = *signal;
+  timelineValue = *value;
+  return Error::success();
+}
+
+uint64_t DeviceImpl::getRingBytes() const {
+  return runtime.getOptions().ringBytes;
+}
+
+Expected<Queue *> DeviceImpl::getQueue(QueueName queue, PushMode mode) {
+  std::string queueName = name + " " + queue.str();
+  auto key = std::make_pair(queue.kind, queue.index);
+  {
+    std::lock_guard lock(mutex);
+    auto it = queues.find(key);
+    if (it != queues.end()) {
+      if (queueModes[key] != mode)
+        return runtimeError(queueName + " takes pushes of another mode");
+      return it->second.get();
+    }
+  }
+  uint64_t ringBytes = getRingBytes();
+  if (ringBytes < 64 || ringBytes % 64)
+    return runtimeError("RuntimeOptions::ringBytes must be a positive "
+                        "multiple of 64, got " +
+                        Twine(ringBytes));
+  const RuntimeOptions &options = runtime.getOptions();
+  bool cpu = mode == PushMode::cpu && id.kind == DeviceKind::CPU;
+  bool amd = (mode == PushMode::pm4 || mode == PushMode::sdma) &&
+             id.kind == DeviceKind::AMD && options.amd == AMDDevice::Emulated;
+  if (!cpu && !amd)
+    return runtimeError("no queue of this runtime takes a push of mode " +
+                        Twine(uint32_t(mode)) + " to " + queueName);
+  Expected<uint64_t> ring = allocate(ringBytes);
+  if (!ring)
+    return ring.takeError();
+  Expected<uint64_t> pointers = allocate(POINTER_BYTES);
+  if (!pointers)
+    return pointers.takeError();
+  RingMemory memory{reinterpret_cast<uint8_t *>(*ring), ringBytes,
+                    *pointers,                          *pointers + 8,
+                    *pointers + 16,                     *pointers + 24};
+  std::unique_ptr<Queue> q =
+      cpu ? makeCPUQueue(queueName, memory, timeout, runtime.flags)
+          : makeEmulatedAMDQueue(queueName, mode == PushMode::pm4, memory,
+                                 twins, timeout, runtime.flags);
+  std::lock_guard lock(mutex);
+  queueModes[key] = mode;
+  return queues.emplace(key, std::move(q)).first->second.get();
+}
+
+Expected<uint64_t> DeviceImpl::loadProgram(const Kernel &kernel,
+                                           const amd::KernelInfo &info) {
+  Expected<hcq_amd_twin> twin = runtime.findTwin(kernel);
+  if (!twin)
+    return twin.takeError();
+  uint64_t address;
+  {
+    std::unique_lock lock(mutex);
+    auto it = programs.find(info.image);
+    if (it != programs.end()) {
+      address = it->second;
+    } else {
+      lock.unlock();
+      Expected<uint64_t> a = allocate(info.image.size());
+      if (!a)
+        return a.takeError();
+      std::memcpy(reinterpret_cast<void *>(*a), info.image.data(),
+                  info.image.size());
+      lock.lock();
+      address = programs.emplace(info.image, *a).first->second;
+    }
+  }
+  // Where the shader would find its pointers: the descriptor's user SGPRs.
+  TwinProgram program;
+  program.twin = *twin;
+  program.name = kernel.name;
+  program.kernargUserData = info.kernargUserData();
+  if (info.dispatchPtr)
+    program.dispatchUserData = info.dispatchPtrUserData();
+  twins.add(address + info.entryOffset, std::move(program));
+  return address;
+}
+
+Error DeviceImpl::synchronize() {
+  // Every queue drains (a stuck wait times out and lets it go on), ...
+  std::vector<Queue *> all;
+  forEachQueue([&](Queue &q) { all.push_back(&q); });
+  for (Queue *queue : all)
+    while (!queue->idle())
+      std::this_thread::yield();
+  // ... and the timeline reaches its host value - 1. A queue that failed
+  // stops the wait.
+  std::atomic<uint64_t> &timeline = word(timelineSignal);
+  uint64_t target = word(timelineValue).load() - 1;
+  if (!waitUntil(
+          [&] {
+            return timeline.load() >= target ||
+                   runtime.flags.error.load(std::memory_order_acquire);
+          },
+          timeline, timeout))
+    return runtimeError("synchronize: the " + name + " timeline stays at " +
+                        Twine(timeline.load()) + ", below " + Twine(target));
+  return Error::success();
+}
+
+//===----------------------------------------------------------------------===//
+// RuntimeImpl
+//===----------------------------------------------------------------------===//
+
+std::shared_ptr<Runtime> Runtime::create(RuntimeOptions options) {
+  return std::make_shared<RuntimeImpl>(std::move(options));
+}
+
+RuntimeImpl::~RuntimeImpl() {
+  // Queue threads run library code: they stop before the libraries go.
+  devices.clear();
+  for (auto &[path, handle] : libraries)
+    dlclose(handle);
+}
+
+Expected<DeviceImpl *> RuntimeImpl::getDevice(DeviceId id) {
+  std::lock_guard lock(devicesMutex);
+  auto it = devices.find(id);
+  if (it != devices.end())
+    return it->second.get();
+  if (id.kind == DeviceKind::AMD && options.amd == AMDDevice::None)
+    return runtimeError(
+        "the executable uses " + id.str() +
+        ", and no AMD device was chosen (RuntimeOptions::amd; hcq-run "
+        "--amd=emulated)");
+  if (id.kind != DeviceKind::AMD && id.kind != DeviceKind::CPU)
+    return runtimeError("this runtime has no " + id.str() + " device");
+  auto device = std::make_unique<DeviceImpl>(*this, id);
+  if (Error e = device->openTimeline())
+    return std::move(e);
+  order.push_back(id);
+  return devices.emplace(id, std::move(device)).first->second.get();
+}
+
+std::vector<DeviceId> RuntimeImpl::openDevices() const {
+  std::lock_guard lock(const_cast<std::mutex &>(devicesMutex));
+  return order;
+}
+
+Expected<uint64_t> RuntimeImpl::allocateMemory(DeviceId id, uint64_t bytes) {
+  Expected<DeviceImpl *> device = getDevice(id);
+  if (!device)
+    return device.takeError();
+  return (*device)->allocate(bytes);
+}
+
+void RuntimeImpl::freeMemory(DeviceId id, uint64_t address) {
+  Expected<DeviceImpl *> device = getDevice(id);
+  if (!device) {
+    consumeError(device.takeError());
+    return;
+  }
+  // Runs submitted before may still read it.
+  {
+    std::lock_guard lock(mutex);
+    if (Error e = (*device)->synchronize())
+      consumeError(std::move(e));
+  }
+  (*device)->free(address);
+}
+
+Error RuntimeImpl::synchronize() {
+  std::lock_guard lock(mutex);
+  return synchronizeLocked();
+}
+
+Error RuntimeImpl::synchronizeLocked() {
+  std::vector<DeviceImpl *> open;
+  {
+    std::lock_guard lock(devicesMutex);
+    for (DeviceId id : order)
+      open.push_back(devices[id].get());
+  }
+  for (DeviceImpl *device : open)
+    if (Error e = device->synchronize()) {
+      if (Error q = takeQueueError()) {
+        consumeError(std::move(e));
+        return q;
+      }
+      return runtimeError("hang detected: " + toString(std::move(e)));
+    }
+  return takeQueueError();
+}
+
+Error RuntimeImpl::takeQueueError() {
+  if (!flags.error.exchange(false))
+    return Error::success();
+  std::string first;
+  bool fault = false;
+  std::vector<DeviceImpl *> open;
+  {
+    std::lock_guard lock(devicesMutex);
+    for (DeviceId id : order)
+      open.push_back(devices[id].get());
+  }
+  for (DeviceImpl *device : open)
+    device->forEachQueue([&](Queue &queue) {
+      std::string error = queue.takeError();
+      if (queue.isDead()) {
+        flags.error.store(true);
+        if (!fault)
+          first = "device fault: " + error;
+        fault = true;
+      } else if (!error.empty() && first.empty()) {
+        first = "hang detected: " + error;
+      }
+    });
+  if (first.empty())
+    return Error::success();
+  return runtimeError(first);
+}
+
+void RuntimeImpl::stopQueues(const Twine &why) {
+  std::vector<DeviceImpl *> open;
+  {
+    std::lock_guard lock(devicesMutex);
+    for (DeviceId id : order)
+      open.push_back(devices[id].get());
+  }
+  bool reported = false;
+  for (DeviceImpl *device : open)
+    device->forEachQueue([&](Queue &queue) {
+      if (!reported)
+        queue.reportFault(why);
+      reported = true;
+    });
+  flags.fault.store(true, std::memory_order_release);
+  flags.error.store(true, std::memory_order_release);
+  for (DeviceImpl *device : open)
+    device->forEachQueue([&](Queue &queue) {
+      while (!queue.idle())
+        std::this_thread::yield();
+    });
+}
+
+Expected<void *> RuntimeImpl::openLibrary(const std::string &path) {
+  std::lock_guard lock(librariesMutex);
+  auto [it, inserted] = libraries.try_emplace(path, nullptr);
+  if (!inserted)
+    return it->second;
+  void *handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle) {
+    libraries.erase(it);
+    return runtimeError("cannot load " + path + ": " + dlerror());
+  }
+  return it->second = handle;
+}
+
+Expected<uint64_t> RuntimeImpl::getHostFunction(const Kernel &kernel) {
+  if (kernel.target == KernelTarget::builtin) {
+    if (kernel.symbol != "copy")
+      return runtimeError("kernel " + kernel.name + ": no builtin '" +
+                          kernel.symbol + "' in this runtime");
+    return reinterpret_cast<uint64_t>(&builtinCopy);
+  }
+  if (kernel.library.empty())
+    return runtimeError("kernel " + kernel.name + " has no library");
+  Expected<void *> handle = openLibrary(kernel.library);
+  if (!handle)
+    return handle.takeError();
+  void *symbol = dlsym(*handle, kernel.symbol.c_str());
+  if (!symbol)
+    return runtimeError("no symbol '" + kernel.symbol + "' in " +
+                        kernel.library);
+  return reinterpret_cast<uint64_t>(symbol);
+}
+
+Expected<hcq_amd_twin> RuntimeImpl::findTwin(const Kernel &kernel) {
+  auto it = options.amdTwins.find(kernel.symbol);
+  if (it != options.amdTwins.end())
+    return it->second;
+  if (kernel.symbol == amd::BUILTIN_COPY_SYMBOL)
+    return &builtinCopyTwin;
+  std::string symbol = "hcq_twin_" + kernel.symbol;
+  for (const std::string &library : options.twinLibraries) {
+    Expected<void *> handle = openLibrary(library);
+    if (!handle)
+      return handle.takeError();
+    if (void *twin = dlsym(*handle, symbol.c_str()))
+      return reinterpret_cast<hcq_amd_twin>(twin);
+  }
+  return runtimeError("AMD kernel " + kernel.name +
+                      " has no CPU twin for the emulated device: register '" +
+                      kernel.symbol +
+                      "' in RuntimeOptions::amdTwins or define " + symbol +
+                      " in a twin library");
+}
+
+//===----------------------------------------------------------------------===//
+// Buffer
+//===----------------------------------------------------------------------===//
+
+Expected<Buffer> Runtime::allocate(DeviceId device, uint64_t bytes) {
+  Expected<uint64_t> address = allocateMemory(device, bytes);
+  if (!address)
+    return address.takeError();
+  Buffer buffer;
+  buffer.runtime = shared_from_this();
+  buffer.owner = device;
+  buffer.address = *address;
+  buffer.bytes = bytes;
+  return std::move(buffer);
+}
+
+Buffer &Buffer::operator=(Buffer &&other) noexcept {
+  if (this != &other) {
+    reset();
+    runtime = std::move(other.runtime);
+    owner = other.owner;
+    address = std::exchange(other.address, 0);
+    bytes = std::exchange(other.bytes, 0);
+  }
+  return *this;
+}
+
+void Buffer::reset() {
+  if (address)
+    runtime->freeMemory(owner, address);
+  address = bytes = 0;
+  runtime.reset();
+}
+
+} // namespace hcq::runtime
