@@ -80,14 +80,14 @@ Expected<uint64_t> DeviceImpl::allocate(uint64_t bytes) {
     return runtimeError(name + ": out of memory for " + Twine(size) +
                         " bytes");
   std::memset(p, 0, size);
-  std::lock_guard lock(mutex);
+  std::lock_guard<std::mutex> lock(mutex);
   blocks.emplace(reinterpret_cast<uint64_t>(p), size);
   return reinterpret_cast<uint64_t>(p);
 }
 
 void DeviceImpl::free(uint64_t address) {
   {
-    std::lock_guard lock(mutex);
+    std::lock_guard<std::mutex> lock(mutex);
     if (!blocks.erase(address))
       return;
   }
@@ -97,7 +97,7 @@ void DeviceImpl::free(uint64_t address) {
 Expected<uint64_t> DeviceImpl::getPlaceholder(PlaceholderTag tag,
                                               uint64_t bytes) {
   {
-    std::lock_guard lock(mutex);
+    std::lock_guard<std::mutex> lock(mutex);
     auto it = placeholders.find(tag);
     if (it != placeholders.end()) {
       auto [address, size] = it->second;
@@ -118,7 +118,7 @@ Expected<uint64_t> DeviceImpl::getPlaceholder(PlaceholderTag tag,
     word(*address).store(1);
   if (tag == PlaceholderTag::sentinel_signal)
     word(*address).store(~uint64_t(0));
-  std::lock_guard lock(mutex);
+  std::lock_guard<std::mutex> lock(mutex);
   placeholders.emplace(tag, std::make_pair(*address, bytes));
   return *address;
 }
@@ -143,7 +143,7 @@ Expected<Queue *> DeviceImpl::getQueue(QueueName queue, PushMode mode) {
   std::string queueName = name + " " + queue.str();
   auto key = std::make_pair(queue.kind, queue.index);
   {
-    std::lock_guard lock(mutex);
+    std::lock_guard<std::mutex> lock(mutex);
     auto it = queues.find(key);
     if (it != queues.end()) {
       if (queueModes[key] != mode)
@@ -176,7 +176,7 @@ Expected<Queue *> DeviceImpl::getQueue(QueueName queue, PushMode mode) {
       cpu ? makeCPUQueue(queueName, memory, timeout, runtime.flags)
           : makeEmulatedAMDQueue(queueName, mode == PushMode::pm4, memory,
                                  twins, timeout, runtime.flags);
-  std::lock_guard lock(mutex);
+  std::lock_guard<std::mutex> lock(mutex);
   queueModes[key] = mode;
   return queues.emplace(key, std::move(q)).first->second.get();
 }
@@ -188,7 +188,7 @@ Expected<uint64_t> DeviceImpl::loadProgram(const Kernel &kernel,
     return twin.takeError();
   uint64_t address;
   {
-    std::unique_lock lock(mutex);
+    std::unique_lock<std::mutex> lock(mutex);
     auto it = programs.find(info.image);
     if (it != programs.end()) {
       address = it->second;
@@ -252,7 +252,7 @@ RuntimeImpl::~RuntimeImpl() {
 }
 
 Expected<DeviceImpl *> RuntimeImpl::getDevice(DeviceId id) {
-  std::lock_guard lock(devicesMutex);
+  std::lock_guard<std::mutex> lock(devicesMutex);
   auto it = devices.find(id);
   if (it != devices.end())
     return it->second.get();
@@ -271,7 +271,7 @@ Expected<DeviceImpl *> RuntimeImpl::getDevice(DeviceId id) {
 }
 
 std::vector<DeviceId> RuntimeImpl::openDevices() const {
-  std::lock_guard lock(const_cast<std::mutex &>(devicesMutex));
+  std::lock_guard<std::mutex> lock(devicesMutex);
   return order;
 }
 
@@ -290,7 +290,7 @@ void RuntimeImpl::freeMemory(DeviceId id, uint64_t address) {
   }
   // Runs submitted before may still read it.
   {
-    std::lock_guard lock(mutex);
+    std::lock_guard<std::recursive_mutex> lock(mutex);
     if (Error e = (*device)->synchronize())
       consumeError(std::move(e));
   }
@@ -298,14 +298,14 @@ void RuntimeImpl::freeMemory(DeviceId id, uint64_t address) {
 }
 
 Error RuntimeImpl::synchronize() {
-  std::lock_guard lock(mutex);
+  std::lock_guard<std::recursive_mutex> lock(mutex);
   return synchronizeLocked();
 }
 
 Error RuntimeImpl::synchronizeLocked() {
   std::vector<DeviceImpl *> open;
   {
-    std::lock_guard lock(devicesMutex);
+    std::lock_guard<std::mutex> lock(devicesMutex);
     for (DeviceId id : order)
       open.push_back(devices[id].get());
   }
@@ -327,7 +327,7 @@ Error RuntimeImpl::takeQueueError() {
   bool fault = false;
   std::vector<DeviceImpl *> open;
   {
-    std::lock_guard lock(devicesMutex);
+    std::lock_guard<std::mutex> lock(devicesMutex);
     for (DeviceId id : order)
       open.push_back(devices[id].get());
   }
@@ -351,7 +351,7 @@ Error RuntimeImpl::takeQueueError() {
 void RuntimeImpl::stopQueues(const Twine &why) {
   std::vector<DeviceImpl *> open;
   {
-    std::lock_guard lock(devicesMutex);
+    std::lock_guard<std::mutex> lock(devicesMutex);
     for (DeviceId id : order)
       open.push_back(devices[id].get());
   }
@@ -372,7 +372,7 @@ void RuntimeImpl::stopQueues(const Twine &why) {
 }
 
 Expected<void *> RuntimeImpl::openLibrary(const std::string &path) {
-  std::lock_guard lock(librariesMutex);
+  std::lock_guard<std::mutex> lock(librariesMutex);
   auto [it, inserted] = libraries.try_emplace(path, nullptr);
   if (!inserted)
     return it->second;

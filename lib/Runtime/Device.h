@@ -67,7 +67,7 @@ public:
 
   /// The queues made so far, for error reports.
   template <typename Fn> void forEachQueue(Fn fn) {
-    std::lock_guard lock(mutex);
+    std::lock_guard<std::mutex> lock(mutex);
     for (auto &[key, queue] : queues)
       fn(*queue);
   }
@@ -132,7 +132,7 @@ protected:
 private:
   llvm::Expected<void *> openLibrary(const std::string &path);
 
-  std::mutex devicesMutex;
+  mutable std::mutex devicesMutex;
   std::map<DeviceId, std::unique_ptr<DeviceImpl>> devices;
   std::vector<DeviceId> order;
   std::mutex librariesMutex;

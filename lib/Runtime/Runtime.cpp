@@ -93,7 +93,7 @@ public:
     // Its memory may be in flight: the runs finish first. Work that hangs
     // never will, so the runtime's queues stop (dropping what they hold)
     // before the memory goes.
-    std::lock_guard lock(runtime->mutex);
+    std::lock_guard<std::recursive_mutex> lock(runtime->mutex);
     if (Error e = synchronizeLocked())
       runtime->stopQueues("executable @" + exe.name +
                           " destroyed while its work could not finish: " +
@@ -133,7 +133,7 @@ public:
   }
 
   Error run(ArrayRef<Argument> args) override {
-    std::lock_guard lock(runtime->mutex);
+    std::lock_guard<std::recursive_mutex> lock(runtime->mutex);
     if (args.size() != exe.numArgs)
       return runtimeError("the executable takes " + Twine(exe.numArgs) +
                           " arguments, the run passes " + Twine(args.size()));
@@ -187,12 +187,12 @@ public:
   }
 
   Error synchronize() override {
-    std::lock_guard lock(runtime->mutex);
+    std::lock_guard<std::recursive_mutex> lock(runtime->mutex);
     return synchronizeLocked();
   }
 
   std::vector<ProfileEvent> profile() const override {
-    std::lock_guard lock(runtime->mutex);
+    std::lock_guard<std::recursive_mutex> lock(runtime->mutex);
     std::vector<ProfileEvent> events;
     for (const ProfileEntry &entry : exe.profile) {
       std::string queue = entry.queue.str();
@@ -617,7 +617,7 @@ private:
 
 Expected<std::unique_ptr<LoadedExecutable>>
 RuntimeImpl::load(const Executable &exe) {
-  std::lock_guard lock(mutex);
+  std::lock_guard<std::recursive_mutex> lock(mutex);
   auto self = std::static_pointer_cast<RuntimeImpl>(shared_from_this());
   auto loaded = std::make_unique<LoadedExecutableImpl>(self, exe);
   if (Error e = loaded->load())

@@ -1,0 +1,401 @@
+//===- SharedDeviceTest.cpp - Executables sharing one runtime's devices ---===//
+//
+// Several executables loaded onto one Runtime: a producer and a consumer
+// sharing a buffer on one device, each also on a device of its own, run
+// interleaved without waiting in between; a third executable loaded later;
+// load/unload cycles; destruction with work in flight; runs from two
+// threads. On the CPU device and on the emulated AMD device (gfx1100,
+// gfx942); every result is compared with the arithmetic done directly.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TestCompile.h"
+
+#include "gtest/gtest.h"
+
+#include <dirent.h>
+#include <fstream>
+#include <random>
+#include <thread>
+
+using namespace hcq::runtime;
+using hcq::test::amdKernel;
+using hcq::test::compileExecutable;
+
+namespace hcq::runtime {
+void PrintTo(const DeviceId &id, std::ostream *os) { *os << id.str(); }
+} // namespace hcq::runtime
+
+namespace {
+
+/// The schedules of one device kind. Producer: x = 4 * a * s, through a
+/// buffer of its own on a second device (t = a + a there, copied into x's
+/// device, where x = y + y and x *= s). Consumer: out = x + x, on a third
+/// device (x copied there first). x is the shared buffer; every write of it
+/// is by a queue of x's own device.
+struct Schedules {
+  std::string producer, consumer, reader;
+  DeviceId shared;
+};
+
+Schedules cpuSchedules() {
+  const char *kernels = R"mlir(
+hcq.kernel @vadd cpu (write f32, read f32, read f32) symbol "hcq_vadd" library "@LIB@"
+hcq.kernel @scale cpu (readwrite f32) vars 1 symbol "hcq_scale" library "@LIB@"
+)mlir";
+  std::string k = kernels;
+  return {k + R"mlir(
+hcq.schedule @producer(%a: !hcq.buffer<1024xf32, CPU:1>, %x: !hcq.buffer<1024xf32, CPU:0>, %s: i32) {
+  %t = hcq.alloc : !hcq.buffer<1024xf32, CPU:1>
+  %y = hcq.alloc : !hcq.buffer<1024xf32, CPU:0>
+  hcq.launch @vadd(%t, %a, %a : !hcq.buffer<1024xf32, CPU:1>, !hcq.buffer<1024xf32, CPU:1>, !hcq.buffer<1024xf32, CPU:1>) global [1024, 1, 1] local [1, 1, 1]
+  hcq.copy %y[0, 4096], %t[0, 4096] : !hcq.buffer<1024xf32, CPU:0>, !hcq.buffer<1024xf32, CPU:1>
+  hcq.launch @vadd(%x, %y, %y : !hcq.buffer<1024xf32, CPU:0>, !hcq.buffer<1024xf32, CPU:0>, !hcq.buffer<1024xf32, CPU:0>) global [1024, 1, 1] local [1, 1, 1]
+  hcq.launch @scale(%x : !hcq.buffer<1024xf32, CPU:0>) vars(%s : i32) global [1024, 1, 1] local [1, 1, 1]
+}
+)mlir",
+          k + R"mlir(
+hcq.schedule @consumer(%x: !hcq.buffer<1024xf32, CPU:0>, %out: !hcq.buffer<1024xf32, CPU:2>) {
+  %u = hcq.alloc : !hcq.buffer<1024xf32, CPU:2>
+  hcq.copy %u[0, 4096], %x[0, 4096] : !hcq.buffer<1024xf32, CPU:2>, !hcq.buffer<1024xf32, CPU:0>
+  hcq.launch @vadd(%out, %u, %u : !hcq.buffer<1024xf32, CPU:2>, !hcq.buffer<1024xf32, CPU:2>, !hcq.buffer<1024xf32, CPU:2>) global [1024, 1, 1] local [1, 1, 1]
+}
+)mlir",
+          k + R"mlir(
+hcq.schedule @reader(%x: !hcq.buffer<1024xf32, CPU:0>, %out: !hcq.buffer<1024xf32, CPU:0>) {
+  hcq.launch @vadd(%out, %x, %x : !hcq.buffer<1024xf32, CPU:0>, !hcq.buffer<1024xf32, CPU:0>, !hcq.buffer<1024xf32, CPU:0>) global [1024, 1, 1] local [1, 1, 1]
+}
+)mlir",
+          {hcq::DeviceKind::CPU, 0}};
+}
+
+Schedules amdSchedules(const std::string &target) {
+  std::string path = std::string(HCQ_TEST_INPUTS) + "/kernels-" + target + ".co";
+  std::string k = amdKernel(path, "vadd", "(write f32, read f32, read f32)", 1) +
+                  amdKernel(path, "scale", "(readwrite f32)", 1);
+  return {k + R"mlir(
+hcq.schedule @producer(%a: !hcq.buffer<1024xf32, AMD:1>, %x: !hcq.buffer<1024xf32, AMD:0>, %n: i32, %s: i32) {
+  %t = hcq.alloc : !hcq.buffer<1024xf32, AMD:1>
+  %y = hcq.alloc : !hcq.buffer<1024xf32, AMD:0>
+  hcq.launch @vadd(%t, %a, %a : !hcq.buffer<1024xf32, AMD:1>, !hcq.buffer<1024xf32, AMD:1>, !hcq.buffer<1024xf32, AMD:1>) vars(%n : i32) global [16, 1, 1] local [64, 1, 1]
+  hcq.copy %y[0, 4096], %t[0, 4096] : !hcq.buffer<1024xf32, AMD:0>, !hcq.buffer<1024xf32, AMD:1>
+  hcq.launch @vadd(%x, %y, %y : !hcq.buffer<1024xf32, AMD:0>, !hcq.buffer<1024xf32, AMD:0>, !hcq.buffer<1024xf32, AMD:0>) vars(%n : i32) global [16, 1, 1] local [64, 1, 1]
+  hcq.launch @scale(%x : !hcq.buffer<1024xf32, AMD:0>) vars(%s : i32) global [16, 1, 1] local [64, 1, 1]
+}
+)mlir",
+          k + R"mlir(
+hcq.schedule @consumer(%x: !hcq.buffer<1024xf32, AMD:0>, %out: !hcq.buffer<1024xf32, AMD:2>, %n: i32) {
+  %u = hcq.alloc : !hcq.buffer<1024xf32, AMD:2>
+  hcq.copy %u[0, 4096], %x[0, 4096] : !hcq.buffer<1024xf32, AMD:2>, !hcq.buffer<1024xf32, AMD:0>
+  hcq.launch @vadd(%out, %u, %u : !hcq.buffer<1024xf32, AMD:2>, !hcq.buffer<1024xf32, AMD:2>, !hcq.buffer<1024xf32, AMD:2>) vars(%n : i32) global [16, 1, 1] local [64, 1, 1]
+}
+)mlir",
+          k + R"mlir(
+hcq.schedule @reader(%x: !hcq.buffer<1024xf32, AMD:0>, %out: !hcq.buffer<1024xf32, AMD:0>, %n: i32) {
+  hcq.launch @vadd(%out, %x, %x : !hcq.buffer<1024xf32, AMD:0>, !hcq.buffer<1024xf32, AMD:0>, !hcq.buffer<1024xf32, AMD:0>) vars(%n : i32) global [16, 1, 1] local [64, 1, 1]
+}
+)mlir",
+          {hcq::DeviceKind::AMD, 0}};
+}
+
+/// Whether `e` is an error (consumed).
+bool failed(llvm::Error e) {
+  if (!e)
+    return false;
+  llvm::consumeError(std::move(e));
+  return true;
+}
+
+int32_t floatBits(float f) {
+  int32_t bits;
+  std::memcpy(&bits, &f, 4);
+  return bits;
+}
+
+std::vector<DeviceId> devicesOfKind(const std::vector<DeviceId> &devices,
+                                    hcq::DeviceKind kind) {
+  std::vector<DeviceId> result;
+  for (const DeviceId &d : devices)
+    if (d.kind == kind)
+      result.push_back(d);
+  return result;
+}
+
+/// Reads a number from /proc/self/status ("Threads:", "VmRSS:").
+long statusField(const char *field) {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line))
+    if (line.rfind(field, 0) == 0)
+      return std::stol(line.substr(std::strlen(field)));
+  return -1;
+}
+
+long openFds() {
+  long count = 0;
+  if (DIR *dir = opendir("/proc/self/fd")) {
+    while (readdir(dir))
+      ++count;
+    closedir(dir);
+  }
+  return count;
+}
+
+class SharedDevice : public testing::TestWithParam<const char *> {
+protected:
+  bool isCPU() const { return std::string(GetParam()) == "cpu"; }
+
+  Schedules schedules() const {
+    return isCPU() ? cpuSchedules() : amdSchedules(GetParam());
+  }
+
+  RuntimeOptions options(std::chrono::milliseconds timeout =
+                             std::chrono::milliseconds(30000)) const {
+    RuntimeOptions options;
+    options.waitTimeout = timeout;
+    if (!isCPU()) {
+      options.amd = AMDDevice::Emulated;
+      options.twinLibraries = {hcq::test::kernelLibrary};
+    }
+    return options;
+  }
+
+  std::unique_ptr<LoadedExecutable> load(Runtime &runtime,
+                                         const std::string &source) {
+    hcq::PipelineOptions opts;
+    if (!isCPU())
+      opts.target = GetParam();
+    return hcq::test::compileAndLoad(source, opts, runtime);
+  }
+
+  /// The producer's arguments: the CPU scale takes an integer, the AMD
+  /// twin a float's bits.
+  std::vector<Argument> producerArgs(std::vector<float> &a, const Buffer &x,
+                                     int s) const {
+    if (isCPU())
+      return {Argument::buffer(a.data()), bufferArgument({&x}),
+              Argument::variable(s)};
+    return {Argument::buffer(a.data()), bufferArgument({&x}),
+            Argument::variable(1024), Argument::variable(floatBits(float(s)))};
+  }
+  std::vector<Argument> consumerArgs(const Buffer &x,
+                                     std::vector<float> &out) const {
+    std::vector<Argument> args = {bufferArgument({&x}),
+                                  Argument::buffer(out.data())};
+    if (!isCPU())
+      args.push_back(Argument::variable(1024));
+    return args;
+  }
+};
+
+TEST_P(SharedDevice, ProducerAndConsumerInterleaveAThousandTimes) {
+  // Nothing waits between the runs: the consumer's reads of x and the
+  // producer's next writes are ordered by the shared device's timeline
+  // alone, as in the seed.
+  auto runtime = Runtime::create(options());
+  Schedules s = schedules();
+  auto producer = load(*runtime, s.producer);
+  auto consumer = load(*runtime, s.consumer);
+  ASSERT_TRUE(producer && consumer);
+  llvm::Expected<Buffer> x = runtime->allocate(s.shared, 4096);
+  ASSERT_TRUE(static_cast<bool>(x)) << llvm::toString(x.takeError());
+  constexpr int RUNS = 1000;
+  std::mt19937 rng(11);
+  std::uniform_int_distribution<int> dist(-50, 50);
+  std::vector<std::vector<float>> a(RUNS, std::vector<float>(1024)),
+      out(RUNS, std::vector<float>(1024, -1));
+  std::vector<int> scale(RUNS);
+  for (int run = 0; run < RUNS; ++run) {
+    for (float &v : a[run])
+      v = float(dist(rng));
+    scale[run] = run % 7 - 3;
+    ASSERT_FALSE(static_cast<bool>(
+        producer->run(producerArgs(a[run], *x, scale[run]))))
+        << run;
+    ASSERT_FALSE(
+        static_cast<bool>(consumer->run(consumerArgs(*x, out[run]))))
+        << run;
+  }
+  llvm::Error e = runtime->synchronize();
+  ASSERT_FALSE(static_cast<bool>(e)) << llvm::toString(std::move(e));
+  for (int run = 0; run < RUNS; ++run)
+    for (int i = 0; i < 1024; ++i)
+      ASSERT_EQ(out[run][i], 8 * a[run][i] * scale[run])
+          << "run " << run << " i " << i;
+  // Both executables are on the shared device and one device of their own
+  // (AMD executables also use CPU:0, for host memory such as their tables).
+  EXPECT_EQ(devicesOfKind(producer->devices(), s.shared.kind),
+            (std::vector<DeviceId>{{s.shared.kind, 0}, {s.shared.kind, 1}}));
+  EXPECT_EQ(devicesOfKind(consumer->devices(), s.shared.kind),
+            (std::vector<DeviceId>{{s.shared.kind, 0}, {s.shared.kind, 2}}));
+  EXPECT_EQ(devicesOfKind(runtime->openDevices(), s.shared.kind).size(), 3u);
+}
+
+TEST_P(SharedDevice, AnExecutableLoadedLaterJoinsTheTimeline) {
+  // The reader is loaded while the producer's work may still run; its
+  // first run must see the producer's x, and later interleavings stay
+  // ordered.
+  auto runtime = Runtime::create(options());
+  Schedules s = schedules();
+  auto producer = load(*runtime, s.producer);
+  ASSERT_TRUE(producer);
+  llvm::Expected<Buffer> x = runtime->allocate(s.shared, 4096);
+  ASSERT_TRUE(static_cast<bool>(x));
+  std::vector<float> a(1024);
+  for (int i = 0; i < 1024; ++i)
+    a[i] = float(i % 13);
+  for (int run = 0; run < 20; ++run)
+    ASSERT_FALSE(
+        static_cast<bool>(producer->run(producerArgs(a, *x, run % 5 - 2))));
+  auto reader = load(*runtime, s.reader);
+  ASSERT_TRUE(reader);
+  constexpr int RUNS = 200;
+  std::vector<std::vector<float>> out(RUNS + 1, std::vector<float>(1024, -1));
+  ASSERT_FALSE(static_cast<bool>(reader->run(consumerArgs(*x, out[0]))));
+  for (int run = 1; run <= RUNS; ++run) {
+    ASSERT_FALSE(
+        static_cast<bool>(producer->run(producerArgs(a, *x, run % 5 - 2))));
+    ASSERT_FALSE(static_cast<bool>(reader->run(consumerArgs(*x, out[run]))));
+  }
+  llvm::Error e = runtime->synchronize();
+  ASSERT_FALSE(static_cast<bool>(e)) << llvm::toString(std::move(e));
+  // x = 4 * a * s; the reader doubles it. Its first run follows the
+  // producer's 20th (s = 19 % 5 - 2 = 2).
+  for (int run = 0; run <= RUNS; ++run) {
+    int scale = run == 0 ? 2 : run % 5 - 2;
+    for (int i = 0; i < 1024; ++i)
+      ASSERT_EQ(out[run][i], 8 * a[i] * scale) << "run " << run << " i " << i;
+  }
+  EXPECT_EQ(devicesOfKind(runtime->openDevices(), s.shared.kind).size(), 2u);
+}
+
+TEST_P(SharedDevice, LoadUnloadCyclesLeaveThreadsFdsAndMemoryFlat) {
+  auto runtime = Runtime::create(options());
+  Schedules s = schedules();
+  hcq::PipelineOptions opts;
+  if (!isCPU())
+    opts.target = GetParam();
+  std::optional<Executable> consumer = compileExecutable(s.consumer, opts);
+  ASSERT_TRUE(consumer);
+  llvm::Expected<Buffer> x = runtime->allocate(s.shared, 4096);
+  ASSERT_TRUE(static_cast<bool>(x));
+  std::vector<float> out(1024);
+  auto cycle = [&] {
+    auto loaded = runtime->load(*consumer);
+    ASSERT_TRUE(static_cast<bool>(loaded)) << llvm::toString(loaded.takeError());
+    ASSERT_FALSE(static_cast<bool>((*loaded)->run(consumerArgs(*x, out))));
+    // Destroyed with its run possibly in flight: the destructor waits.
+  };
+  for (int i = 0; i < 20; ++i)
+    cycle();
+  long threads = statusField("Threads:"), fds = openFds(),
+       rss = statusField("VmRSS:");
+  for (int i = 0; i < 1000; ++i)
+    cycle();
+  EXPECT_EQ(statusField("Threads:"), threads);
+  EXPECT_EQ(openFds(), fds);
+  // Each executable has well over 8 KiB of its own memory (command
+  // buffers, tables; the copy's 4 KiB buffer): a leak of it would grow RSS
+  // by 8 MiB or more over 1000 cycles.
+  EXPECT_LT(statusField("VmRSS:") - rss, 4096) << "KiB";
+  llvm::Error e = runtime->synchronize();
+  ASSERT_FALSE(static_cast<bool>(e)) << llvm::toString(std::move(e));
+}
+
+TEST_P(SharedDevice, DestroyingAnExecutableWaitsForItsWork) {
+  // 50 runs in flight, then the producer goes: its memory (y, t, command
+  // buffers) must outlive the work, and x holds the last run's result.
+  auto runtime = Runtime::create(options());
+  Schedules s = schedules();
+  llvm::Expected<Buffer> x = runtime->allocate(s.shared, 4096);
+  ASSERT_TRUE(static_cast<bool>(x));
+  std::vector<float> a(1024, 3);
+  {
+    auto producer = load(*runtime, s.producer);
+    ASSERT_TRUE(producer);
+    for (int run = 0; run < 50; ++run)
+      ASSERT_FALSE(static_cast<bool>(producer->run(producerArgs(a, *x, 2))));
+  }
+  for (int i = 0; i < 1024; ++i)
+    ASSERT_EQ(x->data<float>()[i], 24.0f) << i;
+  EXPECT_FALSE(static_cast<bool>(runtime->synchronize()));
+}
+
+TEST_P(SharedDevice, DestroyingAnExecutableWhoseWorkHangsStopsTheRuntime) {
+  // A wait nothing satisfies: the destructor gives up after the timeout,
+  // stops every queue so the memory can go, and the runtime reports it.
+  std::string queue = isCPU() ? "CPU:0" : "AMD:0";
+  std::string source = R"mlir(
+hcq.schedule @stuck(%a: !hcq.buffer<64xf32, DEV>) {
+  %s = hcq.placeholder signal slot 9 volatile : !hcq.buffer<1xi64, DEV>
+  hcq.submit on DEV queue COMPUTE:0 {
+    hcq.wait %s >= 5 : !hcq.buffer<1xi64, DEV>
+  }
+}
+)mlir";
+  for (size_t at; (at = source.find("DEV")) != std::string::npos;)
+    source.replace(at, 3, queue);
+  auto runtime = Runtime::create(options(std::chrono::milliseconds(200)));
+  auto stuck = load(*runtime, source);
+  ASSERT_TRUE(stuck);
+  std::vector<float> a(64);
+  ASSERT_FALSE(static_cast<bool>(stuck->run({Argument::buffer(a.data())})));
+  auto start = std::chrono::steady_clock::now();
+  stuck.reset();
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+  llvm::Error error = runtime->synchronize();
+  ASSERT_TRUE(static_cast<bool>(error));
+  std::string message = llvm::toString(std::move(error));
+  EXPECT_NE(message.find("device fault: "), std::string::npos) << message;
+  EXPECT_NE(message.find("executable @stuck destroyed while its work could "
+                         "not finish: hang detected: " +
+                         queue + " COMPUTE:0: wait on signal 0x"),
+            std::string::npos)
+      << message;
+}
+
+TEST_P(SharedDevice, RunsFromTwoThreadsAreCorrect) {
+  // Two threads run the producer and the reader (each its own x and
+  // output) 300 times each on one runtime; run() serializes on the
+  // runtime, and every result is right.
+  auto runtime = Runtime::create(options());
+  Schedules s = schedules();
+  auto producer = load(*runtime, s.producer);
+  auto reader = load(*runtime, s.reader);
+  ASSERT_TRUE(producer && reader);
+  llvm::Expected<Buffer> x1 = runtime->allocate(s.shared, 4096);
+  llvm::Expected<Buffer> x2 = runtime->allocate(s.shared, 4096);
+  ASSERT_TRUE(x1 && x2);
+  for (int i = 0; i < 1024; ++i)
+    x2->data<float>()[i] = float(i);
+  std::vector<float> a(1024, 1);
+  std::atomic<int> failures{0};
+  std::thread first([&] {
+    for (int run = 0; run < 300; ++run) {
+      if (failed(producer->run(producerArgs(a, *x1, run % 4))) ||
+          failed(producer->synchronize()))
+        ++failures;
+      else if (x1->data<float>()[5] != 4.0f * (run % 4))
+        ++failures;
+    }
+  });
+  std::thread second([&] {
+    std::vector<float> out(1024);
+    for (int run = 0; run < 300; ++run) {
+      std::fill(out.begin(), out.end(), -1);
+      if (failed(reader->run(consumerArgs(*x2, out))) ||
+          failed(reader->synchronize()))
+        ++failures;
+      else if (out[7] != 14.0f)
+        ++failures;
+    }
+  });
+  first.join();
+  second.join();
+  EXPECT_EQ(failures.load(), 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Devices, SharedDevice,
+                         testing::Values("cpu", "gfx1100", "gfx942"));
+
+} // namespace
