@@ -7,7 +7,9 @@
 // one INDIRECT_BUFFER packet per submit). Only run() is timed (manual time);
 // the device drains between iterations, outside the timed region. `direct`
 // launches the CPU kernel one at a time with no pipeline at all: entries
-// pushed by hand into the runtime's CPU queue. Results: bench/README.md.
+// pushed by hand into the runtime's CPU queue. `pingPong` loads two such
+// executables onto one runtime (one device, shared queues and timeline) and
+// runs them alternately: host time per run. Results: bench/README.md.
 //
 //   build/bin/hcq-bench-replay --benchmark_repetitions=20 \
 //       --benchmark_report_aggregates_only=true
@@ -34,12 +36,22 @@ namespace {
 
 enum Device { CPU, EmulatedAMD };
 
-/// A schedule of `kernels` no-op launches in one submit, loaded: the CPU
-/// test kernel `hcq_noop`, or on the emulated AMD device the gfx1100 `vadd`
-/// test kernel with n = 0 (its twin then does nothing).
-std::unique_ptr<LoadedExecutable> compile(Device device, int kernels) {
+/// The runtime of `device`'s benchmarks.
+std::shared_ptr<Runtime> makeRuntime(Device device) {
+  RuntimeOptions options;
+  if (device == EmulatedAMD) {
+    options.amd = AMDDevice::Emulated;
+    options.twinLibraries = {hcq::test::kernelLibrary};
+  }
+  return Runtime::create(std::move(options));
+}
+
+/// A schedule of `kernels` no-op launches in one submit, loaded onto
+/// `runtime`: the CPU test kernel `hcq_noop`, or on the emulated AMD device
+/// the gfx1100 `vadd` test kernel with n = 0 (its twin then does nothing).
+std::unique_ptr<LoadedExecutable> compile(Runtime &runtime, Device device,
+                                          int kernels) {
   std::string text, launch;
-  RuntimeOptions runtime;
   if (device == CPU) {
     text = "hcq.kernel @noop cpu (readwrite f32) symbol \"hcq_noop\" "
            "library \"@LIB@\"\n"
@@ -53,8 +65,6 @@ std::unique_ptr<LoadedExecutable> compile(Device device, int kernels) {
     launch = "  hcq.launch @vadd(%a, %a, %a : !hcq.buffer<16xf32, AMD:0>, "
              "!hcq.buffer<16xf32, AMD:0>, !hcq.buffer<16xf32, AMD:0>) "
              "vars(%n : i32) global [1, 1, 1] local [1, 1, 1]\n";
-    runtime.amd = AMDDevice::Emulated;
-    runtime.twinLibraries = {hcq::test::kernelLibrary};
   }
   for (int i = 0; i < kernels; ++i)
     text += launch;
@@ -65,6 +75,10 @@ std::unique_ptr<LoadedExecutable> compile(Device device, int kernels) {
   if (!loaded)
     std::abort();
   return loaded;
+}
+
+std::unique_ptr<LoadedExecutable> compile(Device device, int kernels) {
+  return compile(*makeRuntime(device), device, kernels);
 }
 
 void replay(benchmark::State &state, Device device) {
@@ -80,6 +94,35 @@ void replay(benchmark::State &state, Device device) {
     auto end = std::chrono::steady_clock::now();
     state.SetIterationTime(std::chrono::duration<double>(end - start).count());
     if (exe->synchronize())
+      std::abort();
+  }
+  state.counters["ns_per_kernel"] = benchmark::Counter(
+      kernels, benchmark::Counter::kIsIterationInvariantRate |
+                   benchmark::Counter::kInvert);
+}
+
+/// Two executables of `kernels` launches each on one runtime, run
+/// alternately: what a run costs the host when another executable's runs
+/// interleave with it on the same device (its queues, ring and timeline are
+/// shared). Reported per run, to compare with `replay`.
+void pingPong(benchmark::State &state, Device device) {
+  int kernels = state.range(0);
+  auto runtime = makeRuntime(device);
+  auto ping = compile(*runtime, device, kernels);
+  auto pong = compile(*runtime, device, kernels);
+  std::vector<float> a(16), b(16);
+  std::vector<Argument> pingArgs = {Argument::buffer(a.data()),
+                                    Argument::variable(0)};
+  std::vector<Argument> pongArgs = {Argument::buffer(b.data()),
+                                    Argument::variable(0)};
+  for (auto _ : state) {
+    auto start = std::chrono::steady_clock::now();
+    if (ping->run(pingArgs) || pong->run(pongArgs))
+      std::abort();
+    auto end = std::chrono::steady_clock::now();
+    state.SetIterationTime(std::chrono::duration<double>(end - start).count() /
+                           2);
+    if (runtime->synchronize())
       std::abort();
   }
   state.counters["ns_per_kernel"] = benchmark::Counter(
@@ -173,12 +216,16 @@ void configure(benchmark::internal::Benchmark *b) {
 } // namespace
 
 BENCHMARK_CAPTURE(replay, cpu, CPU)->Apply(configure);
+BENCHMARK_CAPTURE(pingPong, cpu, CPU)->Apply(configure);
 BENCHMARK_CAPTURE(oneAtATime, cpu, CPU)->Apply(configure);
 BENCHMARK(direct)->Apply(configure);
 // The emulated command processor takes far longer to drain a run than the
 // host takes to submit it, and only the submit is timed: a shorter minimum
 // keeps 20 repetitions to a minute or so.
 BENCHMARK_CAPTURE(replay, amd_emulated, EmulatedAMD)
+    ->Apply(configure)
+    ->MinTime(0.02);
+BENCHMARK_CAPTURE(pingPong, amd_emulated, EmulatedAMD)
     ->Apply(configure)
     ->MinTime(0.02);
 BENCHMARK_CAPTURE(oneAtATime, amd_emulated, EmulatedAMD)

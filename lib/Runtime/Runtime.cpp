@@ -106,12 +106,16 @@ public:
       return linked.takeError();
     addresses = std::move(linked->addresses);
     // The devices whose memory it linked (arguments are the caller's, and
-    // may be on devices outside the runtime, such as DISK:0).
-    for (const Value &v : exe.values)
+    // may be on devices outside the runtime, such as DISK:0), per value and
+    // lane, found once: fences look their device up every run.
+    valueDevices.resize(exe.values.size());
+    for (auto [i, v] : llvm::enumerate(exe.values))
       if (v.kind != ValueKind::Input && v.kind != ValueKind::Variable)
-        for (const DeviceId &id : v.devices)
+        for (const DeviceId &id : v.devices) {
           if (Error e = useDevice(id))
             return e;
+          valueDevices[i].push_back(*runtime->getDevice(id));
+        }
     arguments = getArgumentUses(exe);
     // Host-run launches call their kernel's function directly.
     for (const PlanStep &step : exe.plan) {
@@ -518,8 +522,7 @@ private:
         for (size_t lane = 0; lane < lanesOf(ops[0]); ++lane) {
           std::atomic<uint64_t> &timeline = word(laneAddress(ops[0], lane));
           uint64_t epoch = word(laneAddress(ops[1], lane)).load();
-          DeviceImpl *device =
-              *runtime->getDevice(exe.values[ops[0]].devices[lane]);
+          DeviceImpl *device = valueDevices[ops[0]][lane];
           if (!waitUntil(
                   [&] {
                     return timeline.load() >= epoch ||
@@ -606,6 +609,8 @@ private:
   QueueFlags &flags;
   std::vector<std::vector<uint64_t>> addresses;
   std::vector<DeviceImpl *> used; // in the order first named
+  /// Per value, per lane: the device of its linked memory.
+  std::vector<std::vector<DeviceImpl *>> valueDevices;
   /// Per submitter, per step: each lane's queue (pushes only).
   std::vector<std::vector<std::vector<Queue *>>> pushQueues;
   DenseMap<uint32_t, cpu::KernelFunction> hostKernels; // by kernel index

@@ -335,6 +335,9 @@ int main(int argc, char **argv) {
   llvm::sort(files);
   if (files.empty())
     return fail("no executable: give a file, or --exe FILE for each");
+  if (ringBytes < 64 || ringBytes % 64)
+    return fail("--ring-bytes must be a positive multiple of 64, got " +
+                Twine(ringBytes));
   std::vector<Program> programs(files.size());
   for (auto [i, file] : llvm::enumerate(files))
     programs[i].path = file.second;
