@@ -449,9 +449,13 @@ TEST_P(EmulatedAMD, UnknownPacketsAreErrorsNamingWhereTheyAre) {
           *exe, sdma::header(sdma::OP_POLL_REGMEM, 0) | sdma::POLL_MEM |
                     sdma::pollFunction(pm4::WAIT_FUNCTION_GEQ));
       ASSERT_NE(sdmaWords, nullptr);
-      ASSERT_EQ(sdmaWords[6],
+      // The first copy follows the submit's waits (6-dword POLL_REGMEMs).
+      size_t at = 0;
+      while (sdmaWords[at] == sdmaWords[0])
+        at += 6;
+      ASSERT_EQ(sdmaWords[at],
                 sdma::header(sdma::OP_COPY, sdma::SUBOP_COPY_LINEAR));
-      sdmaWords[6] = 0x7F;
+      sdmaWords[at] = 0x7F;
     }
     auto loaded = Runtime::create(emulated())->load(*exe);
     ASSERT_TRUE(static_cast<bool>(loaded));

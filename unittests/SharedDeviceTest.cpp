@@ -29,10 +29,13 @@ void PrintTo(const DeviceId &id, std::ostream *os) { *os << id.str(); }
 namespace {
 
 /// The schedules of one device kind. Producer: x = 4 * a * s, through a
-/// buffer of its own on a second device (t = a + a there, copied into x's
-/// device, where x = y + y and x *= s). Consumer: out = x + x, on a third
-/// device (x copied there first). x is the shared buffer; every write of it
-/// is by a queue of x's own device.
+/// buffer of its own on a second device (t = a + a there, copied into x by
+/// that device's copy queue; then x += x and x *= s on x's device).
+/// Consumer: out = x + x, on a third device (x copied there first by x's
+/// device). x is the shared buffer: the producer's next copy into it, from
+/// another device's queue, must wait for the consumer's read of it, which
+/// only x's device timeline orders (batch-deps' rule for a queue touching
+/// another device's memory).
 struct Schedules {
   std::string producer, consumer, reader;
   DeviceId shared;
@@ -47,10 +50,9 @@ hcq.kernel @scale cpu (readwrite f32) vars 1 symbol "hcq_scale" library "@LIB@"
   return {k + R"mlir(
 hcq.schedule @producer(%a: !hcq.buffer<1024xf32, CPU:1>, %x: !hcq.buffer<1024xf32, CPU:0>, %s: i32) {
   %t = hcq.alloc : !hcq.buffer<1024xf32, CPU:1>
-  %y = hcq.alloc : !hcq.buffer<1024xf32, CPU:0>
   hcq.launch @vadd(%t, %a, %a : !hcq.buffer<1024xf32, CPU:1>, !hcq.buffer<1024xf32, CPU:1>, !hcq.buffer<1024xf32, CPU:1>) global [1024, 1, 1] local [1, 1, 1]
-  hcq.copy %y[0, 4096], %t[0, 4096] : !hcq.buffer<1024xf32, CPU:0>, !hcq.buffer<1024xf32, CPU:1>
-  hcq.launch @vadd(%x, %y, %y : !hcq.buffer<1024xf32, CPU:0>, !hcq.buffer<1024xf32, CPU:0>, !hcq.buffer<1024xf32, CPU:0>) global [1024, 1, 1] local [1, 1, 1]
+  hcq.copy %x[0, 4096], %t[0, 4096] : !hcq.buffer<1024xf32, CPU:0>, !hcq.buffer<1024xf32, CPU:1>
+  hcq.launch @vadd(%x, %x, %x : !hcq.buffer<1024xf32, CPU:0>, !hcq.buffer<1024xf32, CPU:0>, !hcq.buffer<1024xf32, CPU:0>) global [1024, 1, 1] local [1, 1, 1]
   hcq.launch @scale(%x : !hcq.buffer<1024xf32, CPU:0>) vars(%s : i32) global [1024, 1, 1] local [1, 1, 1]
 }
 )mlir",
@@ -76,10 +78,9 @@ Schedules amdSchedules(const std::string &target) {
   return {k + R"mlir(
 hcq.schedule @producer(%a: !hcq.buffer<1024xf32, AMD:1>, %x: !hcq.buffer<1024xf32, AMD:0>, %n: i32, %s: i32) {
   %t = hcq.alloc : !hcq.buffer<1024xf32, AMD:1>
-  %y = hcq.alloc : !hcq.buffer<1024xf32, AMD:0>
   hcq.launch @vadd(%t, %a, %a : !hcq.buffer<1024xf32, AMD:1>, !hcq.buffer<1024xf32, AMD:1>, !hcq.buffer<1024xf32, AMD:1>) vars(%n : i32) global [16, 1, 1] local [64, 1, 1]
-  hcq.copy %y[0, 4096], %t[0, 4096] : !hcq.buffer<1024xf32, AMD:0>, !hcq.buffer<1024xf32, AMD:1>
-  hcq.launch @vadd(%x, %y, %y : !hcq.buffer<1024xf32, AMD:0>, !hcq.buffer<1024xf32, AMD:0>, !hcq.buffer<1024xf32, AMD:0>) vars(%n : i32) global [16, 1, 1] local [64, 1, 1]
+  hcq.copy %x[0, 4096], %t[0, 4096] : !hcq.buffer<1024xf32, AMD:0>, !hcq.buffer<1024xf32, AMD:1>
+  hcq.launch @vadd(%x, %x, %x : !hcq.buffer<1024xf32, AMD:0>, !hcq.buffer<1024xf32, AMD:0>, !hcq.buffer<1024xf32, AMD:0>) vars(%n : i32) global [16, 1, 1] local [64, 1, 1]
   hcq.launch @scale(%x : !hcq.buffer<1024xf32, AMD:0>) vars(%s : i32) global [16, 1, 1] local [64, 1, 1]
 }
 )mlir",

@@ -451,6 +451,7 @@ void Batch::emit(OpBuilder &builder, int64_t batchSize) {
   };
   SmallVector<ProfileName> profiles;
   DenseSet<std::pair<Attribute, Attribute>> seenQueues;
+  DenseSet<std::tuple<Attribute, Attribute, Attribute>> seenForeign;
   for (auto [tag, info] : llvm::enumerate(calls)) {
     Submit submit{info.devices, info.queue, info.call->getLoc(), {}};
     if (seenQueues.insert({info.devices, info.queue}).second) {
@@ -463,6 +464,43 @@ void Batch::emit(OpBuilder &builder, int64_t batchSize) {
                                   info.devices),
            -1,
            nullptr});
+    }
+    // The first time a queue touches another device's memory in the batch,
+    // it also waits for that device's timeline: that timeline, not the
+    // queue's own, covers what earlier work (of this executable or another
+    // on the same device) did to that memory. The seed waits only for the
+    // queue's own devices, which leaves a write into another device's
+    // memory unordered against a different executable's reads there.
+    llvm::MapVector<Attribute, SmallVector<bool>> foreign;
+    for (auto [lane, accesses] : llvm::enumerate(info.lanes)) {
+      DeviceAttr laneDevice = info.devices.getDevices()[lane];
+      for (const LaneAccess &a : accesses)
+        if (a.device != laneDevice && a.device.isHCQ() &&
+            !seenForeign.contains({info.devices, info.queue, a.device})) {
+          SmallVector<bool> &lanes = foreign[a.device];
+          lanes.resize(info.devices.size());
+          lanes[lane] = true;
+        }
+    }
+    for (auto &[device, lanes] : foreign) {
+      auto memory = cast<DeviceAttr>(device);
+      seenForeign.insert({info.devices, info.queue, memory});
+      Cmd wait{Cmd::Wait,
+               {},
+               placeholders.getSignal(PlaceholderTag::timeline_value, 0,
+                                      single(memory)),
+               -1,
+               nullptr};
+      for (auto [lane, touches] : llvm::enumerate(lanes))
+        wait.signals.push_back(
+            touches ? placeholders.getSignal(PlaceholderTag::timeline_signal,
+                                             0, single(memory))
+                    : placeholders.getSignal(
+                          PlaceholderTag::sentinel_signal, 0,
+                          single(info.devices.getDevices()[lane])));
+      if (llvm::all_equal(wait.signals))
+        wait.signals.resize(1);
+      submit.cmds.push_back(std::move(wait));
     }
     submit.cmds.append(callWaits[tag].begin(), callWaits[tag].end());
     Value start, end;

@@ -334,3 +334,44 @@ hcq.schedule @cpu_order(%a: !hcq.buffer<16xf32, CPU:0>, %b: !hcq.buffer<16xf32, 
 hcq.schedule @cpu_only(%a: !hcq.buffer<16xf32, AMD:0>) {
   hcq.launch @noop(%a : !hcq.buffer<16xf32, AMD:0>) global [1, 1, 1] local [1, 1, 1]
 }
+
+// Tests that a queue touching another device's memory waits, the first time
+// in the batch, for that device's timeline too (and only the first time):
+// the copies on AMD:0 write AMD:1's memory, which another executable may be
+// reading on AMD:1; only AMD:1's timeline orders after that. The second
+// copy on the same queue to the same device needs no second wait.
+// CHECK-LABEL: hcq.schedule @foreign
+// CHECK-DAG: %[[TL0:.*]] = hcq.placeholder timeline_signal device volatile : !hcq.buffer<1xi64, AMD:0>
+// CHECK-DAG: %[[TLV0:.*]] = hcq.placeholder timeline_value device volatile : !hcq.buffer<1xi64, AMD:0>
+// CHECK-DAG: %[[TL1:.*]] = hcq.placeholder timeline_signal device volatile : !hcq.buffer<1xi64, AMD:1>
+// CHECK-DAG: %[[TLV1:.*]] = hcq.placeholder timeline_value device volatile : !hcq.buffer<1xi64, AMD:1>
+// CHECK: hcq.submit on AMD:0 queue COPY:0 {
+// CHECK-NEXT:   hcq.barrier
+// CHECK-NEXT:   hcq.wait %[[TL0]] >= [%[[TLV0]] : !hcq.buffer<1xi64, AMD:0>] - 1
+// CHECK-NEXT:   hcq.wait %[[TL1]] >= [%[[TLV1]] : !hcq.buffer<1xi64, AMD:1>] - 1
+// CHECK-NEXT:   hcq.copy
+// CHECK-NOT:    hcq.wait %[[TL1]]
+// CHECK:        hcq.copy
+// CHECK-NOT:    hcq.wait %[[TL1]]
+// CHECK:      hcq.finalize
+hcq.schedule @foreign(%a: !hcq.buffer<16xf32, AMD:0>, %b: !hcq.buffer<16xf32, AMD:1>, %c: !hcq.buffer<16xf32, AMD:1>) {
+  hcq.copy %b[0, 64], %a[0, 64] : !hcq.buffer<16xf32, AMD:1>, !hcq.buffer<16xf32, AMD:0>
+  hcq.copy %c[0, 64], %a[0, 64] : !hcq.buffer<16xf32, AMD:1>, !hcq.buffer<16xf32, AMD:0>
+}
+
+// Tests that in a multi-device call only the lanes touching another
+// device's memory wait for its timeline; the others wait on their sentinel:
+// lane 1 reads y's AMD:2 lane, lane 0 its own AMD:0 lane.
+// CHECK-LABEL: hcq.schedule @foreign_lane
+// CHECK-DAG: %[[TL2:.*]] = hcq.placeholder timeline_signal device volatile : !hcq.buffer<1xi64, AMD:2>
+// CHECK-DAG: %[[TLV2:.*]] = hcq.placeholder timeline_value device volatile : !hcq.buffer<1xi64, AMD:2>
+// CHECK-DAG: %[[SEN0:.*]] = hcq.placeholder sentinel_signal device volatile : !hcq.buffer<1xi64, AMD:0>
+// CHECK: hcq.submit on [AMD:0, AMD:1] queue COMPUTE:0 {
+// CHECK-NEXT:   hcq.barrier
+// CHECK-NEXT:   hcq.wait %{{.*}} >= [%{{.*}} : !hcq.buffer<1xi64, [AMD:0, AMD:1]>] - 1
+// CHECK-NEXT:   hcq.wait %[[SEN0]], %[[TL2]] >= [%[[TLV2]] : !hcq.buffer<1xi64, AMD:2>] - 1
+// CHECK-NEXT:   hcq.launch @read_two
+hcq.kernel @read_two cpu (read f32, read f32) symbol "r2" library "libk.so"
+hcq.schedule @foreign_lane(%x: !hcq.buffer<16xf32, [AMD:0, AMD:1]>, %y: !hcq.buffer<16xf32, [AMD:0, AMD:2]>) {
+  hcq.launch @read_two(%x, %y : !hcq.buffer<16xf32, [AMD:0, AMD:1]>, !hcq.buffer<16xf32, [AMD:0, AMD:2]>) global [1, 1, 1] local [1, 1, 1]
+}
