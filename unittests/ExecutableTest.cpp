@@ -51,12 +51,15 @@ Executable sample() {
   Value end = start;
   end.slot = 5;
   exe.values = {input, variable, cmdbuf, signal, program, start, end};
-  exe.kernels.push_back({"vadd", KernelTarget::amd, "vadd", "", {0x7f, 'E', 'L', 'F', 2, 1}});
+  exe.kernels.push_back(
+      {"vadd", KernelTarget::amd, "vadd", "", {0x7f, 'E', 'L', 'F', 2, 1}});
   Blob blob;
   blob.target = 2;
   blob.data.assign(128, 0xbf);
-  blob.patches.push_back({4, Word{WordKind::address, WordPart::lo, 0, 8, 0, {3}}});
-  blob.patches.push_back({8, Word{WordKind::address, WordPart::hi, 8, 256, 0x80000000, {4}}});
+  blob.patches.push_back(
+      {4, Word{WordKind::address, WordPart::lo, 0, 8, 0, {3}}});
+  blob.patches.push_back(
+      {8, Word{WordKind::address, WordPart::hi, 8, 256, 0x80000000, {4}}});
   exe.blobs.push_back(blob);
   exe.inputs.push_back({2, {{0, 0}, {0, 1}}});
   Submitter sub;
@@ -71,7 +74,9 @@ Executable sample() {
   Step push;
   push.kind = StepKind::Push;
   push.operands = {0};
-  push.push = {16, PushMode::pm4, {hcq::QueueKind::COMPUTE, 0},
+  push.push = {16,
+               PushMode::pm4,
+               {hcq::QueueKind::COMPUTE, 0},
                {{hcq::DeviceKind::AMD, 0}, {hcq::DeviceKind::AMD, 1}}};
   sub.steps = {reset, patch, push};
   exe.submitters.push_back(sub);
@@ -267,7 +272,7 @@ TEST(Executable, UnknownEnumValuesAreRefused) {
             std::string::npos);
   exe = sample();
   exe.submitters[0].steps[2].push.mode = static_cast<PushMode>(3);
-  EXPECT_NE(errorOf(readExecutable(writeExecutable(exe)))
-                .find("unknown push mode 3"),
-            std::string::npos);
+  EXPECT_NE(
+      errorOf(readExecutable(writeExecutable(exe))).find("unknown push mode 3"),
+      std::string::npos);
 }

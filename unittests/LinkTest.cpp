@@ -37,11 +37,11 @@ Executable sample() {
   Executable exe;
   exe.name = "linked";
   const std::vector<DeviceId> lanes = {{hcq::DeviceKind::AMD, 0},
-                                      {hcq::DeviceKind::AMD, 1}};
+                                       {hcq::DeviceKind::AMD, 1}};
   exe.values.push_back(placeholder(PlaceholderTag::cmdbuf, 1, 128, lanes)); // 0
-  exe.values.push_back(placeholder(PlaceholderTag::signal, 2, 8, lanes)); // 1
+  exe.values.push_back(placeholder(PlaceholderTag::signal, 2, 8, lanes));   // 1
   exe.values.push_back(placeholder(PlaceholderTag::signal, 2, 8,
-                                       {{hcq::DeviceKind::AMD, 1}})); // 2: lane 1's
+                                   {{hcq::DeviceKind::AMD, 1}})); // 2: lane 1's
   Value program;
   program.kind = ValueKind::Program;
   program.index = 0;
@@ -51,9 +51,12 @@ Executable sample() {
   Blob blob;
   blob.target = 0;
   blob.data.assign(128, 0xbe);
-  blob.patches.push_back({0, Word{WordKind::address, WordPart::lo, 0, 0, 0, {1}}});
-  blob.patches.push_back({4, Word{WordKind::address, WordPart::hi, 0, 0, 0, {1}}});
-  blob.patches.push_back({8, Word{WordKind::address, WordPart::lo, 8, 256, 0x1, {3}}});
+  blob.patches.push_back(
+      {0, Word{WordKind::address, WordPart::lo, 0, 0, 0, {1}}});
+  blob.patches.push_back(
+      {4, Word{WordKind::address, WordPart::hi, 0, 0, 0, {1}}});
+  blob.patches.push_back(
+      {8, Word{WordKind::address, WordPart::lo, 8, 256, 0x1, {3}}});
   exe.blobs.push_back(blob);
   return exe;
 }

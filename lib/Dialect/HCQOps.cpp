@@ -38,9 +38,8 @@ static ParseResult parsePlaceholderSlot(OpAsmParser &parser,
                                         PlaceholderTagAttr tag,
                                         IntegerAttr &slot) {
   SMLoc loc = parser.getCurrentLocation();
-  bool deviceScoped =
-      abi::getPlaceholderScope(static_cast<abi::PlaceholderTag>(
-          tag.getValue())) == abi::PlaceholderScope::Device;
+  bool deviceScoped = abi::getPlaceholderScope(static_cast<abi::PlaceholderTag>(
+                          tag.getValue())) == abi::PlaceholderScope::Device;
   Builder &b = parser.getBuilder();
   if (succeeded(parser.parseOptionalKeyword("device"))) {
     if (!deviceScoped)
@@ -544,8 +543,8 @@ static bool isSignalTag(PlaceholderTag tag) {
 }
 
 bool PlaceholderOp::isDeviceScoped() {
-  return abi::getPlaceholderScope(static_cast<abi::PlaceholderTag>(
-             getTag())) == abi::PlaceholderScope::Device;
+  return abi::getPlaceholderScope(static_cast<abi::PlaceholderTag>(getTag())) ==
+         abi::PlaceholderScope::Device;
 }
 
 LogicalResult PlaceholderOp::verify() {

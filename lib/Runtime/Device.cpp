@@ -77,8 +77,7 @@ Expected<uint64_t> DeviceImpl::allocate(uint64_t bytes) {
     return runtimeError(name + ": cannot allocate " + Twine(bytes) + " bytes");
   void *p = std::aligned_alloc(256, size);
   if (!p)
-    return runtimeError(name + ": out of memory for " + Twine(size) +
-                        " bytes");
+    return runtimeError(name + ": out of memory for " + Twine(size) + " bytes");
   std::memset(p, 0, size);
   std::lock_guard<std::mutex> lock(mutex);
   blocks.emplace(reinterpret_cast<uint64_t>(p), size);
@@ -104,8 +103,8 @@ Expected<uint64_t> DeviceImpl::getPlaceholder(PlaceholderTag tag,
       if (bytes > size)
         return runtimeError(
             name + ": an executable asks for " + Twine(bytes) +
-            " bytes of the device's " +
-            abi::getPlaceholderTagName(tag) + ", which has " + Twine(size) +
+            " bytes of the device's " + abi::getPlaceholderTagName(tag) +
+            ", which has " + Twine(size) +
             " (another executable on the device was compiled for another "
             "target)");
       return address;
@@ -124,7 +123,8 @@ Expected<uint64_t> DeviceImpl::getPlaceholder(PlaceholderTag tag,
 }
 
 Error DeviceImpl::openTimeline() {
-  Expected<uint64_t> signal = getPlaceholder(PlaceholderTag::timeline_signal, 8);
+  Expected<uint64_t> signal =
+      getPlaceholder(PlaceholderTag::timeline_signal, 8);
   if (!signal)
     return signal.takeError();
   Expected<uint64_t> value = getPlaceholder(PlaceholderTag::timeline_value, 8);
@@ -169,9 +169,12 @@ Expected<Queue *> DeviceImpl::getQueue(QueueName queue, PushMode mode) {
   Expected<uint64_t> pointers = allocate(POINTER_BYTES);
   if (!pointers)
     return pointers.takeError();
-  RingMemory memory{reinterpret_cast<uint8_t *>(*ring), ringBytes,
-                    *pointers,                          *pointers + 8,
-                    *pointers + 16,                     *pointers + 24};
+  RingMemory memory{reinterpret_cast<uint8_t *>(*ring),
+                    ringBytes,
+                    *pointers,
+                    *pointers + 8,
+                    *pointers + 16,
+                    *pointers + 24};
   std::unique_ptr<Queue> q =
       cpu ? makeCPUQueue(queueName, memory, timeout, runtime.flags)
           : makeEmulatedAMDQueue(queueName, mode == PushMode::pm4, memory,

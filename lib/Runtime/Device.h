@@ -79,7 +79,7 @@ private:
   std::chrono::milliseconds timeout;
   uint64_t timelineSignal = 0, timelineValue = 0;
 
-  std::mutex mutex; // everything below
+  std::mutex mutex;                    // everything below
   std::map<uint64_t, uint64_t> blocks; // address -> bytes
   std::map<PlaceholderTag, std::pair<uint64_t, uint64_t>> placeholders;
   std::map<std::pair<QueueKind, uint32_t>, std::unique_ptr<Queue>> queues;

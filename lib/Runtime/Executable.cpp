@@ -45,8 +45,7 @@ bool PlanStep::operator==(const PlanStep &o) const {
          operands == o.operands && copy == o.copy && grid == o.grid;
 }
 bool ProfileEntry::operator==(const ProfileEntry &o) const {
-  return name == o.name && start == o.start && end == o.end &&
-         queue == o.queue;
+  return name == o.name && start == o.start && end == o.end && queue == o.queue;
 }
 bool Executable::operator==(const Executable &o) const {
   return name == o.name && numArgs == o.numArgs && values == o.values &&
@@ -479,14 +478,12 @@ Expected<Executable> readExecutable(ArrayRef<uint8_t> bytes) {
   for (Value &v : exe.values) {
     v.kind = r.e32<ValueKind>(uint32_t(ValueKind::Variable) + 1, "value kind");
     v.index = r.u32();
-    v.tag =
-        r.e32<PlaceholderTag>(abi::NUM_PLACEHOLDER_TAGS, "placeholder tag");
+    v.tag = r.e32<PlaceholderTag>(abi::NUM_PLACEHOLDER_TAGS, "placeholder tag");
     auto scope = r.e32<PlaceholderScope>(
         uint32_t(PlaceholderScope::Runtime) + 1, "placeholder scope");
     if (!r.failed() && scope != v.scope())
       r.fail("a value of scope " + std::to_string(uint32_t(scope)) +
-             " where its tag has scope " +
-             std::to_string(uint32_t(v.scope())));
+             " where its tag has scope " + std::to_string(uint32_t(v.scope())));
     v.slot = static_cast<int64_t>(r.u64());
     v.bytes = r.u64();
     v.isVolatile = r.u8();

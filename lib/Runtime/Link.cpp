@@ -129,7 +129,8 @@ Expected<LinkResult> link(const Executable &exe, Memory &memory) {
   return result;
 }
 
-Expected<uint64_t> Memory::loadProgram(const Value &value, const DeviceId &device,
+Expected<uint64_t> Memory::loadProgram(const Value &value,
+                                       const DeviceId &device,
                                        const amd::KernelInfo &kernel) {
   Expected<uint64_t> address = allocate(value, device, kernel.image.size());
   if (address)

@@ -43,8 +43,7 @@ void writeChromeTrace(ArrayRef<ProfileEvent> events, raw_ostream &os) {
     json.attribute("displayTimeUnit", "ns");
     json.attributeArray("traceEvents", [&] {
       for (const ProfileEvent &e : events) {
-        auto process = processes.insert(
-            {e.device, int64_t(processes.size())});
+        auto process = processes.insert({e.device, int64_t(processes.size())});
         int64_t pid = process.first->second;
         if (process.second)
           name("process_name", pid, std::nullopt, e.device.str());

@@ -8,10 +8,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "HCQ/Runtime/Runtime.h"
+#include "Device.h"
 #include "HCQ/Runtime/Link.h"
 #include "HCQ/Support/Device.h"
 #include "HCQ/Target/CPU/Entry.h"
-#include "Device.h"
 
 #include "llvm/ADT/DenseMap.h"
 
@@ -86,8 +86,8 @@ class LoadedExecutableImpl : public LoadedExecutable {
 public:
   LoadedExecutableImpl(std::shared_ptr<RuntimeImpl> runtime,
                        const Executable &exe)
-      : runtime(std::move(runtime)), exe(exe), memory(*this->runtime, this->exe),
-        flags(this->runtime->flags) {}
+      : runtime(std::move(runtime)), exe(exe),
+        memory(*this->runtime, this->exe), flags(this->runtime->flags) {}
 
   ~LoadedExecutableImpl() override {
     // Its memory may be in flight: the runs finish first. Work that hangs
@@ -257,9 +257,8 @@ private:
           // PM4 ring, the whole command buffer otherwise.
           if (step.push.bytes > device->getRingBytes())
             return runtimeError(
-                (*queue)->getName() + ": a push of " +
-                Twine(step.push.bytes) + " bytes does not fit its " +
-                Twine(device->getRingBytes()) +
+                (*queue)->getName() + ": a push of " + Twine(step.push.bytes) +
+                " bytes does not fit its " + Twine(device->getRingBytes()) +
                 "-byte ring: raise RuntimeOptions::ringBytes (hcq-run "
                 "--ring-bytes) or compile with a lower batch-size");
           pushQueues[i][j].push_back(*queue);
@@ -337,8 +336,7 @@ private:
           fits = lanesFit(ops[0], s.push.devices.size());
           if (s.push.bytes > exe.values[ops[0]].bytes)
             return bad(i, "pushes " + Twine(s.push.bytes) + " bytes of a " +
-                              Twine(exe.values[ops[0]].bytes) +
-                              "-byte buffer");
+                              Twine(exe.values[ops[0]].bytes) + "-byte buffer");
           break;
         case StepKind::PatchGroup:
           if (Error e = validatePatchGroup(s, ops))
@@ -384,8 +382,7 @@ private:
       if (offset + bits / 8 > exe.values[target].bytes)
         return runtimeError("a patch at byte " + Twine(offset) + " of a " +
                             Twine(exe.values[target].bytes) + "-byte blob");
-      if (w.kind == WordKind::address &&
-          slot + (lanes > 1 ? lanes : 1) > slots)
+      if (w.kind == WordKind::address && slot + (lanes > 1 ? lanes : 1) > slots)
         return runtimeError("a patch reads inputs slot " + Twine(slot) +
                             " of " + Twine(slots));
     }

@@ -493,8 +493,8 @@ void Batch::emit(OpBuilder &builder, int64_t batchSize) {
                nullptr};
       for (auto [lane, touches] : llvm::enumerate(lanes))
         wait.signals.push_back(
-            touches ? placeholders.getSignal(PlaceholderTag::timeline_signal,
-                                             0, single(memory))
+            touches ? placeholders.getSignal(PlaceholderTag::timeline_signal, 0,
+                                             single(memory))
                     : placeholders.getSignal(
                           PlaceholderTag::sentinel_signal, 0,
                           single(info.devices.getDevices()[lane])));

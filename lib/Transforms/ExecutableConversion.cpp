@@ -209,9 +209,9 @@ FailureOr<rt::Executable> Converter::convert() {
       step.operands = indices(call.getOperands());
       out.plan.push_back(std::move(step));
     } else if (auto profile = dyn_cast<ProfileOp>(op)) {
-      out.profile.push_back(
-          {profile.getName().str(), index(profile.getStart()),
-           index(profile.getEnd()), queueOf(profile.getQueue())});
+      out.profile.push_back({profile.getName().str(), index(profile.getStart()),
+                             index(profile.getEnd()),
+                             queueOf(profile.getQueue())});
     } else if (auto host = dyn_cast<HostCallOp>(op)) {
       rt::PlanStep step;
       step.kind = rt::PlanStepKind::HostCall;

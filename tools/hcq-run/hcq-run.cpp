@@ -48,11 +48,12 @@
 using namespace llvm;
 using namespace hcq::runtime;
 
-static cl::opt<std::string>
-    inputFile(cl::Positional, cl::desc("<file.hcqx|file.mlir>"));
+static cl::opt<std::string> inputFile(cl::Positional,
+                                      cl::desc("<file.hcqx|file.mlir>"));
 static cl::list<std::string>
-    exeFiles("exe", cl::desc("an executable (.hcqx or .mlir) to load; the "
-                             "--arg options after it are its arguments"),
+    exeFiles("exe",
+             cl::desc("an executable (.hcqx or .mlir) to load; the "
+                      "--arg options after it are its arguments"),
              cl::value_desc("file"));
 static cl::list<std::string>
     argSpecs("arg", cl::desc("one argument: TYPE:COUNT:INIT, i32=V, "
@@ -278,8 +279,10 @@ Error makeArguments(Program &program, BufferPool &pool) {
                      "' (expected @NAME or @NAME=TYPE:COUNT:INIT)");
       auto it = pool.named.find(name);
       if (init.empty() && it == pool.named.end())
-        return error("--arg '" + specText + "' names no buffer: define it "
-                     "first as @" + name + "=TYPE:COUNT:INIT");
+        return error("--arg '" + specText +
+                     "' names no buffer: define it "
+                     "first as @" +
+                     name + "=TYPE:COUNT:INIT");
       if (!init.empty() && it != pool.named.end())
         return error("--arg '" + specText + "': buffer @" + name +
                      " is defined twice");

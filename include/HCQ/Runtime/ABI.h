@@ -42,10 +42,10 @@ constexpr uint32_t NUM_PLACEHOLDER_TAGS = 14;
 /// The tag as the IR spells it.
 constexpr const char *getPlaceholderTagName(PlaceholderTag tag) {
   constexpr const char *names[NUM_PLACEHOLDER_TAGS] = {
-      "signal",   "timeline_signal", "timeline_value", "epoch",
-      "sentinel_signal", "timestamp", "staging",       "cmdbuf",
-      "kernargs", "program",         "scratch",        "inputs",
-      "offtbl",   "host_function"};
+      "signal",          "timeline_signal", "timeline_value", "epoch",
+      "sentinel_signal", "timestamp",       "staging",        "cmdbuf",
+      "kernargs",        "program",         "scratch",        "inputs",
+      "offtbl",          "host_function"};
   uint32_t i = static_cast<uint32_t>(tag);
   return i < NUM_PLACEHOLDER_TAGS ? names[i] : "?";
 }

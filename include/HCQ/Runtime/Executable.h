@@ -51,7 +51,7 @@ struct Value {
   /// Input and Variable: the schedule argument; Program: the kernel index.
   uint32_t index = 0;
   PlaceholderTag tag = PlaceholderTag::signal; // placeholders only
-  int64_t slot = 0; // executable-scoped placeholders; 0 otherwise
+  int64_t slot = 0;   // executable-scoped placeholders; 0 otherwise
   uint64_t bytes = 0; // per lane; for variables, their bit width
   bool isVolatile = false;
   std::vector<DeviceId> devices;

@@ -64,7 +64,8 @@ public:
   llvm::Expected<uint64_t> allocate(const Value &value, const DeviceId &device,
                                     uint64_t bytes) override;
   /// One program buffer per image content and device, across executables.
-  llvm::Expected<uint64_t> loadProgram(const Value &value, const DeviceId &device,
+  llvm::Expected<uint64_t> loadProgram(const Value &value,
+                                       const DeviceId &device,
                                        const amd::KernelInfo &kernel) override;
   size_t programLoads() const { return programs.size(); }
   llvm::Expected<uint64_t> hostFunction(const Kernel &kernel) override;
