@@ -1,0 +1,56 @@
+# The installed package: headers (with the generated .inc and the .td files),
+# the libraries as exported HCQ:: targets, the tools, and
+# lib/cmake/hcq/HCQConfig.cmake, so that an MLIR-based project can
+#   find_package(HCQ REQUIRED CONFIG)
+#   target_link_libraries(mytool PRIVATE HCQ::Transforms HCQ::Runtime)
+# The libraries are made BUILDTREE_ONLY / DISABLE_INSTALL where they are
+# defined: LLVM's and MLIR's helpers would install them into their own
+# export sets; here they go into HCQTargets.
+
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+set(HCQ_INSTALL_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/hcq)
+set(HCQ_LIBRARIES HCQSupport HCQTarget HCQRuntime HCQDialect HCQTransforms)
+
+foreach(lib ${HCQ_LIBRARIES})
+  # HCQ::Support, HCQ::Target, HCQ::Runtime, HCQ::Dialect, HCQ::Transforms.
+  string(REGEX REPLACE "^HCQ" "" export_name ${lib})
+  set_target_properties(${lib} PROPERTIES EXPORT_NAME ${export_name})
+  target_include_directories(${lib} INTERFACE
+    $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>
+    $<BUILD_INTERFACE:${PROJECT_BINARY_DIR}/include>
+    $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+endforeach()
+
+install(TARGETS ${HCQ_LIBRARIES} EXPORT HCQTargets
+  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(TARGETS hcq-opt hcq-run hcq-exe-dump
+  RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+
+# Public headers and ODS sources; the generated declarations and
+# definitions the headers include.
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/HCQ
+  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+  FILES_MATCHING PATTERN "*.h" PATTERN "*.td")
+install(DIRECTORY ${PROJECT_BINARY_DIR}/include/HCQ
+  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+  FILES_MATCHING PATTERN "*.inc"
+  PATTERN "Builtins" EXCLUDE
+  PATTERN "CMakeFiles" EXCLUDE)
+
+install(EXPORT HCQTargets NAMESPACE HCQ::
+  DESTINATION ${HCQ_INSTALL_CMAKE_DIR})
+configure_package_config_file(
+  ${PROJECT_SOURCE_DIR}/cmake/HCQConfig.cmake.in
+  ${PROJECT_BINARY_DIR}/cmake/HCQConfig.cmake
+  INSTALL_DESTINATION ${HCQ_INSTALL_CMAKE_DIR}
+  PATH_VARS CMAKE_INSTALL_INCLUDEDIR CMAKE_INSTALL_BINDIR)
+write_basic_package_version_file(
+  ${PROJECT_BINARY_DIR}/cmake/HCQConfigVersion.cmake
+  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
+install(FILES
+  ${PROJECT_BINARY_DIR}/cmake/HCQConfig.cmake
+  ${PROJECT_BINARY_DIR}/cmake/HCQConfigVersion.cmake
+  DESTINATION ${HCQ_INSTALL_CMAKE_DIR})

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs the build into a temporary prefix, then configures, builds and
+# runs examples/embedding against that prefix alone (find_package(HCQ)), as
+# an external project would. A missing install rule fails here.
+#
+#   scripts/check-install.sh [BUILD_DIR]     (default ./build)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=$(cd "${1:-${BUILD_DIR:-$root/build}}" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+cmake --install "$build" --prefix "$work/prefix" > "$work/install.log"
+launcher=()
+command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+cmake -G Ninja -S "$root/examples/embedding" -B "$work/embedding" \
+  -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
+  -DCMAKE_EXE_LINKER_FLAGS=-fuse-ld=lld -DCMAKE_SHARED_LINKER_FLAGS=-fuse-ld=lld \
+  -DHCQ_DIR="$work/prefix/lib/cmake/hcq" \
+  "${launcher[@]}" > "$work/configure.log" 2>&1 || { cat "$work/configure.log"; exit 1; }
+cmake --build "$work/embedding" > "$work/build.log" 2>&1 || { cat "$work/build.log"; exit 1; }
+"$work/embedding/embed-hcq"
+# The installed tools run from the prefix too.
+"$work/prefix/bin/hcq-opt" --hcq-pipeline "$root/examples/cpu-chain.mlir" \
+  --hcq-write-executable=dir="$work" -o /dev/null
+"$work/prefix/bin/hcq-exe-dump" "$work/chain.hcqx" | head -1
