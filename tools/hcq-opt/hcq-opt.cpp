@@ -1,6 +1,7 @@
 //===- hcq-opt.cpp - The hcq optimizer driver -----------------------------===//
 //
-// mlir-opt with the hcq dialect, every hcq pass and --hcq-pipeline.
+// mlir-opt with the hcq dialect, every hcq pass and --hcq-pipeline, and the
+// upstream dialects --convert-gpu-to-hcq reads (gpu, rocdl, nvvm, llvm).
 //
 //===----------------------------------------------------------------------===//
 
@@ -9,6 +10,10 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -19,7 +24,9 @@ int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   registry.insert<hcq::HCQDialect, mlir::arith::ArithDialect,
                   mlir::func::FuncDialect, mlir::memref::MemRefDialect,
-                  mlir::scf::SCFDialect>();
+                  mlir::scf::SCFDialect, mlir::gpu::GPUDialect,
+                  mlir::LLVM::LLVMDialect, mlir::NVVM::NVVMDialect,
+                  mlir::ROCDL::ROCDLDialect>();
   mlir::registerCSEPass();
   mlir::registerCanonicalizerPass();
   mlir::registerSymbolDCEPass();

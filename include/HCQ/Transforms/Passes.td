@@ -5,6 +5,48 @@
 
 include "mlir/Pass/PassBase.td"
 
+def ConvertGPUToHCQ : Pass<"convert-gpu-to-hcq", "::mlir::ModuleOp"> {
+  let summary = "Convert upstream gpu host code and gpu.binary kernels into "
+                "hcq.schedule";
+  let description = [{
+    The way into hcq from an MLIR compiler's GPU path. Every `func.func`
+    that uses the `gpu` dialect becomes an `hcq.schedule` of the same name:
+
+    * its memref arguments become `!hcq.buffer` arguments on `device` (or
+      on the device an argument's `hcq.device = "CPU:0"` attribute names),
+      its i32/i64 arguments bound variables;
+    * `gpu.launch_func` becomes `hcq.launch`: the grid (`blocks in`) is
+      `global`, in workgroups, and the block (`threads in`) `local`, both
+      constants; memref operands are the kernel's buffers (first), i32
+      operands its bound variables (function arguments);
+    * `gpu.memcpy` becomes `hcq.copy` of the whole memref;
+    * `gpu.alloc` becomes `hcq.alloc` on `device`; `gpu.dealloc` goes (the
+      schedule owns its allocations);
+    * `gpu.wait` and async tokens go: a schedule runs its calls in program
+      order, which respects every token, and `hcq-batch-deps` derives the
+      real dependencies from the buffers;
+    * each launched kernel becomes an `hcq.kernel` of target `amd` holding
+      the code object of the `gpu.binary`'s `#rocdl.target` object for
+      `chip` (or its only one), its buffers `readwrite`. The kernel metadata
+      `gpu-module-to-binary` records must show bare pointers for the
+      buffers, then i32 scalars (`convert-gpu-to-rocdl{use-bare-ptr-memref-
+      call-conv=1}`).
+
+    Anything else (control flow, dynamic sizes, host-shared or dynamic
+    allocations, scalars that are not function arguments, memsets, kernels
+    still in a `gpu.module`, other ops) is refused with an error naming the
+    op.
+  }];
+  let dependentDialects = ["::hcq::HCQDialect"];
+  let options = [
+    Option<"device", "device", "std::string", "\"AMD:0\"",
+           "The device of memref arguments and allocations">,
+    Option<"chip", "chip", "std::string", "\"\"",
+           "The AMD chip whose gpu.binary object to use (default: the only "
+           "one)">,
+  ];
+}
+
 def HCQStageCopies : Pass<"hcq-stage-copies", "::mlir::ModuleOp"> {
   let summary = "Stage copies through pinned host memory, turn copies on "
                 "queue-less devices into copy kernels (seed 1.1, 1.2)";

@@ -1,0 +1,414 @@
+//===- ConvertGPUToHCQ.cpp - Upstream gpu host code into hcq.schedule -----===//
+//
+// What an MLIR-based compiler's GPU path ends in (a func.func of
+// gpu.launch_func, gpu.memcpy, gpu.alloc / gpu.dealloc and gpu.wait with
+// async tokens, its kernels compiled into a gpu.binary) becomes an
+// hcq.schedule of hcq.launch, hcq.copy and hcq.alloc, and each launched
+// kernel an hcq.kernel of target amd holding the binary's code object.
+// Async tokens only constrain the order; a schedule runs its calls in
+// program order, which respects every token, and hcq-batch-deps recovers the
+// real dependencies from the buffers. Anything the schedule cannot express
+// is refused with a diagnostic naming the op.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HCQ/Support/Device.h"
+#include "HCQ/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMTypes.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+
+namespace hcq {
+#define GEN_PASS_DEF_CONVERTGPUTOHCQ
+#include "HCQ/Transforms/Passes.h.inc"
+} // namespace hcq
+
+using namespace mlir;
+using namespace hcq;
+
+namespace {
+
+struct ConvertGPUToHCQPass
+    : public hcq::impl::ConvertGPUToHCQBase<ConvertGPUToHCQPass> {
+  using Base::Base;
+
+  void runOnOperation() override;
+
+private:
+  FailureOr<DeviceAttr> parseDevice(StringRef text, Location loc);
+  FailureOr<BufferType> bufferType(Type type, DeviceAttr device,
+                                   Operation *user);
+  LogicalResult convert(func::FuncOp func);
+  FailureOr<FlatSymbolRefAttr> kernelFor(gpu::LaunchFuncOp launch,
+                                         unsigned numBuffers,
+                                         ArrayRef<Type> elementTypes);
+  FailureOr<SmallVector<int64_t>> constantSizes(gpu::KernelDim3 dims,
+                                                Operation *op,
+                                                StringRef what);
+
+  ModuleOp module;
+  DeviceAttr defaultDevice;
+  /// hcq.kernel by (binary, kernel name).
+  llvm::StringMap<FlatSymbolRefAttr> kernels;
+};
+
+FailureOr<DeviceAttr> ConvertGPUToHCQPass::parseDevice(StringRef text,
+                                                       Location loc) {
+  llvm::Expected<DeviceName> name = parseDeviceName(text);
+  if (!name) {
+    emitError(loc) << llvm::toString(name.takeError());
+    return failure();
+  }
+  return DeviceAttr::get(&getContext(), name->kind, name->index);
+}
+
+/// A statically shaped, contiguous memref as a buffer on `device`.
+FailureOr<BufferType> ConvertGPUToHCQPass::bufferType(Type type,
+                                                      DeviceAttr device,
+                                                      Operation *user) {
+  auto memref = dyn_cast<MemRefType>(type);
+  if (!memref || !memref.hasStaticShape() ||
+      !memref.getLayout().isIdentity() ||
+      !memref.getElementType().isIntOrFloat() ||
+      memref.getElementTypeBitWidth() % 8)
+    return user->emitOpError()
+           << "uses " << type
+           << ", which is no statically shaped, contiguous memref of whole-"
+              "byte integers or floats: hcq buffers are";
+  return BufferType::get(&getContext(), memref.getNumElements(),
+                         memref.getElementType(),
+                         DevicesAttr::get(&getContext(), {device}));
+}
+
+FailureOr<SmallVector<int64_t>>
+ConvertGPUToHCQPass::constantSizes(gpu::KernelDim3 dims, Operation *op,
+                                   StringRef what) {
+  SmallVector<int64_t> sizes;
+  for (Value v : {dims.x, dims.y, dims.z}) {
+    std::optional<int64_t> c = getConstantIntValue(v);
+    if (!c || *c <= 0)
+      return op->emitOpError()
+             << "has a " << what
+             << " size that is no positive constant: an hcq schedule's "
+                "grid is fixed when it is compiled";
+    sizes.push_back(*c);
+  }
+  return sizes;
+}
+
+/// The hcq.kernel for the kernel `launch` calls, made at its first use from
+/// the gpu.binary's object for the chosen AMD chip.
+FailureOr<FlatSymbolRefAttr>
+ConvertGPUToHCQPass::kernelFor(gpu::LaunchFuncOp launch, unsigned numBuffers,
+                               ArrayRef<Type> elementTypes) {
+  StringRef binaryName = launch.getKernelModuleName().getValue();
+  StringRef kernelName = launch.getKernelName().getValue();
+  std::string key = (binaryName + "::" + kernelName).str();
+  auto cached = kernels.find(key);
+  if (cached != kernels.end())
+    return cached->second;
+
+  Operation *container = SymbolTable::lookupSymbolIn(
+      module, StringAttr::get(&getContext(), binaryName));
+  if (isa_and_nonnull<gpu::GPUModuleOp>(container))
+    return launch.emitOpError()
+           << "launches a kernel of gpu.module @" << binaryName
+           << ", which is not compiled: run gpu-module-to-binary first";
+  auto binary = dyn_cast_or_null<gpu::BinaryOp>(container);
+  if (!binary)
+    return launch.emitOpError()
+           << "launches a kernel of @" << binaryName << ", no gpu.binary";
+
+  // The object for the chosen chip (or the only AMD one).
+  gpu::ObjectAttr object;
+  SmallVector<std::string> chips;
+  for (Attribute attr : binary.getObjectsAttr()) {
+    auto candidate = cast<gpu::ObjectAttr>(attr);
+    auto target = dyn_cast<ROCDL::ROCDLTargetAttr>(candidate.getTarget());
+    if (!target)
+      continue;
+    chips.push_back(target.getChip().str());
+    if (chip.empty() ? !object : target.getChip() == chip)
+      object = candidate;
+  }
+  if (!object)
+    return launch.emitOpError()
+           << "gpu.binary @" << binaryName << " has no #rocdl.target object"
+           << (chip.empty() ? std::string()
+                            : " for chip " + std::string(chip))
+           << (chips.empty() ? std::string()
+                             : " (it has " + llvm::join(chips, ", ") + ")");
+  if (chip.empty() && chips.size() > 1)
+    return launch.emitOpError()
+           << "gpu.binary @" << binaryName << " has objects for "
+           << llvm::join(chips, ", ") << ": choose one with 'chip'";
+  if (object.getFormat() != gpu::CompilationTarget::Binary &&
+      object.getFormat() != gpu::CompilationTarget::Fatbin)
+    return launch.emitOpError()
+           << "gpu.binary @" << binaryName << " holds "
+           << gpu::stringifyCompilationTarget(object.getFormat())
+           << ", not a code object: compile it with format=bin or fatbin";
+
+  // The kernel's signature, from the object's kernel metadata: hcq kernels
+  // take their buffers (as pointers) first, then 32-bit scalars.
+  gpu::KernelTableAttr table = object.getKernels();
+  gpu::KernelMetadataAttr metadata =
+      table ? table.lookup(kernelName) : gpu::KernelMetadataAttr();
+  if (!metadata)
+    return launch.emitOpError()
+           << "gpu.binary @" << binaryName << " has no metadata for kernel @"
+           << kernelName << " (gpu-module-to-binary records it)";
+  auto signature = dyn_cast<LLVM::LLVMFunctionType>(metadata.getFunctionType());
+  if (!signature)
+    return launch.emitOpError() << "kernel @" << kernelName
+                                << " has no LLVM function type in its metadata";
+  ArrayRef<Type> params = signature.getParams();
+  unsigned numScalars = launch.getKernelOperands().size() - numBuffers;
+  bool fits = params.size() == numBuffers + numScalars;
+  for (auto [i, param] : llvm::enumerate(params)) {
+    if (!fits)
+      break;
+    if (i < numBuffers)
+      fits = isa<LLVM::LLVMPointerType>(param);
+    else
+      fits = param.isInteger(32);
+  }
+  if (!fits) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << signature;
+    return launch.emitOpError()
+           << "kernel @" << kernelName << " is " << text
+           << ": hcq kernels take " << numBuffers
+           << " buffer pointers first, then " << numScalars
+           << " i32 scalars (compile memrefs with "
+              "use-bare-ptr-memref-call-conv=1)";
+  }
+
+  OpBuilder builder = OpBuilder::atBlockBegin(module.getBody());
+  MLIRContext *ctx = &getContext();
+  SmallVector<Attribute> access(numBuffers,
+                                AccessAttr::get(ctx, Access::readwrite));
+  std::string name = (binaryName + "_" + kernelName).str();
+  auto kernel = KernelOp::create(
+      builder, launch.getLoc(), name, KernelTarget::amd,
+      builder.getArrayAttr(access), builder.getTypeArrayAttr(elementTypes),
+      static_cast<int64_t>(numScalars), builder.getStringAttr(kernelName),
+      /*library=*/nullptr, object.getObject());
+  auto ref = FlatSymbolRefAttr::get(kernel.getSymNameAttr());
+  kernels[key] = ref;
+  return ref;
+}
+
+LogicalResult ConvertGPUToHCQPass::convert(func::FuncOp func) {
+  if (func.isExternal())
+    return success();
+  if (func.getNumResults())
+    return func.emitOpError()
+           << "returns values: an hcq schedule returns nothing (pass outputs "
+              "as memref arguments)";
+  if (!func.getBody().hasOneBlock())
+    return func.emitOpError()
+           << "has control flow: an hcq schedule is one block of calls";
+
+  // The signature: memrefs become buffers on their device (the argument's
+  // `hcq.device` attribute, or the pass's device), i32/i64 stay bound
+  // variables.
+  SmallVector<Type> inputs;
+  for (auto [i, type] : llvm::enumerate(func.getArgumentTypes())) {
+    if (type.isInteger(32) || type.isInteger(64)) {
+      inputs.push_back(type);
+      continue;
+    }
+    DeviceAttr device = defaultDevice;
+    if (auto attr = func.getArgAttrOfType<StringAttr>(i, "hcq.device")) {
+      FailureOr<DeviceAttr> parsed =
+          parseDevice(attr.getValue(), func.getArgument(i).getLoc());
+      if (failed(parsed))
+        return failure();
+      device = *parsed;
+    }
+    if (!isa<MemRefType>(type))
+      return func.emitOpError()
+             << "argument " << i << " is " << type
+             << ": an hcq schedule takes memrefs (buffers) and i32/i64 "
+                "(bound variables)";
+    FailureOr<BufferType> buffer = bufferType(type, device, func);
+    if (failed(buffer))
+      return failure();
+    inputs.push_back(*buffer);
+  }
+
+  OpBuilder builder(func);
+  auto schedule = ScheduleOp::create(builder, func.getLoc(), func.getSymName(),
+                                     builder.getFunctionType(inputs, {}),
+                                     nullptr, nullptr);
+  Block *entry = new Block();
+  schedule.getBody().push_back(entry);
+  IRMapping mapping;
+  for (auto [arg, type] : llvm::zip(func.getArguments(), inputs))
+    mapping.map(arg, entry->addArgument(type, arg.getLoc()));
+  OpBuilder body = OpBuilder::atBlockEnd(entry);
+
+  auto buffer = [&](Value memref, Operation *user) -> FailureOr<Value> {
+    Value mapped = mapping.lookupOrNull(memref);
+    if (!mapped || !isa<BufferType>(mapped.getType()))
+      return user->emitOpError()
+             << "uses a memref that is neither an argument of the function "
+                "nor a gpu.alloc";
+    return mapped;
+  };
+
+  LogicalResult result = success();
+  for (Operation &op : func.getBody().front()) {
+    auto fail = [&](const Twine &why) {
+      op.emitOpError() << why;
+      result = failure();
+    };
+    if (isa<gpu::WaitOp, gpu::DeallocOp, func::ReturnOp>(op))
+      continue; // order is the schedule's; allocs are the schedule's
+    // Constants and index arithmetic stay behind: a launch reads its grid
+    // from constants, and refuses any other value as a size or scalar.
+    if (isa<arith::ArithDialect>(op.getDialect()))
+      continue;
+    if (auto alloc = dyn_cast<gpu::AllocOp>(op)) {
+      if (!alloc.getDynamicSizes().empty() ||
+          !alloc.getSymbolOperands().empty()) {
+        fail("has dynamic sizes: hcq buffers are statically sized");
+        continue;
+      }
+      if (alloc.getHostShared()) {
+        fail("is host_shared: hcq allocates device memory only");
+        continue;
+      }
+      FailureOr<BufferType> type =
+          bufferType(alloc.getMemref().getType(), defaultDevice, &op);
+      if (failed(type)) {
+        result = failure();
+        continue;
+      }
+      mapping.map(alloc.getMemref(),
+                  AllocOp::create(body, alloc.getLoc(), *type).getResult());
+      continue;
+    }
+    if (auto copy = dyn_cast<gpu::MemcpyOp>(op)) {
+      FailureOr<Value> dst = buffer(copy.getDst(), &op);
+      FailureOr<Value> src = buffer(copy.getSrc(), &op);
+      if (failed(dst) || failed(src)) {
+        result = failure();
+        continue;
+      }
+      int64_t bytes = cast<BufferType>(dst->getType()).getByteSize();
+      if (bytes != cast<BufferType>(src->getType()).getByteSize()) {
+        fail("copies between memrefs of different sizes");
+        continue;
+      }
+      CopyOp::create(body, copy.getLoc(), *dst, 0, bytes, *src, 0, bytes);
+      continue;
+    }
+    if (auto launch = dyn_cast<gpu::LaunchFuncOp>(op)) {
+      if (launch.hasClusterSize()) {
+        fail("has a cluster size: hcq launches have none");
+        continue;
+      }
+      if (launch.getDynamicSharedMemorySize()) {
+        fail("has dynamic shared memory: hcq launches have none");
+        continue;
+      }
+      FailureOr<SmallVector<int64_t>> grid =
+          constantSizes(launch.getGridSizeOperandValues(), &op, "grid");
+      FailureOr<SmallVector<int64_t>> block =
+          constantSizes(launch.getBlockSizeOperandValues(), &op, "block");
+      if (failed(grid) || failed(block)) {
+        result = failure();
+        continue;
+      }
+      SmallVector<Value> buffers, vars;
+      SmallVector<Type> elementTypes;
+      bool ok = true;
+      for (Value operand : launch.getKernelOperands()) {
+        if (isa<MemRefType>(operand.getType())) {
+          if (!vars.empty()) {
+            fail("passes a memref after a scalar: hcq kernels take their "
+                 "buffers first");
+            ok = false;
+            break;
+          }
+          FailureOr<Value> mapped = buffer(operand, &op);
+          if (failed(mapped)) {
+            result = failure();
+            ok = false;
+            break;
+          }
+          buffers.push_back(*mapped);
+          elementTypes.push_back(
+              cast<BufferType>(mapped->getType()).getElementType());
+          continue;
+        }
+        Value mapped = mapping.lookupOrNull(operand);
+        if (!mapped || !operand.getType().isInteger(32)) {
+          fail("passes a scalar that is no i32 argument of the function: "
+               "hcq kernel scalars are the schedule's bound variables");
+          ok = false;
+          break;
+        }
+        vars.push_back(mapped);
+      }
+      if (!ok)
+        continue;
+      FailureOr<FlatSymbolRefAttr> kernel =
+          kernelFor(launch, buffers.size(), elementTypes);
+      if (failed(kernel)) {
+        result = failure();
+        continue;
+      }
+      LaunchOp::create(body, launch.getLoc(), kernel->getValue(), buffers, vars,
+                       *grid, *block);
+      continue;
+    }
+    fail("cannot be converted to hcq: a schedule holds kernel launches, "
+         "copies and allocations");
+  }
+  if (failed(result)) {
+    schedule.erase();
+    return failure();
+  }
+  func.erase();
+  return success();
+}
+
+void ConvertGPUToHCQPass::runOnOperation() {
+  module = getOperation();
+  FailureOr<DeviceAttr> parsed = parseDevice(device, module.getLoc());
+  if (failed(parsed))
+    return signalPassFailure();
+  defaultDevice = *parsed;
+  // The functions that launch kernels or move GPU memory become schedules.
+  SmallVector<func::FuncOp> funcs;
+  for (auto func : module.getOps<func::FuncOp>()) {
+    bool usesGPU = false;
+    func.walk([&](Operation *op) {
+      usesGPU |= isa<gpu::GPUDialect>(op->getDialect());
+    });
+    if (usesGPU)
+      funcs.push_back(func);
+  }
+  bool failed = false;
+  for (func::FuncOp func : funcs)
+    failed |= mlir::failed(convert(func));
+  if (failed)
+    return signalPassFailure();
+  // The binaries live on in the hcq.kernel ops.
+  for (auto binary : llvm::make_early_inc_range(module.getOps<gpu::BinaryOp>()))
+    if (SymbolTable::symbolKnownUseEmpty(binary, module))
+      binary.erase();
+}
+
+} // namespace

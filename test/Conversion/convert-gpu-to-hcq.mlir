@@ -1,0 +1,89 @@
+// RUN: hcq-opt %s -split-input-file --convert-gpu-to-hcq="chip=gfx1100" | FileCheck %s
+// RUN: hcq-opt %s -split-input-file --convert-gpu-to-hcq="chip=gfx1100 device=AMD:1" | FileCheck %s --check-prefix=DEV
+// RUN: hcq-opt %s -split-input-file --convert-gpu-to-hcq="chip=gfx942" | FileCheck %s --check-prefix=CHIP
+
+// Tests that a function launching a kernel of a gpu.binary becomes a
+// schedule: memref arguments buffers on the device, i32 arguments bound
+// variables, the grid (`blocks in`) global and the block (`threads in`)
+// local, the kernel an hcq.kernel amd holding the object's code (its
+// buffers readwrite, its scalars vars), and the binary gone.
+// CHECK-LABEL: hcq.kernel @k_vadd amd (readwrite f32, readwrite f32, readwrite f32) vars 1 symbol "vadd" code_object "\7FELF-gfx1100"
+// CHECK-LABEL: hcq.schedule @launch(
+// CHECK-SAME: %[[A:.*]]: !hcq.buffer<256xf32, AMD:0>, %[[B:.*]]: !hcq.buffer<256xf32, AMD:0>, %[[N:.*]]: i32)
+// CHECK-NEXT: hcq.launch @k_vadd(%[[A]], %[[B]], %[[B]] : !hcq.buffer<256xf32, AMD:0>, !hcq.buffer<256xf32, AMD:0>, !hcq.buffer<256xf32, AMD:0>) vars(%[[N]] : i32) global [4, 2, 1] local [64, 1, 1]
+// CHECK-NEXT: }
+// CHECK-NOT: gpu.binary
+// DEV-LABEL: hcq.schedule @launch(
+// DEV-SAME: !hcq.buffer<256xf32, AMD:1>
+module attributes {gpu.container_module} {
+  gpu.binary @k [#gpu.object<#rocdl.target<chip = "gfx1100">, kernels = <[#gpu.kernel_metadata<"vadd", !llvm.func<void (ptr, ptr, ptr, i32)>>]>, bin = "\7FELF-gfx1100">, #gpu.object<#rocdl.target<chip = "gfx942">, kernels = <[#gpu.kernel_metadata<"vadd", !llvm.func<void (ptr, ptr, ptr, i32)>>]>, bin = "\7FELF-gfx942">]
+  func.func @launch(%a: memref<256xf32>, %b: memref<256xf32>, %n: i32) {
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c4 = arith.constant 4 : index
+    %c64 = arith.constant 64 : index
+    gpu.launch_func @k::@vadd blocks in (%c4, %c2, %c1) threads in (%c64, %c1, %c1) args(%a : memref<256xf32>, %b : memref<256xf32>, %b : memref<256xf32>, %n : i32)
+    return
+  }
+}
+
+// -----
+
+// Tests that gpu.alloc becomes an hcq.alloc, gpu.memcpy a copy of the whole
+// memref, and gpu.wait, gpu.dealloc and async tokens go: the schedule keeps
+// program order, which respects every token.
+// CHECK-LABEL: hcq.schedule @tokens(
+// CHECK-SAME: %[[A:[a-z0-9]+]]: !hcq.buffer<64xi32, AMD:0>, %[[OUT:[a-z0-9]+]]: !hcq.buffer<64xi32, AMD:0>)
+// CHECK-NEXT: %[[T:.*]] = hcq.alloc : !hcq.buffer<64xi32, AMD:0>
+// CHECK-NEXT: hcq.copy %[[T]][0, 256], %[[A]][0, 256] : !hcq.buffer<64xi32, AMD:0>, !hcq.buffer<64xi32, AMD:0>
+// CHECK-NEXT: hcq.launch @k_inc(%[[T]] : !hcq.buffer<64xi32, AMD:0>) global [1, 1, 1] local [64, 1, 1]
+// CHECK-NEXT: hcq.copy %[[OUT]][0, 256], %[[T]][0, 256]
+// CHECK-NEXT: }
+module attributes {gpu.container_module} {
+  gpu.binary @k [#gpu.object<#rocdl.target<chip = "gfx1100">, kernels = <[#gpu.kernel_metadata<"inc", !llvm.func<void (ptr)>>]>, bin = "\7FELF-inc">, #gpu.object<#rocdl.target<chip = "gfx942">, kernels = <[#gpu.kernel_metadata<"inc", !llvm.func<void (ptr)>>]>, bin = "\7FELF-inc">]
+  func.func @tokens(%a: memref<64xi32>, %out: memref<64xi32>) {
+    %c1 = arith.constant 1 : index
+    %c64 = arith.constant 64 : index
+    %t0 = gpu.wait async
+    %t, %t1 = gpu.alloc async [%t0] () : memref<64xi32>
+    %t2 = gpu.memcpy async [%t1] %t, %a : memref<64xi32>, memref<64xi32>
+    %t3 = gpu.launch_func async [%t2] @k::@inc blocks in (%c1, %c1, %c1) threads in (%c64, %c1, %c1) args(%t : memref<64xi32>)
+    %t4 = gpu.memcpy async [%t3] %out, %t : memref<64xi32>, memref<64xi32>
+    %t5 = gpu.dealloc async [%t4] %t : memref<64xi32>
+    gpu.wait [%t5]
+    return
+  }
+}
+
+// -----
+
+// Tests that an argument's `hcq.device` puts its buffer on that device: a
+// host input copied to the GPU.
+// CHECK-LABEL: hcq.schedule @host_input(
+// CHECK-SAME: !hcq.buffer<16xf32, CPU:0>, %{{.*}}: !hcq.buffer<16xf32, AMD:0>)
+// CHECK-NEXT: hcq.copy %{{.*}}[0, 64], %{{.*}}[0, 64] : !hcq.buffer<16xf32, AMD:0>, !hcq.buffer<16xf32, CPU:0>
+module attributes {gpu.container_module} {
+  func.func @host_input(%h: memref<16xf32> {hcq.device = "CPU:0"}, %d: memref<16xf32>) {
+    gpu.memcpy %d, %h : memref<16xf32>, memref<16xf32>
+    return
+  }
+}
+
+// -----
+
+// Tests that `chip` picks the object of a multi-chip binary, and that one
+// hcq.kernel serves every launch of a kernel.
+// CHIP-LABEL: hcq.kernel @k2_inc amd (readwrite i32) symbol "inc" code_object "\7FELF-for-gfx942"
+// CHIP-NOT: hcq.kernel @k2_inc
+// CHIP-LABEL: hcq.schedule @two_chips
+// CHIP: hcq.launch @k2_inc
+// CHIP: hcq.launch @k2_inc
+module attributes {gpu.container_module} {
+  gpu.binary @k2 [#gpu.object<#rocdl.target<chip = "gfx1100">, kernels = <[#gpu.kernel_metadata<"inc", !llvm.func<void (ptr)>>]>, bin = "\7FELF-for-gfx1100">, #gpu.object<#rocdl.target<chip = "gfx942">, kernels = <[#gpu.kernel_metadata<"inc", !llvm.func<void (ptr)>>]>, bin = "\7FELF-for-gfx942">]
+  func.func @two_chips(%a: memref<64xi32>) {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @k2::@inc blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%a : memref<64xi32>)
+    gpu.launch_func @k2::@inc blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%a : memref<64xi32>)
+    return
+  }
+}
