@@ -109,10 +109,10 @@ int main() {
     x->data<float>()[i] = float(i % 17);
   for (int run = 0; run < 100; ++run) {
     int a = run % 5 - 1, n = 1 + run % 256;
-    if (llvm::Error e = (*loaded)->run(
-            {bufferArgument({&*x}), bufferArgument({&*y}),
-             bufferArgument({&*out}), Argument::variable(a),
-             Argument::variable(n)}))
+    if (llvm::Error e =
+            (*loaded)->run({bufferArgument({&*x}), bufferArgument({&*y}),
+                            bufferArgument({&*out}), Argument::variable(a),
+                            Argument::variable(n)}))
       return fail(llvm::toString(std::move(e)));
     if (llvm::Error e = (*loaded)->synchronize())
       return fail(llvm::toString(std::move(e)));
@@ -120,10 +120,9 @@ int main() {
     for (int i = 0; i < 256; ++i) {
       expectY[i] += float(a) * float(i % 17);
       if (y->data<float>()[i] != expectY[i])
-        return fail("run " + std::to_string(run) + ": y[" +
-                    std::to_string(i) + "] is " +
-                    std::to_string(y->data<float>()[i]) + ", expected " +
-                    std::to_string(expectY[i]));
+        return fail("run " + std::to_string(run) + ": y[" + std::to_string(i) +
+                    "] is " + std::to_string(y->data<float>()[i]) +
+                    ", expected " + std::to_string(expectY[i]));
       if (i < n)
         expectSum += expectY[i];
     }

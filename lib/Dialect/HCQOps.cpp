@@ -5,6 +5,7 @@
 #include "HCQ/Runtime/ABI.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/FunctionImplementation.h"
 #include "llvm/ADT/StringMap.h"
@@ -462,6 +463,17 @@ LogicalResult LaunchOp::verify() {
   if (failed(verifyGrid(*this, getGlobalSize(), "global")) ||
       failed(verifyGrid(*this, getLocalSize(), "local")))
     return failure();
+  // A kernel scalar is a bound variable (an argument of the schedule), or a
+  // constant the encoders fold into the kernel arguments; nothing else has
+  // a value when the executable is built.
+  for (auto [i, var] : llvm::enumerate(getVars())) {
+    if (isa<BlockArgument>(var) || matchPattern(var, m_Constant()))
+      continue;
+    return emitOpError() << "scalar #" << i
+                         << " is neither an argument of the schedule (a bound "
+                            "variable) nor a constant: compute it before the "
+                            "schedule and pass it as an argument";
+  }
   return success();
 }
 

@@ -10,6 +10,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/StringMap.h"
 
@@ -118,6 +119,12 @@ BuildExecutablePass::build(ScheduleOp schedule,
     for (Operation *op : run)
       op->erase();
   }
+
+  // Constant kernel scalars were folded into the command streams: the
+  // constants themselves have no place in an executable.
+  for (Operation &op : llvm::make_early_inc_range(schedule.getBody().front()))
+    if (op.use_empty() && matchPattern(&op, m_Constant()))
+      op.erase();
 
   // The schedule becomes the executable, its body moved over unchanged.
   OpBuilder builder(schedule);

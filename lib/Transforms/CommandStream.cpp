@@ -4,6 +4,7 @@
 #include "HCQ/Transforms/Utils.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 
@@ -67,6 +68,19 @@ void CommandStream::addressLoHi(ArrayRef<Value> lanes, uint64_t offset,
 }
 
 void CommandStream::variable(Value value, WordPart part) {
+  // A constant scalar folds into the stream: no run-time patch.
+  APInt bits;
+  if (matchPattern(value, m_ConstantInt(&bits))) {
+    uint64_t v = bits.getBitWidth() >= 64
+                     ? bits.getZExtValue()
+                     : static_cast<uint64_t>(bits.getSExtValue());
+    if (part == WordPart::lo ||
+        (part == WordPart::full && bits.getBitWidth() <= 32))
+      v &= 0xFFFFFFFF;
+    else if (part == WordPart::hi)
+      v >>= 32;
+    return constant(v);
+  }
   word(WordKind::variable, 0, value, part, 0, 0);
 }
 

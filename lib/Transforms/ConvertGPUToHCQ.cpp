@@ -24,6 +24,7 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 
 namespace hcq {
 #define GEN_PASS_DEF_CONVERTGPUTOHCQ
@@ -50,8 +51,7 @@ private:
                                          unsigned numBuffers,
                                          ArrayRef<Type> elementTypes);
   FailureOr<SmallVector<int64_t>> constantSizes(gpu::KernelDim3 dims,
-                                                Operation *op,
-                                                StringRef what);
+                                                Operation *op, StringRef what);
 
   ModuleOp module;
   DeviceAttr defaultDevice;
@@ -70,12 +70,10 @@ FailureOr<DeviceAttr> ConvertGPUToHCQPass::parseDevice(StringRef text,
 }
 
 /// A statically shaped, contiguous memref as a buffer on `device`.
-FailureOr<BufferType> ConvertGPUToHCQPass::bufferType(Type type,
-                                                      DeviceAttr device,
-                                                      Operation *user) {
+FailureOr<BufferType>
+ConvertGPUToHCQPass::bufferType(Type type, DeviceAttr device, Operation *user) {
   auto memref = dyn_cast<MemRefType>(type);
-  if (!memref || !memref.hasStaticShape() ||
-      !memref.getLayout().isIdentity() ||
+  if (!memref || !memref.hasStaticShape() || !memref.getLayout().isIdentity() ||
       !memref.getElementType().isIntOrFloat() ||
       memref.getElementTypeBitWidth() % 8)
     return user->emitOpError()
@@ -141,8 +139,7 @@ ConvertGPUToHCQPass::kernelFor(gpu::LaunchFuncOp launch, unsigned numBuffers,
   if (!object)
     return launch.emitOpError()
            << "gpu.binary @" << binaryName << " has no #rocdl.target object"
-           << (chip.empty() ? std::string()
-                            : " for chip " + std::string(chip))
+           << (chip.empty() ? std::string() : " for chip " + std::string(chip))
            << (chips.empty() ? std::string()
                              : " (it has " + llvm::join(chips, ", ") + ")");
   if (chip.empty() && chips.size() > 1)
@@ -184,12 +181,11 @@ ConvertGPUToHCQPass::kernelFor(gpu::LaunchFuncOp launch, unsigned numBuffers,
     std::string text;
     llvm::raw_string_ostream os(text);
     os << signature;
-    return launch.emitOpError()
-           << "kernel @" << kernelName << " is " << text
-           << ": hcq kernels take " << numBuffers
-           << " buffer pointers first, then " << numScalars
-           << " i32 scalars (compile memrefs with "
-              "use-bare-ptr-memref-call-conv=1)";
+    return launch.emitOpError() << "kernel @" << kernelName << " is " << text
+                                << ": hcq kernels take " << numBuffers
+                                << " buffer pointers first, then " << numScalars
+                                << " i32 scalars (compile memrefs with "
+                                   "use-bare-ptr-memref-call-conv=1)";
   }
 
   OpBuilder builder = OpBuilder::atBlockBegin(module.getBody());
@@ -247,9 +243,9 @@ LogicalResult ConvertGPUToHCQPass::convert(func::FuncOp func) {
   }
 
   OpBuilder builder(func);
-  auto schedule = ScheduleOp::create(builder, func.getLoc(), func.getSymName(),
-                                     builder.getFunctionType(inputs, {}),
-                                     nullptr, nullptr);
+  auto schedule =
+      ScheduleOp::create(builder, func.getLoc(), func.getSymName(),
+                         builder.getFunctionType(inputs, {}), nullptr, nullptr);
   Block *entry = new Block();
   schedule.getBody().push_back(entry);
   IRMapping mapping;
@@ -353,9 +349,14 @@ LogicalResult ConvertGPUToHCQPass::convert(func::FuncOp func) {
           continue;
         }
         Value mapped = mapping.lookupOrNull(operand);
+        // A constant scalar goes along; hcq folds it into the kernel
+        // arguments.
+        if (!mapped && matchPattern(operand, m_Constant()))
+          mapped = body.clone(*operand.getDefiningOp(), mapping)->getResult(0);
         if (!mapped || !operand.getType().isInteger(32)) {
-          fail("passes a scalar that is no i32 argument of the function: "
-               "hcq kernel scalars are the schedule's bound variables");
+          fail("passes a scalar that is neither an i32 argument of the "
+               "function nor a constant: hcq kernel scalars are the "
+               "schedule's bound variables or constants");
           ok = false;
           break;
         }

@@ -111,13 +111,13 @@ module attributes {gpu.container_module} {
 // -----
 
 // Tests that a scalar must be an i32 argument of the function (a bound
-// variable), not a value computed in it.
+// variable) or a constant, not a value computed in it.
 module attributes {gpu.container_module} {
   gpu.binary @k [#gpu.object<#rocdl.target<chip = "gfx1100">, kernels = <[#gpu.kernel_metadata<"inc", !llvm.func<void (ptr, i32)>>]>, bin = "\7FELF">]
-  func.func @f(%a: memref<64xi32>) {
+  func.func @f(%a: memref<64xi32>, %m: i32) {
     %c1 = arith.constant 1 : index
-    %n = arith.constant 5 : i32
-    // expected-error @+1 {{'gpu.launch_func' op passes a scalar that is no i32 argument of the function: hcq kernel scalars are the schedule's bound variables}}
+    %n = arith.addi %m, %m : i32
+    // expected-error @+1 {{'gpu.launch_func' op passes a scalar that is neither an i32 argument of the function nor a constant: hcq kernel scalars are the schedule's bound variables or constants}}
     gpu.launch_func @k::@inc blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%a : memref<64xi32>, %n : i32)
     return
   }

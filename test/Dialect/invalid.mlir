@@ -920,3 +920,14 @@ hcq.schedule @e() {
   // expected-error @+1 {{'hcq.placeholder' op 'timeline_signal' placeholders are the device's and have no slot, got slot 3}}
   %t = "hcq.placeholder"() <{tag = 1 : i32, slot = 3 : i64}> : () -> !hcq.buffer<1xi64, AMD:0>
 }
+
+// -----
+
+// Tests that a kernel scalar is a bound variable or a constant: a value
+// computed in the schedule has no value when the executable is built.
+hcq.kernel @k cpu () vars 1 symbol "k" library "libk.so"
+hcq.schedule @e(%n: i32) {
+  %m = arith.addi %n, %n : i32
+  // expected-error @+1 {{'hcq.launch' op scalar #0 is neither an argument of the schedule (a bound variable) nor a constant: compute it before the schedule and pass it as an argument}}
+  hcq.launch @k() vars(%m : i32) global [1, 1, 1] local [1, 1, 1]
+}

@@ -92,3 +92,8 @@
 // per op. (The timestamps are not yet read back into a trace.)
 // RUN: env LD_LIBRARY_PATH=%inputs hcq-run %hcq_src_root/examples/cpu-chain.mlir --pipeline-options=profile=true --arg f32:64:arange --arg f32:64:fill=1 --arg f32:1:fill=0 --arg i32=2 --arg i32=64 --runs 5 2>&1 | FileCheck %s --check-prefix=MLIR
 // RUN: env LD_LIBRARY_PATH=%inputs hcq-run %hcq_src_root/test/Tools/Inputs/two-devices.mlir "--pipeline-options=profile=true batch-size=1" --arg f32:64:arange --arg f32:64:fill=0 --arg i32=3 --runs 5 --timeout-ms 5000 2>&1 | FileCheck %s --check-prefix=TWO
+
+// Tests that a constant kernel scalar is folded into the kernel arguments and
+// runs: a = 0..63 scaled by -3, twice.
+// RUN: env LD_LIBRARY_PATH=%inputs hcq-run %hcq_src_root/test/Tools/Inputs/constant-scalar.mlir --arg f32:64:arange --runs 2 2>&1 | FileCheck %s --check-prefix=CONST
+// CONST: arg 0: 0 9 18 27 36 45 54 63

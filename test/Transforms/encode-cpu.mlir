@@ -100,11 +100,21 @@ hcq.schedule @copies(%a: !hcq.buffer<64xf32, CPU:0>, %b: !hcq.buffer<64xf32, CPU
 // CHECK-NEXT: hcq.store %[[V0]] = 1 : !hcq.buffer<1xi64, AMD:0>
 // CHECK-NEXT: }
 // CHECK-NEXT: }
-// CHECK-NEXT: }
 // DIS-LABEL: // hcq.schedule @amd_untouched
 hcq.schedule @amd_untouched() {
   %s = hcq.placeholder signal slot 1 volatile : !hcq.buffer<1xi64, AMD:0>
   hcq.submit on AMD:0 queue COMPUTE:0 {
     hcq.store %s = 1 : !hcq.buffer<1xi64, AMD:0>
+  }
+}
+
+// Tests that a constant scalar folds into the kernel arguments (its 32
+// bits, which the kernel reads), with no run-time word for it.
+// CHECK-LABEL: hcq.schedule @constant_scalar(
+// CHECK: hcq.cmds kernargs i64 [addr(%{{.*}}), addr(%{{.*}}), addr(%{{.*}}), 0x00000000fffffffd]
+hcq.schedule @constant_scalar(%a: !hcq.buffer<64xf32, CPU:0>) {
+  %m3 = arith.constant -3 : i32
+  hcq.submit on CPU:0 queue COMPUTE:0 {
+    hcq.launch @vadd(%a, %a, %a : !hcq.buffer<64xf32, CPU:0>, !hcq.buffer<64xf32, CPU:0>, !hcq.buffer<64xf32, CPU:0>) vars(%m3 : i32) global [1, 1, 1] local [1, 1, 1]
   }
 }

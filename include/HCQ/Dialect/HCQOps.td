@@ -185,8 +185,11 @@ def HCQ_LaunchOp : HCQ_Op<"launch", [
     Launches `kernel` on a grid of `global` workgroups of `local` threads.
     The buffer operands match the kernel's signature in number and element
     type; which are read and which written comes from the kernel. `vars`
-    are the bound-variable operands, as many as the kernel declares.
-    Enqueued on the first non-CPU device of its buffers (seed section 2).
+    are the kernel's scalars, as many as it declares: each is an argument of
+    the schedule (a bound variable, written into the kernel arguments every
+    run) or a constant (folded into them when encoded); anything else is
+    refused. Enqueued on the first non-CPU device of its buffers (seed
+    section 2).
   }];
   let arguments = (ins FlatSymbolRefAttr:$kernel,
                        Variadic<HCQ_AnyBuffer>:$buffers,
