@@ -97,3 +97,10 @@
 // runs: a = 0..63 scaled by -3, twice.
 // RUN: env LD_LIBRARY_PATH=%inputs hcq-run %hcq_src_root/test/Tools/Inputs/constant-scalar.mlir --arg f32:64:arange --runs 2 2>&1 | FileCheck %s --check-prefix=CONST
 // CONST: arg 0: 0 9 18 27 36 45 54 63
+
+// Tests that the example in hcq.schedule's documentation (taken from the
+// generated reference, so it cannot drift) computes what it says: out = a + b
+// over all 64 elements (a = 0..63, b = 10).
+// RUN: %python %S/Inputs/doc-example.py %hcq_src_root/docs/reference/HCQDialect.md hcq.schedule > %t/doc-example.mlir
+// RUN: env LD_LIBRARY_PATH=%inputs hcq-run %t/doc-example.mlir --arg f32:64:arange --arg f32:64:fill=10 --arg f32:64:fill=0 --print 64 2>&1 | FileCheck %s --check-prefix=DOC
+// DOC: arg 2: 10 11 12 {{.*}} 71 72 73{{$}}

@@ -43,12 +43,23 @@ def HCQ_ScheduleOp : HCQ_FunctionLikeOp<"schedule"> {
     Buffers the schedule owns are `hcq.alloc`.
 
     ```mlir
+    hcq.kernel @vadd cpu (write f32, read f32, read f32)
+        symbol "hcq_vadd" library "libhcqtestkernels.so"
+    // c = a + b, then out = c: 64 workgroups of one thread (a CPU kernel
+    // is called once per workgroup).
     hcq.schedule @add(%a: !hcq.buffer<64xf32, CPU:0>,
-                      %b: !hcq.buffer<64xf32, CPU:0>) {
+                      %b: !hcq.buffer<64xf32, CPU:0>,
+                      %out: !hcq.buffer<64xf32, CPU:0>) {
       %c = hcq.alloc : !hcq.buffer<64xf32, CPU:0>
-      hcq.launch @vadd(%c, %a, %b : ...) global [1, 1, 1] local [64, 1, 1]
+      hcq.launch @vadd(%c, %a, %b : !hcq.buffer<64xf32, CPU:0>,
+          !hcq.buffer<64xf32, CPU:0>, !hcq.buffer<64xf32, CPU:0>)
+          global [64, 1, 1] local [1, 1, 1]
+      hcq.copy %out[0, 256], %c[0, 256]
+          : !hcq.buffer<64xf32, CPU:0>, !hcq.buffer<64xf32, CPU:0>
     }
     ```
+
+    (test/Tools/hcq-run.mlir runs this example.)
   }];
 }
 
