@@ -5,6 +5,8 @@
 #include "HCQ/Runtime/ABI.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinDialect.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/FunctionImplementation.h"
@@ -353,6 +355,20 @@ static bool isElementType(Type type) {
   return type.isIntOrFloat() && type.getIntOrFloatBitWidth() % 8 == 0;
 }
 
+std::optional<StringRef> KernelOp::getCodeObjectBytes() {
+  Attribute attr = getCodeObjectAttr();
+  if (auto text = dyn_cast_or_null<StringAttr>(attr))
+    return text.getValue();
+  if (auto resource = dyn_cast_or_null<DenseResourceElementsAttr>(attr)) {
+    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+    if (!blob)
+      return std::nullopt;
+    ArrayRef<char> data = blob->getData();
+    return StringRef(data.data(), data.size());
+  }
+  return std::nullopt;
+}
+
 LogicalResult KernelOp::verify() {
   if (getArgAccess().size() != getArgTypes().size())
     return emitOpError() << "has " << getArgAccess().size()
@@ -381,16 +397,30 @@ LogicalResult KernelOp::verify() {
     if (getCodeObject())
       return emitOpError("cpu kernel must not carry a 'code_object'");
     return success();
-  case KernelTarget::amd:
-    if (!getCodeObject() || getCodeObject()->empty())
+  case KernelTarget::amd: {
+    if (auto resource =
+            dyn_cast_or_null<DenseResourceElementsAttr>(getCodeObjectAttr())) {
+      auto type = resource.getType();
+      if (type.getRank() != 1 || !type.getElementType().isInteger(8))
+        return emitOpError() << "amd kernel 'code_object' resource must be a "
+                                "tensor<Nxi8>, got "
+                             << type;
+      if (!getCodeObjectBytes())
+        return emitOpError() << "amd kernel 'code_object' names the resource '"
+                             << resource.getRawHandle().getKey()
+                             << "', which the file does not hold";
+    }
+    std::optional<StringRef> bytes = getCodeObjectBytes();
+    if (!bytes || bytes->empty())
       return emitOpError("amd kernel needs its 'code_object' bytes");
-    if (!getCodeObject()->starts_with("\x7f"
-                                      "ELF"))
+    if (!bytes->starts_with("\x7f"
+                            "ELF"))
       return emitOpError("amd kernel 'code_object' is not an ELF file (bad "
                          "magic)");
     if (getLibrary())
       return emitOpError("amd kernel must not name a 'library'");
     return success();
+  }
   case KernelTarget::builtin:
     if (getLibrary() || getCodeObject())
       return emitOpError("builtin kernel must not carry a 'library' or "

@@ -22,7 +22,10 @@
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/AsmState.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinDialect.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 
@@ -57,6 +60,8 @@ private:
   DeviceAttr defaultDevice;
   /// hcq.kernel by (binary, kernel name).
   llvm::StringMap<FlatSymbolRefAttr> kernels;
+  /// The code object resource of each gpu.binary object.
+  DenseMap<Attribute, Attribute> codeObjects;
 };
 
 FailureOr<DeviceAttr> ConvertGPUToHCQPass::parseDevice(StringRef text,
@@ -188,6 +193,20 @@ ConvertGPUToHCQPass::kernelFor(gpu::LaunchFuncOp launch, unsigned numBuffers,
                                    "use-bare-ptr-memref-call-conv=1)";
   }
 
+  // The code object, once per object however many kernels it holds: a
+  // resource blob the kernels refer to, not bytes inline in each.
+  Attribute &code = codeObjects[object];
+  if (!code) {
+    StringRef bytes = object.getObject().getValue();
+    auto chipName = cast<ROCDL::ROCDLTargetAttr>(object.getTarget()).getChip();
+    code = DenseResourceElementsAttr::get(
+        RankedTensorType::get({static_cast<int64_t>(bytes.size())},
+                              IntegerType::get(&getContext(), 8)),
+        (binaryName + "_" + chipName).str(),
+        HeapAsmResourceBlob::allocateAndCopyWithAlign(
+            ArrayRef<char>(bytes.data(), bytes.size()), alignof(uint64_t)));
+  }
+
   OpBuilder builder = OpBuilder::atBlockBegin(module.getBody());
   MLIRContext *ctx = &getContext();
   SmallVector<Attribute> access(numBuffers,
@@ -197,7 +216,7 @@ ConvertGPUToHCQPass::kernelFor(gpu::LaunchFuncOp launch, unsigned numBuffers,
       builder, launch.getLoc(), name, KernelTarget::amd,
       builder.getArrayAttr(access), builder.getTypeArrayAttr(elementTypes),
       static_cast<int64_t>(numScalars), builder.getStringAttr(kernelName),
-      /*library=*/nullptr, object.getObject());
+      /*library=*/nullptr, code);
   auto ref = FlatSymbolRefAttr::get(kernel.getSymNameAttr());
   kernels[key] = ref;
   return ref;

@@ -143,8 +143,8 @@ FailureOr<const amd::KernelInfo *> Encoder::kernelInfo(KernelOp kernel) {
   auto it = kernels.find(kernel);
   if (it != kernels.end())
     return &it->second;
-  llvm::Expected<amd::KernelInfo> info =
-      amd::readKernel(*kernel.getCodeObject(), kernel.getSymbol().value_or(""));
+  llvm::Expected<amd::KernelInfo> info = amd::readKernel(
+      *kernel.getCodeObjectBytes(), kernel.getSymbol().value_or(""));
   if (!info)
     return kernel.emitOpError()
            << "has a bad code object: " << llvm::toString(info.takeError());

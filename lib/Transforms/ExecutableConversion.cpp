@@ -49,7 +49,7 @@ FailureOr<uint32_t> Converter::kernel(FlatSymbolRefAttr name, Operation *user) {
   auto op = symbols.lookupNearestSymbolFrom<KernelOp>(user, name);
   auto [it, inserted] = kernels.try_emplace(op, out.kernels.size());
   if (inserted) {
-    std::string code = op.getCodeObject().value_or("").str();
+    StringRef code = op.getCodeObjectBytes().value_or("");
     out.kernels.push_back(
         {op.getSymName().str(), toAbi<rt::KernelTarget>(op.getTarget()),
          op.getSymbol().value_or("").str(), op.getLibrary().value_or("").str(),

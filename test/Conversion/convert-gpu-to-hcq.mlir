@@ -5,14 +5,16 @@
 // Tests that a function launching a kernel of a gpu.binary becomes a
 // schedule: memref arguments buffers on the device, i32 arguments bound
 // variables, the grid (`blocks in`) global and the block (`threads in`)
-// local, the kernel an hcq.kernel amd holding the object's code (its
-// buffers readwrite, its scalars vars), and the binary gone.
-// CHECK-LABEL: hcq.kernel @k_vadd amd (readwrite f32, readwrite f32, readwrite f32) vars 1 symbol "vadd" code_object "\7FELF-gfx1100"
+// local, the kernel an hcq.kernel amd referring to the object's code, a
+// resource blob (its buffers readwrite, its scalars vars), and the binary
+// gone.
+// CHECK-LABEL: hcq.kernel @k_vadd amd (readwrite f32, readwrite f32, readwrite f32) vars 1 symbol "vadd" code_object dense_resource<k_gfx1100> : tensor<12xi8>
 // CHECK-LABEL: hcq.schedule @launch(
 // CHECK-SAME: %[[A:.*]]: !hcq.buffer<256xf32, AMD:0>, %[[B:.*]]: !hcq.buffer<256xf32, AMD:0>, %[[N:.*]]: i32)
 // CHECK-NEXT: hcq.launch @k_vadd(%[[A]], %[[B]], %[[B]] : !hcq.buffer<256xf32, AMD:0>, !hcq.buffer<256xf32, AMD:0>, !hcq.buffer<256xf32, AMD:0>) vars(%[[N]] : i32) global [4, 2, 1] local [64, 1, 1]
 // CHECK-NEXT: }
 // CHECK-NOT: gpu.binary
+// CHECK: k_gfx1100: "0x08000000{{.*}}"
 // DEV-LABEL: hcq.schedule @launch(
 // DEV-SAME: !hcq.buffer<256xf32, AMD:1>
 module attributes {gpu.container_module} {
@@ -73,7 +75,7 @@ module attributes {gpu.container_module} {
 
 // Tests that `chip` picks the object of a multi-chip binary, and that one
 // hcq.kernel serves every launch of a kernel.
-// CHIP-LABEL: hcq.kernel @k2_inc amd (readwrite i32) symbol "inc" code_object "\7FELF-for-gfx942"
+// CHIP-LABEL: hcq.kernel @k2_inc amd (readwrite i32) symbol "inc" code_object dense_resource<k2_gfx942> : tensor<15xi8>
 // CHIP-NOT: hcq.kernel @k2_inc
 // CHIP-LABEL: hcq.schedule @two_chips
 // CHIP: hcq.launch @k2_inc
@@ -101,6 +103,26 @@ module attributes {gpu.container_module} {
     %c1 = arith.constant 1 : index
     %c7 = arith.constant 7 : i32
     gpu.launch_func @k3::@inc blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%a : memref<64xi32>, %c7 : i32)
+    return
+  }
+}
+
+// -----
+
+// Tests that kernels of one code object refer to one resource blob: the
+// bytes are stored once however many kernels the object holds.
+// CHECK-LABEL: hcq.kernel @k4_b amd (readwrite i32) symbol "b" code_object dense_resource<k4_gfx1100> : tensor<8xi8>
+// CHECK-NEXT: hcq.kernel @k4_a amd (readwrite i32) symbol "a" code_object dense_resource<k4_gfx1100> : tensor<8xi8>
+// CHECK: dialect_resources
+// CHECK-NEXT: builtin: {
+// CHECK-NEXT: k4_gfx1100: "0x08000000{{.*}}"
+// CHECK-NEXT: }
+module attributes {gpu.container_module} {
+  gpu.binary @k4 [#gpu.object<#rocdl.target<chip = "gfx1100">, kernels = <[#gpu.kernel_metadata<"a", !llvm.func<void (ptr)>>, #gpu.kernel_metadata<"b", !llvm.func<void (ptr)>>]>, bin = "\7FELF-a+b">, #gpu.object<#rocdl.target<chip = "gfx942">, kernels = <[#gpu.kernel_metadata<"a", !llvm.func<void (ptr)>>, #gpu.kernel_metadata<"b", !llvm.func<void (ptr)>>]>, bin = "\7FELF-a+b">]
+  func.func @one_object(%x: memref<64xi32>) {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @k4::@a blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%x : memref<64xi32>)
+    gpu.launch_func @k4::@b blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%x : memref<64xi32>)
     return
   }
 }

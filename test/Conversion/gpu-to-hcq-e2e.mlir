@@ -7,7 +7,7 @@
 // RUN: rm -rf %t && mkdir -p %t/tk/llvm/bin && ln -s %ld_lld %t/tk/llvm/bin/ld.lld
 // RUN: mlir-opt %hcq_src_root/examples/gpu/vadd.mlir --pass-pipeline="builtin.module(gpu.module(convert-scf-to-cf,convert-gpu-to-rocdl{use-bare-ptr-memref-call-conv=1}),gpu-module-to-binary{toolkit=%t/tk})" -o %t/vadd-bin.mlir
 // RUN: hcq-opt %t/vadd-bin.mlir --convert-gpu-to-hcq | FileCheck %s --check-prefix=HCQ
-// HCQ: hcq.kernel @kernels_vadd amd (readwrite f32, readwrite f32, readwrite f32) vars 1 symbol "vadd" code_object "{{.+}}"
+// HCQ: hcq.kernel @kernels_vadd amd (readwrite f32, readwrite f32, readwrite f32) vars 1 symbol "vadd" code_object dense_resource<kernels_gfx1100> : tensor<{{[0-9]+}}xi8>
 // HCQ-LABEL: hcq.schedule @main(
 // HCQ-NEXT: %[[BUF:.*]] = hcq.alloc : !hcq.buffer<256xf32, AMD:0>
 // HCQ-NEXT: hcq.copy %[[BUF]][0, 1024]

@@ -931,3 +931,38 @@ hcq.schedule @e(%n: i32) {
   // expected-error @+1 {{'hcq.launch' op scalar #0 is neither an argument of the schedule (a bound variable) nor a constant: compute it before the schedule and pass it as an argument}}
   hcq.launch @k() vars(%m : i32) global [1, 1, 1] local [1, 1, 1]
 }
+
+// -----
+
+// Tests that a code object resource must be bytes.
+// expected-error @+1 {{'hcq.kernel' op amd kernel 'code_object' resource must be a tensor<Nxi8>, got 'tensor<2xi32>'}}
+hcq.kernel @k amd (write f32) symbol "k" code_object dense_resource<words> : tensor<2xi32>
+
+{-#
+  dialect_resources: {
+    builtin: {
+      words: "0x040000007F454C4602010100"
+    }
+  }
+#-}
+
+// -----
+
+// Tests that a code object resource the file does not hold is reported by
+// name, and its bytes (had it any) are never echoed.
+// expected-error @+1 {{'hcq.kernel' op amd kernel 'code_object' names the resource 'nowhere', which the file does not hold}}
+hcq.kernel @k amd (write f32) symbol "k" code_object dense_resource<nowhere> : tensor<8xi8>
+
+// -----
+
+// Tests that a code object resource holds an ELF file.
+// expected-error @+1 {{'hcq.kernel' op amd kernel 'code_object' is not an ELF file (bad magic)}}
+hcq.kernel @k amd (write f32) symbol "k" code_object dense_resource<notelf> : tensor<4xi8>
+
+{-#
+  dialect_resources: {
+    builtin: {
+      notelf: "0x0400000001020304"
+    }
+  }
+#-}

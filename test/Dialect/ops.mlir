@@ -201,3 +201,21 @@ hcq.executable @exe() {
   hcq.call @sub(%s, %e : !hcq.buffer<1xi64, CPU:0>, !hcq.buffer<1xi64, CPU:0>)
   hcq.host_call "log"()
 }
+
+// -----
+
+// Tests that an amd kernel's code object may be a resource blob that several
+// kernels share, kept in the file's resource section.
+// CHECK-LABEL: hcq.kernel @from_blob_a amd (write f32) symbol "a" code_object dense_resource<code> : tensor<8xi8>
+// CHECK-NEXT: hcq.kernel @from_blob_b amd (write f32) symbol "b" code_object dense_resource<code> : tensor<8xi8>
+// CHECK: code: "0x080000007F454C4602010100"
+hcq.kernel @from_blob_a amd (write f32) symbol "a" code_object dense_resource<code> : tensor<8xi8>
+hcq.kernel @from_blob_b amd (write f32) symbol "b" code_object dense_resource<code> : tensor<8xi8>
+
+{-#
+  dialect_resources: {
+    builtin: {
+      code: "0x080000007F454C4602010100"
+    }
+  }
+#-}

@@ -98,6 +98,16 @@ def HCQ_CallOp : HCQ_Op<"call", [
 // Kernels
 //===----------------------------------------------------------------------===//
 
+/// A code object's bytes: an inline string, or a `dense_resource` blob of
+/// i8 (the kernel verifier checks the element type).
+def HCQ_CodeObjectAttr : Attr<Or<[StrAttr.predicate,
+    CPred<"::llvm::isa<::mlir::DenseResourceElementsAttr>($_self)">]>,
+    "code object bytes (a string or a dense_resource blob)"> {
+  let storageType = "::mlir::Attribute";
+  let returnType = "::mlir::Attribute";
+  let convertFromStorage = "$_self";
+}
+
 def HCQ_KernelOp : HCQ_Op<"kernel", [Symbol]> {
   let summary = "a kernel: its code and its argument signature";
   let description = [{
@@ -106,7 +116,10 @@ def HCQ_KernelOp : HCQ_Op<"kernel", [Symbol]> {
     `readwrite`) and element type, then the number of bound variables.
 
     * `cpu`: a host function `symbol` in the shared library `library`;
-    * `amd`: an AMDHSA code object (ELF bytes) in `code_object`;
+    * `amd`: an AMDHSA code object (ELF bytes) in `code_object`: a
+      `dense_resource<name> : tensor<Nxi8>` blob in the file's resource
+      section, stored once however many kernels of one code object refer
+      to it (what `convert-gpu-to-hcq` makes), or an inline string;
     * `builtin`: a kernel the compiler generates, named by `symbol`
       (`copy`: `(write T, read U)` with `T` and `U` of one size, copies
       element `x` of its read argument into its write argument for every
@@ -123,7 +136,7 @@ def HCQ_KernelOp : HCQ_Op<"kernel", [Symbol]> {
                        DefaultValuedAttr<HCQ_I64Attr, "0">:$num_vars,
                        OptionalAttr<StrAttr>:$symbol,
                        OptionalAttr<StrAttr>:$library,
-                       OptionalAttr<StrAttr>:$code_object);
+                       OptionalAttr<HCQ_CodeObjectAttr>:$code_object);
   let assemblyFormat = [{
     $sym_name $target custom<KernelArgs>($arg_access, $arg_types)
     (`vars` $num_vars^)? (`symbol` $symbol^)? (`library` $library^)?
@@ -133,6 +146,9 @@ def HCQ_KernelOp : HCQ_Op<"kernel", [Symbol]> {
   let extraClassDeclaration = [{
     size_t getNumBufferArgs() { return getArgAccess().size(); }
     ::hcq::Access getAccess(size_t i);
+    /// The code object's bytes, inline or in its resource blob; nothing when
+    /// the kernel has none or its blob is missing.
+    std::optional<::llvm::StringRef> getCodeObjectBytes();
   }];
 }
 
