@@ -555,7 +555,7 @@ struct BatchDepsPass : public hcq::impl::HCQBatchDepsBase<BatchDepsPass> {
         DeviceKindSet::parse(devices, "devices", module.getLoc());
     if (failed(kinds))
       return signalPassFailure();
-    for (ScheduleOp schedule : module.getOps<ScheduleOp>())
+    for (ScheduleOp schedule : getSchedules(module))
       if (failed(runOnSchedule(schedule, *kinds)))
         return signalPassFailure();
   }

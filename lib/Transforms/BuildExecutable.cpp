@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "HCQ/Transforms/Passes.h"
+#include "HCQ/Transforms/Utils.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
@@ -31,15 +32,25 @@ bool isHostBody(Operation *op) {
 struct BuildExecutablePass
     : public hcq::impl::HCQBuildExecutableBase<BuildExecutablePass> {
   void runOnOperation() override {
-    ModuleOp module = getOperation();
-    // Submitters by their printed body, so equal shapes share one.
-    llvm::StringMap<SubmitterOp> submitters;
-    for (SubmitterOp existing : module.getOps<SubmitterOp>())
-      submitters[key(existing)] = existing;
-    for (ScheduleOp schedule :
-         llvm::make_early_inc_range(module.getOps<ScheduleOp>()))
-      if (failed(build(schedule, submitters)))
+    // Submitters by their printed body, so equal shapes share one, per
+    // module (a schedule in a nested module gets its submitters there).
+    DenseMap<Operation *, llvm::StringMap<SubmitterOp>> byModule;
+    SmallVector<ScheduleOp> schedules = getSchedules(getOperation());
+    for (ScheduleOp schedule : schedules) {
+      auto module = schedule->getParentOfType<ModuleOp>();
+      auto [it, inserted] = byModule.try_emplace(module);
+      if (inserted)
+        for (SubmitterOp existing : module.getOps<SubmitterOp>())
+          it->second[key(existing)] = existing;
+    }
+    for (ScheduleOp schedule : schedules)
+      if (failed(
+              build(schedule, byModule[schedule->getParentOfType<ModuleOp>()])))
         return signalPassFailure();
+    // What --hcq-pipeline gets wrong silently otherwise: nothing to compile.
+    if (schedules.empty() && getExecutables(getOperation()).empty())
+      emitWarning(getOperation().getLoc())
+          << "no hcq.schedule in the module: no executable was built";
   }
 
   /// The submitter's identity: its text with the symbol name left out.
@@ -81,7 +92,7 @@ BuildExecutablePass::build(ScheduleOp schedule,
     }
   }
 
-  ModuleOp module = getOperation();
+  auto module = schedule->getParentOfType<ModuleOp>();
   OpBuilder moduleBuilder = OpBuilder::atBlockEnd(module.getBody());
   for (ArrayRef<Operation *> run : runs) {
     // Arguments: the values the run uses, in order of first use.

@@ -405,30 +405,40 @@ LogicalResult ConvertGPUToHCQPass::convert(func::FuncOp func) {
 }
 
 void ConvertGPUToHCQPass::runOnOperation() {
-  module = getOperation();
-  FailureOr<DeviceAttr> parsed = parseDevice(device, module.getLoc());
+  FailureOr<DeviceAttr> parsed = parseDevice(device, getOperation().getLoc());
   if (failed(parsed))
     return signalPassFailure();
   defaultDevice = *parsed;
-  // The functions that launch kernels or move GPU memory become schedules.
-  SmallVector<func::FuncOp> funcs;
-  for (auto func : module.getOps<func::FuncOp>()) {
-    bool usesGPU = false;
-    func.walk([&](Operation *op) {
-      usesGPU |= isa<gpu::GPUDialect>(op->getDialect());
-    });
-    if (usesGPU)
-      funcs.push_back(func);
-  }
+  // Each module (nested ones too) with its own kernels and binaries.
+  SmallVector<ModuleOp> modules;
+  getOperation().walk([&](ModuleOp m) { modules.push_back(m); });
   bool failed = false;
-  for (func::FuncOp func : funcs)
-    failed |= mlir::failed(convert(func));
+  for (ModuleOp m : modules) {
+    module = m;
+    kernels.clear();
+    // The functions that launch kernels or move GPU memory become
+    // schedules.
+    SmallVector<func::FuncOp> funcs;
+    for (auto func : module.getOps<func::FuncOp>()) {
+      bool usesGPU = false;
+      func.walk([&](Operation *op) {
+        usesGPU |= isa<gpu::GPUDialect>(op->getDialect());
+      });
+      if (usesGPU)
+        funcs.push_back(func);
+    }
+    for (func::FuncOp func : funcs)
+      failed |= mlir::failed(convert(func));
+    if (failed)
+      continue;
+    // The binaries live on in the hcq.kernel ops.
+    for (auto binary :
+         llvm::make_early_inc_range(module.getOps<gpu::BinaryOp>()))
+      if (SymbolTable::symbolKnownUseEmpty(binary, module))
+        binary.erase();
+  }
   if (failed)
-    return signalPassFailure();
-  // The binaries live on in the hcq.kernel ops.
-  for (auto binary : llvm::make_early_inc_range(module.getOps<gpu::BinaryOp>()))
-    if (SymbolTable::symbolKnownUseEmpty(binary, module))
-      binary.erase();
+    signalPassFailure();
 }
 
 } // namespace

@@ -456,7 +456,7 @@ struct EncodeAMDPass : public hcq::impl::HCQEncodeAMDBase<EncodeAMDPass> {
     }
     SymbolTableCollection symbols;
     DenseMap<Operation *, amd::KernelInfo> kernels;
-    for (ScheduleOp schedule : module.getOps<ScheduleOp>()) {
+    for (ScheduleOp schedule : getSchedules(module)) {
       PlaceholderCache placeholders(schedule);
       Encoder encoder(*found, placeholders, symbols, kernels);
       WalkResult walk = schedule.walk([&](SubmitOp submit) {

@@ -26,7 +26,7 @@ namespace {
 struct EncodeCPUPass : public hcq::impl::HCQEncodeCPUBase<EncodeCPUPass> {
   void runOnOperation() override {
     SymbolTableCollection symbols;
-    for (ScheduleOp schedule : getOperation().getOps<ScheduleOp>()) {
+    for (ScheduleOp schedule : getSchedules(getOperation())) {
       PlaceholderCache placeholders(schedule);
       WalkResult walk = schedule.walk([&](SubmitOp submit) {
         if (!submit.getDevices().allOfKind(DeviceKind::CPU) ||

@@ -9,6 +9,7 @@
 #include "HCQ/Runtime/Link.h"
 #include "HCQ/Transforms/ExecutableConversion.h"
 #include "HCQ/Transforms/Passes.h"
+#include "HCQ/Transforms/Utils.h"
 
 #include "mlir/IR/Builders.h"
 
@@ -27,7 +28,7 @@ struct LinkPass : public hcq::impl::HCQLinkBase<LinkPass> {
 
   void runOnOperation() override {
     SymbolTableCollection symbols;
-    for (ExecutableOp exe : getOperation().getOps<ExecutableOp>()) {
+    for (ExecutableOp exe : getExecutables(getOperation())) {
       DenseMap<Value, uint32_t> indices;
       FailureOr<runtime::Executable> converted =
           convertExecutable(exe, symbols, &indices);

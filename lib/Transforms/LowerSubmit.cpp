@@ -26,7 +26,7 @@ struct LowerSubmitPass : public hcq::impl::HCQLowerSubmitBase<LowerSubmitPass> {
   using Base::Base;
 
   void runOnOperation() override {
-    for (ScheduleOp schedule : getOperation().getOps<ScheduleOp>()) {
+    for (ScheduleOp schedule : getSchedules(getOperation())) {
       if (schedule.getBody().empty())
         continue;
       PlaceholderCache placeholders(schedule);

@@ -3,6 +3,7 @@
 #include "HCQ/Target/CPU/Entry.h"
 #include "HCQ/Target/Disassembler.h"
 #include "HCQ/Transforms/Passes.h"
+#include "HCQ/Transforms/Utils.h"
 
 #include "mlir/IR/AsmState.h"
 
@@ -32,7 +33,7 @@ struct PrintPacketsPass
     }
     AsmState state(module);
     llvm::raw_ostream &os = llvm::outs();
-    for (ScheduleOp schedule : module.getOps<ScheduleOp>()) {
+    for (ScheduleOp schedule : getSchedules(module)) {
       os << "// hcq.schedule @" << schedule.getSymName() << '\n';
       WalkResult walk = schedule.walk([&](SubmitOp submit) {
         for (CmdsOp cmds : submit.getBody().getOps<CmdsOp>())
@@ -43,7 +44,7 @@ struct PrintPacketsPass
       if (walk.wasInterrupted())
         return signalPassFailure();
     }
-    for (ExecutableOp exe : module.getOps<ExecutableOp>())
+    for (ExecutableOp exe : getExecutables(module))
       if (failed(printLinked(exe, *amdTarget, os)))
         return signalPassFailure();
   }

@@ -47,7 +47,7 @@ bool isLinkTime(Value value) {
 
 struct SealPass : public hcq::impl::HCQSealBase<SealPass> {
   void runOnOperation() override {
-    for (ScheduleOp schedule : getOperation().getOps<ScheduleOp>()) {
+    for (ScheduleOp schedule : getSchedules(getOperation())) {
       if (schedule.getBody().empty())
         continue;
       PlaceholderCache placeholders(schedule);

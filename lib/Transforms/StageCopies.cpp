@@ -43,7 +43,7 @@ private:
                           SmallVectorImpl<CopyOp> &result);
   void lowerToKernelCopy(IRRewriter &rewriter, CopyOp copy);
   Value getStagingBuffer(IRRewriter &rewriter, ScheduleOp schedule);
-  FlatSymbolRefAttr getCopyKernel(Type dstType, Type srcType);
+  FlatSymbolRefAttr getCopyKernel(ModuleOp module, Type dstType, Type srcType);
 
   DeviceKindSet hcqKinds, copyQueueKinds;
   DenseMap<Operation *, Value> stagingBuffers;
@@ -106,7 +106,8 @@ LogicalResult StageCopiesPass::stageCopy(IRRewriter &rewriter, CopyOp copy,
   return success();
 }
 
-FlatSymbolRefAttr StageCopiesPass::getCopyKernel(Type dstType, Type srcType) {
+FlatSymbolRefAttr StageCopiesPass::getCopyKernel(ModuleOp module, Type dstType,
+                                                 Type srcType) {
   std::string name;
   llvm::raw_string_ostream os(name);
   os << "hcq_copy_" << dstType << "_" << srcType;
@@ -172,7 +173,8 @@ void StageCopiesPass::lowerToKernelCopy(IRRewriter &rewriter, CopyOp copy) {
                         dstElement);
   Value src = viewRange(rewriter, loc, copy.getSrc(), copy.getSrcOffset(), size,
                         srcElement);
-  FlatSymbolRefAttr kernel = getCopyKernel(dstElement, srcElement);
+  FlatSymbolRefAttr kernel =
+      getCopyKernel(copy->getParentOfType<ModuleOp>(), dstElement, srcElement);
   // One thread per element: the builtin copies element x of a [n, 1, 1] grid.
   LaunchOp::create(rewriter, loc, kernel, ValueRange{dst, src}, ValueRange{},
                    rewriter.getDenseI64ArrayAttr({size / elementBytes, 1, 1}),

@@ -8,6 +8,24 @@ using namespace mlir;
 
 namespace hcq {
 
+SmallVector<ScheduleOp> getSchedules(ModuleOp root) {
+  SmallVector<ScheduleOp> schedules;
+  root.walk([&](ScheduleOp schedule) {
+    schedules.push_back(schedule);
+    return WalkResult::skip();
+  });
+  return schedules;
+}
+
+SmallVector<ExecutableOp> getExecutables(ModuleOp root) {
+  SmallVector<ExecutableOp> executables;
+  root.walk([&](ExecutableOp exe) {
+    executables.push_back(exe);
+    return WalkResult::skip();
+  });
+  return executables;
+}
+
 FailureOr<DeviceKindSet> DeviceKindSet::parse(StringRef text, StringRef option,
                                               Location loc) {
   llvm::Expected<uint32_t> mask = parseDeviceKindSet(text);

@@ -3,6 +3,7 @@
 #include "HCQ/Runtime/Executable.h"
 #include "HCQ/Transforms/ExecutableConversion.h"
 #include "HCQ/Transforms/Passes.h"
+#include "HCQ/Transforms/Utils.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -25,7 +26,7 @@ struct WriteExecutablePass
 
   void runOnOperation() override {
     SymbolTableCollection symbols;
-    for (ExecutableOp exe : getOperation().getOps<ExecutableOp>()) {
+    for (ExecutableOp exe : getExecutables(getOperation())) {
       FailureOr<rt::Executable> converted = convertExecutable(exe, symbols);
       if (failed(converted))
         return signalPassFailure();

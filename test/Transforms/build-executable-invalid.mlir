@@ -6,3 +6,14 @@ hcq.schedule @s() {
   // expected-error @+1 {{'hcq.enqueue' op is not lowered yet: run hcq-seal and hcq-lower-submit before hcq-build-executable}}
   hcq.enqueue %c[64] on CPU:0 queue COMPUTE:0 : !hcq.buffer<128xi8, CPU:0>
 }
+
+// -----
+
+// Tests that a module without any hcq.schedule (nothing for --hcq-pipeline
+// to compile) is warned about instead of passing silently.
+// expected-warning @below {{no hcq.schedule in the module: no executable was built}}
+module {
+  func.func @not_a_schedule() {
+    return
+  }
+}

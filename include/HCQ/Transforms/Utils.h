@@ -5,6 +5,8 @@
 
 #include "HCQ/Dialect/HCQ.h"
 
+#include "mlir/IR/BuiltinOps.h"
+
 namespace hcq {
 
 /// A set of device kinds, parsed from a pass option such as "AMD,CPU".
@@ -30,6 +32,13 @@ struct BufferBase {
   int64_t byteOffset = 0;
 };
 BufferBase getBufferBase(mlir::Value buffer);
+
+/// Every hcq.schedule of `root` and of the modules nested in it, in order:
+/// a schedule in a nested module compiles there, against that module's
+/// kernels.
+llvm::SmallVector<ScheduleOp> getSchedules(mlir::ModuleOp root);
+/// Likewise every hcq.executable.
+llvm::SmallVector<ExecutableOp> getExecutables(mlir::ModuleOp root);
 
 /// Whether `op` is a call the queues may run: a launch or copy.
 bool isQueueCall(mlir::Operation *op);
