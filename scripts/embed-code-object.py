@@ -3,6 +3,13 @@
 
   scripts/embed-code-object.py FILE NAME SIGNATURE [--symbol S] [--vars N]
                                [--set-lds BYTES] [--truncate BYTES]
+                               [--resource BLOB]
+  scripts/embed-code-object.py FILE --resource-section BLOB
+
+By default the bytes are inline in the op (a string). With --resource the op
+refers to the resource blob BLOB instead (`dense_resource<BLOB>`), so that
+several kernels of one code object share it; --resource-section prints the
+file's resource section holding BLOB, which must end the file.
 
 SIGNATURE is the kernel's argument list as hcq writes it, e.g.
 "(write f32, read f32, read f32)". --set-lds rewrites the descriptor's
@@ -37,14 +44,25 @@ def find_descriptor(data, symbol):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("file")
-    parser.add_argument("name")
-    parser.add_argument("signature")
+    parser.add_argument("name", nargs="?")
+    parser.add_argument("signature", nargs="?")
     parser.add_argument("--symbol")
     parser.add_argument("--vars", type=int, default=0)
     parser.add_argument("--set-lds", type=int)
     parser.add_argument("--truncate", type=int)
+    parser.add_argument("--resource")
+    parser.add_argument("--resource-section")
     args = parser.parse_args()
     data = bytearray(open(args.file, "rb").read())
+    if args.resource_section:
+        # MLIR's blob encoding: the alignment (u32, little-endian), then the
+        # bytes, in hex.
+        blob = struct.pack("<I", 8).hex().upper() + data.hex().upper()
+        print("{-#\n  dialect_resources: {\n    builtin: {\n      "
+              "%s: \"0x%s\"\n    }\n  }\n#-}" % (args.resource_section, blob))
+        return
+    if not args.name or not args.signature:
+        parser.error("NAME and SIGNATURE are needed to print a kernel")
     if args.set_lds is not None:
         struct.pack_into("<I", data, find_descriptor(data, args.symbol or args.name),
                          args.set_lds)
@@ -56,6 +74,10 @@ def main():
         op += " vars {}".format(args.vars)
     if args.symbol:
         op += ' symbol "{}"'.format(args.symbol)
+    if args.resource:
+        print(op + " code_object dense_resource<{}> : tensor<{}xi8>".format(
+            args.resource, len(data)))
+        return
     print(op + ' code_object "' + text + '"')
 
 

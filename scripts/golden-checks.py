@@ -32,7 +32,10 @@ def capture(match):
 
 
 first = True
-for line in sys.stdin.read().strip().split("\n"):
+text = sys.stdin.read()
+# The resource section (code object blobs) is data, not IR to check.
+text = text.split("{-#")[0]
+for line in text.strip().split("\n"):
     line = line.strip()
     if not line:
         continue

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates examples/mlp.mlir: compiles examples/mlp-kernels.cl for gfx1100
-# with clang-22 and ld.lld-22, and embeds the code object in the kernels.
+# with clang-22 and ld.lld-22, and embeds the code object once, as a resource
+# blob both kernels refer to.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)
@@ -21,8 +22,8 @@ embed="$root/scripts/embed-code-object.py"
 // compiled for gfx1100.
 
 HEADER
-  python3 "$embed" "$tmp/k.co" matmul "(write f32, read f32, read f32)" --symbol matmul
-  python3 "$embed" "$tmp/k.co" relu "(readwrite f32)" --symbol relu
+  python3 "$embed" "$tmp/k.co" matmul "(write f32, read f32, read f32)" --symbol matmul --resource mlp_gfx1100
+  python3 "$embed" "$tmp/k.co" relu "(readwrite f32)" --symbol relu --resource mlp_gfx1100
   cat <<'BODY'
 
 hcq.schedule @mlp(%x: !hcq.buffer<256xf32, CPU:0>, %w1: !hcq.buffer<4096xf32, AMD:0>,
@@ -38,5 +39,7 @@ hcq.schedule @mlp(%x: !hcq.buffer<256xf32, CPU:0>, %w1: !hcq.buffer<4096xf32, AM
   hcq.launch @matmul(%y1, %h1, %w2 : !hcq.buffer<256xf32, AMD:1>, !hcq.buffer<256xf32, AMD:1>, !hcq.buffer<4096xf32, AMD:1>) global [1, 4, 1] local [64, 1, 1]
   hcq.copy %out[0, 1024], %y1[0, 1024] : !hcq.buffer<256xf32, CPU:0>, !hcq.buffer<256xf32, AMD:1>
 }
+
 BODY
+  python3 "$embed" "$tmp/k.co" --resource-section mlp_gfx1100
 } > "$root/examples/mlp.mlir"

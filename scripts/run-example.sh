@@ -18,6 +18,7 @@ build=${BUILD_DIR:-$root/build}
 
 if [ "${1:-}" = "--print-ir" ]; then
   exec "$build/bin/hcq-opt" --hcq-pipeline --mlir-print-ir-after-all \
+    --mlir-elide-resource-strings-if-larger=64 \
     "${2:-$root/examples/mlp.mlir}"
 fi
 

@@ -2,8 +2,8 @@
 // host input and output, copies between the devices. Every line is checked.
 // RUN: hcq-opt --hcq-pipeline %hcq_src_root/examples/mlp.mlir | FileCheck %s
 // CHECK-LABEL: module {
-// CHECK-NEXT: hcq.kernel @matmul amd (write f32, read f32, read f32) symbol "matmul" code_object "{{[^"]+}}"
-// CHECK-NEXT: hcq.kernel @relu amd (readwrite f32) symbol "relu" code_object "{{[^"]+}}"
+// CHECK-NEXT: hcq.kernel @matmul amd (write f32, read f32, read f32) symbol "matmul" code_object dense_resource<mlp_gfx1100> : tensor<5976xi8>
+// CHECK-NEXT: hcq.kernel @relu amd (readwrite f32) symbol "relu" code_object dense_resource<mlp_gfx1100> : tensor<5976xi8>
 // CHECK-LABEL: hcq.executable @mlp(
 // CHECK-SAME: %[[ARG0:[a-z0-9]+]]: !hcq.buffer<256xf32, CPU:0>, %[[ARG1:[a-z0-9]+]]: !hcq.buffer<4096xf32, AMD:0>, %[[ARG2:[a-z0-9]+]]: !hcq.buffer<4096xf32, AMD:1>, %[[ARG3:[a-z0-9]+]]: !hcq.buffer<256xf32, CPU:0>) {
 // CHECK-NEXT: %[[V0:[a-z0-9]+]] = hcq.placeholder cmdbuf slot 23 : !hcq.buffer<128xi8, AMD:0>
