@@ -519,3 +519,33 @@ hcq.schedule @one(%a: !hcq.buffer<64xf32, AMD:0>, %n: i32) {
   ASSERT_FALSE(static_cast<bool>((*loaded)->synchronize()));
   EXPECT_EQ(calls.load(), 1);
 }
+
+TEST_P(EmulatedAMD, FloatScalarsReachTheKernelAsTheirBits) {
+  // The scale kernel takes a float: bound (an f32 schedule argument, passed
+  // with Argument::f32) and constant (folded into the kernel arguments).
+  const char *schedule = R"mlir(
+hcq.schedule @float_scale(%a: !hcq.buffer<1024xf32, AMD:0>, %s: f32) {
+  %quarter = arith.constant 0.25 : f32
+  hcq.launch @scale(%a : !hcq.buffer<1024xf32, AMD:0>) vars(%s : f32) global [16, 1, 1] local [64, 1, 1]
+  hcq.launch @scale(%a : !hcq.buffer<1024xf32, AMD:0>) vars(%quarter : f32) global [16, 1, 1] local [64, 1, 1]
+}
+)mlir";
+  hcq::PipelineOptions opts;
+  auto exe = load(schedule, opts);
+  ASSERT_TRUE(exe);
+  DirectTwins direct;
+  for (float s : {3.0f, -1.5f, 0.125f}) {
+    std::vector<float> a(1024), expected(1024);
+    for (int i = 0; i < 1024; ++i)
+      a[i] = expected[i] = float(i) - 100;
+    ASSERT_FALSE(static_cast<bool>(
+        exe->run({Argument::buffer(a.data()), Argument::f32(s)})));
+    llvm::Error e = exe->synchronize();
+    ASSERT_FALSE(static_cast<bool>(e)) << llvm::toString(std::move(e));
+    direct.run("scale", Kernargs().ptr(expected.data()).scalar(s).bytes,
+               {16, 1, 1}, {64, 1, 1});
+    direct.run("scale", Kernargs().ptr(expected.data()).scalar(0.25f).bytes,
+               {16, 1, 1}, {64, 1, 1});
+    ASSERT_EQ(a, expected) << "s = " << s;
+  }
+}

@@ -15,6 +15,7 @@
 #include "HCQ/Transforms/CompileCache.h"
 #include "HCQ/Transforms/ExecutableConversion.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 
@@ -62,7 +63,7 @@ inline std::string amdKernel(const std::string &path, const std::string &name,
 inline std::optional<runtime::Executable>
 compileExecutable(const std::string &source, PipelineOptions &options) {
   mlir::MLIRContext ctx;
-  ctx.loadDialect<HCQDialect>();
+  ctx.loadDialect<HCQDialect, mlir::arith::ArithDialect>();
   // Diagnostics go to stderr through MLIR's default handler.
   mlir::OwningOpRef<mlir::ModuleOp> module =
       mlir::parseSourceString<mlir::ModuleOp>(withLibrary(source), &ctx);

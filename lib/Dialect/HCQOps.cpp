@@ -270,6 +270,12 @@ static void printFunctionLike(OpAsmPrinter &printer, OpTy op) {
       op.getArgAttrsAttrName(), op.getResAttrsAttrName());
 }
 
+/// Whether a bound variable (a schedule argument or kernel scalar) may have
+/// `type`: integers, and f32 / f64 (passed as their bits).
+static bool isBoundVariableType(Type type) {
+  return type.isSignlessIntOrIndex() || type.isF32() || type.isF64();
+}
+
 /// Checks what both containers share: no results, a body, and arguments
 /// that are buffers or bound variables.
 static LogicalResult verifyFunctionLike(FunctionOpInterface op) {
@@ -278,10 +284,10 @@ static LogicalResult verifyFunctionLike(FunctionOpInterface op) {
   if (op.getFunctionBody().empty())
     return op.emitOpError("must have a body");
   for (auto [i, type] : llvm::enumerate(op.getArgumentTypes()))
-    if (!isa<BufferType>(type) && !type.isSignlessIntOrIndex())
+    if (!isa<BufferType>(type) && !isBoundVariableType(type))
       return op.emitOpError() << "argument #" << i
-                              << " must be an !hcq.buffer or an integer "
-                                 "bound variable, got "
+                              << " must be an !hcq.buffer or a bound variable "
+                                 "(an integer, f32 or f64), got "
                               << type;
   return success();
 }
@@ -894,7 +900,8 @@ static unsigned getPatchBits(WordAttr word, ValueRange refs) {
   if (word.getPart() != WordPart::full)
     return 32;
   if (word.getKind() == WordKind::variable)
-    return refs[word.getRef()].getType().isInteger(32) ? 32 : 64;
+    return refs[word.getRef()].getType().getIntOrFloatBitWidth() <= 32 ? 32
+                                                                       : 64;
   return 64;
 }
 
@@ -904,7 +911,7 @@ static LogicalResult verifyWordOperand(Operation *op, WordAttr word,
   auto fail = [&]() { return op->emitOpError() << "word #" << index << " "; };
   Type type = ref.getType();
   if (word.getKind() == WordKind::variable) {
-    if (!type.isSignlessIntOrIndex())
+    if (!isBoundVariableType(type))
       return fail() << "is a variable but its operand has type " << type;
     if (word.getValue() || word.getShift())
       return fail() << "is a variable and takes no offset or shift";

@@ -70,8 +70,13 @@ void CommandStream::addressLoHi(ArrayRef<Value> lanes, uint64_t offset,
 void CommandStream::variable(Value value, WordPart part) {
   // A constant scalar folds into the stream: no run-time patch.
   APInt bits;
-  if (matchPattern(value, m_ConstantInt(&bits))) {
-    uint64_t v = bits.getBitWidth() >= 64
+  APFloat real(0.0);
+  bool isFloat = matchPattern(value, m_ConstantFloat(&real));
+  if (isFloat)
+    bits = real.bitcastToAPInt();
+  if (isFloat || matchPattern(value, m_ConstantInt(&bits))) {
+    // An integer sign-extended, as a bound variable is; a float's bits.
+    uint64_t v = bits.getBitWidth() >= 64 || isFloat
                      ? bits.getZExtValue()
                      : static_cast<uint64_t>(bits.getSExtValue());
     if (part == WordPart::lo ||

@@ -180,7 +180,7 @@ ConvertGPUToHCQPass::kernelFor(gpu::LaunchFuncOp launch, unsigned numBuffers,
     if (i < numBuffers)
       fits = isa<LLVM::LLVMPointerType>(param);
     else
-      fits = param.isInteger(32);
+      fits = param.isInteger(32) || param.isF32();
   }
   if (!fits) {
     std::string text;
@@ -189,7 +189,7 @@ ConvertGPUToHCQPass::kernelFor(gpu::LaunchFuncOp launch, unsigned numBuffers,
     return launch.emitOpError() << "kernel @" << kernelName << " is " << text
                                 << ": hcq kernels take " << numBuffers
                                 << " buffer pointers first, then " << numScalars
-                                << " i32 scalars (compile memrefs with "
+                                << " i32 or f32 scalars (compile memrefs with "
                                    "use-bare-ptr-memref-call-conv=1)";
   }
 
@@ -238,7 +238,8 @@ LogicalResult ConvertGPUToHCQPass::convert(func::FuncOp func) {
   // variables.
   SmallVector<Type> inputs;
   for (auto [i, type] : llvm::enumerate(func.getArgumentTypes())) {
-    if (type.isInteger(32) || type.isInteger(64)) {
+    if (type.isInteger(32) || type.isInteger(64) || type.isF32() ||
+        type.isF64()) {
       inputs.push_back(type);
       continue;
     }
@@ -253,8 +254,8 @@ LogicalResult ConvertGPUToHCQPass::convert(func::FuncOp func) {
     if (!isa<MemRefType>(type))
       return func.emitOpError()
              << "argument " << i << " is " << type
-             << ": an hcq schedule takes memrefs (buffers) and i32/i64 "
-                "(bound variables)";
+             << ": an hcq schedule takes memrefs (buffers) and i32, i64, "
+                "f32 or f64 (bound variables)";
     FailureOr<BufferType> buffer = bufferType(type, device, func);
     if (failed(buffer))
       return failure();
@@ -372,9 +373,10 @@ LogicalResult ConvertGPUToHCQPass::convert(func::FuncOp func) {
         // arguments.
         if (!mapped && matchPattern(operand, m_Constant()))
           mapped = body.clone(*operand.getDefiningOp(), mapping)->getResult(0);
-        if (!mapped || !operand.getType().isInteger(32)) {
-          fail("passes a scalar that is neither an i32 argument of the "
-               "function nor a constant: hcq kernel scalars are the "
+        Type type = operand.getType();
+        if (!mapped || !(type.isInteger(32) || type.isF32())) {
+          fail("passes a scalar that is neither an i32 / f32 argument of "
+               "the function nor a constant: hcq kernel scalars are the "
                "schedule's bound variables or constants");
           ok = false;
           break;

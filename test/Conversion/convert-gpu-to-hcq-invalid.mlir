@@ -89,7 +89,7 @@ module attributes {gpu.container_module} {
   gpu.binary @k [#gpu.object<#rocdl.target<chip = "gfx1100">, kernels = <[#gpu.kernel_metadata<"inc", !llvm.func<void (ptr, ptr, i64, i64, i64)>>]>, bin = "\7FELF">]
   func.func @f(%a: memref<64xi32>) {
     %c1 = arith.constant 1 : index
-    // expected-error @+1 {{'gpu.launch_func' op kernel @inc is !llvm.func<void (ptr, ptr, i64, i64, i64)>: hcq kernels take 1 buffer pointers first, then 0 i32 scalars (compile memrefs with use-bare-ptr-memref-call-conv=1)}}
+    // expected-error @+1 {{'gpu.launch_func' op kernel @inc is !llvm.func<void (ptr, ptr, i64, i64, i64)>: hcq kernels take 1 buffer pointers first, then 0 i32 or f32 scalars (compile memrefs with use-bare-ptr-memref-call-conv=1)}}
     gpu.launch_func @k::@inc blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%a : memref<64xi32>)
     return
   }
@@ -117,7 +117,7 @@ module attributes {gpu.container_module} {
   func.func @f(%a: memref<64xi32>, %m: i32) {
     %c1 = arith.constant 1 : index
     %n = arith.addi %m, %m : i32
-    // expected-error @+1 {{'gpu.launch_func' op passes a scalar that is neither an i32 argument of the function nor a constant: hcq kernel scalars are the schedule's bound variables or constants}}
+    // expected-error @+1 {{'gpu.launch_func' op passes a scalar that is neither an i32 / f32 argument of the function nor a constant: hcq kernel scalars are the schedule's bound variables or constants}}
     gpu.launch_func @k::@inc blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%a : memref<64xi32>, %n : i32)
     return
   }

@@ -51,9 +51,10 @@ hcq.schedule @s()
 
 // -----
 
-// Tests that schedule arguments are buffers or bound variables.
-// expected-error @+1 {{'hcq.schedule' op argument #0 must be an !hcq.buffer or an integer bound variable, got 'f32'}}
-hcq.schedule @s(%x: f32) {
+// Tests that schedule arguments are buffers or bound variables (integers,
+// f32, f64).
+// expected-error @+1 {{'hcq.schedule' op argument #0 must be an !hcq.buffer or a bound variable (an integer, f32 or f64), got 'f16'}}
+hcq.schedule @s(%x: f16) {
   hcq.host_call "f"()
 }
 
@@ -758,13 +759,13 @@ hcq.schedule @e(%x: !hcq.buffer<4xi64, CPU:0>) {
 
 // -----
 
-// Tests that a patch group's variable source is an integer.
+// Tests that a patch group's variable source is an integer, f32 or f64.
 hcq.schedule @e(%x: !hcq.buffer<4xi64, CPU:0>) {
   %p = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<8xi8, AMD:0>
   %o = hcq.placeholder offtbl slot 2 : !hcq.buffer<4xi32, CPU:0>
-  %f = arith.constant 1.0 : f32
-  // expected-error @+1 {{'hcq.patch_group' op word #0 is a variable but its operand has type 'f32'}}
-  hcq.patch_group %p offsets %o[0, 1] i32 var(%f) : !hcq.buffer<8xi8, AMD:0>, !hcq.buffer<4xi32, CPU:0>, f32
+  %f = arith.constant 1.0 : f16
+  // expected-error @+1 {{'hcq.patch_group' op word #0 is a variable but its operand has type 'f16'}}
+  hcq.patch_group %p offsets %o[0, 1] i32 var(%f) : !hcq.buffer<8xi8, AMD:0>, !hcq.buffer<4xi32, CPU:0>, f16
 }
 
 // -----

@@ -104,3 +104,10 @@
 // RUN: %python %S/Inputs/doc-example.py %hcq_src_root/docs/reference/HCQDialect.md hcq.schedule > %t/doc-example.mlir
 // RUN: env LD_LIBRARY_PATH=%inputs hcq-run %t/doc-example.mlir --arg f32:64:arange --arg f32:64:fill=10 --arg f32:64:fill=0 --print 64 2>&1 | FileCheck %s --check-prefix=DOC
 // DOC: arg 2: 10 11 12 {{.*}} 71 72 73{{$}}
+
+// Tests that f32 scalars work, bound (--arg f32=2.5) and constant (0.5):
+// a = 0..63 times 2.5 times 0.5.
+// RUN: env LD_LIBRARY_PATH=%inputs hcq-run %hcq_src_root/test/Tools/Inputs/float-scalar.mlir --arg f32:64:arange --arg f32=2.5 2>&1 | FileCheck %s --check-prefix=FLOAT
+// FLOAT: arg 0: 0 1.25 2.5 3.75 5 6.25 7.5 8.75
+// RUN: not hcq-run %hcq_src_root/test/Tools/Inputs/float-scalar.mlir --arg f32:64:arange --arg f32=two 2>&1 | FileCheck %s --check-prefix=BADFLOAT
+// BADFLOAT: error: bad variable value 'two'

@@ -16,7 +16,8 @@
 //
 // Each --arg gives one schedule argument in order: a buffer as
 // TYPE:COUNT:INIT (TYPE f32 or i32; INIT arange, fill=V, or file=PATH of raw
-// little-endian elements) or a bound variable as i32=V. Runs --runs times,
+// little-endian elements) or a bound variable as i32=V, i64=V, f32=V or
+// f64=V (floats passed as their bits). Runs --runs times,
 // then prints every buffer's first --print elements and the host time per run.
 //
 // Several executables (--exe, each followed by its --arg options; a
@@ -56,8 +57,8 @@ static cl::list<std::string>
                       "--arg options after it are its arguments"),
              cl::value_desc("file"));
 static cl::list<std::string>
-    argSpecs("arg", cl::desc("one argument: TYPE:COUNT:INIT, i32=V, "
-                             "@NAME=TYPE:COUNT:INIT or @NAME"));
+    argSpecs("arg", cl::desc("one argument: TYPE:COUNT:INIT, i32=V, i64=V, "
+                             "f32=V, f64=V, @NAME=TYPE:COUNT:INIT or @NAME"));
 static cl::opt<unsigned> runs("runs", cl::desc("times to run"), cl::init(1));
 static cl::opt<unsigned> printCount("print", cl::desc("elements to print"),
                                     cl::init(8));
@@ -257,6 +258,19 @@ Error makeArguments(Program &program, BufferPool &pool) {
         i < declared.size() && declared[i].kind != ArgumentUse::Unused
             ? &declared[i]
             : nullptr;
+    bool isF32 = spec.starts_with("f32="), isF64 = spec.starts_with("f64=");
+    if (isF32 || isF64) {
+      double v;
+      if (spec.drop_front(4).getAsDouble(v))
+        return error("bad variable value '" + spec.drop_front(4) + "'");
+      if (d && d->kind == ArgumentUse::Buffer)
+        return error("argument " + Twine(i) + " is a buffer; --arg '" +
+                     specText + "' gives a variable");
+      program.arguments.push_back(isF32 ? Argument::f32(float(v))
+                                        : Argument::f64(v));
+      program.buffers.push_back(-1);
+      continue;
+    }
     if (spec.consume_front("i32=") || spec.consume_front("i64=")) {
       int64_t v;
       if (spec.getAsInteger(10, v))

@@ -215,12 +215,15 @@ def HCQ_LaunchOp : HCQ_Op<"launch", [
     are the kernel's scalars, as many as it declares: each is an argument of
     the schedule (a bound variable, written into the kernel arguments every
     run) or a constant (folded into them when encoded); anything else is
-    refused. Enqueued on the first non-CPU device of its buffers (seed
+    refused. Scalars are integers or f32 / f64, passed as their bits: 32-bit
+    scalars take 4 bytes of an AMD kernel's arguments, 64-bit ones 8; a CPU
+    kernel gets each in a 64-bit word (an integer sign-extended, a float's
+    bits in the low half for f32). Enqueued on the first non-CPU device of its buffers (seed
     section 2).
   }];
   let arguments = (ins FlatSymbolRefAttr:$kernel,
                        Variadic<HCQ_AnyBuffer>:$buffers,
-                       Variadic<AnySignlessIntegerOrIndex>:$vars,
+                       Variadic<AnyTypeOf<[AnySignlessIntegerOrIndex, F32, F64]>>:$vars,
                        DenseI64ArrayAttr:$global_size,
                        DenseI64ArrayAttr:$local_size);
   let assemblyFormat = [{

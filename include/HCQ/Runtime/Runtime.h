@@ -22,6 +22,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
+#include <cstring>
 #include <functional>
 #include <memory>
 
@@ -35,6 +36,17 @@ struct Argument {
   int64_t value = 0;
   static Argument buffer(void *p) { return {{p}, 0}; }
   static Argument variable(int64_t v) { return {{}, v}; }
+  /// An f32 or f64 bound variable: its bits.
+  static Argument f32(float v) {
+    uint32_t bits;
+    std::memcpy(&bits, &v, 4);
+    return {{}, static_cast<int64_t>(bits)};
+  }
+  static Argument f64(double v) {
+    int64_t bits;
+    std::memcpy(&bits, &v, 8);
+    return {{}, bits};
+  }
 };
 
 /// The implementation of an `hcq.host_call`: called with its operands, each

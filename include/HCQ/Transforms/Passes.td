@@ -14,11 +14,11 @@ def ConvertGPUToHCQ : Pass<"convert-gpu-to-hcq", "::mlir::ModuleOp"> {
 
     * its memref arguments become `!hcq.buffer` arguments on `device` (or
       on the device an argument's `hcq.device = "CPU:0"` attribute names),
-      its i32/i64 arguments bound variables;
+      its i32, i64, f32 and f64 arguments bound variables;
     * `gpu.launch_func` becomes `hcq.launch`: the grid (`blocks in`) is
       `global`, in workgroups, and the block (`threads in`) `local`, both
-      constants; memref operands are the kernel's buffers (first), i32
-      operands its bound variables (function arguments);
+      constants; memref operands are the kernel's buffers (first), i32 and
+      f32 operands its scalars (function arguments or constants);
     * `gpu.memcpy` becomes `hcq.copy` of the whole memref;
     * `gpu.alloc` becomes `hcq.alloc` on `device`; `gpu.dealloc` goes (the
       schedule owns its allocations);
@@ -29,8 +29,8 @@ def ConvertGPUToHCQ : Pass<"convert-gpu-to-hcq", "::mlir::ModuleOp"> {
       the code object of the `gpu.binary`'s `#rocdl.target` object for
       `chip` (or its only one), its buffers `readwrite`. The kernel metadata
       `gpu-module-to-binary` records must show bare pointers for the
-      buffers, then i32 scalars (`convert-gpu-to-rocdl{use-bare-ptr-memref-
-      call-conv=1}`).
+      buffers, then i32 or f32 scalars (`convert-gpu-to-rocdl{use-bare-ptr-
+      memref-call-conv=1}`).
 
     Anything else (control flow, dynamic sizes, host-shared or dynamic
     allocations, scalars that are not function arguments, memsets, kernels

@@ -15,6 +15,14 @@ void hcq_scale(const uint64_t *args, uint32_t x, uint32_t y, uint32_t z) {
   BUF(0, float)[x] *= (float)(int32_t)args[1];
 }
 
+// x[i] *= s, with s an f32 bound variable: its bits in the word's low half.
+void hcq_scalef(const uint64_t *args, uint32_t x, uint32_t y, uint32_t z) {
+  uint32_t bits = (uint32_t)args[1];
+  float s;
+  __builtin_memcpy(&s, &bits, 4);
+  BUF(0, float)[x] *= s;
+}
+
 // out[r * n + c] = sum_k a[r * k_dim + k] * b[k * n + c]; n = k_dim = 8
 void hcq_matmul(const uint64_t *args, uint32_t x, uint32_t y, uint32_t z) {
   float sum = 0;
