@@ -536,6 +536,17 @@ LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
     return emitOpError() << "passes " << getVars().size()
                          << " bound variables but kernel @" << getKernel()
                          << " takes " << kernel.getNumVars();
+  // The CPU device calls a kernel once per workgroup with its coordinates
+  // and no workgroup size: a local size it cannot honour is refused rather
+  // than silently computing one work-item of each workgroup.
+  if (kernel.getTarget() == KernelTarget::cpu &&
+      llvm::any_of(getLocalSize(), [](int64_t l) { return l != 1; }))
+    return emitOpError()
+           << "launches the cpu kernel @" << getKernel() << " with local size ["
+           << getLocalSize()
+           << "]: a CPU kernel is called once per workgroup and gets no "
+              "workgroup size, so its local size must be [1, 1, 1] (put the "
+              "work-items in global)";
   return success();
 }
 

@@ -967,3 +967,14 @@ hcq.kernel @k amd (write f32) symbol "k" code_object dense_resource<notelf> : te
     }
   }
 #-}
+
+// -----
+
+// Tests that a CPU kernel's launch has local size [1, 1, 1]: the CPU device
+// calls it once per workgroup and passes no workgroup size, so any other
+// local size would silently compute one work-item per workgroup.
+hcq.kernel @k cpu (write f32) symbol "k" library "libk.so"
+hcq.schedule @e(%a: !hcq.buffer<64xf32, CPU:0>) {
+  // expected-error @+1 {{'hcq.launch' op launches the cpu kernel @k with local size [64, 1, 1]: a CPU kernel is called once per workgroup and gets no workgroup size, so its local size must be [1, 1, 1] (put the work-items in global)}}
+  hcq.launch @k(%a : !hcq.buffer<64xf32, CPU:0>) global [1, 1, 1] local [64, 1, 1]
+}

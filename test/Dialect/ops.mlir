@@ -34,8 +34,8 @@ hcq.schedule @schedule(%a: !hcq.buffer<64xf32, AMD:0>, %m: !hcq.buffer<64xf32, [
   %v = hcq.view %c[8] : !hcq.buffer<64xf32, AMD:0> -> !hcq.buffer<8xf32, AMD:0>
   // CHECK: hcq.view %[[C]][60] : !hcq.buffer<64xf32, AMD:0> -> !hcq.buffer<16xi8, AMD:0>
   %bytes = hcq.view %c[60] : !hcq.buffer<64xf32, AMD:0> -> !hcq.buffer<16xi8, AMD:0>
-  // CHECK: hcq.launch @vadd(%[[C]], %[[A]], %[[A]] : !hcq.buffer<64xf32, AMD:0>, !hcq.buffer<64xf32, AMD:0>, !hcq.buffer<64xf32, AMD:0>) vars(%[[N]] : i32) global [2, 1, 1] local [32, 1, 1]
-  hcq.launch @vadd(%c, %a, %a : !hcq.buffer<64xf32, AMD:0>, !hcq.buffer<64xf32, AMD:0>, !hcq.buffer<64xf32, AMD:0>) vars(%n : i32) global [2, 1, 1] local [32, 1, 1]
+  // CHECK: hcq.launch @vadd(%[[C]], %[[A]], %[[A]] : !hcq.buffer<64xf32, AMD:0>, !hcq.buffer<64xf32, AMD:0>, !hcq.buffer<64xf32, AMD:0>) vars(%[[N]] : i32) global [2, 1, 1] local [1, 1, 1]
+  hcq.launch @vadd(%c, %a, %a : !hcq.buffer<64xf32, AMD:0>, !hcq.buffer<64xf32, AMD:0>, !hcq.buffer<64xf32, AMD:0>) vars(%n : i32) global [2, 1, 1] local [1, 1, 1]
   // CHECK: hcq.launch @noop() global [1, 1, 1] local [1, 1, 1]
   hcq.launch @noop() global [1, 1, 1] local [1, 1, 1]
   // CHECK: hcq.copy %[[C]][0, 256], %[[M]][0, 256] : !hcq.buffer<64xf32, AMD:0>, !hcq.buffer<64xf32, [AMD:0, AMD:1]>

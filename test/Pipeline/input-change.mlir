@@ -11,16 +11,16 @@
 hcq.kernel @vadd cpu (write f32, read f32, read f32) symbol "vadd" library "libkernels.so"
 
 hcq.schedule @original(%a: !hcq.buffer<64xf32, CPU:0>, %b: !hcq.buffer<64xf32, CPU:0>, %c: !hcq.buffer<64xf32, CPU:0>) {
-  hcq.launch @vadd(%c, %a, %b : !hcq.buffer<64xf32, CPU:0>, !hcq.buffer<64xf32, CPU:0>, !hcq.buffer<64xf32, CPU:0>) global [1, 1, 1] local [64, 1, 1]
+  hcq.launch @vadd(%c, %a, %b : !hcq.buffer<64xf32, CPU:0>, !hcq.buffer<64xf32, CPU:0>, !hcq.buffer<64xf32, CPU:0>) global [1, 1, 1] local [1, 1, 1]
   hcq.copy %a[0, 256], %c[0, 256] : !hcq.buffer<64xf32, CPU:0>, !hcq.buffer<64xf32, CPU:0>
 }
 
 hcq.schedule @swapped(%a: !hcq.buffer<64xf32, CPU:0>, %b: !hcq.buffer<64xf32, CPU:0>, %c: !hcq.buffer<64xf32, CPU:0>) {
-  hcq.launch @vadd(%c, %b, %a : !hcq.buffer<64xf32, CPU:0>, !hcq.buffer<64xf32, CPU:0>, !hcq.buffer<64xf32, CPU:0>) global [1, 1, 1] local [64, 1, 1]
+  hcq.launch @vadd(%c, %b, %a : !hcq.buffer<64xf32, CPU:0>, !hcq.buffer<64xf32, CPU:0>, !hcq.buffer<64xf32, CPU:0>) global [1, 1, 1] local [1, 1, 1]
   hcq.copy %b[0, 256], %c[0, 256] : !hcq.buffer<64xf32, CPU:0>, !hcq.buffer<64xf32, CPU:0>
 }
 
 hcq.schedule @regridded(%a: !hcq.buffer<64xf32, CPU:0>, %b: !hcq.buffer<64xf32, CPU:0>, %c: !hcq.buffer<64xf32, CPU:0>) {
-  hcq.launch @vadd(%c, %a, %b : !hcq.buffer<64xf32, CPU:0>, !hcq.buffer<64xf32, CPU:0>, !hcq.buffer<64xf32, CPU:0>) global [2, 1, 1] local [32, 1, 1]
+  hcq.launch @vadd(%c, %a, %b : !hcq.buffer<64xf32, CPU:0>, !hcq.buffer<64xf32, CPU:0>, !hcq.buffer<64xf32, CPU:0>) global [2, 1, 1] local [1, 1, 1]
   hcq.copy %a[0, 256], %c[0, 256] : !hcq.buffer<64xf32, CPU:0>, !hcq.buffer<64xf32, CPU:0>
 }

@@ -30,6 +30,6 @@
 
 hcq.kernel @k cpu (write f32, read f32) symbol "k" library "libk.so"
 hcq.schedule @s(%a: !hcq.buffer<16xf32, CPU:0>, %b: !hcq.buffer<16xf32, AMD:0>) {
-  hcq.launch @k(%a, %a : !hcq.buffer<16xf32, CPU:0>, !hcq.buffer<16xf32, CPU:0>) global [1, 1, 1] local [16, 1, 1]
+  hcq.launch @k(%a, %a : !hcq.buffer<16xf32, CPU:0>, !hcq.buffer<16xf32, CPU:0>) global [1, 1, 1] local [1, 1, 1]
   hcq.copy %b[0, 64], %a[0, 64] : !hcq.buffer<16xf32, AMD:0>, !hcq.buffer<16xf32, CPU:0>
 }

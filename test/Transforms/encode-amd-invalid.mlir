@@ -87,7 +87,7 @@ hcq.schedule @s(%a: !hcq.buffer<64xf32, AMD:0>, %n: i32) {
 hcq.kernel @k cpu (write f32) symbol "k" library "libk.so"
 hcq.schedule @s(%a: !hcq.buffer<64xf32, AMD:0>) {
   hcq.submit on AMD:0 queue COMPUTE:0 {
-    hcq.launch @k(%a : !hcq.buffer<64xf32, AMD:0>) global [1, 1, 1] local [64, 1, 1]
+    hcq.launch @k(%a : !hcq.buffer<64xf32, AMD:0>) global [1, 1, 1] local [1, 1, 1]
   }
 }
 //--- wrong-queue.mlir

@@ -51,7 +51,7 @@ hcq.schedule @compute(%a: !hcq.buffer<64xf32, CPU:0>, %b: !hcq.buffer<64xf32, CP
     hcq.wait %tl >= [%tlv : !hcq.buffer<1xi64, CPU:0>] - 1 : !hcq.buffer<1xi64, CPU:0>
     hcq.wait %sig >= 2 : !hcq.buffer<1xi64, CPU:0>
     hcq.timestamp %t0 : !hcq.buffer<1xi64, CPU:0>
-    hcq.launch @vadd(%c, %a, %b : !hcq.buffer<64xf32, CPU:0>, !hcq.buffer<64xf32, CPU:0>, !hcq.buffer<64xf32, CPU:0>) vars(%n : i32) global [4, 2, 1] local [16, 1, 1]
+    hcq.launch @vadd(%c, %a, %b : !hcq.buffer<64xf32, CPU:0>, !hcq.buffer<64xf32, CPU:0>, !hcq.buffer<64xf32, CPU:0>) vars(%n : i32) global [4, 2, 1] local [1, 1, 1]
     hcq.timestamp %t1 : !hcq.buffer<1xi64, CPU:0>
     hcq.store %sig = 3 : !hcq.buffer<1xi64, CPU:0>
     hcq.store %tl = [%tlv : !hcq.buffer<1xi64, CPU:0>] : !hcq.buffer<1xi64, CPU:0>

@@ -293,8 +293,8 @@ hcq.kernel @vadd cpu (write f32, read f32, read f32) vars 1 symbol "vadd" librar
 hcq.kernel @scale cpu (readwrite f32) vars 1 symbol "scale" library "libkernels.so"
 hcq.schedule @two_kernels_one_copy(%a: !hcq.buffer<64xf32, CPU:0>, %b: !hcq.buffer<64xf32, CPU:0>, %out: !hcq.buffer<64xf32, CPU:0>, %n: i32) {
   %c = hcq.alloc : !hcq.buffer<64xf32, CPU:0>
-  hcq.launch @vadd(%c, %a, %b : !hcq.buffer<64xf32, CPU:0>, !hcq.buffer<64xf32, CPU:0>, !hcq.buffer<64xf32, CPU:0>) vars(%n : i32) global [1, 1, 1] local [64, 1, 1]
-  hcq.launch @scale(%c : !hcq.buffer<64xf32, CPU:0>) vars(%n : i32) global [1, 1, 1] local [64, 1, 1]
+  hcq.launch @vadd(%c, %a, %b : !hcq.buffer<64xf32, CPU:0>, !hcq.buffer<64xf32, CPU:0>, !hcq.buffer<64xf32, CPU:0>) vars(%n : i32) global [1, 1, 1] local [1, 1, 1]
+  hcq.launch @scale(%c : !hcq.buffer<64xf32, CPU:0>) vars(%n : i32) global [1, 1, 1] local [1, 1, 1]
   hcq.copy %out[0, 256], %c[0, 256] : !hcq.buffer<64xf32, CPU:0>, !hcq.buffer<64xf32, CPU:0>
 }
 //--- amd.mlir
