@@ -7,8 +7,13 @@
 // kernel an hcq.kernel of target amd holding the binary's code object.
 // Async tokens only constrain the order; a schedule runs its calls in
 // program order, which respects every token, and hcq-batch-deps recovers the
-// real dependencies from the buffers. Anything the schedule cannot express
-// is refused with a diagnostic naming the op.
+// real dependencies from the buffers.
+//
+// Two steps: plan() checks each function and refuses, with a diagnostic
+// naming the op, anything a schedule cannot express, recording each
+// signature and launch; then a partial dialect conversion (MLIR's
+// DialectConversion driver) rewrites what plan() accepted, so it cannot fail
+// halfway through a function.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,8 +31,9 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinDialect.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
-#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/DialectConversion.h"
 
 namespace hcq {
 #define GEN_PASS_DEF_CONVERTGPUTOHCQ
@@ -39,6 +45,14 @@ using namespace hcq;
 
 namespace {
 
+/// A checked gpu.launch_func: its hcq.kernel, how many of its operands are
+/// buffers (the rest are scalars), its grid and block.
+struct LaunchPlan {
+  FlatSymbolRefAttr kernel;
+  unsigned numBuffers = 0;
+  SmallVector<int64_t> grid, block;
+};
+
 struct ConvertGPUToHCQPass
     : public hcq::impl::ConvertGPUToHCQBase<ConvertGPUToHCQPass> {
   using Base::Base;
@@ -49,7 +63,12 @@ private:
   FailureOr<DeviceAttr> parseDevice(StringRef text, Location loc);
   FailureOr<BufferType> bufferType(Type type, DeviceAttr device,
                                    Operation *user);
-  LogicalResult convert(func::FuncOp func);
+  /// Checks `func` and records what the conversion needs: its signature and
+  /// each launch's kernel and sizes. Every refusal is reported here, so the
+  /// conversion itself cannot fail on input plan() accepted.
+  LogicalResult plan(func::FuncOp func);
+  /// Converts the planned functions of `module`.
+  LogicalResult applyConversion();
   FailureOr<FlatSymbolRefAttr> kernelFor(gpu::LaunchFuncOp launch,
                                          unsigned numBuffers,
                                          ArrayRef<Type> elementTypes);
@@ -62,6 +81,9 @@ private:
   llvm::StringMap<FlatSymbolRefAttr> kernels;
   /// The code object resource of each gpu.binary object.
   DenseMap<Attribute, Attribute> codeObjects;
+  /// What plan() found, for the conversion patterns.
+  DenseMap<Operation *, SmallVector<Type>> signatures;
+  DenseMap<Operation *, LaunchPlan> launches;
 };
 
 FailureOr<DeviceAttr> ConvertGPUToHCQPass::parseDevice(StringRef text,
@@ -222,7 +244,7 @@ ConvertGPUToHCQPass::kernelFor(gpu::LaunchFuncOp launch, unsigned numBuffers,
   return ref;
 }
 
-LogicalResult ConvertGPUToHCQPass::convert(func::FuncOp func) {
+LogicalResult ConvertGPUToHCQPass::plan(func::FuncOp func) {
   if (func.isExternal())
     return success();
   if (func.getNumResults())
@@ -234,8 +256,8 @@ LogicalResult ConvertGPUToHCQPass::convert(func::FuncOp func) {
            << "has control flow: an hcq schedule is one block of calls";
 
   // The signature: memrefs become buffers on their device (the argument's
-  // `hcq.device` attribute, or the pass's device), i32/i64 stay bound
-  // variables.
+  // `hcq.device` attribute, or the pass's device); i32, i64, f32 and f64
+  // stay bound variables.
   SmallVector<Type> inputs;
   for (auto [i, type] : llvm::enumerate(func.getArgumentTypes())) {
     if (type.isInteger(32) || type.isInteger(64) || type.isF32() ||
@@ -262,24 +284,19 @@ LogicalResult ConvertGPUToHCQPass::convert(func::FuncOp func) {
     inputs.push_back(*buffer);
   }
 
-  OpBuilder builder(func);
-  auto schedule =
-      ScheduleOp::create(builder, func.getLoc(), func.getSymName(),
-                         builder.getFunctionType(inputs, {}), nullptr, nullptr);
-  Block *entry = new Block();
-  schedule.getBody().push_back(entry);
-  IRMapping mapping;
+  // The memrefs the schedule knows: its arguments and its allocations,
+  // with their buffer types.
+  DenseMap<Value, BufferType> buffers;
   for (auto [arg, type] : llvm::zip(func.getArguments(), inputs))
-    mapping.map(arg, entry->addArgument(type, arg.getLoc()));
-  OpBuilder body = OpBuilder::atBlockEnd(entry);
-
-  auto buffer = [&](Value memref, Operation *user) -> FailureOr<Value> {
-    Value mapped = mapping.lookupOrNull(memref);
-    if (!mapped || !isa<BufferType>(mapped.getType()))
+    if (auto buffer = dyn_cast<BufferType>(type))
+      buffers[arg] = buffer;
+  auto buffer = [&](Value memref, Operation *user) -> FailureOr<BufferType> {
+    auto it = buffers.find(memref);
+    if (it == buffers.end())
       return user->emitOpError()
              << "uses a memref that is neither an argument of the function "
                 "nor a gpu.alloc";
-    return mapped;
+    return it->second;
   };
 
   LogicalResult result = success();
@@ -310,23 +327,18 @@ LogicalResult ConvertGPUToHCQPass::convert(func::FuncOp func) {
         result = failure();
         continue;
       }
-      mapping.map(alloc.getMemref(),
-                  AllocOp::create(body, alloc.getLoc(), *type).getResult());
+      buffers[alloc.getMemref()] = *type;
       continue;
     }
     if (auto copy = dyn_cast<gpu::MemcpyOp>(op)) {
-      FailureOr<Value> dst = buffer(copy.getDst(), &op);
-      FailureOr<Value> src = buffer(copy.getSrc(), &op);
+      FailureOr<BufferType> dst = buffer(copy.getDst(), &op);
+      FailureOr<BufferType> src = buffer(copy.getSrc(), &op);
       if (failed(dst) || failed(src)) {
         result = failure();
         continue;
       }
-      int64_t bytes = cast<BufferType>(dst->getType()).getByteSize();
-      if (bytes != cast<BufferType>(src->getType()).getByteSize()) {
+      if (dst->getByteSize() != src->getByteSize())
         fail("copies between memrefs of different sizes");
-        continue;
-      }
-      CopyOp::create(body, copy.getLoc(), *dst, 0, bytes, *src, 0, bytes);
       continue;
     }
     if (auto launch = dyn_cast<gpu::LaunchFuncOp>(op)) {
@@ -346,63 +358,202 @@ LogicalResult ConvertGPUToHCQPass::convert(func::FuncOp func) {
         result = failure();
         continue;
       }
-      SmallVector<Value> buffers, vars;
+      unsigned numBuffers = 0, numScalars = 0;
       SmallVector<Type> elementTypes;
       bool ok = true;
       for (Value operand : launch.getKernelOperands()) {
         if (isa<MemRefType>(operand.getType())) {
-          if (!vars.empty()) {
+          if (numScalars) {
             fail("passes a memref after a scalar: hcq kernels take their "
                  "buffers first");
             ok = false;
             break;
           }
-          FailureOr<Value> mapped = buffer(operand, &op);
-          if (failed(mapped)) {
+          FailureOr<BufferType> type = buffer(operand, &op);
+          if (failed(type)) {
             result = failure();
             ok = false;
             break;
           }
-          buffers.push_back(*mapped);
-          elementTypes.push_back(
-              cast<BufferType>(mapped->getType()).getElementType());
+          ++numBuffers;
+          elementTypes.push_back(type->getElementType());
           continue;
         }
-        Value mapped = mapping.lookupOrNull(operand);
-        // A constant scalar goes along; hcq folds it into the kernel
-        // arguments.
-        if (!mapped && matchPattern(operand, m_Constant()))
-          mapped = body.clone(*operand.getDefiningOp(), mapping)->getResult(0);
+        // A scalar is a bound variable (an argument) or a constant, which
+        // hcq folds into the kernel arguments.
         Type type = operand.getType();
-        if (!mapped || !(type.isInteger(32) || type.isF32())) {
+        bool isArgument = isa<BlockArgument>(operand);
+        if (!(isArgument || matchPattern(operand, m_Constant())) ||
+            !(type.isInteger(32) || type.isF32())) {
           fail("passes a scalar that is neither an i32 / f32 argument of "
                "the function nor a constant: hcq kernel scalars are the "
                "schedule's bound variables or constants");
           ok = false;
           break;
         }
-        vars.push_back(mapped);
+        ++numScalars;
       }
       if (!ok)
         continue;
       FailureOr<FlatSymbolRefAttr> kernel =
-          kernelFor(launch, buffers.size(), elementTypes);
+          kernelFor(launch, numBuffers, elementTypes);
       if (failed(kernel)) {
         result = failure();
         continue;
       }
-      LaunchOp::create(body, launch.getLoc(), kernel->getValue(), buffers, vars,
-                       *grid, *block);
+      launches[launch] = {*kernel, numBuffers, *grid, *block};
       continue;
     }
     fail("cannot be converted to hcq: a schedule holds kernel launches, "
          "copies and allocations");
   }
-  if (failed(result)) {
-    schedule.erase();
+  if (failed(result))
     return failure();
+  signatures[func] = std::move(inputs);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// The conversion: patterns over what plan() checked
+//===----------------------------------------------------------------------===//
+
+/// A planned func.func becomes an hcq.schedule of its planned signature, its
+/// body moved over.
+///
+/// The patterns take no type converter: a memref's buffer type depends on
+/// where it comes from (an argument's `hcq.device`, or the pass's device), so
+/// each value keeps the type plan() gave it, and adaptors hand the converted
+/// values over unchanged.
+struct FuncToSchedule : OpConversionPattern<func::FuncOp> {
+  FuncToSchedule(MLIRContext *ctx,
+                 const DenseMap<Operation *, SmallVector<Type>> &signatures)
+      : OpConversionPattern(ctx), signatures(signatures) {}
+
+  LogicalResult
+  matchAndRewrite(func::FuncOp func, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto it = signatures.find(func);
+    if (it == signatures.end())
+      return failure();
+    auto schedule = ScheduleOp::create(
+        rewriter, func.getLoc(), func.getSymName(),
+        rewriter.getFunctionType(it->second, {}), nullptr, nullptr);
+    rewriter.inlineRegionBefore(func.getBody(), schedule.getBody(),
+                                schedule.getBody().end());
+    TypeConverter::SignatureConversion conversion(func.getNumArguments());
+    for (auto [i, type] : llvm::enumerate(it->second))
+      conversion.addInputs(i, type);
+    rewriter.applySignatureConversion(&schedule.getBody().front(), conversion);
+    rewriter.eraseOp(func);
+    return success();
   }
-  func.erase();
+
+  const DenseMap<Operation *, SmallVector<Type>> &signatures;
+};
+
+struct LaunchFuncToLaunch : OpConversionPattern<gpu::LaunchFuncOp> {
+  LaunchFuncToLaunch(MLIRContext *ctx,
+                     const DenseMap<Operation *, LaunchPlan> &launches)
+      : OpConversionPattern(ctx), launches(launches) {}
+
+  LogicalResult
+  matchAndRewrite(gpu::LaunchFuncOp launch, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto it = launches.find(launch);
+    if (it == launches.end())
+      return failure();
+    const LaunchPlan &plan = it->second;
+    ValueRange operands = adaptor.getKernelOperands();
+    LaunchOp::create(rewriter, launch.getLoc(), plan.kernel.getValue(),
+                     operands.take_front(plan.numBuffers),
+                     operands.drop_front(plan.numBuffers), plan.grid,
+                     plan.block);
+    rewriter.eraseOp(launch);
+    return success();
+  }
+
+  const DenseMap<Operation *, LaunchPlan> &launches;
+};
+
+struct MemcpyToCopy : OpConversionPattern<gpu::MemcpyOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(gpu::MemcpyOp copy, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    int64_t bytes = cast<BufferType>(adaptor.getDst().getType()).getByteSize();
+    CopyOp::create(rewriter, copy.getLoc(), adaptor.getDst(), 0, bytes,
+                   adaptor.getSrc(), 0, bytes);
+    rewriter.eraseOp(copy);
+    return success();
+  }
+};
+
+struct AllocToAlloc : OpConversionPattern<gpu::AllocOp> {
+  AllocToAlloc(MLIRContext *ctx, DeviceAttr device)
+      : OpConversionPattern(ctx), device(device) {}
+
+  LogicalResult
+  matchAndRewrite(gpu::AllocOp alloc, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto memref = alloc.getMemref().getType();
+    auto type = BufferType::get(getContext(), memref.getNumElements(),
+                                memref.getElementType(),
+                                DevicesAttr::get(getContext(), {device}));
+    Value buffer = AllocOp::create(rewriter, alloc.getLoc(), type);
+    // The async token is dropped: every op using it goes too, and program
+    // order respects it.
+    SmallVector<Value> replacements = {buffer};
+    if (alloc.getAsyncToken())
+      replacements.push_back(Value());
+    rewriter.replaceOp(alloc, replacements);
+    return success();
+  }
+
+  DeviceAttr device;
+};
+
+/// gpu.wait, gpu.dealloc and the return go: the schedule runs in program
+/// order and owns its allocations.
+template <typename Op> struct Erase : OpConversionPattern<Op> {
+  using OpConversionPattern<Op>::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(Op op, typename Op::Adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+LogicalResult ConvertGPUToHCQPass::applyConversion() {
+  if (signatures.empty())
+    return success();
+  MLIRContext *ctx = &getContext();
+  ConversionTarget target(*ctx);
+  target.addLegalDialect<HCQDialect, arith::ArithDialect>();
+  target.addIllegalOp<gpu::LaunchFuncOp, gpu::MemcpyOp, gpu::AllocOp,
+                      gpu::DeallocOp, gpu::WaitOp>();
+  target.addDynamicallyLegalOp<func::FuncOp>(
+      [&](func::FuncOp func) { return !signatures.count(func); });
+  target.addDynamicallyLegalOp<func::ReturnOp>(
+      [](func::ReturnOp ret) { return !isa<ScheduleOp>(ret->getParentOp()); });
+
+  RewritePatternSet patterns(ctx);
+  patterns.add<FuncToSchedule>(ctx, signatures);
+  patterns.add<LaunchFuncToLaunch>(ctx, launches);
+  patterns.add<AllocToAlloc>(ctx, defaultDevice);
+  patterns.add<MemcpyToCopy, Erase<gpu::WaitOp>, Erase<gpu::DeallocOp>,
+               Erase<func::ReturnOp>>(ctx);
+  if (failed(applyPartialConversion(module, target, std::move(patterns))))
+    return failure();
+
+  // What the grid sizes were read from is no schedule's business.
+  for (ScheduleOp schedule : module.getOps<ScheduleOp>())
+    for (Operation &op :
+         llvm::make_early_inc_range(llvm::reverse(schedule.getBody().front())))
+      if (isOpTriviallyDead(&op))
+        op.erase();
   return success();
 }
 
@@ -418,6 +569,8 @@ void ConvertGPUToHCQPass::runOnOperation() {
   for (ModuleOp m : modules) {
     module = m;
     kernels.clear();
+    signatures.clear();
+    launches.clear();
     // The functions that launch kernels or move GPU memory become
     // schedules.
     SmallVector<func::FuncOp> funcs;
@@ -430,7 +583,11 @@ void ConvertGPUToHCQPass::runOnOperation() {
         funcs.push_back(func);
     }
     for (func::FuncOp func : funcs)
-      failed |= mlir::failed(convert(func));
+      failed |= mlir::failed(plan(func));
+    if (failed)
+      continue;
+    if (mlir::failed(applyConversion()))
+      failed = true;
     if (failed)
       continue;
     // The binaries live on in the hcq.kernel ops.

@@ -33,9 +33,10 @@ def ConvertGPUToHCQ : Pass<"convert-gpu-to-hcq", "::mlir::ModuleOp"> {
       memref-call-conv=1}`).
 
     Anything else (control flow, dynamic sizes, host-shared or dynamic
-    allocations, scalars that are not function arguments, memsets, kernels
-    still in a `gpu.module`, other ops) is refused with an error naming the
-    op.
+    allocations, scalars that are neither function arguments nor constants,
+    memsets, kernels still in a `gpu.module`, other ops) is refused with an
+    error naming the op, before anything is rewritten; the rewrite is a
+    partial dialect conversion of the functions that passed.
   }];
   let dependentDialects = ["::hcq::HCQDialect"];
   let options = [
