@@ -111,3 +111,16 @@
 // FLOAT: arg 0: 0 1.25 2.5 3.75 5 6.25 7.5 8.75
 // RUN: not hcq-run %hcq_src_root/test/Tools/Inputs/float-scalar.mlir --arg f32:64:arange --arg f32=two 2>&1 | FileCheck %s --check-prefix=BADFLOAT
 // BADFLOAT: error: bad variable value 'two'
+
+// Tests that hostile arguments are refused, not attempted: a buffer larger
+// than --max-buffer-bytes (sizes in 64 bits: 1073741840 * 4 overflowed 32),
+// an endless file read only as far as the buffer needs (zeros, scaled by -3),
+// and a file that is
+// no regular file as an executable.
+// RUN: not hcq-run %t/chain.hcqx --arg f32:1073741840:arange 2>&1 | FileCheck %s --check-prefix=HUGE
+// HUGE: error: buffer argument 'f32:1073741840:arange' is 1073741840 elements, more than --max-buffer-bytes (1073741824 bytes) allows
+// RUN: env LD_LIBRARY_PATH=%inputs hcq-run %hcq_src_root/test/Tools/Inputs/constant-scalar.mlir --arg f32:64:file=/dev/zero 2>&1 | FileCheck %s --check-prefix=ENDLESS
+// ENDLESS: arg 0: -0 -0 -0 -0 -0 -0 -0 -0
+// RUN: not hcq-run /dev/zero 2>&1 | FileCheck %s --check-prefix=NOTREG
+// RUN: not hcq-exe-dump /dev/zero 2>&1 | FileCheck %s --check-prefix=NOTREG
+// NOTREG: error: cannot read '/dev/zero': not a regular file

@@ -9,6 +9,7 @@
 #include "HCQ/Support/Device.h"
 
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/WithColor.h"
@@ -23,6 +24,13 @@ static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<file.hcqx>"),
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
   cl::ParseCommandLineOptions(argc, argv, "hcq executable dumper\n");
+  sys::fs::file_status status;
+  if (!sys::fs::status(inputFile, status) &&
+      !sys::fs::is_regular_file(status)) {
+    WithColor::error() << "cannot read '" << inputFile
+                       << "': not a regular file\n";
+    return 1;
+  }
   auto buffer = MemoryBuffer::getFile(inputFile, /*IsText=*/false,
                                       /*RequiresNullTerminator=*/false);
   if (!buffer) {

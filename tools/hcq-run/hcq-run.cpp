@@ -92,6 +92,10 @@ static cl::opt<std::string>
 static cl::opt<unsigned> timeoutMs("timeout-ms",
                                    cl::desc("wait timeout in milliseconds"),
                                    cl::init(30000));
+static cl::opt<uint64_t> maxBufferBytes(
+    "max-buffer-bytes",
+    cl::desc("the largest buffer an --arg may make (default 1 GiB)"),
+    cl::init(uint64_t(1) << 30));
 static cl::opt<uint64_t>
     ringBytes("ring-bytes",
               cl::desc("bytes of each device queue's ring (a multiple of 64)"),
@@ -103,26 +107,60 @@ struct HostBuffer {
   std::vector<uint8_t> bytes;
 };
 
+/// Reads exactly `bytes.size()` bytes from the start of `path`, however
+/// long (or endless, as /dev/zero) the file is.
+Error readPrefix(StringRef path, std::vector<uint8_t> &bytes) {
+  auto error = [&] {
+    return createStringError(inconvertibleErrorCode(),
+                             "cannot read " + Twine(bytes.size()) +
+                                 " bytes from " + path);
+  };
+  Expected<sys::fs::file_t> file = sys::fs::openNativeFileForRead(path);
+  if (!file) {
+    consumeError(file.takeError());
+    return error();
+  }
+  llvm::scope_exit close([&] { sys::fs::closeFile(*file); });
+  size_t done = 0;
+  while (done < bytes.size()) {
+    Expected<size_t> n = sys::fs::readNativeFile(
+        *file,
+        MutableArrayRef<char>(reinterpret_cast<char *>(bytes.data()) + done,
+                              bytes.size() - done));
+    if (!n) {
+      consumeError(n.takeError());
+      return error();
+    }
+    if (*n == 0)
+      return error();
+    done += *n;
+  }
+  return Error::success();
+}
+
 Expected<HostBuffer> makeBuffer(StringRef spec) {
   SmallVector<StringRef, 3> parts;
   spec.split(parts, ':', 2);
-  unsigned count;
+  uint64_t count;
   if (parts.size() != 3 || (parts[0] != "f32" && parts[0] != "i32") ||
       parts[1].getAsInteger(10, count))
     return createStringError(inconvertibleErrorCode(),
                              "bad buffer argument '" + spec +
                                  "' (expected f32|i32:COUNT:INIT)");
+  // Sizes in 64 bits, and a limit: a buffer the host cannot hold is
+  // refused by name, not attempted.
+  if (count > maxBufferBytes / 4)
+    return createStringError(
+        inconvertibleErrorCode(),
+        "buffer argument '" + spec + "' is " + Twine(count) +
+            " elements, more than "
+            "--max-buffer-bytes (" +
+            Twine(uint64_t(maxBufferBytes)) + " bytes) allows");
   HostBuffer buffer{parts[0].str(), std::vector<uint8_t>(count * 4)};
   StringRef init = parts[2];
   if (init.starts_with("file=")) {
-    StringRef path = init.drop_front(5);
-    auto file = MemoryBuffer::getFile(path);
-    if (!file || (*file)->getBufferSize() < buffer.bytes.size())
-      return createStringError(inconvertibleErrorCode(),
-                               "cannot read " + Twine(buffer.bytes.size()) +
-                                   " bytes from " + path);
-    std::memcpy(buffer.bytes.data(), (*file)->getBufferStart(),
-                buffer.bytes.size());
+    if (Error e = readPrefix(init.drop_front(5), buffer.bytes))
+      return std::move(e);
     return buffer;
   }
   double fill = 0;
@@ -222,6 +260,13 @@ Error readProgram(Program &program, const char *argv0) {
       return compiled.takeError();
     program.file = std::move(*compiled);
   } else {
+    // An executable is a regular file: a device or pipe (/dev/zero) would
+    // be read forever.
+    sys::fs::file_status status;
+    if (!sys::fs::status(path, status) && !sys::fs::is_regular_file(status))
+      return createStringError(inconvertibleErrorCode(),
+                               "cannot read '" + path +
+                                   "': not a regular file");
     auto read = MemoryBuffer::getFile(path, false, false);
     if (!read)
       return createStringError(inconvertibleErrorCode(),
