@@ -276,3 +276,30 @@ TEST(Executable, UnknownEnumValuesAreRefused) {
       errorOf(readExecutable(writeExecutable(exe))).find("unknown push mode 3"),
       std::string::npos);
 }
+
+TEST(Executable, ShiftsSizesAndCountsBeyondTheFormatsLimitsAreRefused) {
+  // A shift of 64 or more is undefined behaviour in the link and patches.
+  Executable exe = sample();
+  exe.blobs[0].patches[1].second.shift = 64;
+  EXPECT_NE(errorOf(readExecutable(writeExecutable(exe)))
+                .find("blob 0 patch at 8 shifts by 64"),
+            std::string::npos);
+  exe = sample();
+  exe.submitters[0].steps[1].patch.word.shift = 200;
+  EXPECT_NE(errorOf(readExecutable(writeExecutable(exe)))
+                .find("submitter 0 word shifts by 200"),
+            std::string::npos);
+  // Billions of arguments, or a value of terabytes.
+  exe = sample();
+  exe.numArgs = 3000000000u;
+  EXPECT_NE(errorOf(readExecutable(writeExecutable(exe)))
+                .find("3000000000 arguments, more than the 65536 an "
+                      "executable may have"),
+            std::string::npos);
+  exe = sample();
+  exe.values[2].bytes = uint64_t(1) << 45;
+  EXPECT_NE(errorOf(readExecutable(writeExecutable(exe)))
+                .find("value 2 is 35184372088832 bytes, more than "
+                      "1099511627776"),
+            std::string::npos);
+}

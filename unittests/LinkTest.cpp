@@ -126,3 +126,41 @@ TEST(Link, BadCodeObjectIsAnError) {
   EXPECT_NE(llvm::toString(linked.takeError()).find("link: kernel vadd:"),
             std::string::npos);
 }
+
+TEST(Link, CraftedBlobsAndPatchesAreRefusedNotWrittenOutOfBounds) {
+  auto linkError = [](const Executable &exe) {
+    AddressMap memory(0x100000000);
+    auto linked = link(exe, memory);
+    return linked ? std::string() : llvm::toString(linked.takeError());
+  };
+  ASSERT_EQ(linkError(sample()), "");
+  // A blob larger than the memory it is written into.
+  Executable exe = sample();
+  exe.blobs[0].data.resize(129, 0);
+  EXPECT_EQ(linkError(exe),
+            "link: blob 0 of 129 bytes does not fit its 128-byte value");
+  // A blob written into an input (the run's memory) or a program.
+  exe = sample();
+  Value input;
+  input.kind = ValueKind::Input;
+  input.bytes = 1024;
+  input.devices = {{hcq::DeviceKind::AMD, 0}};
+  exe.values.push_back(input);
+  exe.numArgs = 1;
+  exe.blobs[0].target = 4;
+  EXPECT_EQ(linkError(exe),
+            "link: blob 0 is written into value 4, which is no linked memory");
+  exe.blobs[0].target = 3;
+  EXPECT_EQ(linkError(exe),
+            "link: blob 0 is written into value 3, which is no linked memory");
+  // A patch taking the address of a value on no device (no lanes), or of
+  // one with fewer lanes than the blob.
+  exe = sample();
+  exe.values.push_back(
+      placeholder(PlaceholderTag::signal, 9, 8, /*devices=*/{}));
+  exe.blobs[0].patches[0].second.refs = {4};
+  EXPECT_EQ(linkError(exe), "link: a blob patch takes the address of value "
+                            "4, which is no linked memory of the blob's lanes");
+  exe.blobs[0].patches[0].second.refs = {2}; // one lane: serves both
+  EXPECT_EQ(linkError(exe), "");
+}

@@ -472,3 +472,17 @@ TEST(RuntimeBuffers, KeepTheirRuntimeAlive) {
   b.data<uint64_t>()[0] = 42;
   EXPECT_EQ(b.data<uint64_t>()[0], 42u);
 }
+
+TEST(RuntimeBuffers, AllocationsBeyondTheLimitAreRefusedByName) {
+  RuntimeOptions options;
+  options.maxAllocationBytes = 1 << 20;
+  auto runtime = Runtime::create(options);
+  llvm::Expected<Buffer> big =
+      runtime->allocate({hcq::DeviceKind::CPU, 0}, (1 << 20) + 1);
+  ASSERT_FALSE(static_cast<bool>(big));
+  EXPECT_EQ(llvm::toString(big.takeError()),
+            "CPU:0: an allocation of 1048577 bytes is more than "
+            "RuntimeOptions::maxAllocationBytes (1048576)");
+  EXPECT_TRUE(
+      static_cast<bool>(runtime->allocate({hcq::DeviceKind::CPU, 0}, 1 << 20)));
+}

@@ -72,6 +72,12 @@ DeviceImpl::~DeviceImpl() {
 }
 
 Expected<uint64_t> DeviceImpl::allocate(uint64_t bytes) {
+  uint64_t limit = runtime.getOptions().maxAllocationBytes;
+  if (bytes > limit)
+    return runtimeError(name + ": an allocation of " + Twine(bytes) +
+                        " bytes is more than RuntimeOptions::"
+                        "maxAllocationBytes (" +
+                        Twine(limit) + ")");
   uint64_t size = alignTo(std::max<uint64_t>(bytes, 1), 256);
   if (size < bytes)
     return runtimeError(name + ": cannot allocate " + Twine(bytes) + " bytes");

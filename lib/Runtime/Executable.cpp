@@ -215,6 +215,15 @@ Error formatError(const Twine &why) {
 /// Checks that every index names something that exists and every record has
 /// what its kind reads: a runtime indexes them without checking again.
 Error validate(const Executable &exe) {
+  // Limits of the format, so that a file cannot make its reader or the
+  // runtime attempt what no schedule needs.
+  if (exe.numArgs > MAX_ARGUMENTS)
+    return formatError(Twine(exe.numArgs) + " arguments, more than the " +
+                       Twine(MAX_ARGUMENTS) + " an executable may have");
+  for (auto [i, v] : llvm::enumerate(exe.values))
+    if (v.bytes > MAX_VALUE_BYTES)
+      return formatError("value " + Twine(i) + " is " + Twine(v.bytes) +
+                         " bytes, more than " + Twine(MAX_VALUE_BYTES));
   size_t values = exe.values.size();
   auto value = [&](uint32_t v, const Twine &where) -> Error {
     if (v >= values)
@@ -249,6 +258,9 @@ Error validate(const Executable &exe) {
       for (uint32_t ref : word.refs)
         if (Error e = value(ref, "blob " + Twine(i) + " patch"))
           return e;
+      if (word.shift >= 64)
+        return formatError("blob " + Twine(i) + " patch at " + Twine(offset) +
+                           " shifts by " + Twine(word.shift));
     }
   }
   for (auto [i, table] : llvm::enumerate(exe.inputs)) {
@@ -264,6 +276,9 @@ Error validate(const Executable &exe) {
         if (op >= sub.numArgs)
           return formatError("submitter " + Twine(i) + " step names argument " +
                              Twine(op) + " of " + Twine(sub.numArgs));
+      if (step.patch.word.shift >= 64)
+        return formatError("submitter " + Twine(i) + " word shifts by " +
+                           Twine(step.patch.word.shift));
       for (uint32_t ref : step.patch.word.refs)
         if (ref >= sub.numArgs)
           return formatError("submitter " + Twine(i) + " word names argument " +

@@ -102,6 +102,27 @@ Expected<LinkResult> link(const Executable &exe, Memory &memory) {
   }
 
   // Blobs: each lane's copy of the data, with that lane's addresses patched.
+  // What the link writes into and patches with is linked memory (not an
+  // input, whose address is the run's, nor a value on no device), and a
+  // blob fits its memory: a crafted file cannot make the link write out of
+  // bounds.
+  auto isLinkedMemory = [&](uint32_t v) {
+    const Value &value = exe.values[v];
+    return (value.kind == ValueKind::Placeholder ||
+            value.kind == ValueKind::Alloc ||
+            value.kind == ValueKind::Program) &&
+           !value.devices.empty();
+  };
+  for (auto [i, blob] : llvm::enumerate(exe.blobs)) {
+    if (!isLinkedMemory(blob.target) ||
+        exe.values[blob.target].kind == ValueKind::Program)
+      return linkError("blob " + Twine(i) + " is written into value " +
+                       Twine(blob.target) + ", which is no linked memory");
+    if (blob.data.size() > exe.values[blob.target].bytes)
+      return linkError("blob " + Twine(i) + " of " + Twine(blob.data.size()) +
+                       " bytes does not fit its " +
+                       Twine(exe.values[blob.target].bytes) + "-byte value");
+  }
   for (const Blob &blob : exe.blobs) {
     const std::vector<uint64_t> &targets = result.addresses[blob.target];
     auto &lanes = result.blobs.emplace_back();
@@ -114,6 +135,11 @@ Expected<LinkResult> link(const Executable &exe, Memory &memory) {
                            ? word.refs[0]
                            : word.refs[lane % word.refs.size()];
         const std::vector<uint64_t> &refLanes = result.addresses[ref];
+        if (!isLinkedMemory(ref) ||
+            (refLanes.size() != 1 && refLanes.size() <= lane))
+          return linkError("a blob patch takes the address of value " +
+                           Twine(ref) +
+                           ", which is no linked memory of the blob's lanes");
         uint64_t address = refLanes[refLanes.size() == 1 ? 0 : lane];
         uint64_t value = evaluateAddressWord(word, address);
         if (word.part == WordPart::full)

@@ -201,6 +201,11 @@ struct ArgumentUse {
 /// One entry per schedule argument, from the input and variable values.
 std::vector<ArgumentUse> getArgumentUses(const Executable &exe);
 
+/// Limits the reader enforces: arguments of an executable, bytes of one value
+/// (per lane).
+constexpr uint32_t MAX_ARGUMENTS = 1 << 16;
+constexpr uint64_t MAX_VALUE_BYTES = uint64_t(1) << 40;
+
 /// The current format version (abi::FORMAT_VERSION); readers reject others.
 using abi::FORMAT_VERSION;
 

@@ -85,6 +85,9 @@ struct RuntimeOptions {
   /// Bytes of each device queue's ring: a multiple of 64, at least 64. A
   /// push larger than its ring is refused at load.
   uint64_t ringBytes = 1 << 20;
+  /// The largest single allocation (a value's lane, a Buffer): a file that
+  /// asks for more is refused by name instead of exhausting the host.
+  uint64_t maxAllocationBytes = uint64_t(16) << 30;
 };
 
 /// One call's timestamps on one lane, read back with profiling on. Both
