@@ -17,6 +17,53 @@ static Error fail(const Twine &message) {
   return createStringError(inconvertibleErrorCode(), message);
 }
 
+/// The largest image a code object may describe (1 GiB): its segments and
+/// sections are checked against it before anything is allocated.
+constexpr uint64_t MAX_IMAGE_BYTES = uint64_t(1) << 30;
+
+/// Whether [at, at + size) lies within `limit` bytes, without overflow.
+static bool fits(uint64_t at, uint64_t size, uint64_t limit) {
+  return at <= limit && size <= limit - at;
+}
+
+/// Checks the section headers LLVM's object library walks with no checks of
+/// its own: symbol and relocation tables must have their entry size (a zero
+/// one makes the symbol iterator loop forever and the relocation count divide
+/// by zero) and lie inside the file (or the library aborts the process).
+static Error checkSectionTables(const ELF64LEFile &elf, uint64_t fileBytes) {
+  auto sections = elf.sections();
+  if (!sections)
+    return fail("malformed section headers: " + toString(sections.takeError()));
+  for (const auto &header : *sections) {
+    uint64_t entry = 0;
+    switch (header.sh_type) {
+    case ELF::SHT_SYMTAB:
+    case ELF::SHT_DYNSYM:
+      entry = sizeof(ELF64LE::Sym);
+      break;
+    case ELF::SHT_REL:
+      entry = sizeof(ELF64LE::Rel);
+      break;
+    case ELF::SHT_RELA:
+      entry = sizeof(ELF64LE::Rela);
+      break;
+    case ELF::SHT_NOBITS:
+      if (header.sh_size > MAX_IMAGE_BYTES)
+        return fail("a NOBITS section of " + Twine(header.sh_size) + " bytes");
+      continue;
+    default:
+      continue;
+    }
+    if (header.sh_entsize != entry || header.sh_size % entry)
+      return fail("a symbol or relocation table of entry size " +
+                  Twine(header.sh_entsize) + " (expected " + Twine(entry) +
+                  ") and " + Twine(header.sh_size) + " bytes");
+    if (!fits(header.sh_offset, header.sh_size, fileBytes))
+      return fail("a symbol or relocation table lies outside the file");
+  }
+  return Error::success();
+}
+
 template <typename T> static T readLE(ArrayRef<uint8_t> image, uint64_t at) {
   return support::endian::read<T, llvm::endianness::little>(image.data() + at);
 }
@@ -37,6 +84,9 @@ Expected<KernelInfo> readKernel(StringRef bytes, StringRef name) {
     return fail("ELF is not an AMDHSA code object (OS ABI " +
                 Twine(elf.getHeader().e_ident[ELF::EI_OSABI]) + ")");
 
+  if (Error e = checkSectionTables(elf, bytes.size()))
+    return std::move(e);
+
   KernelInfo info;
   info.mach = elf.getHeader().e_flags & ELF::EF_AMDGPU_MACH;
   // Where each allocated section lies in the image, and so each symbol.
@@ -50,11 +100,17 @@ Expected<KernelInfo> readKernel(StringRef bytes, StringRef name) {
       auto header = object->getSection(section.getRawDataRefImpl());
       if (!(header->sh_flags & ELF::SHF_ALLOC))
         continue;
-      size = alignTo(size, std::max<uint64_t>(header->sh_addralign, 1));
+      uint64_t align = std::max<uint64_t>(header->sh_addralign, 1);
+      if (align > MAX_IMAGE_BYTES || header->sh_size > MAX_IMAGE_BYTES)
+        return fail("code object has a section of a size or alignment "
+                    "beyond 1 GiB");
+      size = alignTo(size, align);
       sectionBase[header] = size;
       size += header->sh_size;
+      if (size > MAX_IMAGE_BYTES)
+        return fail("code object has no allocated section of a sane size");
     }
-    if (size == 0 || size > (1u << 30))
+    if (size == 0 || size > MAX_IMAGE_BYTES)
       return fail("code object has no allocated section of a sane size");
     info.image.assign(size, 0);
     for (const SectionRef &section : object->sections()) {
@@ -75,16 +131,21 @@ Expected<KernelInfo> readKernel(StringRef bytes, StringRef name) {
       return fail("malformed program headers: " +
                   toString(segments.takeError()));
     uint64_t size = 0;
-    for (const auto &ph : *segments)
-      if (ph.p_type == ELF::PT_LOAD)
-        size = std::max<uint64_t>(size, ph.p_vaddr + ph.p_memsz);
-    if (size == 0 || size > (1u << 30))
+    for (const auto &ph : *segments) {
+      if (ph.p_type != ELF::PT_LOAD)
+        continue;
+      if (!fits(ph.p_vaddr, ph.p_memsz, MAX_IMAGE_BYTES))
+        return fail("code object has no loadable segment of a sane size");
+      size = std::max<uint64_t>(size, ph.p_vaddr + ph.p_memsz);
+    }
+    if (size == 0 || size > MAX_IMAGE_BYTES)
       return fail("code object has no loadable segment of a sane size");
     info.image.assign(size, 0);
     for (const auto &ph : *segments) {
       if (ph.p_type != ELF::PT_LOAD)
         continue;
-      if (ph.p_offset + ph.p_filesz > bytes.size() || ph.p_filesz > ph.p_memsz)
+      if (!fits(ph.p_offset, ph.p_filesz, bytes.size()) ||
+          ph.p_filesz > ph.p_memsz)
         return fail("PT_LOAD segment lies outside the file");
       std::memcpy(info.image.data() + ph.p_vaddr, bytes.data() + ph.p_offset,
                   ph.p_filesz);
@@ -136,7 +197,10 @@ Expected<KernelInfo> readKernel(StringRef bytes, StringRef name) {
       auto addend = elfRel.getAddend();
       if (!addend)
         return fail("relocation without addend");
-      uint64_t place = base + rel.getOffset();
+      uint64_t offset = rel.getOffset();
+      if (offset > MAX_IMAGE_BYTES)
+        return fail("relocation at " + Twine(offset) + " is outside the image");
+      uint64_t place = base + offset;
       uint64_t symbol = 0;
       if (rel.getSymbol() != object->symbol_end()) {
         auto address = symbolAddress(ELFSymbolRef(*rel.getSymbol()));
@@ -147,7 +211,7 @@ Expected<KernelInfo> readKernel(StringRef bytes, StringRef name) {
       }
       uint64_t value = symbol + *addend - place;
       unsigned width = type == ELF::R_AMDGPU_REL64 ? 8 : 4;
-      if (place + width > info.image.size())
+      if (!fits(place, width, info.image.size()))
         return fail("relocation at " + Twine(place) + " is outside the image");
       if (type == ELF::R_AMDGPU_REL64)
         support::endian::write64le(info.image.data() + place, value);
@@ -182,7 +246,7 @@ Expected<KernelInfo> readKernel(StringRef bytes, StringRef name) {
   info.name = descriptor->first;
   uint64_t kd = descriptor->second;
   using amdhsa::kernel_descriptor_t;
-  if (kd + sizeof(kernel_descriptor_t) > info.image.size())
+  if (!fits(kd, sizeof(kernel_descriptor_t), info.image.size()))
     return fail("kernel descriptor lies outside the image");
   ArrayRef<uint8_t> image = info.image;
   info.groupSegmentBytes =
@@ -197,8 +261,10 @@ Expected<KernelInfo> readKernel(StringRef bytes, StringRef name) {
   info.rsrc2 = readLE<uint32_t>(image, kd + amdhsa::COMPUTE_PGM_RSRC2_OFFSET);
   uint16_t properties =
       readLE<uint16_t>(image, kd + amdhsa::KERNEL_CODE_PROPERTIES_OFFSET);
-  int64_t entryOffset = static_cast<int64_t>(kd) + entry;
-  if (entryOffset < 0 || static_cast<uint64_t>(entryOffset) >= image.size())
+  // kd is within the 1 GiB image, so only the entry's own value can wrap.
+  int64_t entryOffset;
+  if (__builtin_add_overflow(static_cast<int64_t>(kd), entry, &entryOffset) ||
+      entryOffset < 0 || static_cast<uint64_t>(entryOffset) >= image.size())
     return fail("kernel entry lies outside the image");
   if (entryOffset % 256)
     return fail("kernel entry is not 256-byte aligned");

@@ -1,0 +1,166 @@
+//===- CodeObjectTest.cpp - The code-object reader against crafted files --===//
+//
+// Real AMDHSA code objects (the test kernels for gfx1100, linked and
+// unlinked) with one field each changed the way a hostile file would: every
+// one is an error naming what is wrong, never an endless loop, an
+// out-of-bounds access, a giant allocation or an abort inside LLVM's object
+// library.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HCQ/Target/AMD/CodeObject.h"
+
+#include "llvm/BinaryFormat/ELF.h"
+#include "llvm/Object/ELFTypes.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include "gtest/gtest.h"
+
+#include <cstring>
+
+using namespace llvm;
+
+namespace {
+
+using Ehdr = object::ELF64LE::Ehdr;
+using Shdr = object::ELF64LE::Shdr;
+using Phdr = object::ELF64LE::Phdr;
+using Sym = object::ELF64LE::Sym;
+using Rela = object::ELF64LE::Rela;
+
+std::vector<uint8_t> load(const char *name) {
+  auto buffer =
+      MemoryBuffer::getFile(std::string(HCQ_TEST_INPUTS) + "/" + name);
+  EXPECT_TRUE(static_cast<bool>(buffer)) << name;
+  if (!buffer)
+    return {};
+  return std::vector<uint8_t>((*buffer)->getBufferStart(),
+                              (*buffer)->getBufferEnd());
+}
+
+template <typename T> T *at(std::vector<uint8_t> &bytes, uint64_t offset) {
+  return reinterpret_cast<T *>(bytes.data() + offset);
+}
+
+Shdr *section(std::vector<uint8_t> &bytes, uint32_t type) {
+  auto *header = at<Ehdr>(bytes, 0);
+  for (unsigned i = 0; i < header->e_shnum; ++i) {
+    auto *s = at<Shdr>(bytes, header->e_shoff + i * header->e_shentsize);
+    if (s->sh_type == type)
+      return s;
+  }
+  return nullptr;
+}
+
+Phdr *firstLoad(std::vector<uint8_t> &bytes) {
+  auto *header = at<Ehdr>(bytes, 0);
+  for (unsigned i = 0; i < header->e_phnum; ++i) {
+    auto *p = at<Phdr>(bytes, header->e_phoff + i * header->e_phentsize);
+    if (p->p_type == ELF::PT_LOAD)
+      return p;
+  }
+  return nullptr;
+}
+
+/// The symbol named `name` in the symbol table.
+Sym *symbol(std::vector<uint8_t> &bytes, StringRef name) {
+  Shdr *symtab = section(bytes, ELF::SHT_SYMTAB);
+  auto *header = at<Ehdr>(bytes, 0);
+  Shdr *strtab =
+      at<Shdr>(bytes, header->e_shoff + symtab->sh_link * header->e_shentsize);
+  for (uint64_t off = symtab->sh_offset;
+       off < symtab->sh_offset + symtab->sh_size; off += sizeof(Sym)) {
+    Sym *s = at<Sym>(bytes, off);
+    const char *text = reinterpret_cast<const char *>(
+        bytes.data() + strtab->sh_offset + s->st_name);
+    if (name == text)
+      return s;
+  }
+  return nullptr;
+}
+
+std::string errorOf(const std::vector<uint8_t> &bytes,
+                    StringRef kernel = "vadd") {
+  auto info = hcq::amd::readKernel(
+      StringRef(reinterpret_cast<const char *>(bytes.data()), bytes.size()),
+      kernel);
+  return info ? std::string() : toString(info.takeError());
+}
+
+} // namespace
+
+TEST(CodeObject, TheTestObjectsRead) {
+  EXPECT_EQ(errorOf(load("kernels-gfx1100.co")), "");
+  EXPECT_EQ(errorOf(load("kernels-gfx1100.o")), "");
+}
+
+TEST(CodeObject, ASymbolTableOfEntrySizeZeroIsAnErrorNotALoop) {
+  for (const char *file : {"kernels-gfx1100.co", "kernels-gfx1100.o"}) {
+    std::vector<uint8_t> bytes = load(file);
+    section(bytes, ELF::SHT_SYMTAB)->sh_entsize = 0;
+    EXPECT_NE(errorOf(bytes).find("a symbol or relocation table of entry size "
+                                  "0 (expected 24)"),
+              std::string::npos)
+        << file;
+  }
+}
+
+TEST(CodeObject, ARelocationTableOfEntrySizeZeroOrOutsideTheFileIsAnError) {
+  std::vector<uint8_t> bytes = load("kernels-gfx1100.o");
+  Shdr *rela = section(bytes, ELF::SHT_RELA);
+  ASSERT_NE(rela, nullptr);
+  rela->sh_entsize = 0;
+  EXPECT_NE(errorOf(bytes).find("entry size 0 (expected 24)"),
+            std::string::npos);
+  bytes = load("kernels-gfx1100.o");
+  rela = section(bytes, ELF::SHT_RELA);
+  rela->sh_offset = ~uint64_t(0) - 8; // offset + size wraps
+  EXPECT_NE(errorOf(bytes).find("lies outside the file"), std::string::npos);
+}
+
+TEST(CodeObject, SegmentAddressesThatWrapAreErrors) {
+  std::vector<uint8_t> bytes = load("kernels-gfx1100.co");
+  Phdr *load = firstLoad(bytes);
+  ASSERT_NE(load, nullptr);
+  load->p_vaddr = ~uint64_t(0) - 16; // vaddr + memsz wraps to a small size
+  EXPECT_NE(errorOf(bytes).find("no loadable segment of a sane size"),
+            std::string::npos);
+  bytes = ::load("kernels-gfx1100.co");
+  firstLoad(bytes)->p_offset = ~uint64_t(0) - 4; // offset + filesz wraps
+  EXPECT_NE(errorOf(bytes).find("PT_LOAD segment lies outside the file"),
+            std::string::npos);
+}
+
+TEST(CodeObject, DescriptorAndEntryOffsetsThatWrapAreErrors) {
+  std::vector<uint8_t> bytes = load("kernels-gfx1100.co");
+  Sym *kd = symbol(bytes, "vadd.kd");
+  ASSERT_NE(kd, nullptr);
+  uint64_t descriptor = kd->st_value;
+  kd->st_value = ~uint64_t(0) - 16; // kd + 64 wraps
+  EXPECT_NE(errorOf(bytes).find("kernel descriptor lies outside the image"),
+            std::string::npos);
+  // The descriptor's entry offset (bytes 16..23) made to wrap around.
+  bytes = load("kernels-gfx1100.co");
+  Phdr *seg = firstLoad(bytes);
+  uint64_t fileOffset = descriptor - seg->p_vaddr + seg->p_offset;
+  int64_t huge = INT64_MAX;
+  std::memcpy(bytes.data() + fileOffset + 16, &huge, 8);
+  EXPECT_NE(errorOf(bytes).find("kernel entry lies outside the image"),
+            std::string::npos);
+}
+
+TEST(CodeObject, RelocationOffsetsAndNobitsSizesThatWrapAreErrors) {
+  std::vector<uint8_t> bytes = load("kernels-gfx1100.o");
+  Shdr *rela = section(bytes, ELF::SHT_RELA);
+  ASSERT_NE(rela, nullptr);
+  at<Rela>(bytes, rela->sh_offset)->r_offset = ~uint64_t(0) - 2;
+  EXPECT_NE(errorOf(bytes).find("is outside the image"), std::string::npos);
+  // A NOBITS (.bss-like) section asking for terabytes.
+  bytes = load("kernels-gfx1100.o");
+  Shdr *any = section(bytes, ELF::SHT_PROGBITS);
+  ASSERT_NE(any, nullptr);
+  any->sh_type = ELF::SHT_NOBITS;
+  any->sh_size = uint64_t(1) << 40;
+  EXPECT_NE(errorOf(bytes).find("NOBITS section of 1099511627776 bytes"),
+            std::string::npos);
+}
