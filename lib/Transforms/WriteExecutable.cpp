@@ -33,14 +33,20 @@ struct WriteExecutablePass
       std::vector<uint8_t> bytes = rt::writeExecutable(*converted);
       llvm::SmallString<256> path(dir);
       llvm::sys::path::append(path, exe.getSymName() + ".hcqx");
-      std::error_code error;
-      llvm::raw_fd_ostream os(path, error);
-      if (error) {
-        exe.emitOpError() << "cannot write '" << path
-                          << "': " << error.message();
+      // Through a temporary file in the same folder, renamed over the path
+      // once complete: a full disk or a killed process never leaves a
+      // truncated executable where a good one was.
+      if (llvm::Error error =
+              llvm::writeToOutput(path, [&](llvm::raw_ostream &os) {
+                os.write(reinterpret_cast<const char *>(bytes.data()),
+                         bytes.size());
+                return llvm::Error::success();
+              })) {
+        // The error names the file: "'<path>': <reason>".
+        exe.emitOpError() << "cannot write "
+                          << llvm::toString(std::move(error));
         return signalPassFailure();
       }
-      os.write(reinterpret_cast<const char *>(bytes.data()), bytes.size());
     }
   }
 };

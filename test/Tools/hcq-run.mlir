@@ -124,3 +124,16 @@
 // RUN: not hcq-run /dev/zero 2>&1 | FileCheck %s --check-prefix=NOTREG
 // RUN: not hcq-exe-dump /dev/zero 2>&1 | FileCheck %s --check-prefix=NOTREG
 // NOTREG: error: cannot read '/dev/zero': not a regular file
+
+// Tests the small refusals: no zero timeout (it would report a false hang),
+// no zero runs, no i32 that does not fit, and a short file says why.
+// RUN: not hcq-run %t/chain.hcqx --timeout-ms 0 2>&1 | FileCheck %s --check-prefix=ZEROTIME
+// ZEROTIME: error: --timeout-ms must be positive: a wait that may not wait at all reports a hang on a healthy run
+// RUN: not hcq-run %t/chain.hcqx --runs 0 2>&1 | FileCheck %s --check-prefix=ZERORUNS
+// ZERORUNS: error: --runs must be at least 1
+// RUN: not hcq-run %t/chain.hcqx --arg f32:64:arange --arg f32:64:fill=1 --arg f32:1:fill=0 --arg i32=99999999999 2>&1 | FileCheck %s --check-prefix=WIDE
+// WIDE: error: variable value 99999999999 does not fit an i32
+// RUN: not hcq-run %t/chain.hcqx --arg f32:128:file=%t/b.bin 2>&1 | FileCheck %s --check-prefix=WHY
+// WHY: error: cannot read 512 bytes from {{.*}}b.bin: the file ends after 256 bytes
+// RUN: not hcq-run %t/chain.hcqx --arg f32:128:file=%t/nowhere.bin 2>&1 | FileCheck %s --check-prefix=NOENT
+// NOENT: error: cannot read 512 bytes from {{.*}}nowhere.bin: {{.*}}o such file or directory

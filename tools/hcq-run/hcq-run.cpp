@@ -110,16 +110,14 @@ struct HostBuffer {
 /// Reads exactly `bytes.size()` bytes from the start of `path`, however
 /// long (or endless, as /dev/zero) the file is.
 Error readPrefix(StringRef path, std::vector<uint8_t> &bytes) {
-  auto error = [&] {
+  auto error = [&](const Twine &why) {
     return createStringError(inconvertibleErrorCode(),
                              "cannot read " + Twine(bytes.size()) +
-                                 " bytes from " + path);
+                                 " bytes from " + path + ": " + why);
   };
   Expected<sys::fs::file_t> file = sys::fs::openNativeFileForRead(path);
-  if (!file) {
-    consumeError(file.takeError());
-    return error();
-  }
+  if (!file)
+    return error(toString(file.takeError()));
   llvm::scope_exit close([&] { sys::fs::closeFile(*file); });
   size_t done = 0;
   while (done < bytes.size()) {
@@ -127,12 +125,10 @@ Error readPrefix(StringRef path, std::vector<uint8_t> &bytes) {
         *file,
         MutableArrayRef<char>(reinterpret_cast<char *>(bytes.data()) + done,
                               bytes.size() - done));
-    if (!n) {
-      consumeError(n.takeError());
-      return error();
-    }
+    if (!n)
+      return error(toString(n.takeError()));
     if (*n == 0)
-      return error();
+      return error("the file ends after " + Twine(done) + " bytes");
     done += *n;
   }
   return Error::success();
@@ -316,10 +312,13 @@ Error makeArguments(Program &program, BufferPool &pool) {
       program.buffers.push_back(-1);
       continue;
     }
+    bool isI32 = spec.starts_with("i32=");
     if (spec.consume_front("i32=") || spec.consume_front("i64=")) {
       int64_t v;
       if (spec.getAsInteger(10, v))
         return error("bad variable value '" + spec + "'");
+      if (isI32 && (v < INT32_MIN || v > INT32_MAX))
+        return error("variable value " + spec + " does not fit an i32");
       if (d && d->kind == ArgumentUse::Buffer)
         return error("argument " + Twine(i) + " is a buffer; --arg '" +
                      specText + "' gives a variable");
@@ -397,6 +396,11 @@ int main(int argc, char **argv) {
   llvm::sort(files);
   if (files.empty())
     return fail("no executable: give a file, or --exe FILE for each");
+  if (timeoutMs == 0)
+    return fail("--timeout-ms must be positive: a wait that may not wait at "
+                "all reports a hang on a healthy run");
+  if (runs == 0)
+    return fail("--runs must be at least 1");
   if (ringBytes < 64 || ringBytes % 64)
     return fail("--ring-bytes must be a positive multiple of 64, got " +
                 Twine(ringBytes));
