@@ -164,3 +164,25 @@ TEST(CodeObject, RelocationOffsetsAndNobitsSizesThatWrapAreErrors) {
   EXPECT_NE(errorOf(bytes).find("NOBITS section of 1099511627776 bytes"),
             std::string::npos);
 }
+
+TEST(CodeObject, CompactRelocationsAreRefusedNotDecodedIntoAnAbort) {
+  // Found by hcq-fuzz-code-object: a section typed SHT_CREL made LLVM's
+  // object library decode its contents with cantFail, aborting the process.
+  std::vector<uint8_t> bytes = load("kernels-gfx1100.co");
+  Shdr *any = section(bytes, ELF::SHT_PROGBITS);
+  ASSERT_NE(any, nullptr);
+  any->sh_type = ELF::SHT_CREL;
+  any->sh_offset = ~uint64_t(0) - 8; // contents LLVM cannot read
+  EXPECT_EQ(errorOf(bytes), "compact relocations (SHT_CREL) are not supported");
+}
+
+TEST(CodeObject, ARelocationTableNamingNoSymbolTableIsAnError) {
+  // Found by hcq-fuzz-code-object: a relocation section whose sh_link is
+  // no section made LLVM's object library call report_fatal_error.
+  std::vector<uint8_t> bytes = load("kernels-gfx1100.o");
+  Shdr *rela = section(bytes, ELF::SHT_RELA);
+  ASSERT_NE(rela, nullptr);
+  rela->sh_link = 999;
+  EXPECT_NE(errorOf(bytes).find("a relocation table names section 999 of "),
+            std::string::npos);
+}

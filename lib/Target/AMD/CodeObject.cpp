@@ -47,6 +47,10 @@ static Error checkSectionTables(const ELF64LEFile &elf, uint64_t fileBytes) {
     case ELF::SHT_RELA:
       entry = sizeof(ELF64LE::Rela);
       break;
+    case ELF::SHT_CREL:
+      // Compact relocations: LLVM decodes them aborting on bad contents,
+      // and no AMDHSA code object has them.
+      return fail("compact relocations (SHT_CREL) are not supported");
     case ELF::SHT_NOBITS:
       if (header.sh_size > MAX_IMAGE_BYTES)
         return fail("a NOBITS section of " + Twine(header.sh_size) + " bytes");
@@ -60,6 +64,11 @@ static Error checkSectionTables(const ELF64LEFile &elf, uint64_t fileBytes) {
                   ") and " + Twine(header.sh_size) + " bytes");
     if (!fits(header.sh_offset, header.sh_size, fileBytes))
       return fail("a symbol or relocation table lies outside the file");
+    // A relocation table's symbol table: LLVM aborts on a bad index.
+    if ((header.sh_type == ELF::SHT_REL || header.sh_type == ELF::SHT_RELA) &&
+        header.sh_link >= sections->size())
+      return fail("a relocation table names section " + Twine(header.sh_link) +
+                  " of " + Twine(sections->size()) + " as its symbol table");
   }
   return Error::success();
 }
