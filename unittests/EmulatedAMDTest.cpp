@@ -361,6 +361,10 @@ hcq.schedule @stuck(%a: !hcq.buffer<64xf32, AMD:0>, %b: !hcq.buffer<64xf32, AMD:
       EXPECT_NE(message.find("for value 5 timed out after 200 ms (it holds 0)"),
                 std::string::npos)
           << message;
+      // The signal is named, not only given by its address.
+      EXPECT_NE(message.find(" (signal slot 9 of @stuck on AMD:0) for value"),
+                std::string::npos)
+          << message;
       EXPECT_LT(std::chrono::steady_clock::now() - start,
                 std::chrono::seconds(5));
     }

@@ -138,6 +138,9 @@ hcq.schedule @stuck(%a: !hcq.buffer<4xf32, CPU:0>) {
     EXPECT_NE(message.find("for value 5 timed out after 200 ms"),
               std::string::npos)
         << message;
+    EXPECT_NE(message.find("(signal slot 9 of @stuck on CPU:0)"),
+              std::string::npos)
+        << message;
     EXPECT_LT(std::chrono::steady_clock::now() - start,
               std::chrono::seconds(5));
   }

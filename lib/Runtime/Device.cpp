@@ -123,6 +123,10 @@ Expected<uint64_t> DeviceImpl::getPlaceholder(PlaceholderTag tag,
     word(*address).store(1);
   if (tag == PlaceholderTag::sentinel_signal)
     word(*address).store(~uint64_t(0));
+  if (tag == PlaceholderTag::timeline_signal)
+    runtime.signalNames.add(*address, "the " + name + " timeline");
+  if (tag == PlaceholderTag::sentinel_signal)
+    runtime.signalNames.add(*address, "the " + name + " sentinel");
   std::lock_guard<std::mutex> lock(mutex);
   placeholders.emplace(tag, std::make_pair(*address, bytes));
   return *address;

@@ -90,7 +90,9 @@ private:
 
 class RuntimeImpl : public Runtime {
 public:
-  explicit RuntimeImpl(RuntimeOptions options) : Runtime(std::move(options)) {}
+  explicit RuntimeImpl(RuntimeOptions options) : Runtime(std::move(options)) {
+    flags.signalNames = &signalNames;
+  }
   ~RuntimeImpl() override;
 
   llvm::Expected<std::unique_ptr<LoadedExecutable>>
@@ -123,6 +125,7 @@ public:
   /// another executable.
   std::recursive_mutex mutex;
   QueueFlags flags;
+  SignalNames signalNames;
 
 protected:
   llvm::Expected<uint64_t> allocateMemory(DeviceId device,

@@ -121,7 +121,9 @@ void Queue::reportFault(const Twine &what) {
 }
 
 void Queue::reportHang(uint64_t signal, uint64_t value, uint64_t current) {
-  report("wait on signal 0x" + Twine::utohexstr(signal) + " for value " +
+  std::string name =
+      flags.signalNames ? flags.signalNames->describe(signal) : std::string();
+  report("wait on signal 0x" + Twine::utohexstr(signal) + name + " for value " +
          Twine(value) + " timed out after " + Twine(timeout.count()) +
          " ms (it holds " + Twine(current) + ")");
 }

@@ -73,6 +73,31 @@ struct RingMemory {
   uint64_t put = 0, wptr = 0, rptr = 0, doorbell = 0; // addresses
 };
 
+/// What the signals a queue may wait on are, by address, for hang reports:
+/// "the AMD:0 timeline", "signal slot 3 of @mlp on AMD:1". Written at device
+/// open and executable load/unload, read when a wait times out.
+class SignalNames {
+public:
+  void add(uint64_t address, std::string name) {
+    std::lock_guard<std::mutex> lock(mutex);
+    names[address] = std::move(name);
+  }
+  void remove(uint64_t address) {
+    std::lock_guard<std::mutex> lock(mutex);
+    names.erase(address);
+  }
+  /// " (the AMD:0 timeline)", or nothing for an address it does not know.
+  std::string describe(uint64_t address) const {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = names.find(address);
+    return it == names.end() ? std::string() : " (" + it->second + ")";
+  }
+
+private:
+  mutable std::mutex mutex;
+  std::map<uint64_t, std::string> names;
+};
+
 /// What the queues of one runtime share.
 struct QueueFlags {
   /// Some queue has an error to report; host-side waits stop on it.
@@ -80,6 +105,8 @@ struct QueueFlags {
   /// Some queue faulted: every queue drops what it has and every wait gives
   /// up, since the work they wait for will never run.
   std::atomic<bool> fault{false};
+  /// Names of the signals, for hang reports (none when null).
+  const SignalNames *signalNames = nullptr;
 };
 
 /// A ring and the thread draining it. The ring's put, write and read

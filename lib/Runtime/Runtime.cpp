@@ -42,8 +42,18 @@ public:
     if (value.scope() == PlaceholderScope::Device)
       return (*device)->getPlaceholder(value.tag, bytes);
     Expected<uint64_t> address = (*device)->allocate(bytes);
-    if (address)
-      owned.push_back({*device, *address});
+    if (!address)
+      return address;
+    owned.push_back({*device, *address});
+    // Signals an executable's queues wait on, named for hang reports.
+    if (value.isPlaceholder(PlaceholderTag::signal) ||
+        value.isPlaceholder(PlaceholderTag::epoch)) {
+      runtime.signalNames.add(
+          *address, std::string(abi::getPlaceholderTagName(value.tag)) +
+                        " slot " + std::to_string(value.slot) + " of @" +
+                        exe.name + " on " + id.str());
+      named.push_back(*address);
+    }
     return address;
   }
 
@@ -69,8 +79,11 @@ public:
     std::memcpy(reinterpret_cast<void *>(address), bytes.data(), bytes.size());
   }
 
-  /// Frees the executable's own memory.
+  /// Frees the executable's own memory (and forgets its signals' names).
   void release() {
+    for (uint64_t address : named)
+      runtime.signalNames.remove(address);
+    named.clear();
     for (auto [device, address] : owned)
       device->free(address);
     owned.clear();
@@ -80,6 +93,7 @@ private:
   RuntimeImpl &runtime;
   const Executable &exe;
   std::vector<std::pair<DeviceImpl *, uint64_t>> owned;
+  std::vector<uint64_t> named;
 };
 
 class LoadedExecutableImpl : public LoadedExecutable {
