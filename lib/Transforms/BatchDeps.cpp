@@ -547,12 +547,13 @@ struct BatchDepsPass : public hcq::impl::HCQBatchDepsBase<BatchDepsPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     if (batchSize < 0) {
-      emitError(module.getLoc()) << "'batch-size' must not be negative, got "
-                                 << static_cast<int64_t>(batchSize);
+      emitOptionError(&getContext(), getArgument())
+          << "'batch-size' must not be negative, got "
+          << static_cast<int64_t>(batchSize);
       return signalPassFailure();
     }
     FailureOr<DeviceKindSet> kinds =
-        DeviceKindSet::parse(devices, "devices", module.getLoc());
+        DeviceKindSet::parse(devices, "devices", &getContext(), getArgument());
     if (failed(kinds))
       return signalPassFailure();
     for (ScheduleOp schedule : getSchedules(module))

@@ -449,7 +449,7 @@ struct EncodeAMDPass : public hcq::impl::HCQEncodeAMDBase<EncodeAMDPass> {
     ModuleOp module = getOperation();
     std::optional<amd::Target> found = amd::lookupTarget(target);
     if (!found) {
-      emitError(module.getLoc())
+      emitOptionError(&getContext(), getArgument())
           << "unknown AMD target '" << target
           << "' (expected gfx1100, gfx1101, gfx1102 or gfx942)";
       return signalPassFailure();

@@ -28,7 +28,8 @@ struct PrintPacketsPass
     ModuleOp module = getOperation();
     std::optional<amd::Target> amdTarget = amd::lookupTarget(target);
     if (!amdTarget) {
-      emitError(module.getLoc()) << "unknown AMD target '" << target << "'";
+      emitOptionError(&getContext(), getArgument())
+          << "unknown AMD target '" << target << "'";
       return signalPassFailure();
     }
     AsmState state(module);

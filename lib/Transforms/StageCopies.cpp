@@ -184,20 +184,22 @@ void StageCopiesPass::lowerToKernelCopy(IRRewriter &rewriter, CopyOp copy) {
 
 void StageCopiesPass::runOnOperation() {
   module = getOperation();
-  Location loc = module.getLoc();
   if (stagingSlots <= 0) {
-    emitError(loc) << "'staging-slots' must be positive, got "
-                   << static_cast<int64_t>(stagingSlots);
+    emitOptionError(&getContext(), getArgument())
+        << "'staging-slots' must be positive, got "
+        << static_cast<int64_t>(stagingSlots);
     return signalPassFailure();
   }
   if (stagingSize <= 0) {
-    emitError(loc) << "'staging-size' must be positive, got "
-                   << static_cast<int64_t>(stagingSize);
+    emitOptionError(&getContext(), getArgument())
+        << "'staging-size' must be positive, got "
+        << static_cast<int64_t>(stagingSize);
     return signalPassFailure();
   }
-  FailureOr<DeviceKindSet> hcq = DeviceKindSet::parse(devices, "devices", loc);
-  FailureOr<DeviceKindSet> copy =
-      DeviceKindSet::parse(copyQueues, "copy-queues", loc);
+  FailureOr<DeviceKindSet> hcq =
+      DeviceKindSet::parse(devices, "devices", &getContext(), getArgument());
+  FailureOr<DeviceKindSet> copy = DeviceKindSet::parse(
+      copyQueues, "copy-queues", &getContext(), getArgument());
   if (failed(hcq) || failed(copy))
     return signalPassFailure();
   hcqKinds = *hcq;

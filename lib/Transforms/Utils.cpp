@@ -26,12 +26,20 @@ SmallVector<ExecutableOp> getExecutables(ModuleOp root) {
   return executables;
 }
 
+InFlightDiagnostic emitOptionError(MLIRContext *ctx, StringRef pass) {
+  InFlightDiagnostic diag = emitError(UnknownLoc::get(ctx));
+  diag << pass << ": ";
+  return diag;
+}
+
 FailureOr<DeviceKindSet> DeviceKindSet::parse(StringRef text, StringRef option,
-                                              Location loc) {
+                                              MLIRContext *ctx,
+                                              StringRef pass) {
   llvm::Expected<uint32_t> mask = parseDeviceKindSet(text);
   if (!mask) {
-    emitError(loc) << "invalid '" << option
-                   << "' option: " << llvm::toString(mask.takeError());
+    emitOptionError(ctx, pass)
+        << "invalid '" << option
+        << "' option: " << llvm::toString(mask.takeError());
     return failure();
   }
   DeviceKindSet set;

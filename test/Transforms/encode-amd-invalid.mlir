@@ -7,7 +7,7 @@
 
 // Tests that an unknown target is named.
 // RUN: cat %t/vadd.k %t/launch.mlir | not hcq-opt --hcq-encode-amd=target=gfx803 2>&1 | FileCheck %s --check-prefix=TARGET
-// TARGET: error: unknown AMD target 'gfx803' (expected gfx1100, gfx1101, gfx1102 or gfx942)
+// TARGET: <unknown>:0: error: hcq-encode-amd: unknown AMD target 'gfx803' (expected gfx1100, gfx1101, gfx1102 or gfx942)
 
 // Tests that a code object that is not a valid ELF is reported on its kernel.
 // RUN: cat %t/garbage.k %t/launch.mlir | not hcq-opt --hcq-encode-amd 2>&1 | FileCheck %s --check-prefix=GARBAGE

@@ -1,7 +1,7 @@
 // Words the disassembler cannot decode: each is reported with its offset.
 // RUN: hcq-opt %s -split-input-file --hcq-print-packets -verify-diagnostics -o /dev/null
 // RUN: not hcq-opt %s -split-input-file --hcq-print-packets=target=gfx700 -o /dev/null 2>&1 | FileCheck %s --check-prefix=TARGET
-// TARGET: error: unknown AMD target 'gfx700'
+// TARGET: <unknown>:0: error: hcq-print-packets: unknown AMD target 'gfx700'
 
 // Tests that an unknown PM4 opcode is reported at its dword.
 hcq.schedule @s() {

@@ -9,12 +9,19 @@
 
 namespace hcq {
 
+/// Reports a bad pass option: not at a place in the input (it is none), but
+/// naming the pass, e.g. "hcq-batch-deps: 'batch-size' must not be negative".
+mlir::InFlightDiagnostic emitOptionError(mlir::MLIRContext *ctx,
+                                         llvm::StringRef pass);
+
 /// A set of device kinds, parsed from a pass option such as "AMD,CPU".
 class DeviceKindSet {
 public:
-  /// Parses `text`; on error reports it at `loc` naming `option`.
-  static mlir::FailureOr<DeviceKindSet>
-  parse(llvm::StringRef text, llvm::StringRef option, mlir::Location loc);
+  /// Parses `text`; on error reports it as a bad option `option` of `pass`.
+  static mlir::FailureOr<DeviceKindSet> parse(llvm::StringRef text,
+                                              llvm::StringRef option,
+                                              mlir::MLIRContext *ctx,
+                                              llvm::StringRef pass);
 
   bool contains(DeviceKind kind) const {
     return mask & (1u << static_cast<uint32_t>(kind));
