@@ -189,6 +189,50 @@ hcq.schedule @hc(%a: !hcq.buffer<64xf32, CPU:0>, %out: !hcq.buffer<64xf32, CPU:0
   EXPECT_EQ(calls, 20);
 }
 
+TEST(Runtime, AFailingHostCallFailsItsRunAndTheNextRunWorks) {
+  // The host call fails on odd runs: that run reports it (naming the call)
+  // and stops there; the next run completes with the right numbers.
+  const char *source = R"mlir(
+hcq.kernel @vadd cpu (write f32, read f32, read f32) symbol "hcq_vadd" library "@LIB@"
+hcq.schedule @hc(%a: !hcq.buffer<64xf32, CPU:0>, %out: !hcq.buffer<64xf32, CPU:0>, %s: i32) {
+  %c = hcq.alloc : !hcq.buffer<64xf32, CPU:0>
+  hcq.launch @vadd(%c, %a, %a : !hcq.buffer<64xf32, CPU:0>, !hcq.buffer<64xf32, CPU:0>, !hcq.buffer<64xf32, CPU:0>) global [64, 1, 1] local [1, 1, 1]
+  hcq.host_call "flaky"(%s : i32)
+  hcq.launch @vadd(%out, %c, %a : !hcq.buffer<64xf32, CPU:0>, !hcq.buffer<64xf32, CPU:0>, !hcq.buffer<64xf32, CPU:0>) global [64, 1, 1] local [1, 1, 1]
+}
+)mlir";
+  hcq::PipelineOptions options;
+  RuntimeOptions runtime;
+  runtime.hostCalls["flaky"] =
+      [](llvm::ArrayRef<Argument> operands) -> llvm::Error {
+    if (operands[0].value % 2)
+      return llvm::createStringError(llvm::inconvertibleErrorCode(), "odd run");
+    return llvm::Error::success();
+  };
+  auto exe = compileAndLoad(source, options, runtime);
+  ASSERT_TRUE(exe);
+  std::vector<float> a(64), out(64);
+  for (int run = 0; run < 10; ++run) {
+    for (int i = 0; i < 64; ++i)
+      a[i] = i + run;
+    std::fill(out.begin(), out.end(), -1);
+    llvm::Error error =
+        exe->run({Argument::buffer(a.data()), Argument::buffer(out.data()),
+                  Argument::variable(run)});
+    if (run % 2) {
+      ASSERT_TRUE(static_cast<bool>(error)) << run;
+      EXPECT_EQ(llvm::toString(std::move(error)),
+                "host call 'flaky' failed: odd run");
+      ASSERT_FALSE(static_cast<bool>(exe->synchronize()));
+      continue;
+    }
+    ASSERT_FALSE(static_cast<bool>(error)) << llvm::toString(std::move(error));
+    ASSERT_FALSE(static_cast<bool>(exe->synchronize()));
+    for (int i = 0; i < 64; ++i)
+      ASSERT_EQ(out[i], 3 * a[i]) << "run " << run << " element " << i;
+  }
+}
+
 TEST(Runtime, MissingHostCallIsNamed) {
   const char *source = R"mlir(
 hcq.schedule @hc(%a: !hcq.buffer<4xf32, CPU:0>) {
