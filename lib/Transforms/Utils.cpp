@@ -8,22 +8,22 @@ using namespace mlir;
 
 namespace hcq {
 
-SmallVector<ScheduleOp> getSchedules(ModuleOp root) {
-  SmallVector<ScheduleOp> schedules;
-  root.walk([&](ScheduleOp schedule) {
-    schedules.push_back(schedule);
+/// Every `OpT` in `root` and its nested modules, not looking inside one.
+template <typename OpT> static SmallVector<OpT> collect(ModuleOp root) {
+  SmallVector<OpT> ops;
+  root.walk([&](OpT op) {
+    ops.push_back(op);
     return WalkResult::skip();
   });
-  return schedules;
+  return ops;
+}
+
+SmallVector<ScheduleOp> getSchedules(ModuleOp root) {
+  return collect<ScheduleOp>(root);
 }
 
 SmallVector<ExecutableOp> getExecutables(ModuleOp root) {
-  SmallVector<ExecutableOp> executables;
-  root.walk([&](ExecutableOp exe) {
-    executables.push_back(exe);
-    return WalkResult::skip();
-  });
-  return executables;
+  return collect<ExecutableOp>(root);
 }
 
 InFlightDiagnostic emitOptionError(MLIRContext *ctx, StringRef pass) {
