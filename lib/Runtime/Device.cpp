@@ -156,9 +156,9 @@ Expected<Queue *> DeviceImpl::getQueue(QueueName queue, PushMode mode) {
     std::lock_guard<std::mutex> lock(mutex);
     auto it = queues.find(key);
     if (it != queues.end()) {
-      if (queueModes[key] != mode)
+      if (it->second.mode != mode)
         return runtimeError(queueName + " takes pushes of another mode");
-      return it->second.get();
+      return it->second.queue.get();
     }
   }
   uint64_t ringBytes = getRingBytes();
@@ -190,8 +190,8 @@ Expected<Queue *> DeviceImpl::getQueue(QueueName queue, PushMode mode) {
           : makeEmulatedAMDQueue(queueName, mode == PushMode::pm4, memory,
                                  twins, timeout, runtime.flags);
   std::lock_guard<std::mutex> lock(mutex);
-  queueModes[key] = mode;
-  return queues.emplace(key, std::move(q)).first->second.get();
+  return queues.emplace(key, DeviceQueue{mode, std::move(q)})
+      .first->second.queue.get();
 }
 
 Expected<uint64_t> DeviceImpl::loadProgram(const Kernel &kernel,
@@ -315,22 +315,29 @@ Error RuntimeImpl::synchronize() {
   return synchronizeLocked();
 }
 
-Error RuntimeImpl::synchronizeLocked() {
+std::vector<DeviceImpl *> RuntimeImpl::openDeviceList() {
+  std::lock_guard<std::mutex> lock(devicesMutex);
   std::vector<DeviceImpl *> open;
-  {
-    std::lock_guard<std::mutex> lock(devicesMutex);
-    for (DeviceId id : order)
-      open.push_back(devices[id].get());
-  }
-  for (DeviceImpl *device : open)
-    if (Error e = device->synchronize()) {
-      if (Error q = takeQueueError()) {
-        consumeError(std::move(e));
-        return q;
-      }
-      return runtimeError("hang detected: " + toString(std::move(e)));
-    }
+  for (DeviceId id : order)
+    open.push_back(devices[id].get());
+  return open;
+}
+
+Error RuntimeImpl::synchronizeLocked() {
+  return synchronizeDevices(openDeviceList());
+}
+
+Error RuntimeImpl::synchronizeDevices(ArrayRef<DeviceImpl *> devices) {
+  for (DeviceImpl *device : devices)
+    if (Error e = device->synchronize())
+      return hang(toString(std::move(e)));
   return takeQueueError();
+}
+
+Error RuntimeImpl::hang(const Twine &what) {
+  if (Error e = takeQueueError())
+    return e;
+  return runtimeError("hang detected: " + what);
 }
 
 Error RuntimeImpl::takeQueueError() {
@@ -338,12 +345,7 @@ Error RuntimeImpl::takeQueueError() {
     return Error::success();
   std::string first;
   bool fault = false;
-  std::vector<DeviceImpl *> open;
-  {
-    std::lock_guard<std::mutex> lock(devicesMutex);
-    for (DeviceId id : order)
-      open.push_back(devices[id].get());
-  }
+  std::vector<DeviceImpl *> open = openDeviceList();
   for (DeviceImpl *device : open)
     device->forEachQueue([&](Queue &queue) {
       std::string error = queue.takeError();
@@ -362,12 +364,7 @@ Error RuntimeImpl::takeQueueError() {
 }
 
 void RuntimeImpl::stopQueues(const Twine &why) {
-  std::vector<DeviceImpl *> open;
-  {
-    std::lock_guard<std::mutex> lock(devicesMutex);
-    for (DeviceId id : order)
-      open.push_back(devices[id].get());
-  }
+  std::vector<DeviceImpl *> open = openDeviceList();
   bool reported = false;
   for (DeviceImpl *device : open)
     device->forEachQueue([&](Queue &queue) {

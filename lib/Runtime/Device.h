@@ -68,8 +68,8 @@ public:
   /// The queues made so far, for error reports.
   template <typename Fn> void forEachQueue(Fn fn) {
     std::lock_guard<std::mutex> lock(mutex);
-    for (auto &[key, queue] : queues)
-      fn(*queue);
+    for (auto &[key, entry] : queues)
+      fn(*entry.queue);
   }
 
 private:
@@ -82,8 +82,11 @@ private:
   std::mutex mutex;                    // everything below
   std::map<uint64_t, uint64_t> blocks; // address -> bytes
   std::map<PlaceholderTag, std::pair<uint64_t, uint64_t>> placeholders;
-  std::map<std::pair<QueueKind, uint32_t>, std::unique_ptr<Queue>> queues;
-  std::map<std::pair<QueueKind, uint32_t>, PushMode> queueModes;
+  struct DeviceQueue {
+    PushMode mode;
+    std::unique_ptr<Queue> queue;
+  };
+  std::map<std::pair<QueueKind, uint32_t>, DeviceQueue> queues;
   std::map<std::vector<uint8_t>, uint64_t> programs; // by image
   TwinMap twins;
 };
@@ -118,6 +121,12 @@ public:
   void stopQueues(const llvm::Twine &why);
   /// Waits for every open device.
   llvm::Error synchronizeLocked();
+  /// Waits for `devices`; a wait that times out is reported as the queues'
+  /// own error when they have one, else as a hang.
+  llvm::Error synchronizeDevices(llvm::ArrayRef<DeviceImpl *> devices);
+  /// A host-side wait timed out: a queue's own report names the cause better
+  /// than `what`, when there is one.
+  llvm::Error hang(const llvm::Twine &what);
 
   /// Held by every run, load, synchronize and unload: the runtime's host
   /// state (timeline values, inputs tables, rings' put pointers) is
@@ -134,6 +143,8 @@ protected:
 
 private:
   llvm::Expected<void *> openLibrary(const std::string &path);
+  /// The open devices, in the order they opened.
+  std::vector<DeviceImpl *> openDeviceList();
 
   mutable std::mutex devicesMutex;
   std::map<DeviceId, std::unique_ptr<DeviceImpl>> devices;

@@ -243,12 +243,7 @@ private:
   /// Every device the executable uses has executed what was pushed and
   /// reached its timeline: this executable's runs and whatever others
   /// submitted to the same devices before.
-  Error synchronizeLocked() {
-    for (DeviceImpl *device : used)
-      if (Error e = device->synchronize())
-        return hang(toString(std::move(e)));
-    return runtime->takeQueueError();
-  }
+  Error synchronizeLocked() { return runtime->synchronizeDevices(used); }
 
   /// Finds the device queue of every lane of every push, once: a push names
   /// its (device, queue), and the runtime owns the ring behind it.
@@ -403,14 +398,6 @@ private:
     return Error::success();
   }
 
-  /// A host-side wait timed out: a queue's own report names the cause
-  /// better than `what`, when there is one.
-  Error hang(const Twine &what) {
-    if (Error e = runtime->takeQueueError())
-      return e;
-    return runtimeError("hang detected: " + what);
-  }
-
   /// A host step sees the results of everything submitted before it, by
   /// this executable or any other: the plan waits for every open device
   /// (a buffer may be shared with work on devices this executable does not
@@ -540,8 +527,8 @@ private:
                            flags.error.load(std::memory_order_relaxed);
                   },
                   timeline, device->getTimeout()))
-            return hang("fence: the " + device->getName() +
-                        " timeline stays below epoch " + Twine(epoch));
+            return runtime->hang("fence: the " + device->getName() +
+                                 " timeline stays below epoch " + Twine(epoch));
         }
         break;
       case StepKind::Reset:
