@@ -84,6 +84,7 @@ private:
   /// What plan() found, for the conversion patterns.
   DenseMap<Operation *, SmallVector<Type>> signatures;
   DenseMap<Operation *, LaunchPlan> launches;
+  DenseMap<Operation *, BufferType> allocs;
 };
 
 FailureOr<DeviceAttr> ConvertGPUToHCQPass::parseDevice(StringRef text,
@@ -328,6 +329,7 @@ LogicalResult ConvertGPUToHCQPass::plan(func::FuncOp func) {
         continue;
       }
       buffers[alloc.getMemref()] = *type;
+      allocs[alloc] = *type;
       continue;
     }
     if (auto copy = dyn_cast<gpu::MemcpyOp>(op)) {
@@ -490,17 +492,17 @@ struct MemcpyToCopy : OpConversionPattern<gpu::MemcpyOp> {
 };
 
 struct AllocToAlloc : OpConversionPattern<gpu::AllocOp> {
-  AllocToAlloc(MLIRContext *ctx, DeviceAttr device)
-      : OpConversionPattern(ctx), device(device) {}
+  AllocToAlloc(MLIRContext *ctx,
+               const DenseMap<Operation *, BufferType> &allocs)
+      : OpConversionPattern(ctx), allocs(allocs) {}
 
   LogicalResult
   matchAndRewrite(gpu::AllocOp alloc, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto memref = alloc.getMemref().getType();
-    auto type = BufferType::get(getContext(), memref.getNumElements(),
-                                memref.getElementType(),
-                                DevicesAttr::get(getContext(), {device}));
-    Value buffer = AllocOp::create(rewriter, alloc.getLoc(), type);
+    auto it = allocs.find(alloc);
+    if (it == allocs.end())
+      return failure();
+    Value buffer = AllocOp::create(rewriter, alloc.getLoc(), it->second);
     // The async token is dropped: every op using it goes too, and program
     // order respects it.
     SmallVector<Value> replacements = {buffer};
@@ -510,7 +512,7 @@ struct AllocToAlloc : OpConversionPattern<gpu::AllocOp> {
     return success();
   }
 
-  DeviceAttr device;
+  const DenseMap<Operation *, BufferType> &allocs;
 };
 
 /// gpu.wait, gpu.dealloc and the return go: the schedule runs in program
@@ -542,7 +544,7 @@ LogicalResult ConvertGPUToHCQPass::applyConversion() {
   RewritePatternSet patterns(ctx);
   patterns.add<FuncToSchedule>(ctx, signatures);
   patterns.add<LaunchFuncToLaunch>(ctx, launches);
-  patterns.add<AllocToAlloc>(ctx, defaultDevice);
+  patterns.add<AllocToAlloc>(ctx, allocs);
   patterns.add<MemcpyToCopy, Erase<gpu::WaitOp>, Erase<gpu::DeallocOp>,
                Erase<func::ReturnOp>>(ctx);
   if (failed(applyPartialConversion(module, target, std::move(patterns))))
@@ -571,6 +573,7 @@ void ConvertGPUToHCQPass::runOnOperation() {
     kernels.clear();
     signatures.clear();
     launches.clear();
+    allocs.clear();
     // The functions that launch kernels or move GPU memory become
     // schedules.
     SmallVector<func::FuncOp> funcs;
