@@ -220,10 +220,6 @@ Error validate(const Executable &exe) {
   if (exe.numArgs > MAX_ARGUMENTS)
     return formatError(Twine(exe.numArgs) + " arguments, more than the " +
                        Twine(MAX_ARGUMENTS) + " an executable may have");
-  for (auto [i, v] : llvm::enumerate(exe.values))
-    if (v.bytes > MAX_VALUE_BYTES)
-      return formatError("value " + Twine(i) + " is " + Twine(v.bytes) +
-                         " bytes, more than " + Twine(MAX_VALUE_BYTES));
   size_t values = exe.values.size();
   auto value = [&](uint32_t v, const Twine &where) -> Error {
     if (v >= values)
@@ -232,6 +228,9 @@ Error validate(const Executable &exe) {
     return Error::success();
   };
   for (auto [i, v] : llvm::enumerate(exe.values)) {
+    if (v.bytes > MAX_VALUE_BYTES)
+      return formatError("value " + Twine(i) + " is " + Twine(v.bytes) +
+                         " bytes, more than " + Twine(MAX_VALUE_BYTES));
     if (v.kind == ValueKind::Program && v.index >= exe.kernels.size())
       return formatError("value " + Twine(i) + " is the program of kernel " +
                          Twine(v.index) + " of " + Twine(exe.kernels.size()));
