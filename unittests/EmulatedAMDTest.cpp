@@ -17,6 +17,7 @@
 #include <cstring>
 #include <dlfcn.h>
 #include <random>
+#include <thread>
 
 using namespace hcq::runtime;
 using hcq::test::amdKernel;
@@ -522,6 +523,42 @@ hcq.schedule @one(%a: !hcq.buffer<64xf32, AMD:0>, %n: i32) {
       (*loaded)->run({Argument::buffer(a.data()), Argument::variable(64)})));
   ASSERT_FALSE(static_cast<bool>((*loaded)->synchronize()));
   EXPECT_EQ(calls.load(), 1);
+}
+
+TEST(EmulatedAMDLoad, ATwinThatNeverReturnsIsAHangAndUnloadDoesNotBlock) {
+  // As a CPU kernel that never returns (RuntimeTest): the emulated command
+  // processor's dispatch is named, and unloading does not wait for it.
+  std::string source = amdKernel(HCQ_TEST_INPUTS "/kernels-gfx1100.co", "vadd",
+                                 "(write f32, read f32, read f32)", 1) +
+                       R"mlir(
+hcq.schedule @one(%a: !hcq.buffer<64xf32, AMD:0>, %n: i32) {
+  hcq.launch @vadd(%a, %a, %a : !hcq.buffer<64xf32, AMD:0>, !hcq.buffer<64xf32, AMD:0>, !hcq.buffer<64xf32, AMD:0>) vars(%n : i32) global [1, 1, 1] local [64, 1, 1]
+}
+)mlir";
+  hcq::PipelineOptions opts;
+  std::optional<Executable> exe = compileExecutable(source, opts);
+  ASSERT_TRUE(exe);
+  static std::atomic<bool> release{false};
+  RuntimeOptions options = emulated();
+  options.waitTimeout = std::chrono::milliseconds(200);
+  options.amdTwins["vadd"] = [](const hcq_amd_workgroup *) {
+    while (!release.load())
+      std::this_thread::yield();
+  };
+  auto loaded = Runtime::create(options)->load(*exe);
+  ASSERT_TRUE(static_cast<bool>(loaded));
+  std::vector<float> a(64);
+  ASSERT_FALSE(static_cast<bool>(
+      (*loaded)->run({Argument::buffer(a.data()), Argument::variable(64)})));
+  auto start = std::chrono::steady_clock::now();
+  llvm::Error error = (*loaded)->synchronize();
+  ASSERT_TRUE(static_cast<bool>(error));
+  EXPECT_EQ(llvm::toString(std::move(error)),
+            "hang detected: AMD:0 COMPUTE:0: kernel @vadd (its CPU twin) has "
+            "not returned after 200 ms");
+  loaded->reset(); // the executable and, with it, the runtime
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+  release.store(true);
 }
 
 TEST_P(EmulatedAMD, FloatScalarsReachTheKernelAsTheirBits) {

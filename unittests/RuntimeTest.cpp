@@ -13,6 +13,7 @@
 #include "llvm/Support/JSON.h"
 
 #include <cstring>
+#include <dlfcn.h>
 #include <random>
 
 using namespace hcq::runtime;
@@ -144,6 +145,50 @@ hcq.schedule @stuck(%a: !hcq.buffer<4xf32, CPU:0>) {
     EXPECT_LT(std::chrono::steady_clock::now() - start,
               std::chrono::seconds(5));
   }
+}
+
+TEST(Runtime, AKernelThatNeverReturnsIsAHangAndUnloadDoesNotBlock) {
+  // A kernel that never returns cannot be waited for: synchronize must name
+  // the device, queue and kernel within the wait timeout (every time it is
+  // asked), and destroying the executable and the runtime must not wait for
+  // it. The kernel is let go at the end, in its leaked queue.
+  const char *source = R"mlir(
+hcq.kernel @spin cpu (readwrite f32) symbol "hcq_spin" library "@LIB@"
+hcq.schedule @stuck(%a: !hcq.buffer<4xf32, CPU:0>) {
+  hcq.launch @spin(%a : !hcq.buffer<4xf32, CPU:0>) global [1, 1, 1] local [1, 1, 1]
+}
+)mlir";
+  hcq::PipelineOptions options;
+  RuntimeOptions runtimeOptions;
+  runtimeOptions.waitTimeout = std::chrono::milliseconds(200);
+  std::shared_ptr<Runtime> runtime = Runtime::create(runtimeOptions);
+  auto exe = compileAndLoad(source, options, *runtime);
+  ASSERT_TRUE(exe);
+  void *library =
+      dlopen(hcq::test::kernelLibrary.c_str(), RTLD_NOW | RTLD_NOLOAD);
+  ASSERT_TRUE(library);
+  auto *release =
+      static_cast<volatile int *>(dlsym(library, "hcq_spin_release"));
+  ASSERT_TRUE(release);
+
+  std::vector<float> a(4);
+  ASSERT_FALSE(static_cast<bool>(exe->run({Argument::buffer(a.data())})));
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    auto start = std::chrono::steady_clock::now();
+    llvm::Error error = exe->synchronize();
+    ASSERT_TRUE(static_cast<bool>(error));
+    EXPECT_EQ(llvm::toString(std::move(error)),
+              "hang detected: CPU:0 COMPUTE:0: kernel @spin (hcq_spin) has "
+              "not returned after 200 ms");
+    EXPECT_LT(std::chrono::steady_clock::now() - start,
+              std::chrono::seconds(5));
+  }
+  auto start = std::chrono::steady_clock::now();
+  exe.reset();
+  runtime.reset();
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+  __atomic_store_n(release, 1, __ATOMIC_RELEASE);
+  dlclose(library);
 }
 
 TEST(Runtime, HostCallSeesEarlierWorkAndLaterWorkSeesIt) {

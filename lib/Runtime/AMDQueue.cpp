@@ -98,6 +98,14 @@ public:
   }
   ~AMDQueue() override { stop(); }
 
+  std::string describeRunning() const override {
+    // Twins are all that may not end: waits time out, and IB chains are
+    // bounded.
+    const TwinProgram *program = running.load(std::memory_order_acquire);
+    return program ? "kernel @" + program->name + " (its CPU twin)"
+                   : std::string();
+  }
+
   Error push(const uint8_t *source, uint64_t bytes) override {
     if (bytes % 4 || bytes > ringBytes)
       return runtimeError(getName() + ": cannot push " + Twine(bytes) +
@@ -348,7 +356,9 @@ private:
       wg.num_groups[d] = groups[d];
       wg.local_size[d] = sh[reg::COMPUTE_NUM_THREAD_X + d] & NUM_THREAD_MASK;
     }
+    running.store(&program, std::memory_order_release);
     hcq_amd_run_grid(program.twin, &wg);
+    running.store(nullptr, std::memory_order_release);
     return Error::success();
   }
 
@@ -430,6 +440,8 @@ private:
   bool isPM4;
   std::atomic<uint64_t> &doorbell;
   const TwinMap &twins;
+  /// The program whose twin runs, for describeRunning.
+  std::atomic<const TwinProgram *> running{nullptr};
   /// The doorbell's interrupt line: set while the command processor sleeps.
   std::atomic<uint32_t> interrupt{0};
   /// The SH registers, COMPUTE_* among them, by offset from SH_REG_START.

@@ -10,6 +10,8 @@
 
 #include "HCQ/Target/CPU/Entry.h"
 
+#include "llvm/ADT/StringExtras.h"
+
 #include <cstring>
 
 using namespace llvm;
@@ -27,6 +29,8 @@ public:
     start(doorbell);
   }
   ~CPUQueue() override { stop(); }
+
+  std::string describeRunning() const override;
 
   Error push(const uint8_t *entries, uint64_t bytes) override {
     uint64_t p = putPointer.load(std::memory_order_relaxed);
@@ -90,6 +94,22 @@ void entryCopy(const uint64_t *args) {
 }
 const cpu::EntryFunction ENTRY_FUNCTIONS[cpu::NUM_HOST_FUNCTIONS] = {
     entryLaunch, entryWait, entrySignal, entryTimestamp, entryCopy};
+
+std::string CPUQueue::describeRunning() const {
+  // The entry at the read pointer is the one running: the pointer moves
+  // past an entry once its function returned, and the host does not
+  // overwrite it before.
+  uint64_t r = rptr.load(std::memory_order_acquire);
+  if (r == wptr.load(std::memory_order_acquire))
+    return {};
+  const auto *entry = reinterpret_cast<const uint64_t *>(ring + r % ringBytes);
+  auto function = reinterpret_cast<cpu::EntryFunction>(entry[0]);
+  if (function == entryWait)
+    return {};
+  if (function == entryLaunch)
+    return "kernel " + nameOf(entry[1], "at 0x" + utohexstr(entry[1]));
+  return function == entryCopy ? "a copy" : "an entry";
+}
 
 } // namespace
 

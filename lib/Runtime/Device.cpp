@@ -66,7 +66,17 @@ DeviceImpl::DeviceImpl(RuntimeImpl &runtime, DeviceId id)
 
 DeviceImpl::~DeviceImpl() {
   // The queues' threads stop before the memory they read is freed.
+  bool stuck = false;
+  for (auto &[key, entry] : queues)
+    if (!entry.queue->stop()) {
+      (void)entry.queue.release(); // its thread still runs in it
+      stuck = true;
+    }
   queues.clear();
+  if (stuck) {
+    runtime.abandonedQueues.store(true);
+    return;
+  }
   for (auto &[address, bytes] : blocks)
     std::free(reinterpret_cast<void *>(address));
 }
@@ -124,9 +134,9 @@ Expected<uint64_t> DeviceImpl::getPlaceholder(PlaceholderTag tag,
   if (tag == PlaceholderTag::sentinel_signal)
     word(*address).store(~uint64_t(0));
   if (tag == PlaceholderTag::timeline_signal)
-    runtime.signalNames.add(*address, "the " + name + " timeline");
+    runtime.names.add(*address, "the " + name + " timeline");
   if (tag == PlaceholderTag::sentinel_signal)
-    runtime.signalNames.add(*address, "the " + name + " sentinel");
+    runtime.names.add(*address, "the " + name + " sentinel");
   std::lock_guard<std::mutex> lock(mutex);
   placeholders.emplace(tag, std::make_pair(*address, bytes));
   return *address;
@@ -229,11 +239,14 @@ Expected<uint64_t> DeviceImpl::loadProgram(const Kernel &kernel,
 
 Error DeviceImpl::synchronize() {
   // Every queue drains (a stuck wait times out and lets it go on), ...
+  // A queue stuck in a kernel that does not return is a hang too.
   std::vector<Queue *> all;
   forEachQueue([&](Queue &q) { all.push_back(&q); });
   for (Queue *queue : all)
-    while (!queue->idle())
-      std::this_thread::yield();
+    if (!queue->waitIdle())
+      return runtimeError(queue->getName() + ": " + queue->describeRunning() +
+                          " has not returned after " +
+                          Twine(queue->waitTimeout().count()) + " ms");
   // ... and the timeline reaches its host value - 1. A queue that failed
   // stops the wait.
   std::atomic<uint64_t> &timeline = word(timelineSignal);
@@ -258,8 +271,11 @@ std::shared_ptr<Runtime> Runtime::create(RuntimeOptions options) {
 }
 
 RuntimeImpl::~RuntimeImpl() {
-  // Queue threads run library code: they stop before the libraries go.
+  // Queue threads run library code: they stop before the libraries go, and
+  // a queue left running in a kernel keeps them.
   devices.clear();
+  if (abandonedQueues.load())
+    return;
   for (auto &[path, handle] : libraries)
     dlclose(handle);
 }
@@ -363,7 +379,7 @@ Error RuntimeImpl::takeQueueError() {
   return runtimeError(first);
 }
 
-void RuntimeImpl::stopQueues(const Twine &why) {
+bool RuntimeImpl::stopQueues(const Twine &why) {
   std::vector<DeviceImpl *> open = openDeviceList();
   bool reported = false;
   for (DeviceImpl *device : open)
@@ -374,11 +390,11 @@ void RuntimeImpl::stopQueues(const Twine &why) {
     });
   flags.fault.store(true, std::memory_order_release);
   flags.error.store(true, std::memory_order_release);
+  bool stopped = true;
   for (DeviceImpl *device : open)
-    device->forEachQueue([&](Queue &queue) {
-      while (!queue.idle())
-        std::this_thread::yield();
-    });
+    device->forEachQueue(
+        [&](Queue &queue) { stopped = queue.waitIdle() && stopped; });
+  return stopped;
 }
 
 Expected<void *> RuntimeImpl::openLibrary(const std::string &path) {
@@ -410,6 +426,9 @@ Expected<uint64_t> RuntimeImpl::getHostFunction(const Kernel &kernel) {
   if (!symbol)
     return runtimeError("no symbol '" + kernel.symbol + "' in " +
                         kernel.library);
+  // For reports of a kernel that does not return.
+  names.add(reinterpret_cast<uint64_t>(symbol),
+            "@" + kernel.name + " (" + kernel.symbol + ")");
   return reinterpret_cast<uint64_t>(symbol);
 }
 

@@ -26,7 +26,8 @@ class RuntimeImpl;
 class DeviceImpl {
 public:
   DeviceImpl(RuntimeImpl &runtime, DeviceId id);
-  /// Stops the queues' threads, then frees the memory they read.
+  /// Stops the queues' threads, then frees the memory they read. A queue
+  /// stuck in a kernel is left running, and the memory with it.
   ~DeviceImpl();
 
   DeviceId getId() const { return id; }
@@ -94,7 +95,7 @@ private:
 class RuntimeImpl : public Runtime {
 public:
   explicit RuntimeImpl(RuntimeOptions options) : Runtime(std::move(options)) {
-    flags.signalNames = &signalNames;
+    flags.names = &names;
   }
   ~RuntimeImpl() override;
 
@@ -118,7 +119,9 @@ public:
   llvm::Error takeQueueError();
   /// Stops every queue: pushed work is dropped and waits give up. What
   /// destroying an executable whose work hangs does, so its memory can go.
-  void stopQueues(const llvm::Twine &why);
+  /// Returns false if a queue is stuck in work that does not end (a kernel
+  /// that never returns), which may still touch that memory.
+  bool stopQueues(const llvm::Twine &why);
   /// Waits for every open device.
   llvm::Error synchronizeLocked();
   /// Waits for `devices`; a wait that times out is reported as the queues'
@@ -134,7 +137,10 @@ public:
   /// another executable.
   std::recursive_mutex mutex;
   QueueFlags flags;
-  SignalNames signalNames;
+  AddressNames names;
+  /// Set when a stuck queue was left running (Queue::stop): its device's
+  /// memory and the runtime's libraries then stay as they are.
+  std::atomic<bool> abandonedQueues{false};
 
 protected:
   llvm::Expected<uint64_t> allocateMemory(DeviceId device,

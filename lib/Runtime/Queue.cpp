@@ -45,14 +45,35 @@ void Queue::start(std::atomic<uint32_t> &flag) {
   thread = std::thread([this] { loop(); });
 }
 
-void Queue::stop() {
+bool Queue::waitIdle() {
+  // A stretch without progress ends either in the queue's own wait timing
+  // out (it then moves on) or in something that never will.
+  while (!waitUntil([&] { return idle(); }, rptr, timeout))
+    if (!describeRunning().empty())
+      return false;
+  return true;
+}
+
+bool Queue::stop() {
   if (!thread.joinable())
-    return;
+    return true;
   stopping.store(true);
   sleepFlag->store(0);
   wakeCount.fetch_add(1, std::memory_order_relaxed);
   futexWake(*sleepFlag);
+  while (!waitUntil([&] { return exited.load(); }, rptr, timeout))
+    if (!describeRunning().empty()) {
+      // Joining would block for as long as the work runs, maybe forever.
+      thread.detach();
+      return false;
+    }
   thread.join();
+  return true;
+}
+
+std::string Queue::nameOf(uint64_t address, std::string otherwise) const {
+  return flags.names ? flags.names->lookup(address, std::move(otherwise))
+                     : otherwise;
 }
 
 Error Queue::waitForRoom(uint64_t put, uint64_t units, uint64_t capacity,
@@ -95,8 +116,10 @@ void Queue::loop() {
   while (true) {
     // Everything ready runs before the thread sleeps.
     drain();
-    if (stopping.load())
+    if (stopping.load()) {
+      exited.store(true);
       return;
+    }
     sleepFlag->store(1, std::memory_order_seq_cst);
     if (!idle() || stopping.load()) {
       sleepFlag->store(0);
@@ -122,7 +145,7 @@ void Queue::reportFault(const Twine &what) {
 
 void Queue::reportHang(uint64_t signal, uint64_t value, uint64_t current) {
   std::string name =
-      flags.signalNames ? flags.signalNames->describe(signal) : std::string();
+      flags.names ? flags.names->describe(signal) : std::string();
   report("wait on signal 0x" + Twine::utohexstr(signal) + name + " for value " +
          Twine(value) + " timed out after " + Twine(timeout.count()) +
          " ms (it holds " + Twine(current) + ")");

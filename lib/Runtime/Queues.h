@@ -73,10 +73,11 @@ struct RingMemory {
   uint64_t put = 0, wptr = 0, rptr = 0, doorbell = 0; // addresses
 };
 
-/// What the signals a queue may wait on are, by address, for hang reports:
-/// "the AMD:0 timeline", "signal slot 3 of @mlp on AMD:1". Written at device
-/// open and executable load/unload, read when a wait times out.
-class SignalNames {
+/// What addresses a queue may report are, for hang reports: the signals it
+/// waits on ("the AMD:0 timeline", "signal slot 3 of @mlp on AMD:1") and the
+/// CPU kernel functions it calls ("kernel @spin (hcq_spin)"). Written at
+/// device open and executable load/unload, read when a queue is reported.
+class AddressNames {
 public:
   void add(uint64_t address, std::string name) {
     std::lock_guard<std::mutex> lock(mutex);
@@ -92,6 +93,12 @@ public:
     auto it = names.find(address);
     return it == names.end() ? std::string() : " (" + it->second + ")";
   }
+  /// The name of `address`, or `otherwise`.
+  std::string lookup(uint64_t address, std::string otherwise) const {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = names.find(address);
+    return it == names.end() ? std::move(otherwise) : it->second;
+  }
 
 private:
   mutable std::mutex mutex;
@@ -105,8 +112,9 @@ struct QueueFlags {
   /// Some queue faulted: every queue drops what it has and every wait gives
   /// up, since the work they wait for will never run.
   std::atomic<bool> fault{false};
-  /// Names of the signals, for hang reports (none when null).
-  const SignalNames *signalNames = nullptr;
+  /// Names of signals and kernel functions, for hang reports (none when
+  /// null).
+  const AddressNames *names = nullptr;
 };
 
 /// A ring and the thread draining it. The ring's put, write and read
@@ -143,6 +151,20 @@ public:
     return flags.fault.load(std::memory_order_acquire);
   }
 
+  /// Waits until the queue is idle. Returns false if it is stuck: it has
+  /// not moved on for its wait timeout while running something that does
+  /// not time out by itself (a kernel that never returns). Its own waits do
+  /// time out, so a queue in a wait is waited for.
+  bool waitIdle();
+  /// Stops the thread after it has executed what was pushed. Returns false
+  /// if it is stuck (as waitIdle): the thread is then left running, and the
+  /// queue, its ring and any memory its work may touch must stay allocated.
+  /// Derived destructors call it before their members go.
+  bool stop();
+  /// What the queue is running that does not time out by itself ("kernel
+  /// @spin (hcq_spin)"), or nothing when it is idle or in a wait.
+  virtual std::string describeRunning() const = 0;
+
   const std::string &getName() const { return name; }
   std::chrono::milliseconds waitTimeout() const { return timeout; }
   uint64_t wakes() const { return wakeCount.load(); }
@@ -152,9 +174,10 @@ public:
 
 protected:
   /// Starts the thread; derived constructors call it once their members
-  /// exist, and derived destructors call stop() before theirs go.
+  /// exist.
   void start(std::atomic<uint32_t> &sleepFlag);
-  void stop();
+  /// The name of `address` in the runtime's AddressNames, or `otherwise`.
+  std::string nameOf(uint64_t address, std::string otherwise) const;
   /// Waits until the thread has read far enough that `units` more fit
   /// after `put`, in a ring of `capacity` units; `reader` names the thread
   /// in the error.
@@ -185,7 +208,7 @@ private:
   QueueFlags &flags;
   std::atomic<uint32_t> *sleepFlag = nullptr;
   std::thread thread;
-  std::atomic<bool> stopping{false};
+  std::atomic<bool> stopping{false}, exited{false};
   std::atomic<uint64_t> wakeCount{0};
   std::atomic<bool> dead{false};
   std::mutex errorMutex;

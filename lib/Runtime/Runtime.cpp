@@ -48,10 +48,10 @@ public:
     // Signals an executable's queues wait on, named for hang reports.
     if (value.isPlaceholder(PlaceholderTag::signal) ||
         value.isPlaceholder(PlaceholderTag::epoch)) {
-      runtime.signalNames.add(
-          *address, std::string(abi::getPlaceholderTagName(value.tag)) +
-                        " slot " + std::to_string(value.slot) + " of @" +
-                        exe.name + " on " + id.str());
+      runtime.names.add(*address,
+                        std::string(abi::getPlaceholderTagName(value.tag)) +
+                            " slot " + std::to_string(value.slot) + " of @" +
+                            exe.name + " on " + id.str());
       named.push_back(*address);
     }
     return address;
@@ -79,10 +79,13 @@ public:
     std::memcpy(reinterpret_cast<void *>(address), bytes.data(), bytes.size());
   }
 
+  /// Forgets the executable's own memory without freeing it.
+  void abandon() { owned.clear(); }
+
   /// Frees the executable's own memory (and forgets its signals' names).
   void release() {
     for (uint64_t address : named)
-      runtime.signalNames.remove(address);
+      runtime.names.remove(address);
     named.clear();
     for (auto [device, address] : owned)
       device->free(address);
@@ -109,9 +112,11 @@ public:
     // before the memory goes.
     std::lock_guard<std::recursive_mutex> lock(runtime->mutex);
     if (Error e = synchronizeLocked())
-      runtime->stopQueues("executable @" + exe.name +
-                          " destroyed while its work could not finish: " +
-                          toString(std::move(e)));
+      if (!runtime->stopQueues("executable @" + exe.name +
+                               " destroyed while its work could not finish: " +
+                               toString(std::move(e))))
+        // A kernel that never returns may still use it.
+        memory.abandon();
   }
 
   Error load() {

@@ -39,6 +39,14 @@ void hcq_reduce(const uint64_t *args, uint32_t x, uint32_t y, uint32_t z) {
   BUF(0, float)[0] = sum;
 }
 
+// A kernel that runs until the test stores 1 into hcq_spin_release: one
+// that never returns, for the stuck-queue tests.
+volatile int hcq_spin_release;
+void hcq_spin(const uint64_t *args, uint32_t x, uint32_t y, uint32_t z) {
+  while (!__atomic_load_n(&hcq_spin_release, __ATOMIC_ACQUIRE))
+    ;
+}
+
 // A kernel that does nothing, for the replay benchmark.
 void hcq_noop(const uint64_t *args, uint32_t x, uint32_t y, uint32_t z) {}
 
@@ -49,7 +57,8 @@ void hcq_noop(const uint64_t *args, uint32_t x, uint32_t y, uint32_t z) {}
 // their OpenCL offsets).
 #include "HCQ/Runtime/Twin.h"
 
-#define ARG(wg, offset, T) (*(T const *)((const char *)(wg)->kernargs + (offset)))
+#define ARG(wg, offset, T)                                                     \
+  (*(T const *)((const char *)(wg)->kernargs + (offset)))
 
 // vadd(global float *c, global const float *a, global const float *b, int n)
 void hcq_twin_vadd(const hcq_amd_workgroup *wg) {
