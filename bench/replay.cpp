@@ -166,9 +166,9 @@ void direct(benchmark::State &state) {
   if (!noop)
     std::abort();
   hcq::test::HostRing ring(1 << 16);
-  QueueFlags flags;
-  std::unique_ptr<Queue> queue = makeCPUQueue("CPU:0 COMPUTE:0", ring.memory(),
-                                              std::chrono::seconds(30), flags);
+  std::unique_ptr<Queue> queue =
+      makeCPUQueue("CPU:0 COMPUTE:0", ring.memory(), std::chrono::seconds(30),
+                   std::make_shared<QueueFlags>());
   std::vector<float> a(16);
   uint64_t kernargs[1] = {reinterpret_cast<uint64_t>(a.data())};
   std::atomic<uint64_t> signal{0};

@@ -4,6 +4,11 @@
 #
 #   scripts/setup.sh            # build into ./build (Release)
 #   BUILD_DIR=out scripts/setup.sh
+#   BUILD_DIR=out scripts/setup.sh -DHCQ_SANITIZER=thread   # CMake options
+#   HCQ_TARGETS="hcq-unittests" scripts/setup.sh            # only these
+#
+# CMake options (re)configure the build folder; without them an existing
+# one is only built.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$root/build}
@@ -26,13 +31,14 @@ fi
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
 
-if [ ! -f "$build/build.ninja" ]; then
+if [ ! -f "$build/build.ninja" ] || (($#)); then
   cmake -G Ninja -S "$root" -B "$build" \
     -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
     -DCMAKE_EXE_LINKER_FLAGS=-fuse-ld=lld -DCMAKE_SHARED_LINKER_FLAGS=-fuse-ld=lld \
     -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir \
     -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit \
-    "${launcher[@]}"
+    "${launcher[@]}" "$@"
 fi
-cmake --build "$build" -j "$(nproc)"
+read -r -a targets <<< "${HCQ_TARGETS:-all}"
+cmake --build "$build" -j "$(nproc)" --target "${targets[@]}"

@@ -44,7 +44,7 @@ public:
                std::chrono::milliseconds timeout = std::chrono::seconds(5))
       : ring(ringBytes, /*fill=*/0xDE) {
     queue = makeEmulatedAMDQueue(isPM4 ? "AMD:0 COMPUTE:0" : "AMD:0 COPY:0",
-                                 isPM4, ring.memory(), twins, timeout, flags);
+                                 isPM4, ring.memory(), twins, timeout, shared);
   }
 
   /// Pushes `words` and waits until the queue has executed them; returns
@@ -67,8 +67,9 @@ public:
 
   uint64_t readPointer() const { return ring.readPointer(); }
 
-  TwinMap twins;
-  QueueFlags flags;
+  std::shared_ptr<TwinMap> twins = std::make_shared<TwinMap>();
+  std::shared_ptr<QueueFlags> shared = std::make_shared<QueueFlags>();
+  QueueFlags &flags = *shared;
 
 private:
   hcq::test::HostRing ring;
@@ -184,7 +185,7 @@ TEST(EmulatedAMDQueue, DispatchRunsTheTwinWithTheRegisters) {
   };
   twin.kernargUserData = 2; // after the dispatch pointer
   twin.dispatchUserData = 0;
-  q.twins.add(entry, twin);
+  q.twins->add(entry, twin);
   uint64_t kernargs[4] = {}, packet[8] = {};
   namespace reg = pm4::reg;
   std::vector<uint32_t> ib = {pm4::packet3(pm4::SET_SH_REG, 3),
@@ -356,9 +357,9 @@ TEST(QueueWakes, AtMostOneWakePerPushAndNoneLost) {
   // push of 16 entries. Every entry runs (no lost wake-up), and the thread
   // is woken at most once per push, never once per entry.
   hcq::test::HostRing ring(64 * 64);
-  QueueFlags flags;
-  std::unique_ptr<Queue> queue = makeCPUQueue("CPU:0 COMPUTE:0", ring.memory(),
-                                              std::chrono::seconds(5), flags);
+  std::unique_ptr<Queue> queue =
+      makeCPUQueue("CPU:0 COMPUTE:0", ring.memory(), std::chrono::seconds(5),
+                   std::make_shared<QueueFlags>());
   std::atomic<uint64_t> last{0};
   uint64_t signal = cpuEntryFunction(2); // cpu::HostFunction::Signal
   auto entry = [&](uint64_t value) {

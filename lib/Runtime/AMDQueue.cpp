@@ -90,10 +90,10 @@ uint64_t address(uint32_t lo, uint32_t hi) { return (uint64_t(hi) << 32) | lo; }
 class AMDQueue : public Queue {
 public:
   AMDQueue(std::string name, bool pm4, const RingMemory &memory,
-           const TwinMap &twins, std::chrono::milliseconds timeout,
-           QueueFlags &flags)
-      : Queue(std::move(name), memory, timeout, flags), isPM4(pm4),
-        doorbell(word(memory.doorbell)), twins(twins) {
+           std::shared_ptr<const TwinMap> twins,
+           std::chrono::milliseconds timeout, std::shared_ptr<QueueFlags> flags)
+      : Queue(std::move(name), memory, timeout, std::move(flags)), isPM4(pm4),
+        doorbell(word(memory.doorbell)), twins(std::move(twins)) {
     start(interrupt);
   }
   ~AMDQueue() override { stop(); }
@@ -335,7 +335,7 @@ private:
     namespace reg = pm4::reg;
     uint64_t entry =
         address(sh[reg::COMPUTE_PGM_LO], sh[reg::COMPUTE_PGM_LO + 1]) << 8;
-    const TwinProgram *found = twins.find(entry);
+    const TwinProgram *found = twins->find(entry);
     if (!found)
       return runtimeError("DISPATCH_DIRECT at " + where() + " of program 0x" +
                           Twine::utohexstr(entry) +
@@ -439,7 +439,7 @@ private:
 
   bool isPM4;
   std::atomic<uint64_t> &doorbell;
-  const TwinMap &twins;
+  std::shared_ptr<const TwinMap> twins; // shared, as QueueFlags
   /// The program whose twin runs, for describeRunning.
   std::atomic<const TwinProgram *> running{nullptr};
   /// The doorbell's interrupt line: set while the command processor sleeps.
@@ -450,13 +450,14 @@ private:
 
 } // namespace
 
-std::unique_ptr<Queue> makeEmulatedAMDQueue(std::string name, bool pm4,
-                                            const RingMemory &memory,
-                                            const TwinMap &twins,
-                                            std::chrono::milliseconds timeout,
-                                            QueueFlags &flags) {
-  return std::make_unique<AMDQueue>(std::move(name), pm4, memory, twins,
-                                    timeout, flags);
+std::unique_ptr<Queue>
+makeEmulatedAMDQueue(std::string name, bool pm4, const RingMemory &memory,
+                     std::shared_ptr<const TwinMap> twins,
+                     std::chrono::milliseconds timeout,
+                     std::shared_ptr<QueueFlags> flags) {
+  return std::make_unique<AMDQueue>(std::move(name), pm4, memory,
+                                    std::move(twins), timeout,
+                                    std::move(flags));
 }
 
 } // namespace hcq::runtime

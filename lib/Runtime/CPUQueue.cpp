@@ -22,8 +22,8 @@ namespace {
 class CPUQueue : public Queue {
 public:
   CPUQueue(std::string name, const RingMemory &memory,
-           std::chrono::milliseconds timeout, QueueFlags &flags)
-      : Queue(std::move(name), memory, timeout, flags),
+           std::chrono::milliseconds timeout, std::shared_ptr<QueueFlags> flags)
+      : Queue(std::move(name), memory, timeout, std::move(flags)),
         // The futex is the doorbell word's low half (little-endian).
         doorbell(*reinterpret_cast<std::atomic<uint32_t> *>(memory.doorbell)) {
     start(doorbell);
@@ -115,8 +115,9 @@ std::string CPUQueue::describeRunning() const {
 
 std::unique_ptr<Queue> makeCPUQueue(std::string name, const RingMemory &memory,
                                     std::chrono::milliseconds timeout,
-                                    QueueFlags &flags) {
-  return std::make_unique<CPUQueue>(std::move(name), memory, timeout, flags);
+                                    std::shared_ptr<QueueFlags> flags) {
+  return std::make_unique<CPUQueue>(std::move(name), memory, timeout,
+                                    std::move(flags));
 }
 
 uint64_t cpuEntryFunction(uint32_t id) {

@@ -196,9 +196,9 @@ Expected<Queue *> DeviceImpl::getQueue(QueueName queue, PushMode mode) {
                     *pointers + 16,
                     *pointers + 24};
   std::unique_ptr<Queue> q =
-      cpu ? makeCPUQueue(queueName, memory, timeout, runtime.flags)
+      cpu ? makeCPUQueue(queueName, memory, timeout, runtime.queueFlags)
           : makeEmulatedAMDQueue(queueName, mode == PushMode::pm4, memory,
-                                 twins, timeout, runtime.flags);
+                                 twins, timeout, runtime.queueFlags);
   std::lock_guard<std::mutex> lock(mutex);
   return queues.emplace(key, DeviceQueue{mode, std::move(q)})
       .first->second.queue.get();
@@ -233,7 +233,7 @@ Expected<uint64_t> DeviceImpl::loadProgram(const Kernel &kernel,
   program.kernargUserData = info.kernargUserData();
   if (info.dispatchPtr)
     program.dispatchUserData = info.dispatchPtrUserData();
-  twins.add(address + info.entryOffset, std::move(program));
+  twins->add(address + info.entryOffset, std::move(program));
   return address;
 }
 

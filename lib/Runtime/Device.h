@@ -89,14 +89,12 @@ private:
   };
   std::map<std::pair<QueueKind, uint32_t>, DeviceQueue> queues;
   std::map<std::vector<uint8_t>, uint64_t> programs; // by image
-  TwinMap twins;
+  std::shared_ptr<TwinMap> twins = std::make_shared<TwinMap>();
 };
 
 class RuntimeImpl : public Runtime {
 public:
-  explicit RuntimeImpl(RuntimeOptions options) : Runtime(std::move(options)) {
-    flags.names = &names;
-  }
+  explicit RuntimeImpl(RuntimeOptions options) : Runtime(std::move(options)) {}
   ~RuntimeImpl() override;
 
   llvm::Expected<std::unique_ptr<LoadedExecutable>>
@@ -136,8 +134,9 @@ public:
   /// written by one thread at a time. Recursive, so a host call may run
   /// another executable.
   std::recursive_mutex mutex;
-  QueueFlags flags;
-  AddressNames names;
+  std::shared_ptr<QueueFlags> queueFlags = std::make_shared<QueueFlags>();
+  QueueFlags &flags = *queueFlags;
+  AddressNames &names = queueFlags->names;
   /// Set when a stuck queue was left running (Queue::stop): its device's
   /// memory and the runtime's libraries then stay as they are.
   std::atomic<bool> abandonedQueues{false};

@@ -30,11 +30,12 @@ void futexWake(std::atomic<uint32_t> &word) {
 } // namespace
 
 Queue::Queue(std::string name, const RingMemory &memory,
-             std::chrono::milliseconds timeout, QueueFlags &flags)
+             std::chrono::milliseconds timeout,
+             std::shared_ptr<QueueFlags> flags)
     : ring(memory.ring), ringBytes(memory.ringBytes),
       putPointer(word(memory.put)), wptr(word(memory.wptr)),
       rptr(word(memory.rptr)), name(std::move(name)), timeout(timeout),
-      flags(flags) {}
+      sharedFlags(std::move(flags)), flags(*sharedFlags) {}
 
 Queue::~Queue() { assert(!thread.joinable() && "a derived queue must stop()"); }
 
@@ -72,8 +73,7 @@ bool Queue::stop() {
 }
 
 std::string Queue::nameOf(uint64_t address, std::string otherwise) const {
-  return flags.names ? flags.names->lookup(address, std::move(otherwise))
-                     : otherwise;
+  return flags.names.lookup(address, std::move(otherwise));
 }
 
 Error Queue::waitForRoom(uint64_t put, uint64_t units, uint64_t capacity,
@@ -144,8 +144,7 @@ void Queue::reportFault(const Twine &what) {
 }
 
 void Queue::reportHang(uint64_t signal, uint64_t value, uint64_t current) {
-  std::string name =
-      flags.names ? flags.names->describe(signal) : std::string();
+  std::string name = flags.names.describe(signal);
   report("wait on signal 0x" + Twine::utohexstr(signal) + name + " for value " +
          Twine(value) + " timed out after " + Twine(timeout.count()) +
          " ms (it holds " + Twine(current) + ")");

@@ -105,16 +105,16 @@ private:
   std::map<uint64_t, std::string> names;
 };
 
-/// What the queues of one runtime share.
+/// What the queues of one runtime share. Queues keep it alive: a queue left
+/// running in a kernel that never returns outlives its runtime.
 struct QueueFlags {
   /// Some queue has an error to report; host-side waits stop on it.
   std::atomic<bool> error{false};
   /// Some queue faulted: every queue drops what it has and every wait gives
   /// up, since the work they wait for will never run.
   std::atomic<bool> fault{false};
-  /// Names of signals and kernel functions, for hang reports (none when
-  /// null).
-  const AddressNames *names = nullptr;
+  /// Names of signals and kernel functions, for hang reports.
+  AddressNames names;
 };
 
 /// A ring and the thread draining it. The ring's put, write and read
@@ -123,7 +123,7 @@ class Queue {
 public:
   /// `name` is what errors call it ("AMD:0 COMPUTE:0").
   Queue(std::string name, const RingMemory &memory,
-        std::chrono::milliseconds timeout, QueueFlags &flags);
+        std::chrono::milliseconds timeout, std::shared_ptr<QueueFlags> flags);
   virtual ~Queue();
 
   /// Copies `bytes` from `source` into the ring in the queue's way and
@@ -205,6 +205,7 @@ private:
 
   std::string name;
   std::chrono::milliseconds timeout;
+  std::shared_ptr<QueueFlags> sharedFlags;
   QueueFlags &flags;
   std::atomic<uint32_t> *sleepFlag = nullptr;
   std::thread thread;
@@ -219,7 +220,7 @@ private:
 /// the futex in the doorbell word.
 std::unique_ptr<Queue> makeCPUQueue(std::string name, const RingMemory &memory,
                                     std::chrono::milliseconds timeout,
-                                    QueueFlags &flags);
+                                    std::shared_ptr<QueueFlags> flags);
 /// The CPU entry function `id` (cpu::HostFunction), or 0.
 uint64_t cpuEntryFunction(uint32_t id);
 
@@ -257,11 +258,11 @@ private:
 /// INDIRECT_BUFFER packet per push), else SDMA (byte pointers, the command
 /// buffer copied in). Its command processor thread executes the packets
 /// against host memory and runs DISPATCH_DIRECT through `twins`.
-std::unique_ptr<Queue> makeEmulatedAMDQueue(std::string name, bool pm4,
-                                            const RingMemory &memory,
-                                            const TwinMap &twins,
-                                            std::chrono::milliseconds timeout,
-                                            QueueFlags &flags);
+std::unique_ptr<Queue>
+makeEmulatedAMDQueue(std::string name, bool pm4, const RingMemory &memory,
+                     std::shared_ptr<const TwinMap> twins,
+                     std::chrono::milliseconds timeout,
+                     std::shared_ptr<QueueFlags> flags);
 
 } // namespace hcq::runtime
 
