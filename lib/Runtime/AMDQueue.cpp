@@ -1,99 +1,34 @@
 //===- AMDQueue.cpp - The emulated AMD device's queues --------------------===//
 //
 // An emulated AMD queue is the real ring protocol with a software command
-// processor behind it. The host side pushes as it would to a KFD user-mode
-// queue (AMD-FACTS.md §3a): the PM4 compute ring takes one INDIRECT_BUFFER
-// packet per push and counts dwords; the SDMA ring takes the command buffer
-// itself, zeroing the tail when a push would wrap, and counts bytes; then
-// the write pointer and the doorbell are stored. The command processor
-// thread reads the ring from its read pointer up to the write pointer and
-// executes each packet against host memory (GPU VA = CPU VA, as under KFD).
-// Only the shader is replaced: DISPATCH_DIRECT runs the kernel's CPU twin.
-// A packet it cannot execute is an error naming where it is, never a skip.
+// processor behind it (CommandProcessor.h). The host side pushes as it
+// would to a KFD user-mode queue (AMD-FACTS.md §3a): the PM4 compute ring
+// takes one INDIRECT_BUFFER packet per push and counts dwords; the SDMA ring
+// takes the command buffer itself, zeroing the tail when a push would wrap,
+// and counts bytes; then the write pointer and the doorbell are stored. The
+// queue's thread runs the command processor from the read pointer up to the
+// write pointer.
 //
 //===----------------------------------------------------------------------===//
 
+#include "CommandProcessor.h"
 #include "Queues.h"
-
-#include "HCQ/Target/AMD/PM4.h"
-#include "HCQ/Target/AMD/SDMA.h"
-
-#include "llvm/ADT/SmallVector.h"
 
 #include <cstring>
 
 using namespace llvm;
-namespace pm4 = hcq::amd::pm4;
-namespace sdma = hcq::amd::sdma;
 
 namespace hcq::runtime {
 namespace {
 
-// Fields the command processor reads beyond what the encoder writes.
-// WAIT_REG_MEM / POLL_REGMEM compare functions [nvd WAIT_REG_MEM_FUNCTION,
-// sd6 POLL_REGMEM_HEADER_FUNC]: 0 always, 1 <, 2 <=, 3 ==, 4 !=, 5 >=, 6 >.
-bool compare(uint32_t function, uint32_t value, uint32_t ref) {
-  switch (function) {
-  case 0:
-    return true;
-  case 1:
-    return value < ref;
-  case 2:
-    return value <= ref;
-  case 3:
-    return value == ref;
-  case 4:
-    return value != ref;
-  case 5:
-    return value >= ref;
-  case 6:
-    return value > ref;
-  }
-  return false;
-}
-// INDIRECT_BUFFER body dword 1: IB_BASE_HI [15:0] [nvd].
-constexpr uint32_t IB_BASE_HI_MASK = 0xFFFF;
-constexpr uint32_t IB_SIZE_MASK = 0xFFFFF;
-// The SET_SH_REG window, in registers [nvd/s15 PACKET3_SET_SH_REG_START/END].
-constexpr uint32_t SH_REGS = pm4::SH_REG_END - pm4::SH_REG_START;
-// COMPUTE_NUM_THREAD_X/Y/Z: NUM_THREAD_FULL [15:0] [sid S_00B81C_*].
-constexpr uint32_t NUM_THREAD_MASK = 0xFFFF;
-// SDMA NOP header COUNT [29:16] [sd6 SDMA_PKT_NOP_HEADER_COUNT].
-constexpr uint32_t sdmaNopCount(uint32_t h) { return (h >> 16) & 0x3FFF; }
-// POLL_REGMEM header: FUNC [30:28], HDP_FLUSH bit 26 [sd6].
-constexpr uint32_t POLL_HDP_FLUSH = 1u << 26;
-// COPY_LINEAR COUNT: 30 bits on SDMA 6, 22 on SDMA 4 (whose upper bits are
-// reserved zero) [sd6, sd4 SDMA_PKT_COPY_LINEAR_COUNT].
-constexpr uint32_t COPY_COUNT_MASK = 0x3FFFFFFF;
-
-/// The dwords the command processor may read: a ring between its read and
-/// write pointers (positions wrap at the ring's size), or an indirect buffer.
-struct Dwords {
-  const uint32_t *base;
-  uint64_t size; // dwords in memory
-  uint64_t end;  // first position not pushed
-  bool ring;
-  uint64_t address; // the indirect buffer's, for messages
-
-  uint32_t at(uint64_t pos) const { return base[ring ? pos % size : pos]; }
-  std::string where(uint64_t pos) const {
-    if (ring)
-      return ("ring offset 0x" + Twine::utohexstr((pos % size) * 4)).str();
-    return ("indirect buffer 0x" + Twine::utohexstr(address) + " dword " +
-            Twine(pos))
-        .str();
-  }
-};
-
-uint64_t address(uint32_t lo, uint32_t hi) { return (uint64_t(hi) << 32) | lo; }
-
-class AMDQueue : public Queue {
+class AMDQueue : public Queue, CommandProcessorHost {
 public:
   AMDQueue(std::string name, bool pm4, const RingMemory &memory,
            std::shared_ptr<const TwinMap> twins,
            std::chrono::milliseconds timeout, std::shared_ptr<QueueFlags> flags)
       : Queue(std::move(name), memory, timeout, std::move(flags)), isPM4(pm4),
-        doorbell(word(memory.doorbell)), twins(std::move(twins)) {
+        doorbell(word(memory.doorbell)), twins(std::move(twins)),
+        processor(pm4, memory.ring, memory.ringBytes, rptr, *this, timeout) {
     start(interrupt);
   }
   ~AMDQueue() override { stop(); }
@@ -101,7 +36,7 @@ public:
   std::string describeRunning() const override {
     // Twins are all that may not end: waits time out, and IB chains are
     // bounded.
-    const TwinProgram *program = running.load(std::memory_order_acquire);
+    const TwinProgram *program = processor.runningProgram();
     return program ? "kernel @" + program->name + " (its CPU twin)"
                    : std::string();
   }
@@ -148,304 +83,32 @@ private:
   void drain() override {
     if (dropIfFaulted())
       return;
-    uint64_t unit = isPM4 ? 1 : 4; // pointer units per dword
     uint64_t w = wptr.load(std::memory_order_acquire);
-    uint64_t r = rptr.load(std::memory_order_relaxed);
-    Dwords dwords{reinterpret_cast<const uint32_t *>(ring), ringBytes / 4,
-                  w / unit, /*ring=*/true, 0};
-    while (r < w) {
-      uint64_t pos = r / unit;
-      Error e =
-          isPM4 ? stepPM4(dwords, pos, /*depth=*/0) : stepSDMA(dwords, pos);
-      if (e) {
-        // The queue dies where it failed: what was pushed is dropped, so
-        // the host is not left waiting for room, and every later
-        // synchronize and run reports the fault.
-        reportFault(toString(std::move(e)));
-        rptr.store(w, std::memory_order_release);
-        return;
-      }
-      r = pos * unit;
-      rptr.store(r, std::memory_order_release);
+    if (Error e = processor.execute(w)) {
+      // The queue dies where it failed: what was pushed is dropped, so the
+      // host is not left waiting for room, and every later synchronize and
+      // run reports the fault.
+      reportFault(toString(std::move(e)));
+      rptr.store(w, std::memory_order_release);
     }
   }
 
-  /// Reads the `n` dwords after the header at `pos`.
-  Error body(const Dwords &dwords, uint64_t pos, uint64_t n,
-             SmallVectorImpl<uint32_t> &out, StringRef packet) {
-    if (pos + 1 + n > dwords.end)
-      return runtimeError(packet + " at " + dwords.where(pos) +
-                          " runs past the end of what was pushed");
-    out.clear();
-    for (uint64_t i = 0; i < n; ++i)
-      out.push_back(dwords.at(pos + 1 + i));
-    return Error::success();
+  // CommandProcessorHost
+  const TwinProgram *findProgram(uint64_t entry) override {
+    return twins->find(entry);
   }
-
-  /// Waits until `compare(function, *address & mask, ref)`; a wait that
-  /// times out is reported and the queue goes on.
-  void waitMemory(uint64_t at, uint32_t function, uint32_t ref, uint32_t mask) {
-    auto &value = *reinterpret_cast<std::atomic<uint32_t> *>(at);
-    if (!waitUntil(
-            [&] {
-              return compare(function,
-                             value.load(std::memory_order_acquire) & mask,
-                             ref) ||
-                     deviceFaulted();
-            },
-            value, waitTimeout()))
-      reportHang(at, ref, value.load());
-  }
-
-  //===--------------------------------------------------------------------===//
-  // PM4
-  //===--------------------------------------------------------------------===//
-
-  Error stepPM4(const Dwords &dwords, uint64_t &pos, unsigned depth) {
-    uint32_t header = dwords.at(pos);
-    // Where the packet is, for messages: formatted only on an error.
-    auto where = [&] { return dwords.where(pos); };
-    // One-dword fillers [sid PKT2_NOP_PAD, PKT3_NOP_PAD].
-    if (header == 0x80000000 || header == 0xFFFF1000) {
-      ++pos;
-      return Error::success();
-    }
-    if (pm4::packetType(header) != 3)
-      return runtimeError("PM4 packet of type " +
-                          Twine(pm4::packetType(header)) + " (header 0x" +
-                          Twine::utohexstr(header) + ") at " + where());
-    uint32_t opcode = pm4::packetOpcode(header);
-    uint64_t n = pm4::packetCount(header) + 1;
-    if (opcode == pm4::NOP) {
-      if (pos + 1 + n > dwords.end)
-        return runtimeError("NOP at " + where() +
-                            " runs past the end of what was pushed");
-      pos += 1 + n;
-      return Error::success();
-    }
-    SmallVector<uint32_t, 16> b;
-    auto need = [&](uint64_t count, StringRef name) -> Error {
-      if (n < count)
-        return runtimeError(name + " at " + where() + " has " + Twine(n) +
-                            " body dwords, " + Twine(count) + " needed");
-      return body(dwords, pos, n, b, name);
-    };
-    switch (opcode) {
-    case pm4::INDIRECT_BUFFER: {
-      if (Error e = need(3, "INDIRECT_BUFFER"))
-        return e;
-      if (depth > 0)
-        return runtimeError("INDIRECT_BUFFER at " + where() +
-                            " inside an indirect buffer (not emulated)");
-      if (!(b[2] & pm4::IB_VALID))
-        return runtimeError("INDIRECT_BUFFER at " + where() +
-                            " without its VALID bit");
-      uint64_t ib = address(b[0] & ~3u, b[1] & IB_BASE_HI_MASK);
-      uint64_t size = b[2] & IB_SIZE_MASK;
-      Dwords inner{reinterpret_cast<const uint32_t *>(ib), size, size,
-                   /*ring=*/false, ib};
-      for (uint64_t at = 0; at < size;)
-        if (Error e = stepPM4(inner, at, depth + 1))
-          return e;
-      break;
-    }
-    case pm4::WAIT_REG_MEM: {
-      if (Error e = need(6, "WAIT_REG_MEM"))
-        return e;
-      uint32_t function = b[0] & 0x7, memSpace = (b[0] >> 4) & 0x3,
-               operation = (b[0] >> 6) & 0x3;
-      if (memSpace == 1) {
-        waitMemory(address(b[1] & ~3u, b[2]), function, b[3], b[4]);
-      } else if (!(operation == 1 && b[1] == pm4::HDP_FLUSH_REQ &&
-                   b[2] == pm4::HDP_FLUSH_DONE)) {
-        // The HDP flush handshake is the only register wait the encoder
-        // emits; host memory needs no flush.
-        return runtimeError("WAIT_REG_MEM on register 0x" +
-                            Twine::utohexstr(b[1]) + " at " + where() +
-                            " (not emulated)");
-      }
-      break;
-    }
-    case pm4::RELEASE_MEM: {
-      if (Error e = need(6, "RELEASE_MEM"))
-        return e;
-      // End of pipe: every earlier dispatch has finished, since twins run
-      // to completion; the fence orders their writes before the store.
-      std::atomic_thread_fence(std::memory_order_seq_cst);
-      uint32_t dataSel = (b[1] >> 29) & 0x7;
-      uint64_t at = address(b[2], b[3]);
-      if (dataSel == pm4::DATA_SEL_LOW32)
-        reinterpret_cast<std::atomic<uint32_t> *>(at)->store(
-            b[4], std::memory_order_release);
-      else if (dataSel == pm4::DATA_SEL_64)
-        word(at).store(address(b[4], b[5]), std::memory_order_release);
-      else if (dataSel == pm4::DATA_SEL_GPU_CLOCK)
-        word(at).store(nowNs(), std::memory_order_release);
-      else if (dataSel != pm4::DATA_SEL_NONE)
-        return runtimeError("RELEASE_MEM at " + where() + " with DATA_SEL " +
-                            Twine(dataSel) + " (not emulated)");
-      break;
-    }
-    case pm4::ACQUIRE_MEM:
-      if (Error e = need(6, "ACQUIRE_MEM"))
-        return e;
-      // Cache invalidation: host memory has one coherent view.
-      std::atomic_thread_fence(std::memory_order_seq_cst);
-      break;
-    case pm4::EVENT_WRITE: {
-      if (Error e = need(1, "EVENT_WRITE"))
-        return e;
-      // CS_PARTIAL_FLUSH waits for earlier dispatches: twins already ran.
-      if ((b[0] & 0x3F) != pm4::CS_PARTIAL_FLUSH)
-        return runtimeError("EVENT_WRITE of event 0x" +
-                            Twine::utohexstr(b[0] & 0x3F) + " at " + where() +
-                            " (not emulated)");
-      break;
-    }
-    case pm4::SET_SH_REG: {
-      if (Error e = need(2, "SET_SH_REG"))
-        return e;
-      uint64_t first = b[0], count = n - 1;
-      if (first + count > SH_REGS)
-        return runtimeError("SET_SH_REG at " + where() +
-                            " writes registers 0x" + Twine::utohexstr(first) +
-                            "..+" + Twine(count) + ", past the SH window");
-      for (uint64_t i = 0; i < count; ++i)
-        sh[first + i] = b[1 + i];
-      break;
-    }
-    case pm4::DISPATCH_DIRECT:
-      if (Error e = need(4, "DISPATCH_DIRECT"))
-        return e;
-      if (Error e = dispatch({b[0], b[1], b[2]}, where))
-        return e;
-      break;
-    default:
-      return runtimeError("unknown PM4 opcode 0x" + Twine::utohexstr(opcode) +
-                          " at " + where());
-    }
-    pos += 1 + n;
-    return Error::success();
-  }
-
-  /// Runs the CPU twin of the program in COMPUTE_PGM_LO/HI once per
-  /// workgroup, with the pointers the kernel's user SGPRs would hold.
-  Error dispatch(std::array<uint32_t, 3> groups,
-                 llvm::function_ref<std::string()> where) {
-    namespace reg = pm4::reg;
-    uint64_t entry =
-        address(sh[reg::COMPUTE_PGM_LO], sh[reg::COMPUTE_PGM_LO + 1]) << 8;
-    const TwinProgram *found = twins->find(entry);
-    if (!found)
-      return runtimeError("DISPATCH_DIRECT at " + where() + " of program 0x" +
-                          Twine::utohexstr(entry) +
-                          ", which is no loaded kernel with a CPU twin");
-    const TwinProgram &program = *found;
-    auto userData = [&](unsigned i) {
-      return address(sh[reg::COMPUTE_USER_DATA_0 + i],
-                     sh[reg::COMPUTE_USER_DATA_0 + i + 1]);
-    };
-    hcq_amd_workgroup wg;
-    wg.kernargs =
-        reinterpret_cast<const void *>(userData(program.kernargUserData));
-    wg.dispatch_packet = program.dispatchUserData < 0
-                             ? nullptr
-                             : reinterpret_cast<const void *>(userData(
-                                   unsigned(program.dispatchUserData)));
-    for (unsigned d = 0; d < 3; ++d) {
-      wg.num_groups[d] = groups[d];
-      wg.local_size[d] = sh[reg::COMPUTE_NUM_THREAD_X + d] & NUM_THREAD_MASK;
-    }
-    running.store(&program, std::memory_order_release);
-    hcq_amd_run_grid(program.twin, &wg);
-    running.store(nullptr, std::memory_order_release);
-    return Error::success();
-  }
-
-  //===--------------------------------------------------------------------===//
-  // SDMA
-  //===--------------------------------------------------------------------===//
-
-  Error stepSDMA(const Dwords &dwords, uint64_t &pos) {
-    uint32_t header = dwords.at(pos);
-    // Where the packet is, for messages: formatted only on an error.
-    auto where = [&] { return dwords.where(pos); };
-    uint32_t op = sdma::headerOp(header), subOp = sdma::headerSubOp(header);
-    SmallVector<uint32_t, 8> b;
-    auto packet = [&](uint64_t total, StringRef name) {
-      return body(dwords, pos, total - 1, b, name);
-    };
-    uint64_t length;
-    switch (op) {
-    case sdma::OP_NOP:
-      length = 1 + sdmaNopCount(header);
-      if (pos + length > dwords.end)
-        return runtimeError("NOP at " + where() +
-                            " runs past the end of what was pushed");
-      break;
-    case sdma::OP_COPY: {
-      if (subOp != sdma::SUBOP_COPY_LINEAR)
-        return runtimeError("COPY sub-op " + Twine(subOp) + " at " + where() +
-                            " (not emulated)");
-      length = sdma::COPY_LINEAR_DWORDS;
-      if (Error e = packet(length, "COPY_LINEAR"))
-        return e;
-      uint64_t bytes = uint64_t(b[0] & COPY_COUNT_MASK) + 1;
-      std::memmove(reinterpret_cast<void *>(address(b[4], b[5])),
-                   reinterpret_cast<const void *>(address(b[2], b[3])), bytes);
-      break;
-    }
-    case sdma::OP_FENCE:
-      length = sdma::FENCE_DWORDS;
-      if (Error e = packet(length, "FENCE"))
-        return e;
-      std::atomic_thread_fence(std::memory_order_seq_cst);
-      reinterpret_cast<std::atomic<uint32_t> *>(address(b[0], b[1]))
-          ->store(b[2], std::memory_order_release);
-      break;
-    case sdma::OP_TRAP:
-      // The interrupt: the host polls its signals instead.
-      length = sdma::TRAP_DWORDS;
-      if (Error e = packet(length, "TRAP"))
-        return e;
-      break;
-    case sdma::OP_POLL_REGMEM:
-      length = sdma::POLL_REGMEM_DWORDS;
-      if (Error e = packet(length, "POLL_REGMEM"))
-        return e;
-      if (header & sdma::POLL_MEM)
-        waitMemory(address(b[0] & ~3u, b[1]), (header >> 28) & 0x7, b[2], b[3]);
-      else if (!(header & POLL_HDP_FLUSH))
-        return runtimeError("POLL_REGMEM on register 0x" +
-                            Twine::utohexstr(b[0]) + " at " + where() +
-                            " (not emulated)");
-      break;
-    case sdma::OP_TIMESTAMP:
-      if (subOp != sdma::SUBOP_TIMESTAMP_GET_GLOBAL)
-        return runtimeError("TIMESTAMP sub-op " + Twine(subOp) + " at " +
-                            where() + " (not emulated)");
-      length = sdma::TIMESTAMP_DWORDS;
-      if (Error e = packet(length, "TIMESTAMP"))
-        return e;
-      word(address(b[0] & ~7u, b[1])).store(nowNs(), std::memory_order_release);
-      break;
-    default:
-      return runtimeError("unknown SDMA opcode " + Twine(op) + " at " +
-                          where());
-    }
-    pos += length;
-    return Error::success();
+  bool abandonWaits() override { return deviceFaulted(); }
+  void waitTimedOut(uint64_t signal, uint64_t value,
+                    uint64_t current) override {
+    reportHang(signal, value, current);
   }
 
   bool isPM4;
   std::atomic<uint64_t> &doorbell;
   std::shared_ptr<const TwinMap> twins; // shared, as QueueFlags
-  /// The program whose twin runs, for describeRunning.
-  std::atomic<const TwinProgram *> running{nullptr};
+  CommandProcessor processor;
   /// The doorbell's interrupt line: set while the command processor sleeps.
   std::atomic<uint32_t> interrupt{0};
-  /// The SH registers, COMPUTE_* among them, by offset from SH_REG_START.
-  std::array<uint32_t, SH_REGS> sh{};
 };
 
 } // namespace

@@ -10,6 +10,8 @@
 #ifndef HCQ_LIB_RUNTIME_QUEUES_H
 #define HCQ_LIB_RUNTIME_QUEUES_H
 
+#include "CommandProcessor.h"
+
 #include "HCQ/Runtime/Executable.h"
 #include "HCQ/Runtime/Twin.h"
 #include "HCQ/Support/Device.h"
@@ -224,15 +226,6 @@ std::unique_ptr<Queue> makeCPUQueue(std::string name, const RingMemory &memory,
 /// The CPU entry function `id` (cpu::HostFunction), or 0.
 uint64_t cpuEntryFunction(uint32_t id);
 
-/// The AMD kernels the emulated device can run: each program's entry address
-/// (what COMPUTE_PGM_LO/HI hold, << 8) with its CPU twin and where its user
-/// SGPRs put the kernel-argument and dispatch pointers.
-struct TwinProgram {
-  hcq_amd_twin twin = nullptr;
-  std::string name;
-  unsigned kernargUserData = 0; // COMPUTE_USER_DATA index of the pointer
-  int dispatchUserData = -1;    // likewise, or -1
-};
 /// The twins of a device's loaded programs by entry address. Executables
 /// loading later add to it while command processors look up in it; an
 /// entry, once added, stays as it is for the map's life (a program's memory

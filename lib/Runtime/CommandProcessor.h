@@ -1,0 +1,101 @@
+//===- CommandProcessor.h - The emulated AMD command processor --*- C++ -*-===//
+//
+// A software AMD command processor: it reads a PM4 compute or SDMA ring from
+// its read pointer up to a write pointer and executes each packet against
+// host memory (GPU VA = CPU VA, as under KFD). Only the shader is replaced:
+// DISPATCH_DIRECT runs the kernel's CPU twin. A packet it cannot execute is
+// an error naming where it is, never a skip. It stands behind the emulated
+// AMD device's queues (AMDQueue.cpp) and behind the queues of the simulated
+// kernel driver (test/KFDSim) that the hardware device is tested against.
+// Internal to lib/Runtime.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HCQ_LIB_RUNTIME_COMMANDPROCESSOR_H
+#define HCQ_LIB_RUNTIME_COMMANDPROCESSOR_H
+
+#include "HCQ/Runtime/Twin.h"
+#include "HCQ/Target/AMD/PM4.h"
+
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <string>
+
+namespace hcq::runtime {
+
+/// A kernel the command processor can run: its CPU twin and where its user
+/// SGPRs put the kernel-argument and dispatch pointers.
+struct TwinProgram {
+  hcq_amd_twin twin = nullptr;
+  std::string name;
+  unsigned kernargUserData = 0; // COMPUTE_USER_DATA index of the pointer
+  int dispatchUserData = -1;    // likewise, or -1
+};
+
+/// What a command processor needs from whoever runs it.
+class CommandProcessorHost {
+public:
+  virtual ~CommandProcessorHost();
+  /// The program whose entry (COMPUTE_PGM_LO/HI << 8) is `entry`, or null.
+  /// The result must stay valid while the command processor exists.
+  virtual const TwinProgram *findProgram(uint64_t entry) = 0;
+  /// Whether waits should give up (the device faulted, or the queue goes).
+  virtual bool abandonWaits() = 0;
+  /// A wait on the 32-bit word at `signal` for `value` saw no change for
+  /// the wait timeout; it has given up and the command processor goes on.
+  virtual void waitTimedOut(uint64_t signal, uint64_t value,
+                            uint64_t current) = 0;
+};
+
+class CommandProcessor {
+public:
+  /// A PM4 compute ring (`pm4`; pointers count dwords) or an SDMA ring
+  /// (pointers count bytes) of `ringBytes` at `ring`.
+  CommandProcessor(bool pm4, const uint8_t *ring, uint64_t ringBytes,
+                   std::atomic<uint64_t> &rptr, CommandProcessorHost &host,
+                   std::chrono::milliseconds waitTimeout)
+      : isPM4(pm4), ring(ring), ringBytes(ringBytes), rptr(rptr), host(host),
+        waitTimeout(waitTimeout) {}
+
+  /// Executes the packets from the read pointer up to `wptr`, storing the
+  /// read pointer after each. On a packet it cannot execute, returns the
+  /// error with the read pointer left at that packet.
+  llvm::Error execute(uint64_t wptr);
+
+  /// The program whose twin is running, or null; read by other threads.
+  const TwinProgram *runningProgram() const {
+    return running.load(std::memory_order_acquire);
+  }
+
+private:
+  struct Dwords;
+  llvm::Error body(const Dwords &dwords, uint64_t pos, uint64_t n,
+                   llvm::SmallVectorImpl<uint32_t> &out,
+                   llvm::StringRef packet);
+  void waitMemory(uint64_t at, uint32_t function, uint32_t ref, uint32_t mask);
+  llvm::Error stepPM4(const Dwords &dwords, uint64_t &pos, unsigned depth);
+  llvm::Error dispatch(std::array<uint32_t, 3> groups,
+                       llvm::function_ref<std::string()> where);
+  llvm::Error stepSDMA(const Dwords &dwords, uint64_t &pos);
+
+  const bool isPM4;
+  const uint8_t *const ring;
+  const uint64_t ringBytes;
+  std::atomic<uint64_t> &rptr;
+  CommandProcessorHost &host;
+  const std::chrono::milliseconds waitTimeout;
+  std::atomic<const TwinProgram *> running{nullptr};
+  /// The SH registers, COMPUTE_* among them, by offset from SH_REG_START
+  /// (the SET_SH_REG window [nvd/s15 PACKET3_SET_SH_REG_START/END]).
+  std::array<uint32_t, amd::pm4::SH_REG_END - amd::pm4::SH_REG_START> sh{};
+};
+
+} // namespace hcq::runtime
+
+#endif // HCQ_LIB_RUNTIME_COMMANDPROCESSOR_H
