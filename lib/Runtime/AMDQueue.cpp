@@ -19,19 +19,65 @@
 using namespace llvm;
 
 namespace hcq::runtime {
+
+AMDRing::AMDRing(std::string name, bool pm4, const RingMemory &memory,
+                 std::chrono::milliseconds timeout,
+                 std::shared_ptr<QueueFlags> flags)
+    : Queue(std::move(name), memory, timeout, std::move(flags)), isPM4(pm4),
+      doorbell(word(memory.doorbell)) {}
+
+Error AMDRing::push(const uint8_t *source, uint64_t bytes) {
+  if (bytes % 4 || bytes > ringBytes)
+    return runtimeError(getName() + ": cannot push " + Twine(bytes) +
+                        " bytes into a " + Twine(ringBytes) + "-byte ring");
+  if (isPM4)
+    return pushPM4(source, bytes / 4);
+  return pushSDMA(source, bytes);
+}
+
+/// PM4: pointers count dwords; the packet wraps dword by dword.
+Error AMDRing::pushPM4(const uint8_t *source, uint64_t dwords) {
+  uint64_t ringDwords = ringBytes / 4, p = putPointer.load();
+  if (Error e = waitForRoom(p, dwords, ringDwords, "the command processor"))
+    return e;
+  for (uint64_t i = 0; i < dwords; ++i)
+    std::memcpy(ring + 4 * ((p + i) % ringDwords), source + 4 * i, 4);
+  publish(p + dwords, &doorbell);
+  return Error::success();
+}
+
+/// SDMA: pointers count bytes; a command buffer that would wrap starts at
+/// offset 0 instead, the tail zeroed (zero dwords are SDMA NOPs).
+Error AMDRing::pushSDMA(const uint8_t *source, uint64_t bytes) {
+  uint64_t p = putPointer.load();
+  uint64_t tail = ringBytes - p % ringBytes;
+  uint64_t skip = bytes > tail ? tail : 0;
+  if (Error e =
+          waitForRoom(p, skip + bytes, ringBytes, "the command processor"))
+    return e;
+  if (skip) {
+    std::memset(ring + p % ringBytes, 0, skip);
+    p += skip;
+  }
+  std::memcpy(ring + p % ringBytes, source, bytes);
+  publish(p + bytes, &doorbell);
+  return Error::success();
+}
+
 namespace {
 
-class AMDQueue : public Queue, CommandProcessorHost {
+class EmulatedAMDQueue : public AMDRing, CommandProcessorHost {
 public:
-  AMDQueue(std::string name, bool pm4, const RingMemory &memory,
-           std::shared_ptr<const TwinMap> twins,
-           std::chrono::milliseconds timeout, std::shared_ptr<QueueFlags> flags)
-      : Queue(std::move(name), memory, timeout, std::move(flags)), isPM4(pm4),
-        doorbell(word(memory.doorbell)), twins(std::move(twins)),
+  EmulatedAMDQueue(std::string name, bool pm4, const RingMemory &memory,
+                   std::shared_ptr<const TwinMap> twins,
+                   std::chrono::milliseconds timeout,
+                   std::shared_ptr<QueueFlags> flags)
+      : AMDRing(std::move(name), pm4, memory, timeout, std::move(flags)),
+        twins(std::move(twins)),
         processor(pm4, memory.ring, memory.ringBytes, rptr, *this, timeout) {
     start(interrupt);
   }
-  ~AMDQueue() override { stop(); }
+  ~EmulatedAMDQueue() override { stop(); }
 
   std::string describeRunning() const override {
     // Twins are all that may not end: waits time out, and IB chains are
@@ -41,45 +87,7 @@ public:
                    : std::string();
   }
 
-  Error push(const uint8_t *source, uint64_t bytes) override {
-    if (bytes % 4 || bytes > ringBytes)
-      return runtimeError(getName() + ": cannot push " + Twine(bytes) +
-                          " bytes into a " + Twine(ringBytes) + "-byte ring");
-    if (isPM4)
-      return pushPM4(source, bytes / 4);
-    return pushSDMA(source, bytes);
-  }
-
 private:
-  /// PM4: pointers count dwords; the packet wraps dword by dword.
-  Error pushPM4(const uint8_t *source, uint64_t dwords) {
-    uint64_t ringDwords = ringBytes / 4, p = putPointer.load();
-    if (Error e = waitForRoom(p, dwords, ringDwords, "the command processor"))
-      return e;
-    for (uint64_t i = 0; i < dwords; ++i)
-      std::memcpy(ring + 4 * ((p + i) % ringDwords), source + 4 * i, 4);
-    publish(p + dwords, &doorbell);
-    return Error::success();
-  }
-
-  /// SDMA: pointers count bytes; a command buffer that would wrap starts at
-  /// offset 0 instead, the tail zeroed (zero dwords are SDMA NOPs).
-  Error pushSDMA(const uint8_t *source, uint64_t bytes) {
-    uint64_t p = putPointer.load();
-    uint64_t tail = ringBytes - p % ringBytes;
-    uint64_t skip = bytes > tail ? tail : 0;
-    if (Error e =
-            waitForRoom(p, skip + bytes, ringBytes, "the command processor"))
-      return e;
-    if (skip) {
-      std::memset(ring + p % ringBytes, 0, skip);
-      p += skip;
-    }
-    std::memcpy(ring + p % ringBytes, source, bytes);
-    publish(p + bytes, &doorbell);
-    return Error::success();
-  }
-
   void drain() override {
     if (dropIfFaulted())
       return;
@@ -103,8 +111,6 @@ private:
     reportHang(signal, value, current);
   }
 
-  bool isPM4;
-  std::atomic<uint64_t> &doorbell;
   std::shared_ptr<const TwinMap> twins; // shared, as QueueFlags
   CommandProcessor processor;
   /// The doorbell's interrupt line: set while the command processor sleeps.
@@ -118,9 +124,9 @@ makeEmulatedAMDQueue(std::string name, bool pm4, const RingMemory &memory,
                      std::shared_ptr<const TwinMap> twins,
                      std::chrono::milliseconds timeout,
                      std::shared_ptr<QueueFlags> flags) {
-  return std::make_unique<AMDQueue>(std::move(name), pm4, memory,
-                                    std::move(twins), timeout,
-                                    std::move(flags));
+  return std::make_unique<EmulatedAMDQueue>(std::move(name), pm4, memory,
+                                            std::move(twins), timeout,
+                                            std::move(flags));
 }
 
 } // namespace hcq::runtime

@@ -105,7 +105,8 @@ bool Queue::dropIfFaulted() {
 }
 
 void Queue::wakeIfSleeping() {
-  if (sleepFlag->exchange(0, std::memory_order_seq_cst) == 1) {
+  // A queue without a thread (the GPU's) has nothing to wake.
+  if (sleepFlag && sleepFlag->exchange(0, std::memory_order_seq_cst) == 1) {
     wakeCount.fetch_add(1, std::memory_order_relaxed);
     futexWake(*sleepFlag);
   }

@@ -226,6 +226,28 @@ std::unique_ptr<Queue> makeCPUQueue(std::string name, const RingMemory &memory,
 /// The CPU entry function `id` (cpu::HostFunction), or 0.
 uint64_t cpuEntryFunction(uint32_t id);
 
+/// The host side of an AMD queue, the KFD user-mode queue protocol
+/// (AMD-FACTS.md §3a): the PM4 compute ring takes one INDIRECT_BUFFER packet
+/// per push and counts dwords; the SDMA ring takes the command buffer itself,
+/// zeroing the tail when a push would wrap, and counts bytes; then the write
+/// pointer and the doorbell are stored. What executes the ring is the
+/// subclass's: the emulated command processor's thread, or the GPU.
+class AMDRing : public Queue {
+public:
+  AMDRing(std::string name, bool pm4, const RingMemory &memory,
+          std::chrono::milliseconds timeout, std::shared_ptr<QueueFlags> flags);
+  llvm::Error push(const uint8_t *source, uint64_t bytes) override;
+
+protected:
+  const bool isPM4;
+
+private:
+  llvm::Error pushPM4(const uint8_t *source, uint64_t dwords);
+  llvm::Error pushSDMA(const uint8_t *source, uint64_t bytes);
+
+  std::atomic<uint64_t> &doorbell;
+};
+
 /// The twins of a device's loaded programs by entry address. Executables
 /// loading later add to it while command processors look up in it; an
 /// entry, once added, stays as it is for the map's life (a program's memory
