@@ -23,3 +23,7 @@ tool_dirs = [config.hcq_tools_dir, config.llvm_tools_dir]
 llvm_config.add_tool_substitutions(["hcq-opt", "hcq-exe-dump", "hcq-run", "FileCheck", "not", "count", "split-file", "mlir-opt"], tool_dirs)
 # ld.lld of LLVM 22 (gpu-module-to-binary looks for <toolkit>/llvm/bin/ld.lld).
 config.substitutions.append(("%ld_lld", os.path.join(config.llvm_tools_dir, "ld.lld")))
+
+# Tests of what --amd=hardware says on a machine without an AMD GPU driver.
+if not os.path.exists("/dev/kfd"):
+    config.available_features.add("no-kfd")

@@ -501,7 +501,8 @@ hcq.schedule @one(%a: !hcq.buffer<64xf32, AMD:0>, %n: i32) {
   ASSERT_FALSE(static_cast<bool>(none));
   EXPECT_EQ(llvm::toString(none.takeError()),
             "the executable uses AMD:0, and no AMD device was chosen "
-            "(RuntimeOptions::amd; hcq-run --amd=emulated)");
+            "(RuntimeOptions::amd; hcq-run --amd=emulated or "
+            "--amd=hardware)");
 
   RuntimeOptions noTwins;
   noTwins.amd = AMDDevice::Emulated;

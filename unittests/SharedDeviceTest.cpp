@@ -426,7 +426,8 @@ TEST(RuntimeBuffers, AreDeviceMemoryFreedWhenTheyGo) {
   ASSERT_FALSE(static_cast<bool>(amd));
   EXPECT_EQ(llvm::toString(amd.takeError()),
             "the executable uses AMD:0, and no AMD device was chosen "
-            "(RuntimeOptions::amd; hcq-run --amd=emulated)");
+            "(RuntimeOptions::amd; hcq-run --amd=emulated or "
+            "--amd=hardware)");
   llvm::Expected<Buffer> disk =
       runtime->allocate({hcq::DeviceKind::DISK, 0}, 64);
   ASSERT_FALSE(static_cast<bool>(disk));

@@ -12,6 +12,7 @@
 
 #include "HCQ/Target/AMD/Target.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <cstdlib>
@@ -64,6 +65,26 @@ DeviceImpl::DeviceImpl(RuntimeImpl &runtime, DeviceId id)
     timeout = it->second;
 }
 
+Error DeviceImpl::open() {
+  if (id.kind == DeviceKind::AMD &&
+      runtime.getOptions().amd == AMDDevice::Hardware) {
+    Expected<std::unique_ptr<kfd::Gpu>> opened = kfd::Gpu::open(id.index, name);
+    if (!opened)
+      return opened.takeError();
+    gpu = std::move(*opened);
+  }
+  Expected<uint64_t> signal =
+      getPlaceholder(PlaceholderTag::timeline_signal, 8);
+  if (!signal)
+    return signal.takeError();
+  Expected<uint64_t> value = getPlaceholder(PlaceholderTag::timeline_value, 8);
+  if (!value)
+    return value.takeError();
+  timelineSignal = *signal;
+  timelineValue = *value;
+  return Error::success();
+}
+
 DeviceImpl::~DeviceImpl() {
   // The queues' threads stop before the memory they read is freed.
   bool stuck = false;
@@ -78,7 +99,10 @@ DeviceImpl::~DeviceImpl() {
     return;
   }
   for (auto &[address, bytes] : blocks)
-    std::free(reinterpret_cast<void *>(address));
+    if (gpu)
+      gpu->free(address);
+    else
+      std::free(reinterpret_cast<void *>(address));
 }
 
 Expected<uint64_t> DeviceImpl::allocate(uint64_t bytes) {
@@ -91,13 +115,23 @@ Expected<uint64_t> DeviceImpl::allocate(uint64_t bytes) {
   uint64_t size = alignTo(std::max<uint64_t>(bytes, 1), 256);
   if (size < bytes)
     return runtimeError(name + ": cannot allocate " + Twine(bytes) + " bytes");
-  void *p = std::aligned_alloc(256, size);
-  if (!p)
-    return runtimeError(name + ": out of memory for " + Twine(size) + " bytes");
-  std::memset(p, 0, size);
+  uint64_t address;
+  if (gpu) {
+    Expected<uint64_t> allocated = gpu->allocate(size);
+    if (!allocated)
+      return allocated.takeError();
+    address = *allocated;
+  } else {
+    void *p = std::aligned_alloc(256, size);
+    if (!p)
+      return runtimeError(name + ": out of memory for " + Twine(size) +
+                          " bytes");
+    std::memset(p, 0, size);
+    address = reinterpret_cast<uint64_t>(p);
+  }
   std::lock_guard<std::mutex> lock(mutex);
-  blocks.emplace(reinterpret_cast<uint64_t>(p), size);
-  return reinterpret_cast<uint64_t>(p);
+  blocks.emplace(address, size);
+  return address;
 }
 
 void DeviceImpl::free(uint64_t address) {
@@ -106,7 +140,10 @@ void DeviceImpl::free(uint64_t address) {
     if (!blocks.erase(address))
       return;
   }
-  std::free(reinterpret_cast<void *>(address));
+  if (gpu)
+    gpu->free(address);
+  else
+    std::free(reinterpret_cast<void *>(address));
 }
 
 Expected<uint64_t> DeviceImpl::getPlaceholder(PlaceholderTag tag,
@@ -142,19 +179,6 @@ Expected<uint64_t> DeviceImpl::getPlaceholder(PlaceholderTag tag,
   return *address;
 }
 
-Error DeviceImpl::openTimeline() {
-  Expected<uint64_t> signal =
-      getPlaceholder(PlaceholderTag::timeline_signal, 8);
-  if (!signal)
-    return signal.takeError();
-  Expected<uint64_t> value = getPlaceholder(PlaceholderTag::timeline_value, 8);
-  if (!value)
-    return value.takeError();
-  timelineSignal = *signal;
-  timelineValue = *value;
-  return Error::success();
-}
-
 uint64_t DeviceImpl::getRingBytes() const {
   return runtime.getOptions().ringBytes;
 }
@@ -179,7 +203,7 @@ Expected<Queue *> DeviceImpl::getQueue(QueueName queue, PushMode mode) {
   const RuntimeOptions &options = runtime.getOptions();
   bool cpu = mode == PushMode::cpu && id.kind == DeviceKind::CPU;
   bool amd = (mode == PushMode::pm4 || mode == PushMode::sdma) &&
-             id.kind == DeviceKind::AMD && options.amd == AMDDevice::Emulated;
+             id.kind == DeviceKind::AMD && options.amd != AMDDevice::None;
   if (!cpu && !amd)
     return runtimeError("no queue of this runtime takes a push of mode " +
                         Twine(uint32_t(mode)) + " to " + queueName);
@@ -195,10 +219,19 @@ Expected<Queue *> DeviceImpl::getQueue(QueueName queue, PushMode mode) {
                     *pointers + 8,
                     *pointers + 16,
                     *pointers + 24};
-  std::unique_ptr<Queue> q =
-      cpu ? makeCPUQueue(queueName, memory, timeout, runtime.queueFlags)
-          : makeEmulatedAMDQueue(queueName, mode == PushMode::pm4, memory,
-                                 twins, timeout, runtime.queueFlags);
+  std::unique_ptr<Queue> q;
+  if (gpu) {
+    Expected<std::unique_ptr<Queue>> created = gpu->createQueue(
+        queueName, mode == PushMode::pm4, memory, timeout, runtime.queueFlags);
+    if (!created)
+      return created.takeError();
+    q = std::move(*created);
+  } else if (cpu) {
+    q = makeCPUQueue(queueName, memory, timeout, runtime.queueFlags);
+  } else {
+    q = makeEmulatedAMDQueue(queueName, mode == PushMode::pm4, memory, twins,
+                             timeout, runtime.queueFlags);
+  }
   std::lock_guard<std::mutex> lock(mutex);
   return queues.emplace(key, DeviceQueue{mode, std::move(q)})
       .first->second.queue.get();
@@ -206,7 +239,18 @@ Expected<Queue *> DeviceImpl::getQueue(QueueName queue, PushMode mode) {
 
 Expected<uint64_t> DeviceImpl::loadProgram(const Kernel &kernel,
                                            const amd::KernelInfo &info) {
-  Expected<hcq_amd_twin> twin = runtime.findTwin(kernel);
+  // The GPU runs the code object itself: it must be built for it.
+  if (gpu) {
+    std::optional<amd::Target> built = amd::lookupTargetByMach(info.mach);
+    std::string builtFor =
+        built ? built->name.str() : "EF_AMDGPU_MACH 0x" + utohexstr(info.mach);
+    if (builtFor != gpu->getTargetName())
+      return runtimeError("AMD kernel " + kernel.name + " was compiled for " +
+                          builtFor + ", and " + name + " is a " +
+                          gpu->getTargetName());
+  }
+  Expected<hcq_amd_twin> twin =
+      gpu ? Expected<hcq_amd_twin>(nullptr) : runtime.findTwin(kernel);
   if (!twin)
     return twin.takeError();
   uint64_t address;
@@ -233,7 +277,8 @@ Expected<uint64_t> DeviceImpl::loadProgram(const Kernel &kernel,
   program.kernargUserData = info.kernargUserData();
   if (info.dispatchPtr)
     program.dispatchUserData = info.dispatchPtrUserData();
-  twins->add(address + info.entryOffset, std::move(program));
+  if (!gpu)
+    twins->add(address + info.entryOffset, std::move(program));
   return address;
 }
 
@@ -289,11 +334,11 @@ Expected<DeviceImpl *> RuntimeImpl::getDevice(DeviceId id) {
     return runtimeError(
         "the executable uses " + id.str() +
         ", and no AMD device was chosen (RuntimeOptions::amd; hcq-run "
-        "--amd=emulated)");
+        "--amd=emulated or --amd=hardware)");
   if (id.kind != DeviceKind::AMD && id.kind != DeviceKind::CPU)
     return runtimeError("this runtime has no " + id.str() + " device");
   auto device = std::make_unique<DeviceImpl>(*this, id);
-  if (Error e = device->openTimeline())
+  if (Error e = device->open())
     return std::move(e);
   order.push_back(id);
   return devices.emplace(id, std::move(device)).first->second.get();

@@ -11,6 +11,7 @@
 #ifndef HCQ_LIB_RUNTIME_DEVICE_H
 #define HCQ_LIB_RUNTIME_DEVICE_H
 
+#include "KFD.h"
 #include "Queues.h"
 
 #include "HCQ/Runtime/Runtime.h"
@@ -43,9 +44,15 @@ public:
   /// the sentinel all ones, everything else 0); a later request for more
   /// bytes than the first is refused.
   llvm::Expected<uint64_t> getPlaceholder(PlaceholderTag tag, uint64_t bytes);
-  /// Makes the timeline: it exists from the start, so synchronize needs no
+  /// Opens the device (the GPU, for a hardware AMD device) and makes its
+  /// timeline: it exists from the start, so synchronize needs no
   /// executable. Called once, before the device is shared.
-  llvm::Error openTimeline();
+  llvm::Error open();
+  /// GPU clock ticks as CLOCK_MONOTONIC nanoseconds (the emulated and CPU
+  /// devices count those already).
+  uint64_t toHostNs(uint64_t ticks) {
+    return gpu ? gpu->toHostNs(ticks) : ticks;
+  }
   /// The device's timeline signal and host timeline value (addresses).
   uint64_t getTimelineSignal() const { return timelineSignal; }
   uint64_t getTimelineValue() const { return timelineValue; }
@@ -79,6 +86,8 @@ private:
   std::string name;
   std::chrono::milliseconds timeout;
   uint64_t timelineSignal = 0, timelineValue = 0;
+  /// The GPU behind a hardware AMD device; its memory and queues.
+  std::unique_ptr<kfd::Gpu> gpu;
 
   std::mutex mutex;                    // everything below
   std::map<uint64_t, uint64_t> blocks; // address -> bytes

@@ -345,6 +345,8 @@ std::vector<ArgumentUse> getArgumentUses(const Executable &exe) {
       continue;
     }
     use.kind = ArgumentUse::Buffer;
+    if (v.devices.size() > use.devices.size())
+      use.devices = v.devices;
     use.lanes = std::max<size_t>({use.lanes, v.devices.size(), 1});
     use.bytes = std::max(use.bytes, v.bytes);
   }

@@ -220,10 +220,18 @@ public:
     for (const ProfileEntry &entry : exe.profile) {
       std::string queue = entry.queue.str();
       const Value &slots = exe.values[entry.start];
-      for (auto [lane, device] : llvm::enumerate(slots.devices))
+      for (auto [lane, device] : llvm::enumerate(slots.devices)) {
+        // A GPU counts its own clock's ticks.
+        Expected<DeviceImpl *> counting = runtime->getDevice(device);
+        auto toNs = [&](uint64_t ticks) {
+          return counting ? (*counting)->toHostNs(ticks) : ticks;
+        };
         events.push_back({entry.name, device, queue,
-                          word(addresses[entry.start][lane]).load(),
-                          word(addresses[entry.end][lane]).load(), 0});
+                          toNs(word(addresses[entry.start][lane]).load()),
+                          toNs(word(addresses[entry.end][lane]).load()), 0});
+        if (!counting)
+          consumeError(counting.takeError());
+      }
     }
     return events;
   }

@@ -51,13 +51,13 @@
 // Tests that an executable with AMD devices needs --amd, and the emulated
 // device a twin for every AMD kernel; each error says what to pass.
 // RUN: not hcq-run %t/mlp.hcqx --arg f32:256:arange --arg f32:4096:fill=1 --arg f32:4096:fill=1 --arg f32:256:fill=0 2>&1 | FileCheck %s --check-prefix=NOAMD
-// NOAMD: error: the executable uses AMD:0, and no AMD device was chosen (RuntimeOptions::amd; hcq-run --amd=emulated)
+// NOAMD: error: the executable uses AMD:0, and no AMD device was chosen (RuntimeOptions::amd; hcq-run --amd=emulated or --amd=hardware)
 // RUN: not hcq-run %t/mlp.hcqx --amd=emulated --arg f32:256:arange --arg f32:4096:fill=1 --arg f32:4096:fill=1 --arg f32:256:fill=0 2>&1 | FileCheck %s --check-prefix=NOTWIN
 // NOTWIN: error: AMD kernel matmul has no CPU twin for the emulated device: register 'matmul' in RuntimeOptions::amdTwins or define hcq_twin_matmul in a twin library
 // RUN: not hcq-run %t/mlp.hcqx --amd=emulated --twins=%t/nowhere.so --arg f32:256:arange --arg f32:4096:fill=1 --arg f32:4096:fill=1 --arg f32:256:fill=0 2>&1 | FileCheck %s --check-prefix=NOLIB
 // NOLIB: error: cannot load {{.*}}nowhere.so: {{.*}}nowhere.so: cannot open shared object file
-// RUN: not hcq-run %t/mlp.hcqx --amd=hardware 2>&1 | FileCheck %s --check-prefix=BADAMD
-// BADAMD: Cannot find option named 'hardware'!
+// RUN: not hcq-run %t/mlp.hcqx --amd=gpu 2>&1 | FileCheck %s --check-prefix=BADAMD
+// BADAMD: Cannot find option named 'gpu'!
 
 // Tests that a bad per-device timeout is refused by name.
 // RUN: not hcq-run %t/mlp.hcqx --amd=emulated --device-timeout-ms=AMD0=5 2>&1 | FileCheck %s --check-prefix=BADTIMEOUT

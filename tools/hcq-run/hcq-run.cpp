@@ -73,6 +73,8 @@ static cl::opt<AMDDevice> amdDevice(
     "amd", cl::desc("the device AMD:N values run on"),
     cl::values(clEnumValN(AMDDevice::None, "none",
                           "none: executables using AMD devices fail"),
+               clEnumValN(AMDDevice::Hardware, "hardware",
+                          "AMD GPUs through the kernel driver (KFD)"),
                clEnumValN(AMDDevice::Emulated, "emulated",
                           "the emulated AMD device (PM4/SDMA executed in "
                           "software, kernels as CPU twins)")),
@@ -105,6 +107,11 @@ namespace {
 struct HostBuffer {
   std::string type;
   std::vector<uint8_t> bytes;
+  /// On a GPU, the buffer lives in its memory, filled from `bytes`.
+  Buffer device;
+  const uint8_t *data() const {
+    return device ? device.data<uint8_t>() : bytes.data();
+  }
 };
 
 /// Reads exactly `bytes.size()` bytes from the start of `path`, however
@@ -152,7 +159,7 @@ Expected<HostBuffer> makeBuffer(StringRef spec) {
             " elements, more than "
             "--max-buffer-bytes (" +
             Twine(uint64_t(maxBufferBytes)) + " bytes) allows");
-  HostBuffer buffer{parts[0].str(), std::vector<uint8_t>(count * 4)};
+  HostBuffer buffer{parts[0].str(), std::vector<uint8_t>(count * 4), {}};
   StringRef init = parts[2];
   if (init.starts_with("file=")) {
     if (Error e = readPrefix(init.drop_front(5), buffer.bytes))
@@ -351,7 +358,7 @@ Error makeArguments(Program &program, BufferPool &pool) {
         if (!buffer)
           return buffer.takeError();
         index = pool.buffers.size();
-        pool.buffers.push_back({std::move(*buffer)});
+        pool.buffers.emplace_back().push_back(std::move(*buffer));
         pool.named[name] = index;
       }
     } else {
@@ -359,7 +366,7 @@ Error makeArguments(Program &program, BufferPool &pool) {
       if (!buffer)
         return buffer.takeError();
       index = pool.buffers.size();
-      pool.buffers.push_back({std::move(*buffer)});
+      pool.buffers.emplace_back().push_back(std::move(*buffer));
     }
     std::vector<HostBuffer> &lanes = pool.buffers[index];
     if (d && lanes.front().bytes.size() < d->bytes)
@@ -367,8 +374,8 @@ Error makeArguments(Program &program, BufferPool &pool) {
                    "-byte buffer; --arg '" + specText + "' gives " +
                    Twine(lanes.front().bytes.size()) + " bytes");
     // Each lane of a multi-device argument gets a copy, filled alike.
-    if (d && d->lanes > lanes.size())
-      lanes.resize(d->lanes, lanes.front());
+    while (d && d->lanes > lanes.size())
+      lanes.push_back({lanes.front().type, lanes.front().bytes, {}});
     Argument argument;
     for (HostBuffer &lane : lanes)
       argument.lanes.push_back(lane.bytes.data());
@@ -441,6 +448,33 @@ int main(int argc, char **argv) {
   options.ringBytes = ringBytes;
   // One runtime: every executable shares its devices.
   std::shared_ptr<Runtime> runtime = Runtime::create(std::move(options));
+  // A GPU reads only its own memory: buffers on hardware AMD devices are
+  // copied into it (once per buffer, however many executables use it).
+  if (amdDevice == AMDDevice::Hardware)
+    for (Program &program : programs) {
+      std::vector<ArgumentUse> uses = getArgumentUses(program.exe);
+      for (auto [i, index] : llvm::enumerate(program.buffers)) {
+        if (index < 0 || i >= uses.size())
+          continue;
+        std::vector<HostBuffer> &lanes = pool.buffers[index];
+        const std::vector<DeviceId> &devices = uses[i].devices;
+        for (auto [lane, buffer] : llvm::enumerate(lanes)) {
+          if (lane >= devices.size() ||
+              devices[lane].kind != hcq::DeviceKind::AMD)
+            continue;
+          if (!buffer.device) {
+            Expected<Buffer> allocated =
+                runtime->allocate(devices[lane], buffer.bytes.size());
+            if (!allocated)
+              return fail(toString(allocated.takeError()));
+            buffer.device = std::move(*allocated);
+            std::memcpy(buffer.device.hostView(), buffer.bytes.data(),
+                        buffer.bytes.size());
+          }
+          program.arguments[i].lanes[lane] = buffer.device.hostView();
+        }
+      }
+    }
   bool tracing = !traceFile.empty();
   for (Program &program : programs) {
     Expected<std::unique_ptr<LoadedExecutable>> loaded =
@@ -496,11 +530,11 @@ int main(int argc, char **argv) {
              ++e) {
           if (buffer.type == "f32") {
             float f;
-            std::memcpy(&f, &buffer.bytes[e * 4], 4);
+            std::memcpy(&f, buffer.data() + e * 4, 4);
             os << ' ' << format("%g", f);
           } else {
             int32_t n;
-            std::memcpy(&n, &buffer.bytes[e * 4], 4);
+            std::memcpy(&n, buffer.data() + e * 4, 4);
             os << ' ' << n;
           }
         }

@@ -197,6 +197,8 @@ struct ArgumentUse {
   Kind kind = Unused;
   size_t lanes = 0;   // a buffer's lanes (at least one)
   uint64_t bytes = 0; // a buffer's bytes per lane
+  /// Each lane's device, where the executable says (its widest use).
+  std::vector<DeviceId> devices;
 };
 /// One entry per schedule argument, from the input and variable values.
 std::vector<ArgumentUse> getArgumentUses(const Executable &exe);

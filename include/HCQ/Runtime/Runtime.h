@@ -63,6 +63,10 @@ enum class AMDDevice {
   /// command processor thread executing the pushed PM4/SDMA packets, each
   /// kernel dispatch its CPU twin (docs/runtime.md).
   Emulated,
+  /// AMD GPUs through the kernel driver (KFD): AMD:N is the N-th GPU of the
+  /// KFD topology, its memory GPU memory, its queues the GPU's user-mode
+  /// queues (docs/runtime.md, "Running on a real AMD GPU").
+  Hardware,
 };
 
 struct RuntimeOptions {

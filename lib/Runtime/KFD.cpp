@@ -1,0 +1,558 @@
+//===- KFD.cpp - AMD GPUs through the kernel driver -----------------------===//
+//
+// The hardware AMD device (KFD.h). Sources for each step are beside it; the
+// ioctl structs are <linux/kfd_ioctl.h> as installed (KFD ABI 1.11).
+//
+//===----------------------------------------------------------------------===//
+
+#include "KFD.h"
+
+#include "HCQ/Target/AMD/Target.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <linux/kfd_ioctl.h>
+
+#include <cerrno>
+#include <cstring>
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+using namespace llvm;
+
+namespace hcq::runtime::kfd {
+
+namespace {
+
+std::string errnoText(int error) { return std::strerror(error); }
+
+/// Reads a whole sysfs file with open/read (sysfs files are small).
+Expected<std::string> readFile(const std::string &path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return runtimeError("cannot read " + path + ": " + errnoText(errno));
+  std::string text;
+  char buffer[4096];
+  while (true) {
+    ssize_t n = ::read(fd, buffer, sizeof(buffer));
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n < 0) {
+      int error = errno;
+      ::close(fd);
+      return runtimeError("cannot read " + path + ": " + errnoText(error));
+    }
+    if (n == 0)
+      break;
+    text.append(buffer, size_t(n));
+    if (text.size() > (1 << 20)) {
+      ::close(fd);
+      return runtimeError(path + " is larger than a topology file can be");
+    }
+  }
+  ::close(fd);
+  return text;
+}
+
+Expected<uint64_t> parseNumber(StringRef text, const std::string &what) {
+  uint64_t value;
+  if (text.trim().getAsInteger(10, value))
+    return runtimeError(what + " is not a number: '" + text.trim() + "'");
+  return value;
+}
+
+/// An ioctl retried on EINTR/EAGAIN, as libhsakmt's kmtIoctl does.
+int retryIoctl(int fd, unsigned long request, void *args) {
+  int result;
+  do
+    result = ::ioctl(fd, request, args);
+  while (result == -1 && (errno == EINTR || errno == EAGAIN));
+  return result;
+}
+
+uint64_t monotonicNs(clockid_t clock) {
+  timespec ts;
+  clock_gettime(clock, &ts);
+  return uint64_t(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Topology
+//===----------------------------------------------------------------------===//
+
+std::string GpuNode::targetName() const {
+  // gfx_target_version = major * 10000 + minor * 100 + stepping; the name
+  // prints minor and stepping as one hex digit each (gfx90a) [Linux amdkfd
+  // kfd_topology.c; ROCm's rocminfo].
+  unsigned major = gfxTargetVersion / 10000,
+           minor = gfxTargetVersion / 100 % 100,
+           stepping = gfxTargetVersion % 100;
+  return "gfx" + std::to_string(major) + utohexstr(minor, /*LowerCase=*/true) +
+         utohexstr(stepping, /*LowerCase=*/true);
+}
+
+unsigned GpuNode::computeUnits() const {
+  return simdPerCu && numXcc ? simdCount / simdPerCu / numXcc : 0;
+}
+
+unsigned GpuNode::shaderEngines() const {
+  return simdArraysPerEngine && numXcc
+             ? arrayCount / simdArraysPerEngine / numXcc
+             : 0;
+}
+
+Expected<std::vector<GpuNode>> readTopology(StringRef nodesPath) {
+  std::string root = nodesPath.str();
+  DIR *dir = ::opendir(root.c_str());
+  if (!dir)
+    return runtimeError("cannot list the KFD topology " + root + ": " +
+                        errnoText(errno) +
+                        " (is the amdgpu kernel driver loaded?)");
+  std::vector<unsigned> ids;
+  while (dirent *entry = ::readdir(dir)) {
+    unsigned id;
+    if (!StringRef(entry->d_name).getAsInteger(10, id))
+      ids.push_back(id);
+  }
+  ::closedir(dir);
+  llvm::sort(ids);
+
+  std::vector<GpuNode> gpus;
+  for (unsigned id : ids) {
+    std::string folder = root + "/" + std::to_string(id);
+    Expected<std::string> gpuIdText = readFile(folder + "/gpu_id");
+    if (!gpuIdText)
+      return gpuIdText.takeError();
+    Expected<uint64_t> gpuId = parseNumber(*gpuIdText, folder + "/gpu_id");
+    if (!gpuId)
+      return gpuId.takeError();
+    if (*gpuId == 0)
+      continue; // a CPU node
+    Expected<std::string> properties = readFile(folder + "/properties");
+    if (!properties)
+      return properties.takeError();
+    GpuNode node;
+    node.node = id;
+    node.gpuId = uint32_t(*gpuId);
+    // "name value" per line [kfd_topology.c node_show: sysfs_show_32bit_prop].
+    StringMap<uint64_t> props;
+    SmallVector<StringRef> lines;
+    StringRef(*properties).split(lines, '\n', -1, /*KeepEmpty=*/false);
+    for (StringRef line : lines) {
+      auto [key, value] = line.trim().split(' ');
+      uint64_t number;
+      if (!value.trim().getAsInteger(10, number))
+        props[key] = number;
+    }
+    auto get = [&](StringRef key, uint32_t &field, bool required) -> Error {
+      auto it = props.find(key);
+      if (it == props.end())
+        return required ? runtimeError(folder + "/properties has no " + key)
+                        : Error::success();
+      field = uint32_t(it->second);
+      return Error::success();
+    };
+    for (auto [key, field, required] :
+         {std::tuple{"gfx_target_version", &node.gfxTargetVersion, true},
+          {"simd_count", &node.simdCount, true},
+          {"simd_per_cu", &node.simdPerCu, true},
+          {"array_count", &node.arrayCount, true},
+          {"simd_arrays_per_engine", &node.simdArraysPerEngine, true},
+          {"max_waves_per_simd", &node.maxWavesPerSimd, true},
+          {"lds_size_in_kb", &node.ldsSizeInKb, true},
+          {"drm_render_minor", &node.drmRenderMinor, true},
+          {"num_xcc", &node.numXcc, false}})
+      if (Error e = get(key, *field, required))
+        return std::move(e);
+    gpus.push_back(node);
+  }
+  return gpus;
+}
+
+//===----------------------------------------------------------------------===//
+// Driver: /dev/kfd, one per process
+//===----------------------------------------------------------------------===//
+
+class Driver {
+public:
+  static Expected<std::shared_ptr<Driver>> get() {
+    static std::mutex mutex;
+    static std::weak_ptr<Driver> current;
+    std::lock_guard<std::mutex> lock(mutex);
+    if (auto driver = current.lock())
+      return driver;
+    int fd = ::open("/dev/kfd", O_RDWR | O_CLOEXEC);
+    if (fd < 0)
+      return runtimeError("cannot open /dev/kfd: " + errnoText(errno) +
+                          " (no AMD GPU driver here; --amd=hardware needs "
+                          "the amdgpu kernel driver and read-write access to "
+                          "/dev/kfd, usually membership of the render group)");
+    auto driver = std::shared_ptr<Driver>(new Driver(fd));
+    kfd_ioctl_get_version_args version{};
+    if (retryIoctl(fd, AMDKFD_IOC_GET_VERSION, &version) != 0)
+      return runtimeError("/dev/kfd: GET_VERSION failed: " + errnoText(errno));
+    // Only the major version breaks compatibility [kfd_ioctl.h].
+    if (version.major_version != KFD_IOCTL_MAJOR_VERSION)
+      return runtimeError("/dev/kfd speaks KFD ABI " +
+                          Twine(version.major_version) + "." +
+                          Twine(version.minor_version) + ", this runtime " +
+                          Twine(KFD_IOCTL_MAJOR_VERSION) + ".x");
+    driver->minor = version.minor_version;
+    current = driver;
+    return driver;
+  }
+  ~Driver() { ::close(fd); }
+
+  Error ioctl(unsigned long request, void *args, const char *what) {
+    if (retryIoctl(fd, request, args) == 0)
+      return Error::success();
+    return runtimeError(Twine("KFD ") + what + " failed: " + errnoText(errno));
+  }
+
+  const int fd;
+  uint32_t minor = 0;
+
+private:
+  explicit Driver(int fd) : fd(fd) {}
+};
+
+//===----------------------------------------------------------------------===//
+// Gpu
+//===----------------------------------------------------------------------===//
+
+Gpu::Gpu(std::shared_ptr<Driver> driver, GpuNode node, std::string name)
+    : driver(std::move(driver)), node(node), name(std::move(name)),
+      target(node.targetName()) {}
+
+Expected<std::unique_ptr<Gpu>> Gpu::open(unsigned index, std::string name) {
+  Expected<std::shared_ptr<Driver>> driver = Driver::get();
+  if (!driver)
+    return runtimeError(name + ": " + toString(driver.takeError()));
+  Expected<std::vector<GpuNode>> nodes = readTopology();
+  if (!nodes)
+    return runtimeError(name + ": " + toString(nodes.takeError()));
+  if (index >= nodes->size())
+    return runtimeError(name + ": the KFD topology has " +
+                        Twine(nodes->size()) + " GPU" +
+                        (nodes->size() == 1 ? "" : "s"));
+  const GpuNode &node = (*nodes)[index];
+  std::unique_ptr<Gpu> gpu(new Gpu(*driver, node, name));
+  // A target the encoder does not know cannot run what it encoded.
+  if (!amd::lookupTarget(gpu->target)) {
+    std::string known;
+    for (const amd::Target &t : amd::getTargets())
+      known += (known.empty() ? "" : ", ") + t.name.str();
+    return runtimeError(name + " is a " + gpu->target +
+                        ", which hcq does not encode for (it does " + known +
+                        ")");
+  }
+  // Several XCCs share one queue's dispatches; hcq gives each dispatch one
+  // scratch base and writes signals and timestamps once, as for one XCC.
+  if (node.numXcc != 1)
+    return runtimeError(
+        name + " is a " + gpu->target + " with " + Twine(node.numXcc) +
+        " XCCs, which hcq does not drive yet: partition it into one device "
+        "per XCC (CPX mode, e.g. amd-smi set --compute-partition CPX)");
+  if (Error e = gpu->acquire())
+    return std::move(e);
+  return std::move(gpu);
+}
+
+Error Gpu::acquire() {
+  // The render node carries the GPU's VM; KFD takes it over [AMD-FACTS.md
+  // §3a; kfd_ioctl.h AMDKFD_IOC_ACQUIRE_VM].
+  std::string render = "/dev/dri/renderD" + std::to_string(node.drmRenderMinor);
+  renderFd = ::open(render.c_str(), O_RDWR | O_CLOEXEC);
+  if (renderFd < 0)
+    return runtimeError(name + ": cannot open " + render + ": " +
+                        errnoText(errno));
+  kfd_ioctl_acquire_vm_args vm{};
+  vm.drm_fd = uint32_t(renderFd);
+  vm.gpu_id = node.gpuId;
+  if (Error e = driver->ioctl(AMDKFD_IOC_ACQUIRE_VM, &vm, "ACQUIRE_VM"))
+    return runtimeError(name + ": " + toString(std::move(e)));
+  Expected<ClockSample> clock = sampleClock();
+  if (!clock)
+    return clock.takeError();
+  firstClock = lastClock = *clock;
+  return Error::success();
+}
+
+Gpu::~Gpu() {
+  for (auto &[address, allocation] : allocations) {
+    (void)address;
+    kfd_ioctl_free_memory_of_gpu_args args{};
+    args.handle = allocation.handle;
+    consumeError(driver->ioctl(AMDKFD_IOC_FREE_MEMORY_OF_GPU, &args, "FREE"));
+  }
+  if (doorbells)
+    ::munmap(reinterpret_cast<void *>(doorbells), DOORBELL_PAGE_BYTES);
+  if (renderFd >= 0)
+    ::close(renderFd);
+}
+
+Expected<uint64_t> Gpu::allocate(uint64_t bytes) {
+  uint64_t size = alignTo(std::max<uint64_t>(bytes, 1), PAGE_BYTES);
+  if (size < bytes)
+    return runtimeError(name + ": cannot allocate " + Twine(bytes) + " bytes");
+  // Reserve the address range, then have KFD back it and map the backing
+  // at the same address through the render node, so GPU VA = CPU VA
+  // [AMD-FACTS.md §3a; tinygrad KFDIface.alloc].
+  void *reserved = ::mmap(nullptr, size, PROT_NONE,
+                          MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (reserved == MAP_FAILED)
+    return runtimeError(name + ": cannot reserve " + Twine(size) +
+                        " bytes of address space: " + errnoText(errno));
+  auto address = reinterpret_cast<uint64_t>(reserved);
+  kfd_ioctl_alloc_memory_of_gpu_args alloc{};
+  alloc.va_addr = address;
+  alloc.size = size;
+  alloc.gpu_id = node.gpuId;
+  // GTT: system memory the GPU reaches over PCIe; coherent and uncached,
+  // so host writes need no flush before the GPU reads them.
+  alloc.flags = KFD_IOC_ALLOC_MEM_FLAGS_GTT | KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE |
+                KFD_IOC_ALLOC_MEM_FLAGS_EXECUTABLE |
+                KFD_IOC_ALLOC_MEM_FLAGS_NO_SUBSTITUTE |
+                KFD_IOC_ALLOC_MEM_FLAGS_COHERENT |
+                KFD_IOC_ALLOC_MEM_FLAGS_UNCACHED;
+  if (Error e = driver->ioctl(AMDKFD_IOC_ALLOC_MEMORY_OF_GPU, &alloc,
+                              "ALLOC_MEMORY_OF_GPU")) {
+    ::munmap(reserved, size);
+    return runtimeError(name + ": " + toString(std::move(e)) + " for " +
+                        Twine(size) + " bytes");
+  }
+  auto undo = [&](Error e) -> Error {
+    kfd_ioctl_free_memory_of_gpu_args free{};
+    free.handle = alloc.handle;
+    consumeError(driver->ioctl(AMDKFD_IOC_FREE_MEMORY_OF_GPU, &free, "FREE"));
+    ::munmap(reserved, size);
+    return runtimeError(name + ": " + toString(std::move(e)));
+  };
+  void *mapped =
+      ::mmap(reserved, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
+             renderFd, off_t(alloc.mmap_offset));
+  if (mapped != reserved)
+    return undo(runtimeError("cannot map GPU memory at 0x" +
+                             utohexstr(address) + ": " + errnoText(errno)));
+  uint32_t gpuId = node.gpuId;
+  kfd_ioctl_map_memory_to_gpu_args map{};
+  map.handle = alloc.handle;
+  map.device_ids_array_ptr = reinterpret_cast<uint64_t>(&gpuId);
+  map.n_devices = 1;
+  if (Error e = driver->ioctl(AMDKFD_IOC_MAP_MEMORY_TO_GPU, &map,
+                              "MAP_MEMORY_TO_GPU"))
+    return undo(std::move(e));
+  std::memset(mapped, 0, size);
+  std::lock_guard<std::mutex> lock(mutex);
+  allocations[address] = {alloc.handle, size};
+  return address;
+}
+
+void Gpu::free(uint64_t address) {
+  Allocation allocation;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = allocations.find(address);
+    if (it == allocations.end())
+      return;
+    allocation = it->second;
+    allocations.erase(it);
+  }
+  uint32_t gpuId = node.gpuId;
+  kfd_ioctl_unmap_memory_from_gpu_args unmap{};
+  unmap.handle = allocation.handle;
+  unmap.device_ids_array_ptr = reinterpret_cast<uint64_t>(&gpuId);
+  unmap.n_devices = 1;
+  consumeError(driver->ioctl(AMDKFD_IOC_UNMAP_MEMORY_FROM_GPU, &unmap,
+                             "UNMAP_MEMORY_FROM_GPU"));
+  kfd_ioctl_free_memory_of_gpu_args args{};
+  args.handle = allocation.handle;
+  consumeError(
+      driver->ioctl(AMDKFD_IOC_FREE_MEMORY_OF_GPU, &args, "FREE_MEMORY"));
+  ::munmap(reinterpret_cast<void *>(address), allocation.bytes);
+}
+
+Expected<uint64_t> Gpu::doorbellPage(uint64_t doorbellOffset) {
+  // The process's doorbells on this GPU: two pages of /dev/kfd at the
+  // doorbell offset's page [AMD-FACTS.md §3a; tinygrad KFDIface].
+  std::lock_guard<std::mutex> lock(mutex);
+  uint64_t base = doorbellOffset & ~uint64_t(DOORBELL_PAGE_BYTES - 1);
+  if (!doorbells) {
+    void *page = ::mmap(nullptr, DOORBELL_PAGE_BYTES, PROT_READ | PROT_WRITE,
+                        MAP_SHARED, driver->fd, off_t(base));
+    if (page == MAP_FAILED)
+      return runtimeError(name +
+                          ": cannot map the doorbells: " + errnoText(errno));
+    doorbells = reinterpret_cast<uint64_t>(page);
+    doorbellBase = base;
+  }
+  if (base != doorbellBase)
+    return runtimeError(name + ": KFD gave a doorbell outside the process's "
+                               "doorbell page");
+  return doorbells + (doorbellOffset - base);
+}
+
+Error Gpu::destroyQueue(uint32_t queueId) {
+  kfd_ioctl_destroy_queue_args args{};
+  args.queue_id = queueId;
+  return driver->ioctl(AMDKFD_IOC_DESTROY_QUEUE, &args, "DESTROY_QUEUE");
+}
+
+/// A KFD user-mode queue: the host side is AMDRing's; the GPU executes it.
+class KFDQueue : public AMDRing {
+public:
+  KFDQueue(Gpu &gpu, std::string name, bool pm4, const RingMemory &memory,
+           std::chrono::milliseconds timeout, std::shared_ptr<QueueFlags> flags)
+      : AMDRing(std::move(name), pm4, memory, timeout, std::move(flags)),
+        gpu(gpu) {}
+  ~KFDQueue() override {
+    if (queueId != NO_QUEUE)
+      consumeError(gpu.destroyQueue(queueId));
+    for (uint64_t address : owned)
+      gpu.free(address);
+  }
+
+  /// Nothing on the host knows what the GPU is doing: anything that stops
+  /// it is a hang.
+  std::string describeRunning() const override {
+    if (idle())
+      return {};
+    return "the work at read pointer " +
+           std::to_string(rptr.load(std::memory_order_acquire)) +
+           " (write pointer " +
+           std::to_string(wptr.load(std::memory_order_acquire)) + ")";
+  }
+
+  static constexpr uint32_t NO_QUEUE = ~0u;
+  uint32_t queueId = NO_QUEUE;
+  std::vector<uint64_t> owned; // EOP and context-save areas
+
+private:
+  void drain() override {} // the GPU drains it; no thread runs this
+  Gpu &gpu;
+};
+
+Expected<std::unique_ptr<Queue>>
+Gpu::createQueue(std::string queueName, bool pm4, RingMemory memory,
+                 std::chrono::milliseconds timeout,
+                 std::shared_ptr<QueueFlags> flags) {
+  kfd_ioctl_create_queue_args args{};
+  args.ring_base_address = reinterpret_cast<uint64_t>(memory.ring);
+  args.ring_size = uint32_t(memory.ringBytes);
+  args.write_pointer_address = memory.wptr;
+  args.read_pointer_address = memory.rptr;
+  args.gpu_id = node.gpuId;
+  args.queue_type = pm4 ? KFD_IOC_QUEUE_TYPE_COMPUTE : KFD_IOC_QUEUE_TYPE_SDMA;
+  args.queue_percentage = KFD_MAX_QUEUE_PERCENTAGE;
+  // Normal priority: 7 of 0..KFD_MAX_QUEUE_PRIORITY (15), what libhsakmt
+  // gives HSA_QUEUE_PRIORITY_NORMAL.
+  args.queue_priority = 7;
+  std::vector<uint64_t> owned;
+  auto release = [&] {
+    for (uint64_t address : owned)
+      free(address);
+  };
+  if (pm4) {
+    // A compute queue needs an end-of-pipe buffer and a context save area
+    // for wave save/restore, sized as the driver checks them [Linux amdkfd
+    // kfd_queue.c kfd_queue_ctx_save_restore_size; ROCT-Thunk-Interface
+    // queues.c]: per CU, VGPRs (0x60000 on gfx1100/1101, 0x40000 on other
+    // gfx11, 0x80000 on gfx9) + SGPRs 0x4000 + LDS 0x10000 + HW registers
+    // 0x1000; a control stack of 12 bytes per wave (8 on gfx9) + 8 after a
+    // 40-byte header; and 32 debugger bytes per wave.
+    bool gfx9 = node.gfxTargetVersion < 100000;
+    uint64_t cus = node.computeUnits();
+    uint64_t waves =
+        gfx9
+            ? std::min<uint64_t>(cus * 40, uint64_t(node.shaderEngines()) * 512)
+            : cus * 32;
+    uint64_t vgprs =
+        gfx9 ? 0x80000
+        : node.gfxTargetVersion == 110000 || node.gfxTargetVersion == 110001
+            ? 0x60000
+            : 0x40000;
+    uint64_t wgData =
+        alignTo(cus * (vgprs + 0x4000 + 0x10000 + 0x1000), PAGE_BYTES);
+    uint64_t ctlStack = alignTo(40 + waves * (gfx9 ? 8 : 12) + 8, PAGE_BYTES);
+    uint64_t debug = alignTo(waves * 32, 64);
+    uint64_t cwsrBytes = alignTo(wgData + ctlStack + debug, PAGE_BYTES);
+    Expected<uint64_t> eop = allocate(EOP_BYTES);
+    if (!eop)
+      return eop.takeError();
+    owned.push_back(*eop);
+    Expected<uint64_t> cwsr = allocate(cwsrBytes);
+    if (!cwsr) {
+      release();
+      return cwsr.takeError();
+    }
+    owned.push_back(*cwsr);
+    args.eop_buffer_address = *eop;
+    args.eop_buffer_size = EOP_BYTES;
+    args.ctx_save_restore_address = *cwsr;
+    args.ctx_save_restore_size = uint32_t(wgData + ctlStack);
+    args.ctl_stack_size = uint32_t(ctlStack);
+  }
+  if (Error e = driver->ioctl(AMDKFD_IOC_CREATE_QUEUE, &args, "CREATE_QUEUE")) {
+    release();
+    return runtimeError(queueName + ": " + toString(std::move(e)));
+  }
+  Expected<uint64_t> doorbell = doorbellPage(args.doorbell_offset);
+  if (!doorbell) {
+    consumeError(destroyQueue(args.queue_id));
+    release();
+    return doorbell.takeError();
+  }
+  memory.doorbell = *doorbell;
+  auto queue = std::make_unique<KFDQueue>(*this, std::move(queueName), pm4,
+                                          memory, timeout, std::move(flags));
+  queue->queueId = args.queue_id;
+  queue->owned = std::move(owned);
+  return std::move(queue);
+}
+
+Expected<Gpu::ClockSample> Gpu::sampleClock() {
+  // GPU ticks with CLOCK_MONOTONIC_RAW at one moment [Linux amdkfd
+  // kfd_chardev.c kfd_ioctl_get_clock_counters]; the host's CLOCK_MONOTONIC
+  // (what CPU timestamps count) is read around it.
+  kfd_ioctl_get_clock_counters_args args{};
+  args.gpu_id = node.gpuId;
+  uint64_t before = monotonicNs(CLOCK_MONOTONIC),
+           beforeRaw = monotonicNs(CLOCK_MONOTONIC_RAW);
+  if (Error e = driver->ioctl(AMDKFD_IOC_GET_CLOCK_COUNTERS, &args,
+                              "GET_CLOCK_COUNTERS"))
+    return runtimeError(name + ": " + toString(std::move(e)));
+  int64_t rawToMonotonic = int64_t(before) - int64_t(beforeRaw);
+  return ClockSample{
+      args.gpu_clock_counter,
+      uint64_t(int64_t(args.cpu_clock_counter) + rawToMonotonic)};
+}
+
+uint64_t Gpu::toHostNs(uint64_t ticks) {
+  // The tick rate is measured, not assumed: two samples as far apart as
+  // the device has been open.
+  std::lock_guard<std::mutex> lock(mutex);
+  if (monotonicNs(CLOCK_MONOTONIC) - lastClock.hostNs > 100000000) {
+    if (Expected<ClockSample> sample = sampleClock())
+      lastClock = *sample;
+    else
+      consumeError(sample.takeError());
+  }
+  double gpuTicks = double(lastClock.gpu - firstClock.gpu),
+         hostNs = double(lastClock.hostNs - firstClock.hostNs);
+  // Until then, 100 MHz: the GPU timestamp clock of gfx9 to gfx11 (tinygrad
+  // AMDDevice.timestamp_divider).
+  double nsPerTick = gpuTicks > 0 && hostNs > 1e6 ? hostNs / gpuTicks : 10.0;
+  return uint64_t(int64_t(lastClock.hostNs) +
+                  int64_t(double(int64_t(ticks - lastClock.gpu)) * nsPerTick));
+}
+
+} // namespace hcq::runtime::kfd
