@@ -137,16 +137,49 @@ TEST(CodeObject, DescriptorAndEntryOffsetsThatWrapAreErrors) {
   ASSERT_NE(kd, nullptr);
   uint64_t descriptor = kd->st_value;
   kd->st_value = ~uint64_t(0) - 16; // kd + 64 wraps
-  EXPECT_NE(errorOf(bytes).find("kernel descriptor lies outside the image"),
-            std::string::npos);
+  EXPECT_NE(errorOf(bytes).find("lies outside the image"), std::string::npos);
   // The descriptor's entry offset (bytes 16..23) made to wrap around.
   bytes = load("kernels-gfx1100.co");
   Phdr *seg = firstLoad(bytes);
   uint64_t fileOffset = descriptor - seg->p_vaddr + seg->p_offset;
   int64_t huge = INT64_MAX;
   std::memcpy(bytes.data() + fileOffset + 16, &huge, 8);
-  EXPECT_NE(errorOf(bytes).find("kernel entry lies outside the image"),
+  EXPECT_NE(errorOf(bytes).find("puts the kernel entry outside the image"),
             std::string::npos);
+}
+
+TEST(CodeObject, DescriptorsAskingForUserSGPRsHcqDoesNotSetUpAreRefused) {
+  // The real vadd descriptor, then each user SGPR the encoder does not load
+  // (kernel_code_properties, bytes 56..57) switched on in turn.
+  std::vector<uint8_t> bytes = load("kernels-gfx1100.co");
+  Sym *kd = symbol(bytes, "vadd.kd");
+  ASSERT_NE(kd, nullptr);
+  llvm::Expected<hcq::amd::KernelInfo> info = hcq::amd::readKernel(
+      llvm::StringRef(reinterpret_cast<const char *>(bytes.data()),
+                      bytes.size()),
+      "vadd");
+  ASSERT_TRUE(static_cast<bool>(info)) << llvm::toString(info.takeError());
+  std::vector<uint8_t> image = info->image;
+  hcq::amd::KernelInfo decoded;
+  ASSERT_FALSE(static_cast<bool>(
+      hcq::amd::decodeKernelDescriptor(image, kd->st_value, decoded)));
+  EXPECT_EQ(decoded.entryOffset, info->entryOffset);
+  EXPECT_EQ(decoded.kernargUserData(), info->kernargUserData());
+  for (auto [bit, name] : {std::pair{2, "queue_ptr"},
+                           {4, "dispatch_id"},
+                           {5, "flat_scratch_init"},
+                           {6, "private_segment_size"}}) {
+    std::vector<uint8_t> changed = image;
+    changed[kd->st_value + 56] |= uint8_t(1u << bit);
+    llvm::Error e =
+        hcq::amd::decodeKernelDescriptor(changed, kd->st_value, decoded);
+    ASSERT_TRUE(static_cast<bool>(e)) << name;
+    EXPECT_NE(llvm::toString(std::move(e))
+                  .find(std::string("enables the ") + name +
+                        " user SGPR, which hcq does not set up"),
+              std::string::npos)
+        << name;
+  }
 }
 
 TEST(CodeObject, RelocationOffsetsAndNobitsSizesThatWrapAreErrors) {

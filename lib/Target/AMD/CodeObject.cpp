@@ -77,6 +77,61 @@ template <typename T> static T readLE(ArrayRef<uint8_t> image, uint64_t at) {
   return support::endian::read<T, llvm::endianness::little>(image.data() + at);
 }
 
+Error decodeKernelDescriptor(ArrayRef<uint8_t> image, uint64_t kd,
+                             KernelInfo &info) {
+  auto bad = [&](const Twine &what) {
+    return createStringError(inconvertibleErrorCode(),
+                             "kernel descriptor at 0x" + Twine::utohexstr(kd) +
+                                 " " + what);
+  };
+  using amdhsa::kernel_descriptor_t;
+  if (!fits(kd, sizeof(kernel_descriptor_t), image.size()))
+    return bad("lies outside the image");
+  info.groupSegmentBytes =
+      readLE<uint32_t>(image, kd + amdhsa::GROUP_SEGMENT_FIXED_SIZE_OFFSET);
+  info.privateSegmentBytes =
+      readLE<uint32_t>(image, kd + amdhsa::PRIVATE_SEGMENT_FIXED_SIZE_OFFSET);
+  info.kernargBytes = readLE<uint32_t>(image, kd + amdhsa::KERNARG_SIZE_OFFSET);
+  int64_t entry =
+      readLE<int64_t>(image, kd + amdhsa::KERNEL_CODE_ENTRY_BYTE_OFFSET_OFFSET);
+  info.rsrc3 = readLE<uint32_t>(image, kd + amdhsa::COMPUTE_PGM_RSRC3_OFFSET);
+  info.rsrc1 = readLE<uint32_t>(image, kd + amdhsa::COMPUTE_PGM_RSRC1_OFFSET);
+  info.rsrc2 = readLE<uint32_t>(image, kd + amdhsa::COMPUTE_PGM_RSRC2_OFFSET);
+  uint16_t properties =
+      readLE<uint16_t>(image, kd + amdhsa::KERNEL_CODE_PROPERTIES_OFFSET);
+  // kd is within the 1 GiB image, so only the entry's own value can wrap.
+  int64_t entryOffset;
+  if (__builtin_add_overflow(static_cast<int64_t>(kd), entry, &entryOffset) ||
+      entryOffset < 0 || static_cast<uint64_t>(entryOffset) >= image.size())
+    return bad("puts the kernel entry outside the image");
+  if (entryOffset % 256)
+    return bad("puts the kernel entry off a 256-byte boundary");
+  info.entryOffset = entryOffset;
+  info.wave32 =
+      properties & amdhsa::KERNEL_CODE_PROPERTY_ENABLE_WAVEFRONT_SIZE32;
+  info.dispatchPtr =
+      properties & amdhsa::KERNEL_CODE_PROPERTY_ENABLE_SGPR_DISPATCH_PTR;
+  info.privateSegmentBuffer =
+      properties &
+      amdhsa::KERNEL_CODE_PROPERTY_ENABLE_SGPR_PRIVATE_SEGMENT_BUFFER;
+  // The user SGPRs the encoder sets up are the scratch buffer descriptor,
+  // the dispatch pointer and the kernel-argument pointer (KernelInfo); a
+  // kernel expecting others would read garbage in their place.
+  static constexpr std::pair<uint16_t, const char *> unsupported[] = {
+      {amdhsa::KERNEL_CODE_PROPERTY_ENABLE_SGPR_QUEUE_PTR, "queue_ptr"},
+      {amdhsa::KERNEL_CODE_PROPERTY_ENABLE_SGPR_DISPATCH_ID, "dispatch_id"},
+      {amdhsa::KERNEL_CODE_PROPERTY_ENABLE_SGPR_FLAT_SCRATCH_INIT,
+       "flat_scratch_init"},
+      {amdhsa::KERNEL_CODE_PROPERTY_ENABLE_SGPR_PRIVATE_SEGMENT_SIZE,
+       "private_segment_size"}};
+  for (auto [bit, what] : unsupported)
+    if (properties & bit)
+      return bad(Twine("enables the ") + what +
+                 " user SGPR, which hcq does not set up (build the kernel "
+                 "without it, e.g. as code object v5)");
+  return Error::success();
+}
+
 Expected<KernelInfo> readKernel(StringRef bytes, StringRef name) {
   if (bytes.size() < 4 || !bytes.starts_with("\x7f"
                                              "ELF"))
@@ -254,37 +309,8 @@ Expected<KernelInfo> readKernel(StringRef bytes, StringRef name) {
                         : fail("code object has no kernel '" + name + "'");
   info.name = descriptor->first;
   uint64_t kd = descriptor->second;
-  using amdhsa::kernel_descriptor_t;
-  if (!fits(kd, sizeof(kernel_descriptor_t), info.image.size()))
-    return fail("kernel descriptor lies outside the image");
-  ArrayRef<uint8_t> image = info.image;
-  info.groupSegmentBytes =
-      readLE<uint32_t>(image, kd + amdhsa::GROUP_SEGMENT_FIXED_SIZE_OFFSET);
-  info.privateSegmentBytes =
-      readLE<uint32_t>(image, kd + amdhsa::PRIVATE_SEGMENT_FIXED_SIZE_OFFSET);
-  info.kernargBytes = readLE<uint32_t>(image, kd + amdhsa::KERNARG_SIZE_OFFSET);
-  int64_t entry =
-      readLE<int64_t>(image, kd + amdhsa::KERNEL_CODE_ENTRY_BYTE_OFFSET_OFFSET);
-  info.rsrc3 = readLE<uint32_t>(image, kd + amdhsa::COMPUTE_PGM_RSRC3_OFFSET);
-  info.rsrc1 = readLE<uint32_t>(image, kd + amdhsa::COMPUTE_PGM_RSRC1_OFFSET);
-  info.rsrc2 = readLE<uint32_t>(image, kd + amdhsa::COMPUTE_PGM_RSRC2_OFFSET);
-  uint16_t properties =
-      readLE<uint16_t>(image, kd + amdhsa::KERNEL_CODE_PROPERTIES_OFFSET);
-  // kd is within the 1 GiB image, so only the entry's own value can wrap.
-  int64_t entryOffset;
-  if (__builtin_add_overflow(static_cast<int64_t>(kd), entry, &entryOffset) ||
-      entryOffset < 0 || static_cast<uint64_t>(entryOffset) >= image.size())
-    return fail("kernel entry lies outside the image");
-  if (entryOffset % 256)
-    return fail("kernel entry is not 256-byte aligned");
-  info.entryOffset = entryOffset;
-  info.wave32 =
-      properties & amdhsa::KERNEL_CODE_PROPERTY_ENABLE_WAVEFRONT_SIZE32;
-  info.dispatchPtr =
-      properties & amdhsa::KERNEL_CODE_PROPERTY_ENABLE_SGPR_DISPATCH_PTR;
-  info.privateSegmentBuffer =
-      properties &
-      amdhsa::KERNEL_CODE_PROPERTY_ENABLE_SGPR_PRIVATE_SEGMENT_BUFFER;
+  if (Error e = decodeKernelDescriptor(info.image, kd, info))
+    return fail(toString(std::move(e)));
   return info;
 }
 

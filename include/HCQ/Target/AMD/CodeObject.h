@@ -9,6 +9,7 @@
 #ifndef HCQ_TARGET_AMD_CODEOBJECT_H
 #define HCQ_TARGET_AMD_CODEOBJECT_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -47,6 +48,15 @@ struct KernelInfo {
   }
   unsigned userDataCount() const { return kernargUserData() + 2; }
 };
+
+/// Reads the kernel descriptor at byte `kd` of a loaded `image` into
+/// `info`'s descriptor fields (sizes, RSRC registers, entry, user SGPRs),
+/// per LLVM AMDGPUUsage "Kernel Descriptor". Refuses a descriptor outside
+/// the image, an entry outside it or off 256 bytes, and one enabling user
+/// SGPRs hcq does not set up. Shared by readKernel and the simulated kernel
+/// driver, which finds kernels in GPU memory.
+llvm::Error decodeKernelDescriptor(llvm::ArrayRef<uint8_t> image, uint64_t kd,
+                                   KernelInfo &info);
 
 /// Parses `bytes` as an AMDHSA code object (64-bit little-endian ELF for
 /// EM_AMDGPU, linked or relocatable) and reads kernel `name`, or the only
