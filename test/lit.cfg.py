@@ -27,3 +27,8 @@ config.substitutions.append(("%ld_lld", os.path.join(config.llvm_tools_dir, "ld.
 # Tests of what --amd=hardware says on a machine without an AMD GPU driver.
 if not os.path.exists("/dev/kfd"):
     config.available_features.add("no-kfd")
+
+# The hardware AMD device against the simulated kernel driver (test/KFDSim):
+# preloaded, with the test kernels' CPU twins; HCQ_KFD_SIM_GPUS says which
+# GPUs the machine has.
+config.substitutions.append(("%kfdsim", "env LD_PRELOAD=" + os.path.join(config.hcq_obj_root, "lib", "libhcq-kfd-sim.so") + " HCQ_KFD_SIM_TWINS=" + os.path.join(config.hcq_obj_root, "test", "Inputs", "libhcqtestkernels.so")))

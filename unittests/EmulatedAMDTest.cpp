@@ -556,7 +556,7 @@ hcq.schedule @one(%a: !hcq.buffer<64xf32, AMD:0>, %n: i32) {
   ASSERT_TRUE(static_cast<bool>(error));
   EXPECT_EQ(llvm::toString(std::move(error)),
             "hang detected: AMD:0 COMPUTE:0: kernel @vadd (its CPU twin) has "
-            "not returned after 200 ms");
+            "not finished after 200 ms");
   loaded->reset(); // the executable and, with it, the runtime
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
   release.store(true);

@@ -179,7 +179,7 @@ hcq.schedule @stuck(%a: !hcq.buffer<4xf32, CPU:0>) {
     ASSERT_TRUE(static_cast<bool>(error));
     EXPECT_EQ(llvm::toString(std::move(error)),
               "hang detected: CPU:0 COMPUTE:0: kernel @spin (hcq_spin) has "
-              "not returned after 200 ms");
+              "not finished after 200 ms");
     EXPECT_LT(std::chrono::steady_clock::now() - start,
               std::chrono::seconds(5));
   }

@@ -20,6 +20,7 @@ namespace sdma = hcq::amd::sdma;
 namespace hcq::runtime {
 
 CommandProcessorHost::~CommandProcessorHost() = default;
+uint64_t CommandProcessorHost::gpuClock() { return nowNs(); }
 
 namespace {
 
@@ -210,7 +211,7 @@ Error CommandProcessor::stepPM4(const Dwords &dwords, uint64_t &pos,
     else if (dataSel == pm4::DATA_SEL_64)
       word(at).store(address(b[4], b[5]), std::memory_order_release);
     else if (dataSel == pm4::DATA_SEL_GPU_CLOCK)
-      word(at).store(nowNs(), std::memory_order_release);
+      word(at).store(host.gpuClock(), std::memory_order_release);
     else if (dataSel != pm4::DATA_SEL_NONE)
       return runtimeError("RELEASE_MEM at " + where() + " with DATA_SEL " +
                           Twine(dataSel) + " (not emulated)");
@@ -357,7 +358,8 @@ Error CommandProcessor::stepSDMA(const Dwords &dwords, uint64_t &pos) {
     length = sdma::TIMESTAMP_DWORDS;
     if (Error e = packet(length, "TIMESTAMP"))
       return e;
-    word(address(b[0] & ~7u, b[1])).store(nowNs(), std::memory_order_release);
+    word(address(b[0] & ~7u, b[1]))
+        .store(host.gpuClock(), std::memory_order_release);
     break;
   default:
     return runtimeError("unknown SDMA opcode " + Twine(op) + " at " + where());

@@ -38,6 +38,10 @@ struct TwinProgram {
   int dispatchUserData = -1;    // likewise, or -1
 };
 
+/// The CPU twin of every target's builtin copy kernel (amd::Target::
+/// builtinCopyCodeObject, symbol amd::BUILTIN_COPY_SYMBOL).
+void builtinCopyTwin(const hcq_amd_workgroup *wg);
+
 /// What a command processor needs from whoever runs it.
 class CommandProcessorHost {
 public:
@@ -51,6 +55,9 @@ public:
   /// the wait timeout; it has given up and the command processor goes on.
   virtual void waitTimedOut(uint64_t signal, uint64_t value,
                             uint64_t current) = 0;
+  /// The GPU clock RELEASE_MEM GPU_CLOCK and SDMA TIMESTAMP write: by
+  /// default CLOCK_MONOTONIC nanoseconds, what the CPU device counts.
+  virtual uint64_t gpuClock();
 };
 
 class CommandProcessor {

@@ -32,6 +32,11 @@ void builtinCopy(const uint64_t *args, uint32_t x, uint32_t, uint32_t) {
               reinterpret_cast<const char *>(args[1]) + x * bytes, bytes);
 }
 
+/// The words of a queue's ring pointers, in the order RingMemory names them.
+constexpr uint64_t POINTER_BYTES = 4 * 8;
+
+} // namespace
+
 /// The CPU twin of the builtin AMD copy kernel (lib/Target/AMD/Builtins/
 /// copy.cl): kernel arguments dst (8 bytes), src (8), element bytes (4);
 /// workgroup x copies element x.
@@ -46,11 +51,6 @@ void builtinCopyTwin(const hcq_amd_workgroup *wg) {
   std::memcpy(reinterpret_cast<char *>(dst) + at,
               reinterpret_cast<const char *>(src) + at, bytes);
 }
-
-/// The words of a queue's ring pointers, in the order RingMemory names them.
-constexpr uint64_t POINTER_BYTES = 4 * 8;
-
-} // namespace
 
 //===----------------------------------------------------------------------===//
 // DeviceImpl
@@ -290,7 +290,7 @@ Error DeviceImpl::synchronize() {
   for (Queue *queue : all)
     if (!queue->waitIdle())
       return runtimeError(queue->getName() + ": " + queue->describeRunning() +
-                          " has not returned after " +
+                          " has not finished after " +
                           Twine(queue->waitTimeout().count()) + " ms");
   // ... and the timeline reaches its host value - 1. A queue that failed
   // stops the wait.

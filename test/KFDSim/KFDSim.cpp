@@ -1,0 +1,904 @@
+//===- KFDSim.cpp - A simulated AMD kernel driver, preloaded --------------===//
+//
+// Lets the hardware AMD device (lib/Runtime/KFD.cpp) run unchanged on a
+// machine without an AMD GPU: loaded with LD_PRELOAD, it answers the system
+// calls that device makes at the kernel boundary, as the amdgpu/KFD driver
+// would, and nothing else:
+//   - open/openat of /dev/kfd and /dev/dri/renderD<N>, and reads of the KFD
+//     topology (/sys/devices/virtual/kfd/kfd/topology), served from a tree
+//     it writes into a temporary folder;
+//   - ioctl on /dev/kfd: GET_VERSION, ACQUIRE_VM, ALLOC/FREE_MEMORY_OF_GPU,
+//     MAP/UNMAP_MEMORY_TO/FROM_GPU, CREATE/DESTROY_QUEUE,
+//     GET_CLOCK_COUNTERS, with the driver's checks (a queue's ring a power
+//     of two inside GPU-mapped memory, memory freed only once unmapped, the
+//     VM acquired before use ...); a refused call logs why to stderr;
+//   - mmap of the render node at an allocation's offset (its memory) and of
+//     /dev/kfd at the doorbell offset (the doorbell page).
+// Behind each queue a thread plays the GPU: it watches the doorbell, as the
+// hardware does (the write pointer alone starts nothing), and runs the
+// runtime's emulated command processor (CommandProcessor.h) up to it;
+// DISPATCH_DIRECT finds the kernel by reading the code object in GPU memory
+// and runs its CPU twin (hcq_twin_<kernel> from HCQ_KFD_SIM_TWINS). A packet
+// the command processor cannot execute stops the queue, as a GPU hang does.
+//
+// Configuration (environment):
+//   HCQ_KFD_SIM_GPUS   the GPUs, in order: "gfx1100,gfx942"; "gfx942x8"
+//                      is a gfx942 with 8 XCCs. Unset: everything passes
+//                      through to the real system calls.
+//   HCQ_KFD_SIM_TWINS  colon-separated shared libraries with the twins.
+//
+// Struct layouts are <linux/kfd_ioctl.h>, as for the device.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CommandProcessor.h"
+
+#include "HCQ/Target/AMD/CodeObject.h"
+#include "HCQ/Target/AMD/Target.h"
+
+#include <linux/kfd_ioctl.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <dirent.h>
+#include <dlfcn.h>
+#include <elf.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <thread>
+#include <time.h>
+#include <unistd.h>
+#include <vector>
+
+using namespace hcq::runtime;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// The real functions
+//===----------------------------------------------------------------------===//
+
+template <typename Fn> Fn lookupReal(const char *name) {
+  static_assert(sizeof(Fn) == sizeof(void *));
+  void *f = dlsym(RTLD_NEXT, name);
+  if (!f) {
+    std::fprintf(stderr, "hcq-kfd-sim: no next '%s'\n", name);
+    std::abort();
+  }
+  return reinterpret_cast<Fn>(f);
+}
+/// The next definition of `name` (libc's), looked up once per function.
+#define REAL(type, name)                                                       \
+  ([] {                                                                        \
+    static type f = lookupReal<type>(name);                                    \
+    return f;                                                                  \
+  }())
+using OpenFn = int (*)(const char *, int, ...);
+using OpenatFn = int (*)(int, const char *, int, ...);
+using CloseFn = int (*)(int);
+using IoctlFn = int (*)(int, unsigned long, ...);
+using MmapFn = void *(*)(void *, size_t, int, int, int, off_t);
+using OpendirFn = DIR *(*)(const char *);
+
+void log(const char *format, ...) {
+  va_list args;
+  va_start(args, format);
+  std::fputs("hcq-kfd-sim: ", stderr);
+  std::vfprintf(stderr, format, args);
+  std::fputc('\n', stderr);
+  va_end(args);
+}
+
+uint64_t clockNs(clockid_t clock) {
+  timespec ts;
+  clock_gettime(clock, &ts);
+  return uint64_t(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
+
+constexpr const char *TOPOLOGY = "/sys/devices/virtual/kfd/kfd/topology";
+constexpr uint64_t PAGE = 4096, DOORBELL_PAGE = 0x2000;
+
+//===----------------------------------------------------------------------===//
+// The simulated driver's state
+//===----------------------------------------------------------------------===//
+
+struct SimGpu {
+  unsigned index = 0;
+  uint32_t gpuId = 0, version = 0, numXcc = 1;
+  uint32_t simdCount = 0, simdPerCu = 0, arrayCount = 0, arraysPerEngine = 0,
+           wavesPerSimd = 0;
+  bool vmAcquired = false;
+  int doorbellFd = -1;          // a memfd: the doorbell page
+  uint8_t *doorbells = nullptr; // the simulator's own view of it
+  uint64_t doorbellOffset = 0;  // where /dev/kfd maps it
+  unsigned nextDoorbell = 0;
+  std::string target;
+};
+
+struct Allocation {
+  uint64_t va = 0, size = 0, handle = 0, mmapOffset = 0;
+  SimGpu *gpu = nullptr;
+  bool cpuMapped = false;
+  std::set<uint32_t> mappedOn; // gpu ids
+};
+
+class Sim;
+
+/// One user-mode queue and the thread playing the GPU behind it.
+class SimQueue : public CommandProcessorHost {
+public:
+  SimQueue(Sim &sim, SimGpu &gpu, uint32_t id, bool pm4, uint64_t ring,
+           uint64_t ringBytes, uint64_t wptr, uint64_t rptr,
+           std::atomic<uint64_t> &doorbell)
+      : sim(sim), gpu(gpu), id(id), pm4(pm4),
+        wptr(*reinterpret_cast<std::atomic<uint64_t> *>(wptr)),
+        rptr(*reinterpret_cast<std::atomic<uint64_t> *>(rptr)),
+        doorbell(doorbell),
+        processor(pm4, reinterpret_cast<const uint8_t *>(ring), ringBytes,
+                  this->rptr, *this,
+                  // The hardware waits for as long as it takes.
+                  std::chrono::hours(24)) {
+    thread = std::thread([this] { run(); });
+  }
+  ~SimQueue() override {
+    stopping.store(true);
+    thread.join();
+  }
+
+  const TwinProgram *findProgram(uint64_t entry) override;
+  bool abandonWaits() override { return stopping.load(); }
+  void waitTimedOut(uint64_t, uint64_t, uint64_t) override {}
+  /// The GPU timestamp counter: 100 MHz, as on gfx9 to gfx11.
+  uint64_t gpuClock() override { return clockNs(CLOCK_MONOTONIC_RAW) / 10; }
+
+private:
+  void run() {
+    unsigned idle = 0;
+    while (!stopping.load()) {
+      uint64_t rung = doorbell.load(std::memory_order_acquire);
+      if (dead || rung == rptr.load(std::memory_order_acquire)) {
+        // Spin briefly, then back off: a doorbell is a memory write, and
+        // nothing here can be told of it.
+        if (++idle < 2000)
+          std::this_thread::yield();
+        else
+          std::this_thread::sleep_for(std::chrono::microseconds(50));
+        continue;
+      }
+      idle = 0;
+      uint64_t written = wptr.load(std::memory_order_acquire);
+      if (written < rung) {
+        fault("the doorbell says " + std::to_string(rung) +
+              " and the write pointer " + std::to_string(written) +
+              ": the write pointer must be stored first");
+        continue;
+      }
+      if (llvm::Error e = processor.execute(rung))
+        fault(llvm::toString(std::move(e)));
+    }
+  }
+
+  void fault(const std::string &what) {
+    log("%s GPU 0x%x %s queue %u stops, as a hung GPU queue does: %s",
+        gpu.target.c_str(), gpu.gpuId, pm4 ? "compute" : "SDMA", id,
+        what.c_str());
+    dead = true;
+  }
+
+  Sim &sim;
+  SimGpu &gpu;
+  uint32_t id;
+  bool pm4;
+  std::atomic<uint64_t> &wptr, &rptr, &doorbell;
+  CommandProcessor processor;
+  std::atomic<bool> stopping{false};
+  bool dead = false;
+  std::thread thread;
+};
+
+class Sim {
+public:
+  /// The simulator, or null when HCQ_KFD_SIM_GPUS is unset. Never
+  /// destroyed: queue threads may run until the process exits.
+  static Sim *get() {
+    static Sim *sim = [] {
+      const char *gpus = std::getenv("HCQ_KFD_SIM_GPUS");
+      return gpus && *gpus ? new Sim(gpus) : nullptr;
+    }();
+    return sim;
+  }
+
+  /// The topology path `path` in the simulated tree, or empty.
+  std::string redirect(const char *path) {
+    size_t n = std::strlen(TOPOLOGY);
+    if (!path || std::strncmp(path, TOPOLOGY, n) != 0 ||
+        (path[n] != '\0' && path[n] != '/'))
+      return {};
+    return root + (path + n);
+  }
+
+  /// What open() of `path` gives: a simulated fd, or -2 to pass through.
+  int open(const char *path) {
+    if (!path)
+      return -2;
+    std::string p = path;
+    if (p == "/dev/kfd")
+      return track(Kind::KFD, nullptr);
+    const std::string render = "/dev/dri/renderD";
+    if (p.rfind(render, 0) == 0) {
+      unsigned minor = std::atoi(p.c_str() + render.size());
+      for (SimGpu &gpu : gpus)
+        if (minor == 128 + gpu.index)
+          return track(Kind::Render, &gpu);
+      errno = ENOENT;
+      return -1;
+    }
+    return -2;
+  }
+
+  /// Forgets a simulated fd; true if `fd` was one.
+  bool close(int fd) {
+    std::lock_guard<std::mutex> lock(mutex);
+    return fds.erase(fd) != 0;
+  }
+
+  /// -2 if `fd` is not simulated.
+  int ioctl(int fd, unsigned long request, void *args);
+  /// MAP_FAILED with errno, or nullptr if `fd` is not simulated.
+  void *mmap(void *addr, size_t length, int prot, int flags, int fd,
+             off_t offset);
+
+  const TwinProgram *findProgram(SimGpu &gpu, uint64_t entry);
+
+private:
+  enum class Kind { KFD, Render };
+  struct Fd {
+    Kind kind;
+    SimGpu *gpu;
+  };
+
+  explicit Sim(const char *spec);
+  int track(Kind kind, SimGpu *gpu) {
+    int fd = memfd_create(kind == Kind::KFD ? "hcq-kfd-sim" : "hcq-kfd-render",
+                          MFD_CLOEXEC);
+    if (fd < 0)
+      return -1;
+    std::lock_guard<std::mutex> lock(mutex);
+    fds[fd] = {kind, gpu};
+    return fd;
+  }
+  std::optional<Fd> lookup(int fd) {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = fds.find(fd);
+    if (it == fds.end())
+      return std::nullopt;
+    return it->second;
+  }
+  SimGpu *gpuById(uint32_t id) {
+    for (SimGpu &gpu : gpus)
+      if (gpu.gpuId == id)
+        return &gpu;
+    return nullptr;
+  }
+  /// The allocation mapped on `gpu` holding [address, address + bytes).
+  Allocation *mapped(const SimGpu &gpu, uint64_t address, uint64_t bytes) {
+    auto it = byVa.upper_bound(address);
+    if (it == byVa.begin())
+      return nullptr;
+    Allocation *a = allocations[std::prev(it)->second].get();
+    if (address + bytes > a->va + a->size || bytes > a->size ||
+        !a->mappedOn.count(gpu.gpuId))
+      return nullptr;
+    return a;
+  }
+  int refuse(int error, const char *what, ...) {
+    va_list args;
+    va_start(args, what);
+    char text[512];
+    std::vsnprintf(text, sizeof(text), what, args);
+    va_end(args);
+    log("%s", text);
+    errno = error;
+    return -1;
+  }
+  void writeTopology();
+  int createQueue(kfd_ioctl_create_queue_args &args);
+
+  std::mutex mutex; // everything below
+  std::vector<SimGpu> gpus;
+  std::string root;
+  std::vector<void *> twinLibraries;
+  std::map<int, Fd> fds;
+  std::map<uint64_t, std::unique_ptr<Allocation>> allocations; // by handle
+  std::map<uint64_t, uint64_t> byVa;                           // va -> handle
+  uint64_t nextHandle = 1;
+  std::map<uint32_t, std::unique_ptr<SimQueue>> queues;
+  uint32_t nextQueue = 0;
+  std::map<uint64_t, std::unique_ptr<TwinProgram>> programs; // by entry
+};
+
+Sim::Sim(const char *spec) {
+  std::string list = spec;
+  for (size_t at = 0; at <= list.size();) {
+    size_t comma = std::min(list.find(',', at), list.size());
+    std::string name = list.substr(at, comma - at);
+    at = comma + 1;
+    SimGpu gpu;
+    gpu.index = gpus.size();
+    gpu.gpuId = 0x4a3c + 0x1111 * gpu.index;
+    size_t x = name.find('x', 3); // after "gfx"
+    if (x != std::string::npos) {
+      gpu.numXcc = std::atoi(name.c_str() + x + 1);
+      name = name.substr(0, x);
+    }
+    gpu.target = name;
+    // The node properties of each kind of GPU (KFD topology as the driver
+    // reports them): CUs = simd_count / simd_per_cu, SEs = array_count /
+    // simd_arrays_per_engine, per XCC.
+    if (name == "gfx1100" || name == "gfx1101" || name == "gfx1102") {
+      // RX 7900 XTX (96 CUs, 6 SEs), 7800 XT (60, 3), 7600 (32, 2).
+      unsigned cus = name == "gfx1100" ? 96 : name == "gfx1101" ? 60 : 32;
+      unsigned ses = name == "gfx1100" ? 6 : name == "gfx1101" ? 3 : 2;
+      gpu.version = 110000 + (name == "gfx1101"   ? 1
+                              : name == "gfx1102" ? 2
+                                                  : 0);
+      gpu.simdPerCu = 2;
+      gpu.simdCount = cus * 2;
+      gpu.arraysPerEngine = 2;
+      gpu.arrayCount = ses * 2;
+      gpu.wavesPerSimd = 16;
+    } else if (name == "gfx942") {
+      // One MI300X XCD (CPX mode): 38 CUs in 4 SEs; SPX has 8 of them.
+      gpu.version = 90402;
+      gpu.simdPerCu = 4;
+      gpu.simdCount = 38 * 4 * gpu.numXcc;
+      gpu.arraysPerEngine = 1;
+      gpu.arrayCount = 4 * gpu.numXcc;
+      gpu.wavesPerSimd = 8;
+    } else if (name == "gfx90a") {
+      // MI210, a target hcq does not encode for.
+      gpu.version = 90010;
+      gpu.simdPerCu = 4;
+      gpu.simdCount = 104 * 4;
+      gpu.arraysPerEngine = 1;
+      gpu.arrayCount = 8;
+      gpu.wavesPerSimd = 8;
+    } else {
+      log("HCQ_KFD_SIM_GPUS: unknown GPU '%s'", name.c_str());
+      std::exit(2);
+    }
+    gpu.doorbellFd = memfd_create("hcq-kfd-doorbells", MFD_CLOEXEC);
+    if (gpu.doorbellFd < 0 || ftruncate(gpu.doorbellFd, DOORBELL_PAGE) != 0) {
+      log("cannot make a doorbell page: %s", std::strerror(errno));
+      std::exit(2);
+    }
+    gpu.doorbells = static_cast<uint8_t *>(
+        REAL(MmapFn, "mmap")(nullptr, DOORBELL_PAGE, PROT_READ | PROT_WRITE,
+                             MAP_SHARED, gpu.doorbellFd, 0));
+    gpu.doorbellOffset = uint64_t(gpu.index + 1) << 32;
+    gpus.push_back(gpu);
+  }
+  if (const char *twins = std::getenv("HCQ_KFD_SIM_TWINS")) {
+    std::string paths = twins;
+    for (size_t at = 0; at < paths.size();) {
+      size_t colon = std::min(paths.find(':', at), paths.size());
+      std::string path = paths.substr(at, colon - at);
+      at = colon + 1;
+      if (path.empty())
+        continue;
+      void *library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+      if (!library) {
+        log("HCQ_KFD_SIM_TWINS: %s", dlerror());
+        std::exit(2);
+      }
+      twinLibraries.push_back(library);
+    }
+  }
+  writeTopology();
+}
+
+void Sim::writeTopology() {
+  char folder[] = "/tmp/hcq-kfd-sim.XXXXXX";
+  if (!mkdtemp(folder)) {
+    log("cannot make the topology folder: %s", std::strerror(errno));
+    std::exit(2);
+  }
+  root = folder;
+  static std::string removeAtExit = root;
+  std::atexit([] {
+    nftw(
+        removeAtExit.c_str(),
+        [](const char *path, const struct stat *, int, FTW *) {
+          return ::remove(path);
+        },
+        8, FTW_DEPTH | FTW_PHYS);
+  });
+  auto write = [](const std::string &path, const std::string &text) {
+    FILE *f = std::fopen(path.c_str(), "w");
+    if (!f) {
+      log("cannot write %s", path.c_str());
+      std::exit(2);
+    }
+    std::fputs(text.c_str(), f);
+    std::fclose(f);
+  };
+  std::string nodes = root + "/nodes";
+  ::mkdir(nodes.c_str(), 0755);
+  // Node 0 is the CPU (gpu_id 0), as on a real machine.
+  ::mkdir((nodes + "/0").c_str(), 0755);
+  write(nodes + "/0/gpu_id", "0\n");
+  write(nodes + "/0/properties", "cpu_cores_count 2\nsimd_count 0\n");
+  for (const SimGpu &gpu : gpus) {
+    std::string node = nodes + "/" + std::to_string(gpu.index + 1);
+    ::mkdir(node.c_str(), 0755);
+    write(node + "/gpu_id", std::to_string(gpu.gpuId) + "\n");
+    std::string p;
+    auto prop = [&](const char *name, uint64_t value) {
+      p += std::string(name) + " " + std::to_string(value) + "\n";
+    };
+    prop("cpu_cores_count", 0);
+    prop("simd_count", gpu.simdCount);
+    prop("lds_size_in_kb", 64);
+    prop("gfx_target_version", gpu.version);
+    prop("simd_arrays_per_engine", gpu.arraysPerEngine);
+    prop("array_count", gpu.arrayCount);
+    prop("simd_per_cu", gpu.simdPerCu);
+    prop("max_waves_per_simd", gpu.wavesPerSimd);
+    prop("max_slots_scratch_cu", 32);
+    prop("drm_render_minor", 128 + gpu.index);
+    prop("num_xcc", gpu.numXcc);
+    write(node + "/properties", p);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// ioctls
+//===----------------------------------------------------------------------===//
+
+int Sim::ioctl(int fd, unsigned long request, void *argp) {
+  std::optional<Fd> file = lookup(fd);
+  if (!file)
+    return -2;
+  if (file->kind != Kind::KFD)
+    return refuse(ENOTTY, "ioctl 0x%lx on a render node: not simulated",
+                  request);
+  std::unique_lock<std::mutex> lock(mutex);
+  switch (request) {
+  case AMDKFD_IOC_GET_VERSION: {
+    auto &args = *static_cast<kfd_ioctl_get_version_args *>(argp);
+    args.major_version = KFD_IOCTL_MAJOR_VERSION;
+    args.minor_version = KFD_IOCTL_MINOR_VERSION;
+    return 0;
+  }
+  case AMDKFD_IOC_ACQUIRE_VM: {
+    auto &args = *static_cast<kfd_ioctl_acquire_vm_args *>(argp);
+    SimGpu *gpu = gpuById(args.gpu_id);
+    auto render = fds.find(int(args.drm_fd));
+    if (!gpu || render == fds.end() || render->second.kind != Kind::Render ||
+        render->second.gpu != gpu)
+      return refuse(EINVAL, "ACQUIRE_VM: fd %u is not gpu 0x%x's render node",
+                    args.drm_fd, args.gpu_id);
+    gpu->vmAcquired = true;
+    return 0;
+  }
+  case AMDKFD_IOC_ALLOC_MEMORY_OF_GPU: {
+    auto &args = *static_cast<kfd_ioctl_alloc_memory_of_gpu_args *>(argp);
+    SimGpu *gpu = gpuById(args.gpu_id);
+    if (!gpu || !gpu->vmAcquired)
+      return refuse(EINVAL, "ALLOC_MEMORY_OF_GPU: gpu 0x%x has no VM",
+                    args.gpu_id);
+    uint32_t kind =
+        args.flags &
+        (KFD_IOC_ALLOC_MEM_FLAGS_VRAM | KFD_IOC_ALLOC_MEM_FLAGS_GTT |
+         KFD_IOC_ALLOC_MEM_FLAGS_USERPTR | KFD_IOC_ALLOC_MEM_FLAGS_DOORBELL |
+         KFD_IOC_ALLOC_MEM_FLAGS_MMIO_REMAP);
+    if (kind != KFD_IOC_ALLOC_MEM_FLAGS_VRAM &&
+        kind != KFD_IOC_ALLOC_MEM_FLAGS_GTT)
+      return refuse(EINVAL,
+                    "ALLOC_MEMORY_OF_GPU: flags 0x%x (the simulator "
+                    "has VRAM and GTT)",
+                    args.flags);
+    if (!args.size || args.size % PAGE || !args.va_addr || args.va_addr % PAGE)
+      return refuse(EINVAL, "ALLOC_MEMORY_OF_GPU: 0x%llx bytes at 0x%llx",
+                    (unsigned long long)args.size,
+                    (unsigned long long)args.va_addr);
+    auto next = byVa.lower_bound(args.va_addr);
+    if ((next != byVa.end() && next->first < args.va_addr + args.size) ||
+        (next != byVa.begin() && [&] {
+          Allocation &before = *allocations[std::prev(next)->second];
+          return before.va + before.size > args.va_addr;
+        }()))
+      return refuse(EINVAL, "ALLOC_MEMORY_OF_GPU: 0x%llx overlaps memory",
+                    (unsigned long long)args.va_addr);
+    auto a = std::make_unique<Allocation>();
+    a->va = args.va_addr;
+    a->size = args.size;
+    a->gpu = gpu;
+    a->handle = (uint64_t(gpu->gpuId) << 32) | nextHandle++;
+    a->mmapOffset = nextHandle << 24; // where the render node maps it
+    args.handle = a->handle;
+    args.mmap_offset = a->mmapOffset;
+    byVa[a->va] = a->handle;
+    allocations[a->handle] = std::move(a);
+    return 0;
+  }
+  case AMDKFD_IOC_FREE_MEMORY_OF_GPU: {
+    auto &args = *static_cast<kfd_ioctl_free_memory_of_gpu_args *>(argp);
+    auto it = allocations.find(args.handle);
+    if (it == allocations.end())
+      return refuse(EINVAL, "FREE_MEMORY_OF_GPU: no handle 0x%llx",
+                    (unsigned long long)args.handle);
+    // amdgpu_amdkfd_gpuvm_free_memory_of_gpu: still mapped is EBUSY.
+    if (!it->second->mappedOn.empty())
+      return refuse(EBUSY, "FREE_MEMORY_OF_GPU: 0x%llx is still mapped",
+                    (unsigned long long)it->second->va);
+    Allocation &a = *it->second;
+    for (auto p = programs.lower_bound(a.va);
+         p != programs.end() && p->first < a.va + a.size;)
+      p = programs.erase(p);
+    byVa.erase(a.va);
+    allocations.erase(it);
+    return 0;
+  }
+  case AMDKFD_IOC_MAP_MEMORY_TO_GPU:
+  case AMDKFD_IOC_UNMAP_MEMORY_FROM_GPU: {
+    bool map = request == AMDKFD_IOC_MAP_MEMORY_TO_GPU;
+    auto &args = *static_cast<kfd_ioctl_map_memory_to_gpu_args *>(argp);
+    auto it = allocations.find(args.handle);
+    if (it == allocations.end())
+      return refuse(EINVAL, "%s: no handle 0x%llx", map ? "MAP" : "UNMAP",
+                    (unsigned long long)args.handle);
+    Allocation &a = *it->second;
+    const auto *ids =
+        reinterpret_cast<const uint32_t *>(args.device_ids_array_ptr);
+    for (uint32_t i = args.n_success; i < args.n_devices; ++i) {
+      SimGpu *gpu = gpuById(ids[i]);
+      if (!gpu || !gpu->vmAcquired)
+        return refuse(EINVAL, "%s: gpu 0x%x has no VM", map ? "MAP" : "UNMAP",
+                      ids[i]);
+      if (map) {
+        a.mappedOn.insert(gpu->gpuId);
+        // Memory the host never mapped still exists for the GPU.
+        if (!a.cpuMapped &&
+            REAL(MmapFn, "mmap")(
+                reinterpret_cast<void *>(a.va), a.size, PROT_READ | PROT_WRITE,
+                MAP_FIXED | MAP_SHARED | MAP_ANONYMOUS, -1, 0) != MAP_FAILED)
+          a.cpuMapped = true;
+      } else if (!a.mappedOn.erase(gpu->gpuId)) {
+        return refuse(EINVAL, "UNMAP: 0x%llx is not mapped on gpu 0x%x",
+                      (unsigned long long)a.va, gpu->gpuId);
+      }
+      args.n_success = i + 1;
+    }
+    return 0;
+  }
+  case AMDKFD_IOC_CREATE_QUEUE:
+    return createQueue(*static_cast<kfd_ioctl_create_queue_args *>(argp));
+  case AMDKFD_IOC_DESTROY_QUEUE: {
+    auto &args = *static_cast<kfd_ioctl_destroy_queue_args *>(argp);
+    auto it = queues.find(args.queue_id);
+    if (it == queues.end())
+      return refuse(EINVAL, "DESTROY_QUEUE: no queue %u", args.queue_id);
+    std::unique_ptr<SimQueue> queue = std::move(it->second);
+    queues.erase(it);
+    lock.unlock(); // its thread may be looking up a program
+    queue.reset();
+    return 0;
+  }
+  case AMDKFD_IOC_GET_CLOCK_COUNTERS: {
+    auto &args = *static_cast<kfd_ioctl_get_clock_counters_args *>(argp);
+    if (!gpuById(args.gpu_id))
+      return refuse(EINVAL, "GET_CLOCK_COUNTERS: no gpu 0x%x", args.gpu_id);
+    // As kfd_ioctl_get_clock_counters: the GPU's counter, the raw
+    // monotonic and boot-time clocks in ns.
+    args.gpu_clock_counter = clockNs(CLOCK_MONOTONIC_RAW) / 10;
+    args.cpu_clock_counter = clockNs(CLOCK_MONOTONIC_RAW);
+    args.system_clock_counter = clockNs(CLOCK_BOOTTIME);
+    args.system_clock_freq = 1000000000;
+    return 0;
+  }
+  default:
+    return refuse(ENOTTY, "ioctl 0x%lx on /dev/kfd: not simulated", request);
+  }
+}
+
+int Sim::createQueue(kfd_ioctl_create_queue_args &args) {
+  SimGpu *gpu = gpuById(args.gpu_id);
+  if (!gpu || !gpu->vmAcquired)
+    return refuse(EINVAL, "CREATE_QUEUE: gpu 0x%x has no VM", args.gpu_id);
+  bool pm4 = args.queue_type == KFD_IOC_QUEUE_TYPE_COMPUTE;
+  if (!pm4 && args.queue_type != KFD_IOC_QUEUE_TYPE_SDMA)
+    return refuse(EINVAL,
+                  "CREATE_QUEUE: queue type %u (the simulator has "
+                  "PM4 compute and SDMA queues)",
+                  args.queue_type);
+  // set_queue_properties_from_user: a power-of-two ring of at least a page
+  // (ring_size is checked the same on every kernel since 4.x).
+  if (args.ring_size < 1024 || (args.ring_size & (args.ring_size - 1)))
+    return refuse(EINVAL, "CREATE_QUEUE: ring_size %u is not a power of two",
+                  args.ring_size);
+  if (!mapped(*gpu, args.ring_base_address, args.ring_size))
+    return refuse(EFAULT, "CREATE_QUEUE: the ring 0x%llx is not GPU memory",
+                  (unsigned long long)args.ring_base_address);
+  if (args.write_pointer_address % 8 || args.read_pointer_address % 8 ||
+      !mapped(*gpu, args.write_pointer_address, 8) ||
+      !mapped(*gpu, args.read_pointer_address, 8))
+    return refuse(EFAULT, "CREATE_QUEUE: the read and write pointers must be "
+                          "aligned words of GPU memory");
+  if (pm4) {
+    // Compute queues need an end-of-pipe buffer and a context save area.
+    if (!args.eop_buffer_size ||
+        !mapped(*gpu, args.eop_buffer_address, args.eop_buffer_size))
+      return refuse(EINVAL, "CREATE_QUEUE: no end-of-pipe buffer");
+    if (!args.ctx_save_restore_size || !args.ctl_stack_size ||
+        args.ctl_stack_size > args.ctx_save_restore_size ||
+        !mapped(*gpu, args.ctx_save_restore_address,
+                args.ctx_save_restore_size))
+      return refuse(EINVAL, "CREATE_QUEUE: no context save area");
+  }
+  unsigned slot = gpu->nextDoorbell++;
+  if ((slot + 1) * 8 > DOORBELL_PAGE)
+    return refuse(ENOMEM, "CREATE_QUEUE: out of doorbells");
+  auto &doorbell =
+      *reinterpret_cast<std::atomic<uint64_t> *>(gpu->doorbells + slot * 8);
+  doorbell.store(0);
+  uint32_t id = nextQueue++;
+  queues[id] = std::make_unique<SimQueue>(
+      *this, *gpu, id, pm4, args.ring_base_address, args.ring_size,
+      args.write_pointer_address, args.read_pointer_address, doorbell);
+  args.queue_id = id;
+  args.doorbell_offset = gpu->doorbellOffset + slot * 8;
+  return 0;
+}
+
+void *Sim::mmap(void *addr, size_t length, int prot, int flags, int fd,
+                off_t offset) {
+  std::optional<Fd> file = lookup(fd);
+  if (!file)
+    return nullptr;
+  auto fail = [&](int error, const char *what) {
+    log("mmap: %s", what);
+    errno = error;
+    return MAP_FAILED;
+  };
+  std::lock_guard<std::mutex> lock(mutex);
+  if (file->kind == Kind::KFD) {
+    for (SimGpu &gpu : gpus)
+      if (uint64_t(offset) == gpu.doorbellOffset) {
+        if (length != DOORBELL_PAGE)
+          return fail(EINVAL, "the doorbells are two pages");
+        return REAL(MmapFn, "mmap")(addr, length, prot, flags & ~MAP_ANONYMOUS,
+                                    gpu.doorbellFd, 0);
+      }
+    return fail(EINVAL, "no doorbell page at that offset of /dev/kfd");
+  }
+  for (auto &[handle, a] : allocations)
+    if (a->mmapOffset == uint64_t(offset) && a->gpu == file->gpu) {
+      if (length != a->size)
+        return fail(EINVAL, "a render node mapping must cover its memory");
+      if (!(flags & MAP_FIXED) || reinterpret_cast<uint64_t>(addr) != a->va)
+        return fail(EINVAL, "GPU memory must be mapped at its GPU address "
+                            "(MAP_FIXED at va_addr)");
+      void *p = REAL(MmapFn, "mmap")(
+          addr, length, prot, MAP_FIXED | MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+      if (p != MAP_FAILED)
+        a->cpuMapped = true;
+      return p;
+    }
+  return fail(EINVAL, "no memory at that offset of the render node");
+}
+
+//===----------------------------------------------------------------------===//
+// Kernels: the code object in GPU memory, and its twin
+//===----------------------------------------------------------------------===//
+
+const TwinProgram *SimQueue::findProgram(uint64_t entry) {
+  return sim.findProgram(gpu, entry);
+}
+
+const TwinProgram *Sim::findProgram(SimGpu &gpu, uint64_t entry) {
+  std::lock_guard<std::mutex> lock(mutex);
+  auto cached = programs.find(entry);
+  if (cached != programs.end())
+    return cached->second.get();
+  // The program is a loaded code object at the start of its memory: its
+  // dynamic symbols name the kernel whose descriptor leads to `entry`.
+  Allocation *a = mapped(gpu, entry, 4);
+  if (!a)
+    return nullptr;
+  llvm::ArrayRef<uint8_t> image(reinterpret_cast<const uint8_t *>(a->va),
+                                a->size);
+  auto at = [&](uint64_t offset, uint64_t bytes) -> const uint8_t * {
+    return offset + bytes <= image.size() && offset + bytes >= offset
+               ? image.data() + offset
+               : nullptr;
+  };
+  const auto *header = reinterpret_cast<const Elf64_Ehdr *>(at(0, 64));
+  if (!header || std::memcmp(header->e_ident, ELFMAG, SELFMAG) != 0 ||
+      header->e_machine != EM_AMDGPU)
+    return nullptr;
+  uint64_t symtab = 0, strtab = 0, count = 0;
+  for (unsigned i = 0; i < header->e_phnum; ++i) {
+    const auto *ph = reinterpret_cast<const Elf64_Phdr *>(
+        at(header->e_phoff + i * sizeof(Elf64_Phdr), sizeof(Elf64_Phdr)));
+    if (!ph || ph->p_type != PT_DYNAMIC)
+      continue;
+    for (uint64_t d = ph->p_vaddr;; d += sizeof(Elf64_Dyn)) {
+      const auto *dyn =
+          reinterpret_cast<const Elf64_Dyn *>(at(d, sizeof(Elf64_Dyn)));
+      if (!dyn || dyn->d_tag == DT_NULL)
+        break;
+      if (dyn->d_tag == DT_SYMTAB)
+        symtab = dyn->d_un.d_ptr;
+      else if (dyn->d_tag == DT_STRTAB)
+        strtab = dyn->d_un.d_ptr;
+      else if (dyn->d_tag == DT_HASH)
+        if (const uint8_t *hash = at(dyn->d_un.d_ptr, 8))
+          std::memcpy(&count, hash + 4, 4); // nchain: the symbol count
+    }
+  }
+  if (!count && strtab > symtab)
+    count = (strtab - symtab) / sizeof(Elf64_Sym);
+  for (uint64_t i = 0; symtab && i < count; ++i) {
+    const auto *sym = reinterpret_cast<const Elf64_Sym *>(
+        at(symtab + i * sizeof(Elf64_Sym), sizeof(Elf64_Sym)));
+    if (!sym)
+      break;
+    const char *name =
+        reinterpret_cast<const char *>(at(strtab + sym->st_name, 1));
+    if (!name)
+      continue;
+    std::string symbol(name,
+                       strnlen(name, image.size() - (strtab + sym->st_name)));
+    if (symbol.size() < 4 || symbol.compare(symbol.size() - 3, 3, ".kd") != 0)
+      continue;
+    hcq::amd::KernelInfo info;
+    if (llvm::Error e =
+            hcq::amd::decodeKernelDescriptor(image, sym->st_value, info)) {
+      llvm::consumeError(std::move(e));
+      continue;
+    }
+    if (a->va + info.entryOffset != entry)
+      continue;
+    std::string kernel = symbol.substr(0, symbol.size() - 3);
+    auto program = std::make_unique<TwinProgram>();
+    program->name = kernel;
+    program->kernargUserData = info.kernargUserData();
+    if (info.dispatchPtr)
+      program->dispatchUserData = int(info.dispatchPtrUserData());
+    if (kernel == hcq::amd::BUILTIN_COPY_SYMBOL)
+      program->twin = &builtinCopyTwin; // the runtime's, as for emulation
+    for (void *library : twinLibraries)
+      if (void *twin = program->twin
+                           ? nullptr
+                           : dlsym(library, ("hcq_twin_" + kernel).c_str())) {
+        program->twin = reinterpret_cast<hcq_amd_twin>(twin);
+        break;
+      }
+    if (!program->twin) {
+      log("kernel %s has no CPU twin hcq_twin_%s in HCQ_KFD_SIM_TWINS",
+          kernel.c_str(), kernel.c_str());
+      return nullptr;
+    }
+    return (programs[entry] = std::move(program)).get();
+  }
+  return nullptr;
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// The interposed functions (the only symbols this library exports)
+//===----------------------------------------------------------------------===//
+
+extern "C" {
+
+int open(const char *path, int flags, ...) {
+  mode_t mode = 0;
+  if (flags & (O_CREAT | O_TMPFILE)) {
+    va_list args;
+    va_start(args, flags);
+    mode = va_arg(args, mode_t);
+    va_end(args);
+  }
+  if (Sim *sim = Sim::get()) {
+    int fd = sim->open(path);
+    if (fd != -2)
+      return fd;
+    std::string redirected = sim->redirect(path);
+    if (!redirected.empty())
+      return REAL(OpenFn, "open")(redirected.c_str(), flags, mode);
+  }
+  return REAL(OpenFn, "open")(path, flags, mode);
+}
+
+int open64(const char *path, int flags, ...) {
+  mode_t mode = 0;
+  if (flags & (O_CREAT | O_TMPFILE)) {
+    va_list args;
+    va_start(args, flags);
+    mode = va_arg(args, mode_t);
+    va_end(args);
+  }
+  return open(path, flags, mode);
+}
+
+int openat(int dir, const char *path, int flags, ...) {
+  mode_t mode = 0;
+  if (flags & (O_CREAT | O_TMPFILE)) {
+    va_list args;
+    va_start(args, flags);
+    mode = va_arg(args, mode_t);
+    va_end(args);
+  }
+  if (path[0] == '/')
+    return open(path, flags, mode);
+  return REAL(OpenatFn, "openat")(dir, path, flags, mode);
+}
+
+int openat64(int dir, const char *path, int flags, ...) {
+  mode_t mode = 0;
+  if (flags & (O_CREAT | O_TMPFILE)) {
+    va_list args;
+    va_start(args, flags);
+    mode = va_arg(args, mode_t);
+    va_end(args);
+  }
+  return openat(dir, path, flags, mode);
+}
+
+DIR *opendir(const char *path) {
+  if (Sim *sim = Sim::get()) {
+    std::string redirected = sim->redirect(path);
+    if (!redirected.empty())
+      return REAL(OpendirFn, "opendir")(redirected.c_str());
+  }
+  return REAL(OpendirFn, "opendir")(path);
+}
+
+int close(int fd) {
+  if (Sim *sim = Sim::get())
+    sim->close(fd);
+  return REAL(CloseFn, "close")(fd);
+}
+
+int ioctl(int fd, unsigned long request, ...) {
+  va_list args;
+  va_start(args, request);
+  void *argp = va_arg(args, void *);
+  va_end(args);
+  if (Sim *sim = Sim::get()) {
+    int result = sim->ioctl(fd, request, argp);
+    if (result != -2)
+      return result;
+  }
+  return REAL(IoctlFn, "ioctl")(fd, request, argp);
+}
+
+void *mmap(void *addr, size_t length, int prot, int flags, int fd,
+           off_t offset) {
+  if (fd >= 0)
+    if (Sim *sim = Sim::get())
+      if (void *p = sim->mmap(addr, length, prot, flags, fd, offset))
+        return p;
+  return REAL(MmapFn, "mmap")(addr, length, prot, flags, fd, offset);
+}
+
+void *mmap64(void *addr, size_t length, int prot, int flags, int fd,
+             off_t offset) {
+  return mmap(addr, length, prot, flags, fd, offset);
+}
+
+} // extern "C"

@@ -1,0 +1,56 @@
+// The hardware AMD device (--amd=hardware: KFD ioctls, GPU memory, user-mode
+// queues and doorbells) run against the simulated kernel driver, which
+// answers those system calls and plays the GPU with the emulated command
+// processor (test/KFDSim/KFDSim.cpp). The device code is what would run on a
+// real GPU; no AMD GPU was involved.
+// RUN: rm -rf %t && mkdir -p %t
+
+// Tests that the bundled MLP runs on two gfx1100 GPUs with the right result.
+// RUN: %kfdsim HCQ_KFD_SIM_GPUS=gfx1100,gfx1100 hcq-run %hcq_src_root/examples/mlp.mlir --amd=hardware --arg f32:256:arange --arg f32:4096:fill=0.5 --arg f32:4096:fill=-0.25 --arg f32:256:fill=0 2>&1 | FileCheck %s --check-prefix=MLP
+// MLP: arg 3: -16128 -16128 -16128 -16128 -16128 -16128 -16128 -16128
+// MLP-NEXT: 1 runs:
+
+// Tests that 1,000 replays leave the relu's result, and that without copy
+// queues (every copy a builtin copy kernel) the result is the same.
+// RUN: %kfdsim HCQ_KFD_SIM_GPUS=gfx1100,gfx1100 hcq-run %hcq_src_root/examples/mlp.mlir --amd=hardware --arg f32:256:arange --arg f32:4096:fill=-0.5 --arg f32:4096:fill=-0.25 --arg f32:256:fill=7 --runs 1000 2>&1 | FileCheck %s --check-prefix=RELU
+// RELU: arg 3: 0 0 0 0 0 0 0 0
+// RELU-NEXT: 1000 runs:
+// RUN: %kfdsim HCQ_KFD_SIM_GPUS=gfx1100,gfx1100 hcq-run %hcq_src_root/examples/mlp.mlir --pipeline-options=copy-queues=CPU --amd=hardware --arg f32:256:arange --arg f32:4096:fill=0.5 --arg f32:4096:fill=-0.25 --arg f32:256:fill=0 --runs 10 2>&1 | FileCheck %s --check-prefix=KCOPY
+// KCOPY: arg 3: -16128 -16128 -16128 -16128 -16128 -16128 -16128 -16128
+// KCOPY-NEXT: 10 runs:
+
+// Tests that profiles come back from the GPU clock (100 MHz ticks, converted
+// with GET_CLOCK_COUNTERS) as a trace naming every call of every run.
+// RUN: %kfdsim HCQ_KFD_SIM_GPUS=gfx1100,gfx1100 hcq-run %hcq_src_root/examples/mlp.mlir --pipeline-options=profile=true --trace=%t/trace.json --runs 2 --amd=hardware --arg f32:256:arange --arg f32:4096:fill=0.5 --arg f32:4096:fill=-0.25 --arg f32:256:fill=0 2>&1 | FileCheck %s --check-prefix=TRACE
+// TRACE: arg 3: -16128 -16128
+// TRACE: profile: copy, 6 calls, {{[0-9.]+}} us mean
+// TRACE-NEXT: profile: matmul, 4 calls, {{[0-9.]+}} us mean
+// TRACE-NEXT: profile: relu, 2 calls, {{[0-9.]+}} us mean
+// RUN: %python -c "import json,sys; t=[e for e in json.load(open(sys.argv[1]))['traceEvents'] if e['ph'] == 'X']; print(len(t), all(0 <= e['dur'] < 1e6 for e in t), all(0 <= e['ts'] < 6e7 for e in t))" %t/trace.json | FileCheck %s --check-prefix=JSON
+// JSON: 12 True True
+
+// Tests that on two gfx942 GPUs the host's input is staged onto AMD:0,
+// doubled, copied to AMD:1, doubled again and staged back, 100 times.
+// RUN: %embed %inputs/kernels-gfx942.co vadd "(write f32, read f32, read f32)" --symbol vadd --vars 1 > %t/gfx942.mlir
+// RUN: cat %S/Inputs/two-gpus.mlir >> %t/gfx942.mlir
+// RUN: %kfdsim HCQ_KFD_SIM_GPUS=gfx942,gfx942 hcq-run %t/gfx942.mlir --pipeline-options=target=gfx942 --amd=hardware --arg f32:64:arange --arg f32:64:fill=0 --arg i32=64 --runs 100 --print 4 2>&1 | FileCheck %s --check-prefix=GFX942
+// GFX942: arg 1: 0 4 8 12
+// RUN: %embed %inputs/kernels-gfx1100.co vadd "(write f32, read f32, read f32)" --symbol vadd --vars 1 > %t/gfx1100.mlir
+// RUN: cat %S/Inputs/two-gpus.mlir >> %t/gfx1100.mlir
+// RUN: %kfdsim HCQ_KFD_SIM_GPUS=gfx1100,gfx1100 hcq-run %t/gfx1100.mlir --amd=hardware --arg f32:64:arange --arg f32:64:fill=0 --arg i32=64 --runs 100 --print 4 2>&1 | FileCheck %s --check-prefix=GFX942
+
+// Tests that a wait the GPU never sees satisfied is a hang named by device
+// and queue within the timeout, and that the process still ends.
+// RUN: not %kfdsim HCQ_KFD_SIM_GPUS=gfx1100 hcq-run %S/Inputs/stuck.mlir --amd=hardware --arg f32:64:fill=0 --timeout-ms 300 2>&1 | FileCheck %s --check-prefix=STUCK
+// STUCK: error: hang detected: AMD:0 COMPUTE:0: the work at read pointer 0 (write pointer 4) has not finished after 300 ms
+
+// Tests that code objects for another GPU, GPUs hcq does not encode for,
+// several XCCs and missing GPUs are refused by name before anything runs.
+// RUN: not %kfdsim HCQ_KFD_SIM_GPUS=gfx1100,gfx1100 hcq-run %t/gfx942.mlir --pipeline-options=target=gfx942 --amd=hardware --arg f32:64:arange --arg f32:64:fill=0 --arg i32=64 2>&1 | FileCheck %s --check-prefix=TARGET
+// TARGET: error: AMD kernel vadd was compiled for gfx942, and AMD:0 is a gfx1100
+// RUN: not %kfdsim HCQ_KFD_SIM_GPUS=gfx90a hcq-run %S/Inputs/stuck.mlir --amd=hardware --arg f32:64:fill=0 2>&1 | FileCheck %s --check-prefix=GFX90A
+// GFX90A: error: AMD:0 is a gfx90a, which hcq does not encode for (it does gfx1100, gfx1101, gfx1102, gfx942)
+// RUN: not %kfdsim HCQ_KFD_SIM_GPUS=gfx942x8 hcq-run %S/Inputs/stuck.mlir --amd=hardware --arg f32:64:fill=0 2>&1 | FileCheck %s --check-prefix=XCC
+// XCC: error: AMD:0 is a gfx942 with 8 XCCs, which hcq does not drive yet: partition it into one device per XCC (CPX mode, e.g. amd-smi set --compute-partition CPX)
+// RUN: not %kfdsim HCQ_KFD_SIM_GPUS=gfx1100 hcq-run %hcq_src_root/examples/mlp.mlir --amd=hardware --arg f32:256:arange --arg f32:4096:fill=0.5 --arg f32:4096:fill=-0.25 --arg f32:256:fill=0 2>&1 | FileCheck %s --check-prefix=ONEGPU
+// ONEGPU: error: AMD:1: the KFD topology has 1 GPU
