@@ -271,6 +271,23 @@ Error CommandProcessor::dispatch(std::array<uint32_t, 3> groups,
     return runtimeError("DISPATCH_DIRECT at " + where() + " of program 0x" +
                         Twine::utohexstr(entry) +
                         ", which is no loaded kernel with a CPU twin");
+  // Where the hardware puts each wave's scratch: all of it must be GPU
+  // memory, or waves on the last shader engines write past it.
+  uint32_t tmpring = sh[reg::COMPUTE_TMPRING_SIZE];
+  uint64_t waveSize = (tmpring >> 12) & 0x7FFF, waves = tmpring & 0xFFF;
+  if (auto layout = host.scratchLayout(); layout && waveSize) {
+    uint64_t base = address(sh[reg::COMPUTE_DISPATCH_SCRATCH_BASE_LO],
+                            sh[reg::COMPUTE_DISPATCH_SCRATCH_BASE_LO + 1])
+                    << 8;
+    uint64_t bytes =
+        waves * layout->waveMultiplier * waveSize * layout->unitBytes;
+    if (!host.isGpuMemory(base, bytes))
+      return runtimeError(
+          "DISPATCH_DIRECT at " + where() + ": its scratch, " + Twine(waves) +
+          " waves x " + Twine(layout->waveMultiplier) + " x " +
+          Twine(waveSize * layout->unitBytes) + " bytes from 0x" +
+          Twine::utohexstr(base) + ", runs past the GPU memory there");
+  }
   const TwinProgram &program = *found;
   auto userData = [&](unsigned i) {
     return address(sh[reg::COMPUTE_USER_DATA_0 + i],

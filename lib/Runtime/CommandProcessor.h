@@ -25,6 +25,7 @@
 #include <array>
 #include <atomic>
 #include <chrono>
+#include <optional>
 #include <string>
 
 namespace hcq::runtime {
@@ -58,6 +59,18 @@ public:
   /// The GPU clock RELEASE_MEM GPU_CLOCK and SDMA TIMESTAMP write: by
   /// default CLOCK_MONOTONIC nanoseconds, what the CPU device counts.
   virtual uint64_t gpuClock();
+
+  /// How the GPU spreads a dispatch's scratch: TMPRING_SIZE WAVES times
+  /// `waveMultiplier` waves (the shader engines on gfx11, 1 on gfx9) of
+  /// WAVESIZE units of `unitBytes`. None when the host does not know the GPU
+  /// (the emulated device); then scratch is not checked.
+  struct ScratchLayout {
+    unsigned waveMultiplier, unitBytes;
+  };
+  virtual std::optional<ScratchLayout> scratchLayout() { return std::nullopt; }
+  /// Whether the GPU may touch [address, address + bytes): memory mapped on
+  /// it. A dispatch whose scratch reaches past it is a fault.
+  virtual bool isGpuMemory(uint64_t address, uint64_t bytes) { return true; }
 };
 
 class CommandProcessor {

@@ -248,6 +248,17 @@ Expected<uint64_t> DeviceImpl::loadProgram(const Kernel &kernel,
       return runtimeError("AMD kernel " + kernel.name + " was compiled for " +
                           builtFor + ", and " + name + " is a " +
                           gpu->getTargetName());
+    // gfx11 scratch is laid out per shader engine for at most the target's
+    // (amd::Target::scratchShaderEngines).
+    unsigned engines = gpu->getNode().shaderEngines();
+    if (info.privateSegmentBytes && !built->isGfx9() &&
+        engines > built->scratchShaderEngines)
+      return runtimeError("AMD kernel " + kernel.name +
+                          " uses scratch laid "
+                          "out for at most " +
+                          Twine(built->scratchShaderEngines) +
+                          " shader engines, and " + name + " has " +
+                          Twine(engines));
   }
   Expected<hcq_amd_twin> twin =
       gpu ? Expected<hcq_amd_twin>(nullptr) : runtime.findTwin(kernel);

@@ -259,15 +259,16 @@ LogicalResult Encoder::dispatch(LaunchOp launch, DevicesAttr devices,
       placeholders.getProgram(FlatSymbolRefAttr::get(kernel.getSymNameAttr()),
                               devices, info.image.size());
 
-  // Scratch: WAVESIZE units per wave, for scratchWaves waves.
+  // Scratch: WAVESIZE units per wave, for scratchWaves waves (WAVES counts
+  // per shader engine on gfx11: Target::scratchShaderEngines).
   unsigned waveLanes = info.wave32 ? 32 : 64;
   uint64_t waveSize = llvm::divideCeil(
       uint64_t(info.privateSegmentBytes) * waveLanes, target.waveSizeUnitBytes);
   uint32_t tmpring = 0;
   Value scratch;
   if (waveSize) {
-    tmpring =
-        (target.scratchWaves & 0xFFF) | (static_cast<uint32_t>(waveSize) << 12);
+    tmpring = (target.tmpringWaves() & 0xFFF) |
+              (static_cast<uint32_t>(waveSize) << 12);
     if (waveSize >> (target.waveSizeFieldBits))
       return launch.emitOpError()
              << "needs " << info.privateSegmentBytes

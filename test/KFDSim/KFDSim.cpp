@@ -162,6 +162,13 @@ public:
   void waitTimedOut(uint64_t, uint64_t, uint64_t) override {}
   /// The GPU timestamp counter: 100 MHz, as on gfx9 to gfx11.
   uint64_t gpuClock() override { return clockNs(CLOCK_MONOTONIC_RAW) / 10; }
+  /// gfx11 counts TMPRING_SIZE WAVES per shader engine; gfx9 per device.
+  std::optional<ScratchLayout> scratchLayout() override {
+    if (gpu.version < 100000)
+      return ScratchLayout{1, 1024};
+    return ScratchLayout{gpu.arrayCount / gpu.arraysPerEngine, 256};
+  }
+  bool isGpuMemory(uint64_t address, uint64_t bytes) override;
 
 private:
   void run() {
@@ -261,6 +268,10 @@ public:
              off_t offset);
 
   const TwinProgram *findProgram(SimGpu &gpu, uint64_t entry);
+  bool isGpuMemory(const SimGpu &gpu, uint64_t address, uint64_t bytes) {
+    std::lock_guard<std::mutex> lock(mutex);
+    return mapped(gpu, address, bytes) != nullptr;
+  }
 
 private:
   enum class Kind { KFD, Render };
@@ -706,6 +717,10 @@ void *Sim::mmap(void *addr, size_t length, int prot, int flags, int fd,
 
 const TwinProgram *SimQueue::findProgram(uint64_t entry) {
   return sim.findProgram(gpu, entry);
+}
+
+bool SimQueue::isGpuMemory(uint64_t address, uint64_t bytes) {
+  return sim.isGpuMemory(gpu, address, bytes);
 }
 
 const TwinProgram *Sim::findProgram(SimGpu &gpu, uint64_t entry) {

@@ -54,3 +54,16 @@
 // XCC: error: AMD:0 is a gfx942 with 8 XCCs, which hcq does not drive yet: partition it into one device per XCC (CPX mode, e.g. amd-smi set --compute-partition CPX)
 // RUN: not %kfdsim HCQ_KFD_SIM_GPUS=gfx1100 hcq-run %hcq_src_root/examples/mlp.mlir --amd=hardware --arg f32:256:arange --arg f32:4096:fill=0.5 --arg f32:4096:fill=-0.25 --arg f32:256:fill=0 2>&1 | FileCheck %s --check-prefix=ONEGPU
 // ONEGPU: error: AMD:1: the KFD topology has 1 GPU
+
+// Tests that a kernel with scratch runs on gfx1100 and gfx942: the simulated
+// GPU faults a dispatch whose scratch, laid out as the hardware lays it out
+// (on gfx11 TMPRING_SIZE.WAVES per shader engine), reaches past its memory;
+// encoding WAVES for the whole device there did.
+// RUN: %embed %inputs/scratch-gfx1100.co gather "(write f32, read f32)" --symbol gather > %t/gather-gfx1100.mlir
+// RUN: cat %S/Inputs/gather.mlir >> %t/gather-gfx1100.mlir
+// RUN: %kfdsim HCQ_KFD_SIM_GPUS=gfx1100 hcq-run %t/gather-gfx1100.mlir --amd=hardware --arg f32:64:arange --arg f32:64:fill=0 --runs 10 --print 4 2>&1 | FileCheck %s --check-prefix=SCRATCH
+// SCRATCH: arg 1: 0 1 2 3
+// SCRATCH-NEXT: 10 runs:
+// RUN: %embed %inputs/scratch-gfx942.co gather "(write f32, read f32)" --symbol gather > %t/gather-gfx942.mlir
+// RUN: cat %S/Inputs/gather.mlir >> %t/gather-gfx942.mlir
+// RUN: %kfdsim HCQ_KFD_SIM_GPUS=gfx942 hcq-run %t/gather-gfx942.mlir --pipeline-options=target=gfx942 --amd=hardware --arg f32:64:arange --arg f32:64:fill=0 --runs 10 --print 4 2>&1 | FileCheck %s --check-prefix=SCRATCH

@@ -23,16 +23,17 @@ uint32_t Target::rsrc3Register() const {
 }
 
 llvm::ArrayRef<Target> getTargets() {
-  // Scratch waves: 32 per compute unit (96 CUs on gfx1100, 60 on gfx1101,
-  // 32 on gfx1102), clamped to the 12-bit WAVES field on gfx942 (304 CUs).
+  // Scratch waves: 32 per compute unit (96 CUs in 6 SEs on gfx1100, 60 in 3
+  // on gfx1101, 32 in 2 on gfx1102: RX 7900 XTX, 7800 XT, 7600), clamped to
+  // the 12-bit WAVES field on gfx942 (304 CUs), which counts the device.
   static const Target targets[] = {
-      {"gfx1100", 11, 64 * 1024, sdma::COPY_MAX_BYTES_SDMA6, 256, 15, 3072,
+      {"gfx1100", 11, 64 * 1024, sdma::COPY_MAX_BYTES_SDMA6, 256, 15, 3072, 6,
        llvm::ELF::EF_AMDGPU_MACH_AMDGCN_GFX1100, COPY_gfx1100},
-      {"gfx1101", 11, 64 * 1024, sdma::COPY_MAX_BYTES_SDMA6, 256, 15, 1920,
+      {"gfx1101", 11, 64 * 1024, sdma::COPY_MAX_BYTES_SDMA6, 256, 15, 1920, 3,
        llvm::ELF::EF_AMDGPU_MACH_AMDGCN_GFX1101, COPY_gfx1101},
-      {"gfx1102", 11, 64 * 1024, sdma::COPY_MAX_BYTES_SDMA6, 256, 15, 1024,
+      {"gfx1102", 11, 64 * 1024, sdma::COPY_MAX_BYTES_SDMA6, 256, 15, 1024, 2,
        llvm::ELF::EF_AMDGPU_MACH_AMDGCN_GFX1102, COPY_gfx1102},
-      {"gfx942", 9, 64 * 1024, sdma::COPY_MAX_BYTES_SDMA4, 1024, 13, 4095,
+      {"gfx942", 9, 64 * 1024, sdma::COPY_MAX_BYTES_SDMA4, 1024, 13, 4095, 1,
        llvm::ELF::EF_AMDGPU_MACH_AMDGCN_GFX942, COPY_gfx942},
   };
   return targets;

@@ -118,3 +118,12 @@ void hcq_twin_relu(const hcq_amd_workgroup *wg) {
     x[i] = x[i] > 0 ? x[i] : 0;
   }
 }
+
+// gather(global float *out, global const float *in)
+// (test/Target/Inputs/scratch.cl): out[i] = in[in[i] mod 64].
+void hcq_twin_gather(const hcq_amd_workgroup *wg) {
+  float *out = ARG(wg, 0, float *);
+  const float *in = ARG(wg, 8, const float *);
+  for (uint32_t t = 0; t < wg->local_size[0]; ++t)
+    out[t] = in[(int)in[t] & 63];
+}

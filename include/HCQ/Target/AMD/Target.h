@@ -27,9 +27,18 @@ struct Target {
   /// [AMD-FACTS.md §1, gc_9_4_3/gc_11_0_0 sh_mask].
   uint32_t waveSizeUnitBytes;
   unsigned waveSizeFieldBits;
-  /// Waves given scratch at once: the WAVES field of TMPRING_SIZE; the
-  /// scratch placeholder is sized to match.
+  /// Waves given scratch at once on the whole device; the scratch
+  /// placeholder is sized to match.
   uint32_t scratchWaves;
+  /// Shader engines the scratch waves are spread over: on gfx11 the WAVES
+  /// field of TMPRING_SIZE counts per shader engine and each engine's waves
+  /// start WAVES * WAVESIZE further on (Mesa radv_emit_compute_scratch
+  /// divides by the SE count; ac_shader_util.c: "WAVES is per SE"); on gfx9
+  /// it counts the device, written as 1. The most the target's GPUs have:
+  /// the runtime refuses a GPU with more.
+  unsigned scratchShaderEngines;
+  /// The TMPRING_SIZE WAVES field for scratchWaves.
+  uint32_t tmpringWaves() const { return scratchWaves / scratchShaderEngines; }
   /// The ELF header's EF_AMDGPU_MACH for this processor: a code object
   /// built for another one is refused [llvm/BinaryFormat/ELF.h].
   uint32_t elfMach;
