@@ -31,6 +31,51 @@ namespace sdma = hcq::amd::sdma;
 
 namespace {
 
+/// The hidden kernel arguments `info` lists, as the AMDGPU ABI defines them
+/// (LLVM AMDGPUUsage, "Code Object V5 Metadata", hidden_*), for `launch`:
+/// the kernel-argument segment's bytes, zero where nothing is listed. A
+/// hidden argument hcq cannot provide (a printf or hostcall buffer, the
+/// queue, apertures) is refused, since the kernel would use it.
+FailureOr<std::vector<uint8_t>> hiddenArguments(LaunchOp launch,
+                                                const amd::KernelInfo &info) {
+  std::vector<uint8_t> bytes(info.kernargBytes, 0);
+  ArrayRef<int64_t> groups = launch.getGlobalSize(),
+                    local = launch.getLocalSize();
+  for (const amd::KernelInfo::HiddenArgument &arg : info.hiddenArguments) {
+    StringRef kind = arg.kind;
+    uint64_t value = 0;
+    auto axis = [&](StringRef prefix) -> int {
+      if (!kind.consume_front(prefix) || kind.size() != 1 || kind[0] < 'x' ||
+          kind[0] > 'z')
+        return -1;
+      return kind[0] - 'x';
+    };
+    int d;
+    if ((d = axis("hidden_block_count_")) >= 0)
+      value = groups[d]; // workgroups: hcq's global size counts them
+    else if ((kind = arg.kind, d = axis("hidden_group_size_")) >= 0)
+      value = local[d];
+    else if ((kind = arg.kind, d = axis("hidden_remainder_")) >= 0)
+      value = 0; // the grid is whole workgroups
+    else if ((kind = arg.kind, d = axis("hidden_global_offset_")) >= 0)
+      value = 0;
+    else if (arg.kind == "hidden_grid_dims")
+      value = 3; // as the dispatch packet's setup says
+    else if (arg.kind == "hidden_none" || arg.kind == "hidden_dynamic_lds_size")
+      value = 0;
+    else
+      return launch.emitOpError()
+             << "@" << launch.getKernel() << " reads the hidden argument "
+             << arg.kind << ", which hcq does not provide";
+    if (arg.size < 8 && value >> (8 * arg.size))
+      return launch.emitOpError()
+             << arg.kind << " of @" << launch.getKernel() << " is " << value
+             << ", which does not fit its " << arg.size << " bytes";
+    std::memcpy(bytes.data() + arg.offset, &value, arg.size); // little-endian
+  }
+  return bytes;
+}
+
 /// The signals of a wait, store or timestamp as one value per lane.
 SmallVector<Value> lanesOf(ValueRange signals, size_t numLanes) {
   if (signals.size() == 1)
@@ -215,9 +260,23 @@ LogicalResult Encoder::dispatch(LaunchOp launch, DevicesAttr devices,
   const amd::KernelInfo &info = **found;
   MLIRContext *ctx = launch.getContext();
 
+  // The hardware runs no more work-items per workgroup than the kernel was
+  // compiled for (its registers and LDS are budgeted for that many).
+  ArrayRef<int64_t> localSize = launch.getLocalSize();
+  int64_t workItems = localSize[0] * localSize[1] * localSize[2];
+  if (info.maxFlatWorkgroupSize && workItems > info.maxFlatWorkgroupSize)
+    return launch.emitOpError()
+           << "runs " << workItems << " work-items per workgroup, and @"
+           << launch.getKernel() << " was compiled for at most "
+           << info.maxFlatWorkgroupSize
+           << " (.max_flat_workgroup_size in its code object)";
+  FailureOr<std::vector<uint8_t>> hidden = hiddenArguments(launch, info);
+  if (failed(hidden))
+    return failure();
+
   // Kernel arguments, C-like: each buffer's 64-bit address, then each bound
-  // variable as 32 bits, zero-padded to the descriptor's size (the hidden
-  // arguments a kernel may have stay zero).
+  // variable as 32 bits, zero-padded to the descriptor's size, with the
+  // hidden arguments the kernel reads where its metadata puts them.
   CommandStream kernargs(ctx);
   for (Value buffer : launch.getBuffers())
     kernargs.addressLoHi(buffer);
@@ -237,8 +296,20 @@ LogicalResult Encoder::dispatch(LaunchOp launch, DevicesAttr devices,
            << "passes " << explicitBytes << " bytes of kernel arguments but @"
            << launch.getKernel() << "'s code object takes "
            << info.kernargBytes;
-  while (kernargs.size() * 4 < info.kernargBytes)
-    kernargs.constant(0);
+  for (const amd::KernelInfo::HiddenArgument &arg : info.hiddenArguments)
+    if (arg.offset < explicitBytes)
+      return launch.emitOpError()
+             << "@" << launch.getKernel() << "'s hidden argument " << arg.kind
+             << " at byte " << arg.offset
+             << " overlaps the explicit arguments hcq passes (" << explicitBytes
+             << " bytes)";
+  while (kernargs.size() * 4 < info.kernargBytes) {
+    size_t at = kernargs.size() * 4;
+    uint32_t word = 0;
+    std::memcpy(&word, hidden->data() + at,
+                std::min<size_t>(4, hidden->size() - at));
+    kernargs.constant(word);
+  }
   uint64_t dispatchPacketOffset = kernargs.size() * 4;
   if (info.dispatchPtr) {
     // An hsa_kernel_dispatch_packet_t (HSA runtime spec, hsa.h) after the

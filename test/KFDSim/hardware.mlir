@@ -59,11 +59,22 @@
 // GPU faults a dispatch whose scratch, laid out as the hardware lays it out
 // (on gfx11 TMPRING_SIZE.WAVES per shader engine), reaches past its memory;
 // encoding WAVES for the whole device there did.
-// RUN: %embed %inputs/scratch-gfx1100.co gather "(write f32, read f32)" --symbol gather > %t/gather-gfx1100.mlir
+// RUN: %embed %inputs/hardware-gfx1100.co gather "(write f32, read f32)" --symbol gather > %t/gather-gfx1100.mlir
 // RUN: cat %S/Inputs/gather.mlir >> %t/gather-gfx1100.mlir
 // RUN: %kfdsim HCQ_KFD_SIM_GPUS=gfx1100 hcq-run %t/gather-gfx1100.mlir --amd=hardware --arg f32:64:arange --arg f32:64:fill=0 --runs 10 --print 4 2>&1 | FileCheck %s --check-prefix=SCRATCH
 // SCRATCH: arg 1: 0 1 2 3
 // SCRATCH-NEXT: 10 runs:
-// RUN: %embed %inputs/scratch-gfx942.co gather "(write f32, read f32)" --symbol gather > %t/gather-gfx942.mlir
+// RUN: %embed %inputs/hardware-gfx942.co gather "(write f32, read f32)" --symbol gather > %t/gather-gfx942.mlir
 // RUN: cat %S/Inputs/gather.mlir >> %t/gather-gfx942.mlir
 // RUN: %kfdsim HCQ_KFD_SIM_GPUS=gfx942 hcq-run %t/gather-gfx942.mlir --pipeline-options=target=gfx942 --amd=hardware --arg f32:64:arange --arg f32:64:fill=0 --runs 10 --print 4 2>&1 | FileCheck %s --check-prefix=SCRATCH
+
+// Tests that the hidden kernel arguments the code object's metadata lists
+// are filled per launch (LLVM AMDGPUUsage, code object v5): the kernel reads
+// its workgroup counts and sizes from them, on both targets.
+// RUN: %embed %inputs/hardware-gfx1100.co shape "(write i32)" --symbol shape > %t/shape-gfx1100.mlir
+// RUN: cat %S/Inputs/shape.mlir >> %t/shape-gfx1100.mlir
+// RUN: %kfdsim HCQ_KFD_SIM_GPUS=gfx1100 hcq-run %t/shape-gfx1100.mlir --amd=hardware --arg i32:6:fill=0 2>&1 | FileCheck %s --check-prefix=SHAPE
+// SHAPE: arg 0: 3 2 1 8 4 2
+// RUN: %embed %inputs/hardware-gfx942.co shape "(write i32)" --symbol shape > %t/shape-gfx942.mlir
+// RUN: cat %S/Inputs/shape.mlir >> %t/shape-gfx942.mlir
+// RUN: %kfdsim HCQ_KFD_SIM_GPUS=gfx942 hcq-run %t/shape-gfx942.mlir --pipeline-options=target=gfx942 --amd=hardware --arg i32:6:fill=0 2>&1 | FileCheck %s --check-prefix=SHAPE

@@ -69,6 +69,21 @@
 // RUN: cat %t/vadd.k %t/wrong-queue2.mlir | not hcq-opt --hcq-encode-amd 2>&1 | FileCheck %s --check-prefix=QUEUE2
 // QUEUE2: error: 'hcq.launch' op cannot be encoded on an AMD COPY queue
 
+// Tests that a launch of more work-items per workgroup than the kernel was
+// compiled for (.max_flat_workgroup_size, 256 by default) is refused.
+// RUN: cat %t/vadd.k %t/workgroup512.mlir | not hcq-opt --hcq-encode-amd 2>&1 | FileCheck %s --check-prefix=MAXWG
+// MAXWG: error: 'hcq.launch' op runs 512 work-items per workgroup, and @vadd was compiled for at most 256 (.max_flat_workgroup_size in its code object)
+
+// Tests that a kernel reading a hidden argument hcq does not provide (here
+// the multigrid sync argument) is refused, not given zero; and one whose descriptor
+// asks for a user SGPR hcq does not load (the queue pointer) too.
+// RUN: %embed %inputs/hardware-gfx1100.co hostcall "(write i64)" --symbol hostcall > %t/hostcall.k
+// RUN: sed s/@queue/@hostcall/ %t/queue-ptr.mlir | cat %t/hostcall.k - | not hcq-opt --hcq-encode-amd 2>&1 | FileCheck %s --check-prefix=HIDDEN
+// HIDDEN: error: 'hcq.launch' op @hostcall reads the hidden argument hidden_multigrid_sync_arg, which hcq does not provide
+// RUN: %embed %inputs/hardware-gfx1100.co queue "(write i64)" --symbol queue > %t/queue.k
+// RUN: cat %t/queue.k %t/queue-ptr.mlir | not hcq-opt --hcq-encode-amd 2>&1 | FileCheck %s --check-prefix=QUEUEPTR
+// QUEUEPTR: error: 'hcq.kernel' op has a bad code object: kernel descriptor at 0x{{[0-9a-f]+}} enables the queue_ptr user SGPR, which hcq does not set up
+
 //--- garbage.k
 hcq.kernel @vadd amd (write f32, read f32, read f32) vars 1 code_object "\7FELF garbage"
 //--- launch.mlir
@@ -100,5 +115,17 @@ hcq.schedule @s(%a: !hcq.buffer<64xf32, AMD:0>) {
 hcq.schedule @s(%a: !hcq.buffer<64xf32, AMD:0>, %n: i32) {
   hcq.submit on AMD:0 queue COPY:0 {
     hcq.launch @vadd(%a, %a, %a : !hcq.buffer<64xf32, AMD:0>, !hcq.buffer<64xf32, AMD:0>, !hcq.buffer<64xf32, AMD:0>) vars(%n : i32) global [1, 1, 1] local [64, 1, 1]
+  }
+}
+//--- workgroup512.mlir
+hcq.schedule @s(%a: !hcq.buffer<512xf32, AMD:0>, %n: i32) {
+  hcq.submit on AMD:0 queue COMPUTE:0 {
+    hcq.launch @vadd(%a, %a, %a : !hcq.buffer<512xf32, AMD:0>, !hcq.buffer<512xf32, AMD:0>, !hcq.buffer<512xf32, AMD:0>) vars(%n : i32) global [1, 1, 1] local [512, 1, 1]
+  }
+}
+//--- queue-ptr.mlir
+hcq.schedule @s(%a: !hcq.buffer<1xi64, AMD:0>) {
+  hcq.submit on AMD:0 queue COMPUTE:0 {
+    hcq.launch @queue(%a : !hcq.buffer<1xi64, AMD:0>) global [1, 1, 1] local [1, 1, 1]
   }
 }

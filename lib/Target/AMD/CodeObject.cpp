@@ -3,6 +3,7 @@
 #include "HCQ/Target/AMD/CodeObject.h"
 
 #include "llvm/BinaryFormat/ELF.h"
+#include "llvm/BinaryFormat/MsgPackDocument.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Support/AMDHSAKernelDescriptor.h"
 #include "llvm/Support/Endian.h"
@@ -129,6 +130,84 @@ Error decodeKernelDescriptor(ArrayRef<uint8_t> image, uint64_t kd,
       return bad(Twine("enables the ") + what +
                  " user SGPR, which hcq does not set up (build the kernel "
                  "without it, e.g. as code object v5)");
+  return Error::success();
+}
+
+/// The kernel's entry in the NT_AMDGPU_METADATA note (a MessagePack map
+/// "amdhsa.kernels": [{.name, .max_flat_workgroup_size, .args: [{.offset,
+/// .size, .value_kind}]}]), when the code object has one.
+static Error readMetadata(const ELF64LEFile &elf, KernelInfo &info) {
+  auto sections = elf.sections();
+  if (!sections)
+    return fail("malformed section table: " + toString(sections.takeError()));
+  for (const auto &section : *sections) {
+    if (section.sh_type != ELF::SHT_NOTE)
+      continue;
+    Error error = Error::success();
+    for (const auto &note : elf.notes(section, error)) {
+      if (note.getName() != "AMDGPU" ||
+          note.getType() != ELF::NT_AMDGPU_METADATA)
+        continue;
+      ArrayRef<uint8_t> desc = note.getDesc(section.sh_addralign);
+      msgpack::Document document;
+      if (!document.readFromBlob(
+              StringRef(reinterpret_cast<const char *>(desc.data()),
+                        desc.size()),
+              /*Multi=*/false))
+        return fail("malformed AMDGPU metadata note");
+      msgpack::DocNode &root = document.getRoot();
+      if (!root.isMap())
+        return fail("AMDGPU metadata is not a map");
+      auto kernels = root.getMap().find("amdhsa.kernels");
+      if (kernels == root.getMap().end() || !kernels->second.isArray())
+        continue;
+      auto number = [](msgpack::DocNode &node) -> std::optional<uint64_t> {
+        if (node.getKind() == msgpack::Type::UInt)
+          return node.getUInt();
+        if (node.getKind() == msgpack::Type::Int && node.getInt() >= 0)
+          return uint64_t(node.getInt());
+        return std::nullopt;
+      };
+      for (msgpack::DocNode &kernel : kernels->second.getArray()) {
+        if (!kernel.isMap())
+          continue;
+        msgpack::MapDocNode map = kernel.getMap();
+        auto nameIt = map.find(".name");
+        if (nameIt == map.end() || !nameIt->second.isString() ||
+            nameIt->second.getString() != info.name)
+          continue;
+        auto maxIt = map.find(".max_flat_workgroup_size");
+        if (maxIt != map.end())
+          if (std::optional<uint64_t> n = number(maxIt->second))
+            info.maxFlatWorkgroupSize = uint32_t(std::min<uint64_t>(*n, ~0u));
+        auto argsIt = map.find(".args");
+        if (argsIt == map.end() || !argsIt->second.isArray())
+          continue;
+        for (msgpack::DocNode &arg : argsIt->second.getArray()) {
+          if (!arg.isMap())
+            return fail("malformed .args in the AMDGPU metadata");
+          msgpack::MapDocNode fields = arg.getMap();
+          auto kind = fields.find(".value_kind");
+          if (kind == fields.end() || !kind->second.isString() ||
+              !kind->second.getString().starts_with("hidden_"))
+            continue;
+          std::optional<uint64_t> offset, size;
+          if (auto it = fields.find(".offset"); it != fields.end())
+            offset = number(it->second);
+          if (auto it = fields.find(".size"); it != fields.end())
+            size = number(it->second);
+          if (!offset || !size || *offset + *size > info.kernargBytes ||
+              *size > 8)
+            return fail("hidden argument " + kind->second.getString() +
+                        " lies outside the kernel arguments");
+          info.hiddenArguments.push_back({kind->second.getString().str(),
+                                          uint32_t(*offset), uint32_t(*size)});
+        }
+      }
+    }
+    if (error)
+      return fail("malformed note: " + toString(std::move(error)));
+  }
   return Error::success();
 }
 
@@ -311,6 +390,8 @@ Expected<KernelInfo> readKernel(StringRef bytes, StringRef name) {
   uint64_t kd = descriptor->second;
   if (Error e = decodeKernelDescriptor(info.image, kd, info))
     return fail(toString(std::move(e)));
+  if (Error e = readMetadata(elf, info))
+    return std::move(e);
   return info;
 }
 

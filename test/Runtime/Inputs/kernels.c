@@ -127,3 +127,16 @@ void hcq_twin_gather(const hcq_amd_workgroup *wg) {
   for (uint32_t t = 0; t < wg->local_size[0]; ++t)
     out[t] = in[(int)in[t] & 63];
 }
+
+// shape(global uint *out) (test/Target/Inputs/hardware.cl): the hidden
+// kernel arguments after the 8-byte pointer, as code object v5 lays them
+// out: block counts (3 x u32), then group sizes (3 x u16).
+void hcq_twin_shape(const hcq_amd_workgroup *wg) {
+  if (wg->group_id[0] || wg->group_id[1] || wg->group_id[2])
+    return;
+  uint32_t *out = ARG(wg, 0, uint32_t *);
+  for (int d = 0; d < 3; ++d) {
+    out[d] = ARG(wg, 8 + 4 * d, uint32_t);
+    out[3 + d] = ARG(wg, 20 + 2 * d, uint16_t);
+  }
+}

@@ -20,7 +20,9 @@ kernel void scale(global float *x, float s) {
   x[i] *= s;
 }
 
-// Uses 4 KiB of LDS.
+// Uses 4 KiB of LDS, in workgroups of 1024 (more than the default maximum
+// of 256, so it says so).
+__attribute__((amdgpu_flat_work_group_size(1, 1024)))
 kernel void reduce(global float *out, global const float *in) {
   local float partial[1024];
   int t = __builtin_amdgcn_workitem_id_x();

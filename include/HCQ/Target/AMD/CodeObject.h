@@ -37,6 +37,16 @@ struct KernelInfo {
   bool privateSegmentBuffer = false; // SGPR quad for the scratch V#
   /// The processor it was built for: e_flags & EF_AMDGPU_MACH.
   uint32_t mach = 0;
+  /// From the code object's metadata note (NT_AMDGPU_METADATA; LLVM
+  /// AMDGPUUsage "Code Object V3 to V6 Metadata"): the most work-items a
+  /// workgroup may have (0 when not given), and the hidden kernel arguments
+  /// the kernel reads (".value_kind: hidden_*"), in the kernarg segment.
+  uint32_t maxFlatWorkgroupSize = 0;
+  struct HiddenArgument {
+    std::string kind; // "hidden_block_count_x"
+    uint32_t offset = 0, size = 0;
+  };
+  std::vector<HiddenArgument> hiddenArguments;
 
   /// The user SGPRs the hardware loads from COMPUTE_USER_DATA, in order:
   /// the scratch buffer descriptor (4) if the kernel has a private segment
