@@ -31,6 +31,20 @@ namespace sdma = hcq::amd::sdma;
 
 namespace {
 
+/// Whether the host may wait for what `store` writes: only the device
+/// timeline (synchronize and the plan's fences wait on it; queue signals are
+/// waited on by other queues). Only those stores ask for an interrupt, the
+/// PM4 RELEASE_MEM's INT_SEL or the SDMA TRAP after the FENCE: under KFD
+/// each interrupt costs the driver a search of the process's events
+/// (kfd_signal_event_interrupt), and nothing sleeps on the others.
+bool hostWaitsOn(StoreOp store) {
+  return llvm::any_of(store.getSignals(), [](Value signal) {
+    auto placeholder = signal.getDefiningOp<PlaceholderOp>();
+    return placeholder &&
+           placeholder.getTag() == PlaceholderTag::timeline_signal;
+  });
+}
+
 /// The hidden kernel arguments `info` lists, as the AMDGPU ABI defines them
 /// (LLVM AMDGPUUsage, "Code Object V5 Metadata", hidden_*), for `launch`:
 /// the kernel-argument segment's bytes, zero where nothing is listed. A
@@ -430,7 +444,9 @@ LogicalResult Encoder::encodeCompute(SubmitOp submit, OpBuilder &builder,
             })
             .Case([&](StoreOp store) {
               releaseMem(cmds, lanesOf(store.getSignals(), lanes),
-                         pm4::DATA_SEL_LOW32, pm4::INT_SEL_AFTER_WRITE_CONFIRM,
+                         pm4::DATA_SEL_LOW32,
+                         hostWaitsOn(store) ? pm4::INT_SEL_AFTER_WRITE_CONFIRM
+                                            : pm4::INT_SEL_NONE,
                          /*flush=*/true, store.getValueBuffer(),
                          store.getValue());
               return success();
@@ -495,7 +511,8 @@ LogicalResult Encoder::encodeCopy(SubmitOp submit, CommandStream &cmds) {
               cmds.addressLoHi(lanesOf(store.getSignals(), lanes));
               cmds.signalValue(store.getValueBuffer(), store.getValue(),
                                WordPart::lo);
-              cmds.constants({sdma::OP_TRAP, 0});
+              if (hostWaitsOn(store))
+                cmds.constants({sdma::OP_TRAP, 0});
               return success();
             })
             .Case([&](TimestampOp ts) {
