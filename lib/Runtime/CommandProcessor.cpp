@@ -187,6 +187,8 @@ Error CommandProcessor::stepPM4(const Dwords &dwords, uint64_t &pos,
              operation = (b[0] >> 6) & 0x3;
     if (memSpace == 1) {
       waitMemory(address(b[1] & ~3u, b[2]), function, b[3], b[4]);
+      if (std::optional<uint64_t> copies = host.sdmaCopiesAroundL2())
+        staleL2 |= *copies > copiesAtL2Invalidate;
     } else if (!(operation == 1 && b[1] == pm4::HDP_FLUSH_REQ &&
                  b[2] == pm4::HDP_FLUSH_DONE)) {
       // The HDP flush handshake is the only register wait the encoder
@@ -222,6 +224,11 @@ Error CommandProcessor::stepPM4(const Dwords &dwords, uint64_t &pos,
       return e;
     // Cache invalidation: host memory has one coherent view.
     std::atomic_thread_fence(std::memory_order_seq_cst);
+    if (std::optional<uint64_t> copies = host.sdmaCopiesAroundL2();
+        copies && (b[0] & pm4::COHER_TC)) { // gfx9 CP_COHER_CNTL
+      copiesAtL2Invalidate = *copies;
+      staleL2 = false;
+    }
     break;
   case pm4::EVENT_WRITE: {
     if (Error e = need(1, "EVENT_WRITE"))
@@ -288,6 +295,11 @@ Error CommandProcessor::dispatch(std::array<uint32_t, 3> groups,
           Twine(waveSize * layout->unitBytes) + " bytes from 0x" +
           Twine::utohexstr(base) + ", runs past the GPU memory there");
   }
+  if (staleL2)
+    return runtimeError("DISPATCH_DIRECT at " + where() +
+                        " after a wait that an SDMA copy finished before, "
+                        "with no ACQUIRE_MEM invalidating L2 (COHER_TC) in "
+                        "between: the kernel may read stale lines");
   const TwinProgram &program = *found;
   auto userData = [&](unsigned i) {
     return address(sh[reg::COMPUTE_USER_DATA_0 + i],
@@ -341,6 +353,7 @@ Error CommandProcessor::stepSDMA(const Dwords &dwords, uint64_t &pos) {
     uint64_t bytes = uint64_t(b[0] & COPY_COUNT_MASK) + 1;
     std::memmove(reinterpret_cast<void *>(address(b[4], b[5])),
                  reinterpret_cast<const void *>(address(b[2], b[3])), bytes);
+    host.noteSdmaCopy();
     break;
   }
   case sdma::OP_FENCE:

@@ -71,6 +71,12 @@ public:
   /// Whether the GPU may touch [address, address + bytes): memory mapped on
   /// it. A dispatch whose scratch reaches past it is a fault.
   virtual bool isGpuMemory(uint64_t address, uint64_t bytes) { return true; }
+  /// On a GPU whose SDMA engines write around the compute L2 (gfx9, as the
+  /// gfx942), the SDMA copies finished on it so far, counted by its command
+  /// processors through noteSdmaCopy. None when that does not matter or is
+  /// not tracked: then the L2 rule below is not checked.
+  virtual std::optional<uint64_t> sdmaCopiesAroundL2() { return std::nullopt; }
+  virtual void noteSdmaCopy() {}
 };
 
 class CommandProcessor {
@@ -111,6 +117,13 @@ private:
   CommandProcessorHost &host;
   const std::chrono::milliseconds waitTimeout;
   std::atomic<const TwinProgram *> running{nullptr};
+  /// The L2 rule (gfx9): a dispatch after a wait that an SDMA copy finished
+  /// before must follow an ACQUIRE_MEM invalidating L2 (COHER_TC); the
+  /// per-dispatch one invalidates only K$ and L1, so the kernel could read
+  /// stale lines. SDMA copies counted at the last L2 invalidation, and
+  /// whether a wait since then saw newer ones.
+  uint64_t copiesAtL2Invalidate = 0;
+  bool staleL2 = false;
   /// The SH registers, COMPUTE_* among them, by offset from SH_REG_START
   /// (the SET_SH_REG window [nvd/s15 PACKET3_SET_SH_REG_START/END]).
   std::array<uint32_t, amd::pm4::SH_REG_END - amd::pm4::SH_REG_START> sh{};

@@ -440,15 +440,22 @@ LogicalResult Encoder::encodeCompute(SubmitOp submit, OpBuilder &builder,
             .Case([&](WaitOp wait) {
               waitRegMem(cmds, lanesOf(wait.getSignals(), lanes),
                          wait.getValueBuffer(), wait.getValue());
+              // gfx9's SDMA engines write memory around the compute L2, and
+              // the per-dispatch ACQUIRE_MEM invalidates only K$ and L1:
+              // once the waits are done, what they waited for (a copy of
+              // another queue or device) is made visible through L2 as the
+              // barrier does. gfx11's SDMA goes through GL2.
+              if (target.isGfx9() &&
+                  !isa_and_nonnull<WaitOp>(wait->getNextNode()))
+                acquireMem(cmds, /*full=*/true);
               return success();
             })
             .Case([&](StoreOp store) {
-              releaseMem(cmds, lanesOf(store.getSignals(), lanes),
-                         pm4::DATA_SEL_LOW32,
-                         hostWaitsOn(store) ? pm4::INT_SEL_AFTER_WRITE_CONFIRM
-                                            : pm4::INT_SEL_NONE,
-                         /*flush=*/true, store.getValueBuffer(),
-                         store.getValue());
+              releaseMem(
+                  cmds, lanesOf(store.getSignals(), lanes), pm4::DATA_SEL_LOW32,
+                  hostWaitsOn(store) ? pm4::INT_SEL_AFTER_WRITE_CONFIRM
+                                     : pm4::INT_SEL_NONE,
+                  /*flush=*/true, store.getValueBuffer(), store.getValue());
               return success();
             })
             .Case([&](TimestampOp ts) {

@@ -125,6 +125,9 @@ struct SimGpu {
   uint64_t doorbellOffset = 0;  // where /dev/kfd maps it
   unsigned nextDoorbell = 0;
   std::string target;
+  std::shared_ptr<std::atomic<uint64_t>> copies =
+      std::make_shared<std::atomic<uint64_t>>(0);
+  std::atomic<uint64_t> &sdmaCopies = *copies; // SDMA copies finished
 };
 
 struct Allocation {
@@ -169,6 +172,15 @@ public:
     return ScratchLayout{gpu.arrayCount / gpu.arraysPerEngine, 256};
   }
   bool isGpuMemory(uint64_t address, uint64_t bytes) override;
+  /// gfx9's SDMA writes memory around the compute L2.
+  std::optional<uint64_t> sdmaCopiesAroundL2() override {
+    if (gpu.version >= 100000)
+      return std::nullopt;
+    return gpu.sdmaCopies.load(std::memory_order_acquire);
+  }
+  void noteSdmaCopy() override {
+    gpu.sdmaCopies.fetch_add(1, std::memory_order_release);
+  }
 
 private:
   void run() {

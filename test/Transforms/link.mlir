@@ -212,17 +212,17 @@
 // GFX9-NEXT: %[[V17:[a-z0-9]+]] = hcq.placeholder signal slot 3 volatile {hcq.addresses = array<i64: 4294968064>} : !hcq.buffer<1xi64, AMD:0>
 // GFX9-NEXT: %[[V18:[a-z0-9]+]] = hcq.alloc {hcq.addresses = array<i64: 4294988544>} : !hcq.buffer<64xf32, AMD:0>
 // GFX9-NEXT: hcq.call @hcq_submitter_0(%[[V15]], %[[V14]], %[[V13]], %[[V17]], %[[V2]], %[[V5]], %[[V16]], %[[V3]], %[[V4]], %[[ARG3]], %[[V0]], %[[V6]], %[[V8]], %[[V7]], %[[V9]], %[[V10]], %[[V1]] : !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1024xi8, AMD:0>, !hcq.buffer<16xi32, CPU:0>, !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<256xi8, AMD:0>, !hcq.buffer<2xi64, CPU:0>, i32, !hcq.buffer<128xi8, AMD:0>, !hcq.buffer<128xi8, AMD:0>, !hcq.buffer<8xi32, CPU:0>, !hcq.buffer<1xi64, CPU:0>, !hcq.buffer<128xi8, AMD:0>, !hcq.buffer<4xi32, CPU:0>, !hcq.buffer<128xi8, AMD:0>)
-// GFX9-NEXT: hcq.blob %[[V2]] = [0xc0053c00, 0x00000045, 0x00000e26, 0x00000e27, 0xffffffff, 0xffffffff, 0x00000004, 0xc0055800, 0x28c40000, 0xffffffff, 0xffffffff, 0x00000000, 0x00000000, 0x0000000a, 0xc0053c00, 0x00000015, 0x00000000, 0x00000001, 0xbebebebe, 0xffffffff, 0x00000004, 0xc0055800, 0x08400000, 0xffffffff, 0xffffffff, 0x00000000, 0x00000000, 0x0000000a, 0xc0027600, 0x0000020c, 0x0100002f, 0x00000000, 0xc0027600, 0x00000212, 0x00af0040, 0x00000084, 0xc0017600, 0x0000022d, 0x00000001, 0xc0017600, 0x00000218, 0x00000000, 0xc0027600, 0x00000210, 0x00000000, 0x00000000, 0xc0037600, 0x0000021b, 0x00000000, 0x00000000, 0x00000000, 0xc0027600, 0x00000240, 0x00000a00, 0x00000001, 0xc0017600, 0x00000215, 0x00000000, 0xc0087600, 0x00000204, 0x00000000, 0x00000000, 0x00000000, 0x00000040, 0x00000001, 0x00000001, 0x00000000, 0x00000000, 0xc0031500, 0x00000001, 0x00000001, 0x00000001, 0x00000005, 0xc0004600, 0x00000407, 0xc0055800, 0x08400000, 0xffffffff, 0xffffffff, 0x00000000, 0x00000000, 0x0000000a, 0xc0027600, 0x0000020c, 0x01000030, 0x00000000, 0xc0027600, 0x00000212, 0x00af0040, 0x00000088, 0xc0017600, 0x0000022d, 0x00000000, 0xc0017600, 0x00000218, 0x00000000, 0xc0027600, 0x00000210, 0x00000000, 0x00000000, 0xc0037600, 0x0000021b, 0x00000000, 0x00000000, 0x00000000, 0xc0047600, 0x00000240, 0x00000a8c, 0x00000001, 0x00000a80, 0x00000001, 0xc0017600, 0x00000215, 0x00000000, 0xc0087600, 0x00000204, 0x00000000, 0x00000000, 0x00000000, 0x00000040, 0x00000001, 0x00000001, 0x00000000, 0x00000000, 0xc0031500, 0x00000001, 0x00000001, 0x00000001, 0x00000005, 0xc0004600, 0x00000407, 0xc0064900, 0x00088514, 0x20000000, 0x00000200, 0x00000001, 0x00000002, 0x00000000, 0x00000000, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf] : !hcq.buffer<1024xi8, AMD:0>
+// GFX9-NEXT: hcq.blob %[[V2]] = [0xc0053c00, 0x00000045, 0x00000e26, 0x00000e27, 0xffffffff, 0xffffffff, 0x00000004, 0xc0055800, 0x28c40000, 0xffffffff, 0xffffffff, 0x00000000, 0x00000000, 0x0000000a, 0xc0053c00, 0x00000015, 0x00000000, 0x00000001, 0xbebebebe, 0xffffffff, 0x00000004, 0xc0055800, 0x28c40000, 0xffffffff, 0xffffffff, 0x00000000, 0x00000000, 0x0000000a, 0xc0055800, 0x08400000, 0xffffffff, 0xffffffff, 0x00000000, 0x00000000, 0x0000000a, 0xc0027600, 0x0000020c, 0x0100002f, 0x00000000, 0xc0027600, 0x00000212, 0x00af0040, 0x00000084, 0xc0017600, 0x0000022d, 0x00000001, 0xc0017600, 0x00000218, 0x00000000, 0xc0027600, 0x00000210, 0x00000000, 0x00000000, 0xc0037600, 0x0000021b, 0x00000000, 0x00000000, 0x00000000, 0xc0027600, 0x00000240, 0x00000a00, 0x00000001, 0xc0017600, 0x00000215, 0x00000000, 0xc0087600, 0x00000204, 0x00000000, 0x00000000, 0x00000000, 0x00000040, 0x00000001, 0x00000001, 0x00000000, 0x00000000, 0xc0031500, 0x00000001, 0x00000001, 0x00000001, 0x00000005, 0xc0004600, 0x00000407, 0xc0055800, 0x08400000, 0xffffffff, 0xffffffff, 0x00000000, 0x00000000, 0x0000000a, 0xc0027600, 0x0000020c, 0x01000030, 0x00000000, 0xc0027600, 0x00000212, 0x00af0040, 0x00000088, 0xc0017600, 0x0000022d, 0x00000000, 0xc0017600, 0x00000218, 0x00000000, 0xc0027600, 0x00000210, 0x00000000, 0x00000000, 0xc0037600, 0x0000021b, 0x00000000, 0x00000000, 0x00000000, 0xc0047600, 0x00000240, 0x00000a8c, 0x00000001, 0x00000a80, 0x00000001, 0xc0017600, 0x00000215, 0x00000000, 0xc0087600, 0x00000204, 0x00000000, 0x00000000, 0x00000000, 0x00000040, 0x00000001, 0x00000001, 0x00000000, 0x00000000, 0xc0031500, 0x00000001, 0x00000001, 0x00000001, 0x00000005, 0xc0004600, 0x00000407, 0xc0064900, 0x00088514, 0x20000000, 0x00000200, 0x00000001, 0x00000002, 0x00000000, 0x00000000, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf] : !hcq.buffer<1024xi8, AMD:0>
 // GFX9-NEXT: hcq.blob %[[V3]] = [0x00005300, 0x00000001, 0xbebebebe, 0xbebebebe, 0xbebebebe, 0xbebebebe, 0xbebebebe, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0x00005300, 0x00000001, 0xbebebebe, 0x00030000, 0x00010040, 0x00000001, 0x00000040, 0x00000001, 0x00000001, 0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf] : !hcq.buffer<256xi8, AMD:0>
 // GFX9-NEXT: hcq.inputs %[[V4]] = [%[[ARG0]], %[[ARG1]]] lanes [0, 0] : !hcq.buffer<2xi64, CPU:0>, !hcq.buffer<64xf32, AMD:0>, !hcq.buffer<64xf32, AMD:0>
 // GFX9-NEXT: hcq.blob %[[V5]] = [0x00000048, 0x00000000, 0x00000008, 0x00000000, 0x00000010, 0x00000001, 0x0000000c, 0x00000000, 0x00000014, 0x00000001, 0x00000018, 0x00000000, 0x00000088, 0x00000000] : !hcq.buffer<16xi32, CPU:0>
-// GFX9-NEXT: hcq.blob %[[V0]] = [0xc0023f00, 0x00000400, 0x00000001, 0x0080008b, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf] : !hcq.buffer<128xi8, AMD:0>
+// GFX9-NEXT: hcq.blob %[[V0]] = [0xc0023f00, 0x00000400, 0x00000001, 0x00800092, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf] : !hcq.buffer<128xi8, AMD:0>
 // GFX9-NEXT: hcq.blob %[[V6]] = [0xd0000008, 0x00000000, 0x00000001, 0xbebebebe, 0xffffffff, 0x0fff0004, 0xd0000008, 0x00000200, 0x00000001, 0x00000002, 0xffffffff, 0x0fff0004, 0x00000001, 0x000000ff, 0x00000000, 0x00005300, 0x00000001, 0xbebebebe, 0xbebebebe, 0x00000005, 0x00000300, 0x00000001, 0x00000003, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf] : !hcq.buffer<128xi8, AMD:0>
 // GFX9-NEXT: hcq.inputs %[[V7]] = [%[[ARG2]]] lanes [0] : !hcq.buffer<1xi64, CPU:0>, !hcq.buffer<64xf32, AMD:0>
 // GFX9-NEXT: hcq.blob %[[V8]] = [0x0000000c, 0x00000000, 0x00000044, 0x00000000, 0x00000048, 0x00000000] : !hcq.buffer<8xi32, CPU:0>
-// GFX9-NEXT: hcq.blob %[[V9]] = [0xc0053c00, 0x00000015, 0x00000300, 0x00000001, 0x00000003, 0xffffffff, 0x00000004, 0xc0064900, 0x00088514, 0x22000000, 0x00000000, 0x00000001, 0xbebebebe, 0xbebebebe, 0x00000000, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf] : !hcq.buffer<128xi8, AMD:0>
-// GFX9-NEXT: hcq.blob %[[V10]] = [0x00000030, 0x00000000, 0x00000034, 0x00000000] : !hcq.buffer<4xi32, CPU:0>
-// GFX9-NEXT: hcq.blob %[[V1]] = [0xc0023f00, 0x00001000, 0x00000001, 0x0080000f, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf] : !hcq.buffer<128xi8, AMD:0>
+// GFX9-NEXT: hcq.blob %[[V9]] = [0xc0053c00, 0x00000015, 0x00000300, 0x00000001, 0x00000003, 0xffffffff, 0x00000004, 0xc0055800, 0x28c40000, 0xffffffff, 0xffffffff, 0x00000000, 0x00000000, 0x0000000a, 0xc0064900, 0x00088514, 0x22000000, 0x00000000, 0x00000001, 0xbebebebe, 0xbebebebe, 0x00000000, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf] : !hcq.buffer<128xi8, AMD:0>
+// GFX9-NEXT: hcq.blob %[[V10]] = [0x0000004c, 0x00000000, 0x00000050, 0x00000000] : !hcq.buffer<4xi32, CPU:0>
+// GFX9-NEXT: hcq.blob %[[V1]] = [0xc0023f00, 0x00001000, 0x00000001, 0x00800016, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf] : !hcq.buffer<128xi8, AMD:0>
 // GFX9-NEXT: }
 // GFX9-NEXT: hcq.submitter @hcq_submitter_0(%[[ARG0]]: !hcq.buffer<1xi64, AMD:0>, %[[ARG1]]: !hcq.buffer<1xi64, AMD:0>, %[[ARG2]]: !hcq.buffer<1xi64, AMD:0>, %[[ARG3]]: !hcq.buffer<1xi64, AMD:0>, %[[ARG4:[a-z0-9]+]]: !hcq.buffer<1024xi8, AMD:0>, %[[ARG5:[a-z0-9]+]]: !hcq.buffer<16xi32, CPU:0>, %[[ARG6:[a-z0-9]+]]: !hcq.buffer<1xi64, AMD:0>, %[[ARG7:[a-z0-9]+]]: !hcq.buffer<256xi8, AMD:0>, %[[ARG8:[a-z0-9]+]]: !hcq.buffer<2xi64, CPU:0>, %[[ARG9:[a-z0-9]+]]: i32, %[[ARG10:[a-z0-9]+]]: !hcq.buffer<128xi8, AMD:0>, %[[ARG11:[a-z0-9]+]]: !hcq.buffer<128xi8, AMD:0>, %[[ARG12:[a-z0-9]+]]: !hcq.buffer<8xi32, CPU:0>, %[[ARG13:[a-z0-9]+]]: !hcq.buffer<1xi64, CPU:0>, %[[ARG14:[a-z0-9]+]]: !hcq.buffer<128xi8, AMD:0>, %[[ARG15:[a-z0-9]+]]: !hcq.buffer<4xi32, CPU:0>, %[[ARG16:[a-z0-9]+]]: !hcq.buffer<128xi8, AMD:0>) {
 // GFX9-NEXT: hcq.fence %[[ARG0]] reaches %[[ARG1]] : !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>
@@ -245,46 +245,48 @@
 
 // DIS9-LABEL: // hcq.executable @two_kernels_one_copy
 // DIS9-NEXT: // push on AMD:0 queue COMPUTE:0, pm4, 16 bytes
-// DIS9-NEXT:    0: INDIRECT_BUFFER addr=0x0000000100000400 dwords=139 valid
+// DIS9-NEXT:    0: INDIRECT_BUFFER addr=0x0000000100000400 dwords=146 valid
 // DIS9-NEXT: // indirect buffer at 0x0000000100000400
 // DIS9-NEXT:    0: WAIT_REG_MEM reg function=5 operation=1 reg=0x00000e26 reg_done=0x00000e27 ref=0xffffffff mask=0xffffffff poll=0x00000004
 // DIS9-NEXT:    7: ACQUIRE_MEM coher_cntl=0x28c40000 size=0xffffffffffffffff base=0x0000000000000000 poll=0x0000000a
 // DIS9-NEXT:   14: WAIT_REG_MEM mem function=5 operation=0 addr=0x0000000100000000 ref=0xbebebebe mask=0xffffffff poll=0x00000004
-// DIS9-NEXT:   21: ACQUIRE_MEM coher_cntl=0x08400000 size=0xffffffffffffffff base=0x0000000000000000 poll=0x0000000a
-// DIS9-NEXT:   28: SET_SH_REG COMPUTE_PGM_LO(0x20c) = 0x0100002f 0x00000000
-// DIS9-NEXT:   32: SET_SH_REG COMPUTE_PGM_RSRC1(0x212) = 0x00af0040 0x00000084
-// DIS9-NEXT:   36: SET_SH_REG COMPUTE_PGM_RSRC3(0x22d) = 0x00000001
-// DIS9-NEXT:   39: SET_SH_REG COMPUTE_TMPRING_SIZE(0x218) = 0x00000000
-// DIS9-NEXT:   42: SET_SH_REG COMPUTE_DISPATCH_SCRATCH_BASE_LO(0x210) = 0x00000000 0x00000000
-// DIS9-NEXT:   46: SET_SH_REG COMPUTE_RESTART_X(0x21b) = 0x00000000 0x00000000 0x00000000
-// DIS9-NEXT:   51: SET_SH_REG COMPUTE_USER_DATA_0(0x240) = 0x00000a00 0x00000001
-// DIS9-NEXT:   55: SET_SH_REG COMPUTE_RESOURCE_LIMITS(0x215) = 0x00000000
-// DIS9-NEXT:   58: SET_SH_REG COMPUTE_START_X(0x204) = 0x00000000 0x00000000 0x00000000 0x00000040 0x00000001 0x00000001 0x00000000 0x00000000
-// DIS9-NEXT:   68: DISPATCH_DIRECT x=0x00000001 y=0x00000001 z=0x00000001 initiator=0x00000005
-// DIS9-NEXT:   73: EVENT_WRITE type=7 (CS_PARTIAL_FLUSH) index=4
-// DIS9-NEXT:   75: ACQUIRE_MEM coher_cntl=0x08400000 size=0xffffffffffffffff base=0x0000000000000000 poll=0x0000000a
-// DIS9-NEXT:   82: SET_SH_REG COMPUTE_PGM_LO(0x20c) = 0x01000030 0x00000000
-// DIS9-NEXT:   86: SET_SH_REG COMPUTE_PGM_RSRC1(0x212) = 0x00af0040 0x00000088
-// DIS9-NEXT:   90: SET_SH_REG COMPUTE_PGM_RSRC3(0x22d) = 0x00000000
-// DIS9-NEXT:   93: SET_SH_REG COMPUTE_TMPRING_SIZE(0x218) = 0x00000000
-// DIS9-NEXT:   96: SET_SH_REG COMPUTE_DISPATCH_SCRATCH_BASE_LO(0x210) = 0x00000000 0x00000000
-// DIS9-NEXT:  100: SET_SH_REG COMPUTE_RESTART_X(0x21b) = 0x00000000 0x00000000 0x00000000
-// DIS9-NEXT:  105: SET_SH_REG COMPUTE_USER_DATA_0(0x240) = 0x00000a8c 0x00000001 0x00000a80 0x00000001
-// DIS9-NEXT:  111: SET_SH_REG COMPUTE_RESOURCE_LIMITS(0x215) = 0x00000000
-// DIS9-NEXT:  114: SET_SH_REG COMPUTE_START_X(0x204) = 0x00000000 0x00000000 0x00000000 0x00000040 0x00000001 0x00000001 0x00000000 0x00000000
-// DIS9-NEXT:  124: DISPATCH_DIRECT x=0x00000001 y=0x00000001 z=0x00000001 initiator=0x00000005
-// DIS9-NEXT:  129: EVENT_WRITE type=7 (CS_PARTIAL_FLUSH) index=4
-// DIS9-NEXT:  131: RELEASE_MEM event=0x14 index=5 cache=0x00088000 data_sel=1 int_sel=0 addr=0x0000000100000200 data=0x0000000000000002 ctxid=0x00000000
+// DIS9-NEXT:   21: ACQUIRE_MEM coher_cntl=0x28c40000 size=0xffffffffffffffff base=0x0000000000000000 poll=0x0000000a
+// DIS9-NEXT:   28: ACQUIRE_MEM coher_cntl=0x08400000 size=0xffffffffffffffff base=0x0000000000000000 poll=0x0000000a
+// DIS9-NEXT:   35: SET_SH_REG COMPUTE_PGM_LO(0x20c) = 0x0100002f 0x00000000
+// DIS9-NEXT:   39: SET_SH_REG COMPUTE_PGM_RSRC1(0x212) = 0x00af0040 0x00000084
+// DIS9-NEXT:   43: SET_SH_REG COMPUTE_PGM_RSRC3(0x22d) = 0x00000001
+// DIS9-NEXT:   46: SET_SH_REG COMPUTE_TMPRING_SIZE(0x218) = 0x00000000
+// DIS9-NEXT:   49: SET_SH_REG COMPUTE_DISPATCH_SCRATCH_BASE_LO(0x210) = 0x00000000 0x00000000
+// DIS9-NEXT:   53: SET_SH_REG COMPUTE_RESTART_X(0x21b) = 0x00000000 0x00000000 0x00000000
+// DIS9-NEXT:   58: SET_SH_REG COMPUTE_USER_DATA_0(0x240) = 0x00000a00 0x00000001
+// DIS9-NEXT:   62: SET_SH_REG COMPUTE_RESOURCE_LIMITS(0x215) = 0x00000000
+// DIS9-NEXT:   65: SET_SH_REG COMPUTE_START_X(0x204) = 0x00000000 0x00000000 0x00000000 0x00000040 0x00000001 0x00000001 0x00000000 0x00000000
+// DIS9-NEXT:   75: DISPATCH_DIRECT x=0x00000001 y=0x00000001 z=0x00000001 initiator=0x00000005
+// DIS9-NEXT:   80: EVENT_WRITE type=7 (CS_PARTIAL_FLUSH) index=4
+// DIS9-NEXT:   82: ACQUIRE_MEM coher_cntl=0x08400000 size=0xffffffffffffffff base=0x0000000000000000 poll=0x0000000a
+// DIS9-NEXT:   89: SET_SH_REG COMPUTE_PGM_LO(0x20c) = 0x01000030 0x00000000
+// DIS9-NEXT:   93: SET_SH_REG COMPUTE_PGM_RSRC1(0x212) = 0x00af0040 0x00000088
+// DIS9-NEXT:   97: SET_SH_REG COMPUTE_PGM_RSRC3(0x22d) = 0x00000000
+// DIS9-NEXT:  100: SET_SH_REG COMPUTE_TMPRING_SIZE(0x218) = 0x00000000
+// DIS9-NEXT:  103: SET_SH_REG COMPUTE_DISPATCH_SCRATCH_BASE_LO(0x210) = 0x00000000 0x00000000
+// DIS9-NEXT:  107: SET_SH_REG COMPUTE_RESTART_X(0x21b) = 0x00000000 0x00000000 0x00000000
+// DIS9-NEXT:  112: SET_SH_REG COMPUTE_USER_DATA_0(0x240) = 0x00000a8c 0x00000001 0x00000a80 0x00000001
+// DIS9-NEXT:  118: SET_SH_REG COMPUTE_RESOURCE_LIMITS(0x215) = 0x00000000
+// DIS9-NEXT:  121: SET_SH_REG COMPUTE_START_X(0x204) = 0x00000000 0x00000000 0x00000000 0x00000040 0x00000001 0x00000001 0x00000000 0x00000000
+// DIS9-NEXT:  131: DISPATCH_DIRECT x=0x00000001 y=0x00000001 z=0x00000001 initiator=0x00000005
+// DIS9-NEXT:  136: EVENT_WRITE type=7 (CS_PARTIAL_FLUSH) index=4
+// DIS9-NEXT:  138: RELEASE_MEM event=0x14 index=5 cache=0x00088000 data_sel=1 int_sel=0 addr=0x0000000100000200 data=0x0000000000000002 ctxid=0x00000000
 // DIS9-NEXT: // push on AMD:0 queue COPY:0, sdma, 92 bytes
 // DIS9-NEXT:    0: POLL_REGMEM mem function=5 addr=0x0000000100000000 value=0xbebebebe mask=0xffffffff interval=4 retry=0xfff
 // DIS9-NEXT:    6: POLL_REGMEM mem function=5 addr=0x0000000100000200 value=0x00000002 mask=0xffffffff interval=4 retry=0xfff
 // DIS9-NEXT:   12: COPY_LINEAR bytes=256 parameter=0x00000000 src=0x0000000100005300 dst=0xbebebebebebebebe
 // DIS9-NEXT:   19: FENCE addr=0x0000000100000300 data=0x00000003
 // DIS9-NEXT: // push on AMD:0 queue COMPUTE:0, pm4, 16 bytes
-// DIS9-NEXT:    0: INDIRECT_BUFFER addr=0x0000000100001000 dwords=15 valid
+// DIS9-NEXT:    0: INDIRECT_BUFFER addr=0x0000000100001000 dwords=22 valid
 // DIS9-NEXT: // indirect buffer at 0x0000000100001000
 // DIS9-NEXT:    0: WAIT_REG_MEM mem function=5 operation=0 addr=0x0000000100000300 ref=0x00000003 mask=0xffffffff poll=0x00000004
-// DIS9-NEXT:    7: RELEASE_MEM event=0x14 index=5 cache=0x00088000 data_sel=1 int_sel=2 addr=0x0000000100000000 data=0xbebebebebebebebe ctxid=0x00000000
+// DIS9-NEXT:    7: ACQUIRE_MEM coher_cntl=0x28c40000 size=0xffffffffffffffff base=0x0000000000000000 poll=0x0000000a
+// DIS9-NEXT:   14: RELEASE_MEM event=0x14 index=5 cache=0x00088000 data_sel=1 int_sel=2 addr=0x0000000100000000 data=0xbebebebebebebebe ctxid=0x00000000
 
 //--- cpu.mlir
 hcq.kernel @vadd cpu (write f32, read f32, read f32) vars 1 symbol "vadd" library "libkernels.so"
