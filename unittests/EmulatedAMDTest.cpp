@@ -485,7 +485,8 @@ TEST_P(EmulatedAMD, UnknownPacketsAreErrorsNamingWhereTheyAre) {
 INSTANTIATE_TEST_SUITE_P(Targets, EmulatedAMD,
                          testing::Values("gfx1100", "gfx942"));
 
-TEST(EmulatedAMDLoad, AMDExecutablesNeedAnAMDDeviceAndTwins) {
+/// One launch of the gfx1100 vadd kernel on AMD:0, compiled.
+std::optional<Executable> oneVaddLaunch() {
   std::string source = amdKernel(HCQ_TEST_INPUTS "/kernels-gfx1100.co", "vadd",
                                  "(write f32, read f32, read f32)", 1) +
                        R"mlir(
@@ -494,7 +495,11 @@ hcq.schedule @one(%a: !hcq.buffer<64xf32, AMD:0>, %n: i32) {
 }
 )mlir";
   hcq::PipelineOptions opts;
-  std::optional<Executable> exe = compileExecutable(source, opts);
+  return compileExecutable(source, opts);
+}
+
+TEST(EmulatedAMDLoad, AMDExecutablesNeedAnAMDDeviceAndTwins) {
+  std::optional<Executable> exe = oneVaddLaunch();
   ASSERT_TRUE(exe);
 
   auto none = Runtime::create()->load(*exe);
@@ -529,15 +534,7 @@ hcq.schedule @one(%a: !hcq.buffer<64xf32, AMD:0>, %n: i32) {
 TEST(EmulatedAMDLoad, ATwinThatNeverReturnsIsAHangAndUnloadDoesNotBlock) {
   // As a CPU kernel that never returns (RuntimeTest): the emulated command
   // processor's dispatch is named, and unloading does not wait for it.
-  std::string source = amdKernel(HCQ_TEST_INPUTS "/kernels-gfx1100.co", "vadd",
-                                 "(write f32, read f32, read f32)", 1) +
-                       R"mlir(
-hcq.schedule @one(%a: !hcq.buffer<64xf32, AMD:0>, %n: i32) {
-  hcq.launch @vadd(%a, %a, %a : !hcq.buffer<64xf32, AMD:0>, !hcq.buffer<64xf32, AMD:0>, !hcq.buffer<64xf32, AMD:0>) vars(%n : i32) global [1, 1, 1] local [64, 1, 1]
-}
-)mlir";
-  hcq::PipelineOptions opts;
-  std::optional<Executable> exe = compileExecutable(source, opts);
+  std::optional<Executable> exe = oneVaddLaunch();
   ASSERT_TRUE(exe);
   static std::atomic<bool> release{false};
   RuntimeOptions options = emulated();

@@ -830,16 +830,21 @@ const TwinProgram *Sim::findProgram(SimGpu &gpu, uint64_t entry) {
 // The interposed functions (the only symbols this library exports)
 //===----------------------------------------------------------------------===//
 
+/// Declares `mode`: the argument open() and openat() take only with O_CREAT
+/// or O_TMPFILE (a variadic argument, so a macro).
+#define READ_OPEN_MODE(flags)                                                  \
+  mode_t mode = 0;                                                             \
+  if ((flags) & (O_CREAT | O_TMPFILE)) {                                       \
+    va_list args;                                                              \
+    va_start(args, flags);                                                     \
+    mode = va_arg(args, mode_t);                                               \
+    va_end(args);                                                              \
+  }
+
 extern "C" {
 
 int open(const char *path, int flags, ...) {
-  mode_t mode = 0;
-  if (flags & (O_CREAT | O_TMPFILE)) {
-    va_list args;
-    va_start(args, flags);
-    mode = va_arg(args, mode_t);
-    va_end(args);
-  }
+  READ_OPEN_MODE(flags);
   if (Sim *sim = Sim::get()) {
     int fd = sim->open(path);
     if (fd != -2)
@@ -852,37 +857,19 @@ int open(const char *path, int flags, ...) {
 }
 
 int open64(const char *path, int flags, ...) {
-  mode_t mode = 0;
-  if (flags & (O_CREAT | O_TMPFILE)) {
-    va_list args;
-    va_start(args, flags);
-    mode = va_arg(args, mode_t);
-    va_end(args);
-  }
+  READ_OPEN_MODE(flags);
   return open(path, flags, mode);
 }
 
 int openat(int dir, const char *path, int flags, ...) {
-  mode_t mode = 0;
-  if (flags & (O_CREAT | O_TMPFILE)) {
-    va_list args;
-    va_start(args, flags);
-    mode = va_arg(args, mode_t);
-    va_end(args);
-  }
+  READ_OPEN_MODE(flags);
   if (path[0] == '/')
     return open(path, flags, mode);
   return REAL(OpenatFn, "openat")(dir, path, flags, mode);
 }
 
 int openat64(int dir, const char *path, int flags, ...) {
-  mode_t mode = 0;
-  if (flags & (O_CREAT | O_TMPFILE)) {
-    va_list args;
-    va_start(args, flags);
-    mode = va_arg(args, mode_t);
-    va_end(args);
-  }
+  READ_OPEN_MODE(flags);
   return openat(dir, path, flags, mode);
 }
 
