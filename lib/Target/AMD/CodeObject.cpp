@@ -148,7 +148,9 @@ static Error readMetadata(const ELF64LEFile &elf, KernelInfo &info) {
       if (note.getName() != "AMDGPU" ||
           note.getType() != ELF::NT_AMDGPU_METADATA)
         continue;
-      ArrayRef<uint8_t> desc = note.getDesc(section.sh_addralign);
+      // As the note iterator aligns (LLVM allows 0, 1, 4 and 8 here).
+      ArrayRef<uint8_t> desc =
+          note.getDesc(std::max<uint64_t>(section.sh_addralign, 4));
       msgpack::Document document;
       if (!document.readFromBlob(
               StringRef(reinterpret_cast<const char *>(desc.data()),
