@@ -78,3 +78,11 @@
 // RUN: %embed %inputs/hardware-gfx942.co shape "(write i32)" --symbol shape > %t/shape-gfx942.mlir
 // RUN: cat %S/Inputs/shape.mlir >> %t/shape-gfx942.mlir
 // RUN: %kfdsim HCQ_KFD_SIM_GPUS=gfx942 hcq-run %t/shape-gfx942.mlir --pipeline-options=target=gfx942 --amd=hardware --arg i32:6:fill=0 2>&1 | FileCheck %s --check-prefix=SHAPE
+
+// Tests that a GPU fault (here a dispatch the simulated GPU cannot run: no
+// CPU twin for the kernel) stops that queue as a hung GPU queue does, and
+// the runtime reports it as a hang within the timeout; the process ends.
+// RUN: not %kfdsim HCQ_KFD_SIM_TWINS= HCQ_KFD_SIM_GPUS=gfx1100 hcq-run %t/gather-gfx1100.mlir --amd=hardware --arg f32:64:arange --arg f32:64:fill=0 --timeout-ms 300 2>&1 | FileCheck %s --check-prefix=FAULT
+// FAULT: hcq-kfd-sim: kernel gather has no CPU twin hcq_twin_gather in HCQ_KFD_SIM_TWINS
+// FAULT: hcq-kfd-sim: gfx1100 GPU 0x{{[0-9a-f]+}} compute queue 0 stops, as a hung GPU queue does: DISPATCH_DIRECT at indirect buffer 0x{{[0-9a-f]+}} dword {{[0-9]+}} of program 0x{{[0-9a-f]+}}, which is no loaded kernel with a CPU twin
+// FAULT: error: hang detected: AMD:0 COMPUTE:0: the work at read pointer 0 (write pointer {{[0-9]+}}) has not finished after 300 ms
