@@ -219,3 +219,32 @@ TEST(CodeObject, ARelocationTableNamingNoSymbolTableIsAnError) {
   EXPECT_NE(errorOf(bytes).find("a relocation table names section 999 of "),
             std::string::npos);
 }
+
+TEST(CodeObject, MetadataThatCrashedTheMessagePackDocumentIsRead) {
+  // hcq-fuzz-code-object's finding: a gfx1100 code object whose metadata
+  // note, mutated, made llvm::msgpack::Document crash; the note is now
+  // walked as a stream. Whatever it holds, the reader answers.
+  auto file = MemoryBuffer::getFile(std::string(HCQ_FUZZ_CORPUS) +
+                                    "/code-object/metadata-crash.co");
+  ASSERT_TRUE(static_cast<bool>(file));
+  llvm::Expected<hcq::amd::KernelInfo> info =
+      hcq::amd::readKernel((*file)->getBuffer(), "vadd");
+  if (!info)
+    EXPECT_NE(llvm::toString(info.takeError()), "");
+}
+
+TEST(CodeObject, MetadataGivesMaxWorkgroupSizeAndHiddenArguments) {
+  // kernels.cl: reduce is compiled for 1024 work-items, vadd for the
+  // default 256; neither reads hidden arguments.
+  std::vector<uint8_t> bytes = load("kernels-gfx1100.co");
+  llvm::StringRef text(reinterpret_cast<const char *>(bytes.data()),
+                       bytes.size());
+  llvm::Expected<hcq::amd::KernelInfo> reduce =
+      hcq::amd::readKernel(text, "reduce");
+  ASSERT_TRUE(static_cast<bool>(reduce)) << llvm::toString(reduce.takeError());
+  EXPECT_EQ(reduce->maxFlatWorkgroupSize, 1024u);
+  llvm::Expected<hcq::amd::KernelInfo> vadd =
+      hcq::amd::readKernel(text, "vadd");
+  ASSERT_TRUE(static_cast<bool>(vadd)) << llvm::toString(vadd.takeError());
+  EXPECT_EQ(vadd->maxFlatWorkgroupSize, 256u);
+}

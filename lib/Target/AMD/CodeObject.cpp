@@ -3,7 +3,7 @@
 #include "HCQ/Target/AMD/CodeObject.h"
 
 #include "llvm/BinaryFormat/ELF.h"
-#include "llvm/BinaryFormat/MsgPackDocument.h"
+#include "llvm/BinaryFormat/MsgPackReader.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Support/AMDHSAKernelDescriptor.h"
 #include "llvm/Support/Endian.h"
@@ -133,9 +133,169 @@ Error decodeKernelDescriptor(ArrayRef<uint8_t> image, uint64_t kd,
   return Error::success();
 }
 
-/// The kernel's entry in the NT_AMDGPU_METADATA note (a MessagePack map
-/// "amdhsa.kernels": [{.name, .max_flat_workgroup_size, .args: [{.offset,
-/// .size, .value_kind}]}]), when the code object has one.
+namespace {
+/// A streaming walk over the NT_AMDGPU_METADATA note's MessagePack that
+/// reads only what hcq uses and skips the rest without recursion, so no
+/// input can exhaust the stack or ask for memory in advance.
+class MetadataWalk {
+public:
+  explicit MetadataWalk(StringRef blob)
+      : reader(MemoryBufferRef(blob, "AMDGPU metadata")) {}
+
+  Expected<msgpack::Object> next() {
+    msgpack::Object object;
+    Expected<bool> more = reader.read(object);
+    if (!more)
+      return more.takeError();
+    if (!*more)
+      return fail("AMDGPU metadata ends early");
+    return object;
+  }
+  /// Skips what `object` opens (the items of an array or a map).
+  Error skip(const msgpack::Object &object) {
+    for (uint64_t pending = items(object); pending; --pending) {
+      Expected<msgpack::Object> item = next();
+      if (!item)
+        return item.takeError();
+      pending += items(*item);
+    }
+    return Error::success();
+  }
+  static std::optional<uint64_t> number(const msgpack::Object &object) {
+    if (object.Kind == msgpack::Type::UInt)
+      return object.UInt;
+    if (object.Kind == msgpack::Type::Int && object.Int >= 0)
+      return uint64_t(object.Int);
+    return std::nullopt;
+  }
+  static bool isString(const msgpack::Object &object, StringRef text) {
+    return object.Kind == msgpack::Type::String && object.Raw == text;
+  }
+
+private:
+  static uint64_t items(const msgpack::Object &object) {
+    if (object.Kind == msgpack::Type::Array)
+      return object.Length;
+    if (object.Kind == msgpack::Type::Map)
+      return 2 * uint64_t(object.Length);
+    return 0;
+  }
+  msgpack::Reader reader;
+};
+
+/// One kernel's entry: {.name, .max_flat_workgroup_size, .args: [{.offset,
+/// .size, .value_kind}], ...}, the map's `length` pairs following.
+Error readKernelMetadata(MetadataWalk &walk, uint64_t length,
+                         KernelInfo &info) {
+  std::string name;
+  std::optional<uint64_t> maxFlat;
+  std::vector<KernelInfo::HiddenArgument> hidden;
+  bool hiddenOutside = false;
+  for (uint64_t i = 0; i < length; ++i) {
+    Expected<msgpack::Object> key = walk.next();
+    if (!key)
+      return key.takeError();
+    Expected<msgpack::Object> value = walk.next();
+    if (!value)
+      return value.takeError();
+    if (MetadataWalk::isString(*key, ".name") &&
+        value->Kind == msgpack::Type::String) {
+      name = value->Raw.str();
+    } else if (MetadataWalk::isString(*key, ".max_flat_workgroup_size")) {
+      maxFlat = MetadataWalk::number(*value);
+    } else if (MetadataWalk::isString(*key, ".args") &&
+               value->Kind == msgpack::Type::Array) {
+      for (uint64_t a = 0; a < value->Length; ++a) {
+        Expected<msgpack::Object> arg = walk.next();
+        if (!arg)
+          return arg.takeError();
+        if (arg->Kind != msgpack::Type::Map) {
+          if (Error e = walk.skip(*arg))
+            return e;
+          continue;
+        }
+        std::optional<uint64_t> offset, size;
+        std::string kind;
+        for (uint64_t f = 0; f < arg->Length; ++f) {
+          Expected<msgpack::Object> field = walk.next();
+          if (!field)
+            return field.takeError();
+          Expected<msgpack::Object> fieldValue = walk.next();
+          if (!fieldValue)
+            return fieldValue.takeError();
+          if (MetadataWalk::isString(*field, ".offset"))
+            offset = MetadataWalk::number(*fieldValue);
+          else if (MetadataWalk::isString(*field, ".size"))
+            size = MetadataWalk::number(*fieldValue);
+          else if (MetadataWalk::isString(*field, ".value_kind") &&
+                   fieldValue->Kind == msgpack::Type::String)
+            kind = fieldValue->Raw.str();
+          else if (Error e = walk.skip(*fieldValue))
+            return e;
+        }
+        if (!StringRef(kind).starts_with("hidden_"))
+          continue;
+        if (!offset || !size || *size > 8 || *offset > info.kernargBytes ||
+            *size > info.kernargBytes - *offset) {
+          hiddenOutside = true;
+          continue;
+        }
+        hidden.push_back({kind, uint32_t(*offset), uint32_t(*size)});
+      }
+    } else if (Error e = walk.skip(*value)) {
+      return e;
+    }
+  }
+  if (name != info.name)
+    return Error::success();
+  if (hiddenOutside)
+    return fail("a hidden argument of '" + name +
+                "' lies outside its kernel arguments");
+  if (maxFlat)
+    info.maxFlatWorkgroupSize = uint32_t(std::min<uint64_t>(*maxFlat, ~0u));
+  info.hiddenArguments = std::move(hidden);
+  return Error::success();
+}
+
+/// The kernel's entry in the NT_AMDGPU_METADATA note ({"amdhsa.kernels":
+/// [...], ...}), when the code object has one.
+Error readMetadataNote(StringRef blob, KernelInfo &info) {
+  MetadataWalk walk(blob);
+  Expected<msgpack::Object> root = walk.next();
+  if (!root)
+    return root.takeError();
+  if (root->Kind != msgpack::Type::Map)
+    return fail("AMDGPU metadata is not a map");
+  for (uint64_t i = 0; i < root->Length; ++i) {
+    Expected<msgpack::Object> key = walk.next();
+    if (!key)
+      return key.takeError();
+    Expected<msgpack::Object> value = walk.next();
+    if (!value)
+      return value.takeError();
+    if (!MetadataWalk::isString(*key, "amdhsa.kernels") ||
+        value->Kind != msgpack::Type::Array) {
+      if (Error e = walk.skip(*value))
+        return e;
+      continue;
+    }
+    for (uint64_t k = 0; k < value->Length; ++k) {
+      Expected<msgpack::Object> kernel = walk.next();
+      if (!kernel)
+        return kernel.takeError();
+      Error e = kernel->Kind == msgpack::Type::Map
+                    ? readKernelMetadata(walk, kernel->Length, info)
+                    : walk.skip(*kernel);
+      if (e)
+        return e;
+    }
+  }
+  return Error::success();
+}
+} // namespace
+
+/// The kernel's metadata (LLVM AMDGPUUsage "Code Object V3 to V6
+/// Metadata"), from the code object's NT_AMDGPU_METADATA notes.
 static Error readMetadata(const ELF64LEFile &elf, KernelInfo &info) {
   auto sections = elf.sections();
   if (!sections)
@@ -151,60 +311,12 @@ static Error readMetadata(const ELF64LEFile &elf, KernelInfo &info) {
       // As the note iterator aligns (LLVM allows 0, 1, 4 and 8 here).
       ArrayRef<uint8_t> desc =
           note.getDesc(std::max<uint64_t>(section.sh_addralign, 4));
-      msgpack::Document document;
-      if (!document.readFromBlob(
+      if (Error e = readMetadataNote(
               StringRef(reinterpret_cast<const char *>(desc.data()),
                         desc.size()),
-              /*Multi=*/false))
-        return fail("malformed AMDGPU metadata note");
-      msgpack::DocNode &root = document.getRoot();
-      if (!root.isMap())
-        return fail("AMDGPU metadata is not a map");
-      auto kernels = root.getMap().find("amdhsa.kernels");
-      if (kernels == root.getMap().end() || !kernels->second.isArray())
-        continue;
-      auto number = [](msgpack::DocNode &node) -> std::optional<uint64_t> {
-        if (node.getKind() == msgpack::Type::UInt)
-          return node.getUInt();
-        if (node.getKind() == msgpack::Type::Int && node.getInt() >= 0)
-          return uint64_t(node.getInt());
-        return std::nullopt;
-      };
-      for (msgpack::DocNode &kernel : kernels->second.getArray()) {
-        if (!kernel.isMap())
-          continue;
-        msgpack::MapDocNode map = kernel.getMap();
-        auto nameIt = map.find(".name");
-        if (nameIt == map.end() || !nameIt->second.isString() ||
-            nameIt->second.getString() != info.name)
-          continue;
-        auto maxIt = map.find(".max_flat_workgroup_size");
-        if (maxIt != map.end())
-          if (std::optional<uint64_t> n = number(maxIt->second))
-            info.maxFlatWorkgroupSize = uint32_t(std::min<uint64_t>(*n, ~0u));
-        auto argsIt = map.find(".args");
-        if (argsIt == map.end() || !argsIt->second.isArray())
-          continue;
-        for (msgpack::DocNode &arg : argsIt->second.getArray()) {
-          if (!arg.isMap())
-            return fail("malformed .args in the AMDGPU metadata");
-          msgpack::MapDocNode fields = arg.getMap();
-          auto kind = fields.find(".value_kind");
-          if (kind == fields.end() || !kind->second.isString() ||
-              !kind->second.getString().starts_with("hidden_"))
-            continue;
-          std::optional<uint64_t> offset, size;
-          if (auto it = fields.find(".offset"); it != fields.end())
-            offset = number(it->second);
-          if (auto it = fields.find(".size"); it != fields.end())
-            size = number(it->second);
-          if (!offset || !size || *offset + *size > info.kernargBytes ||
-              *size > 8)
-            return fail("hidden argument " + kind->second.getString() +
-                        " lies outside the kernel arguments");
-          info.hiddenArguments.push_back({kind->second.getString().str(),
-                                          uint32_t(*offset), uint32_t(*size)});
-        }
+              info)) {
+        consumeError(std::move(error));
+        return fail("malformed AMDGPU metadata: " + toString(std::move(e)));
       }
     }
     if (error)
