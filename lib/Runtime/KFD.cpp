@@ -288,12 +288,10 @@ Error Gpu::acquire() {
 }
 
 Gpu::~Gpu() {
-  for (auto &[address, allocation] : allocations) {
-    (void)address;
-    kfd_ioctl_free_memory_of_gpu_args args{};
-    args.handle = allocation.handle;
-    consumeError(driver->ioctl(AMDKFD_IOC_FREE_MEMORY_OF_GPU, &args, "FREE"));
-  }
+  // What is left (the device frees its own first): unmapped, then freed, as
+  // the driver requires.
+  while (!allocations.empty())
+    free(allocations.begin()->first);
   if (doorbells)
     ::munmap(reinterpret_cast<void *>(doorbells), DOORBELL_PAGE_BYTES);
   if (renderFd >= 0)

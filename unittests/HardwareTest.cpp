@@ -1,0 +1,178 @@
+//===- HardwareTest.cpp - The hardware AMD device, in process -------------===//
+//
+// The hardware AMD device (AMDDevice::Hardware, lib/Runtime/KFD.cpp) driven
+// through the C++ API. CTest runs this binary under the simulated kernel
+// driver (test/KFDSim): LD_PRELOAD=libhcq-kfd-sim.so and HCQ_KFD_SIM_GPUS
+// naming three GPUs of one target, once for gfx1100 and once for gfx942.
+// Every buffer is GPU memory (Runtime::allocate), and every result is
+// compared with the arithmetic done directly.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SharedSchedules.h"
+
+#include "gtest/gtest.h"
+
+#include <cstdlib>
+#include <fstream>
+#include <random>
+#include <time.h>
+
+using namespace hcq::runtime;
+
+namespace {
+
+/// The simulated GPUs' target: the first of HCQ_KFD_SIM_GPUS.
+std::string target() {
+  const char *gpus = std::getenv("HCQ_KFD_SIM_GPUS");
+  std::string list = gpus ? gpus : "";
+  return list.substr(0, list.find(','));
+}
+
+RuntimeOptions hardware() {
+  RuntimeOptions options;
+  options.amd = AMDDevice::Hardware;
+  options.waitTimeout = std::chrono::seconds(20);
+  return options;
+}
+
+std::unique_ptr<LoadedExecutable>
+load(Runtime &runtime, const std::string &source, bool profile = false) {
+  hcq::PipelineOptions opts;
+  opts.target = target();
+  opts.profile = profile;
+  return hcq::test::compileAndLoad(source, opts, runtime);
+}
+
+Buffer allocate(Runtime &runtime, unsigned gpu, uint64_t bytes) {
+  llvm::Expected<Buffer> buffer =
+      runtime.allocate({hcq::DeviceKind::AMD, gpu}, bytes);
+  if (!buffer) {
+    ADD_FAILURE() << llvm::toString(buffer.takeError());
+    return {};
+  }
+  return std::move(*buffer);
+}
+
+int32_t floatBits(float f) {
+  int32_t bits;
+  std::memcpy(&bits, &f, 4);
+  return bits;
+}
+
+uint64_t monotonicNs() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return uint64_t(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
+
+/// Lines of /proc/self/maps: every GPU allocation is a mapping.
+long mappings() {
+  std::ifstream maps("/proc/self/maps");
+  std::string line;
+  long count = 0;
+  while (std::getline(maps, line))
+    ++count;
+  return count;
+}
+
+} // namespace
+
+TEST(Hardware, ProducerAndConsumerShareGpuMemoryAcrossThreeGpus) {
+  // As SharedDevice's interleave, with every argument in GPU memory: the
+  // producer (AMD:1 then AMD:0) writes x = 4 * a * s into AMD:0, the
+  // consumer copies it to AMD:2 and doubles it, 300 times with no wait in
+  // between; each run has buffers of its own.
+  ASSERT_FALSE(target().empty()) << "run under the simulated kernel driver";
+  auto runtime = Runtime::create(hardware());
+  hcq::test::Schedules s = hcq::test::amdSchedules(target());
+  auto producer = load(*runtime, s.producer);
+  auto consumer = load(*runtime, s.consumer);
+  ASSERT_TRUE(producer && consumer);
+  Buffer x = allocate(*runtime, 0, 4096);
+  ASSERT_TRUE(x);
+  constexpr int RUNS = 300;
+  std::mt19937 rng(5);
+  std::uniform_int_distribution<int> dist(-50, 50);
+  std::vector<Buffer> a, out;
+  std::vector<std::vector<float>> inputs(RUNS, std::vector<float>(1024));
+  for (int run = 0; run < RUNS; ++run) {
+    a.push_back(allocate(*runtime, 1, 4096));
+    out.push_back(allocate(*runtime, 2, 4096));
+    ASSERT_TRUE(a.back() && out.back());
+    for (float &v : inputs[run])
+      v = float(dist(rng));
+    std::memcpy(a.back().hostView(), inputs[run].data(), 4096);
+    int scale = run % 7 - 3;
+    ASSERT_FALSE(static_cast<bool>(producer->run(
+        {bufferArgument({&a.back()}), bufferArgument({&x}),
+         Argument::variable(1024), Argument::variable(floatBits(scale))})))
+        << run;
+    ASSERT_FALSE(static_cast<bool>(
+        consumer->run({bufferArgument({&x}), bufferArgument({&out.back()}),
+                       Argument::variable(1024)})))
+        << run;
+  }
+  llvm::Error e = runtime->synchronize();
+  ASSERT_FALSE(static_cast<bool>(e)) << llvm::toString(std::move(e));
+  for (int run = 0; run < RUNS; ++run)
+    for (int i = 0; i < 1024; ++i)
+      ASSERT_EQ(out[run].data<float>()[i],
+                8 * inputs[run][i] * float(run % 7 - 3))
+          << "run " << run << " i " << i;
+}
+
+TEST(Hardware, ProfilesAreInHostNanoseconds) {
+  // GPU timestamps are ticks of the GPU clock; profile() gives them as
+  // CLOCK_MONOTONIC nanoseconds, so each call lies within the host's time
+  // around the run, in order.
+  ASSERT_FALSE(target().empty()) << "run under the simulated kernel driver";
+  auto runtime = Runtime::create(hardware());
+  hcq::test::Schedules s = hcq::test::amdSchedules(target());
+  auto reader = load(*runtime, s.reader, /*profile=*/true);
+  ASSERT_TRUE(reader);
+  Buffer x = allocate(*runtime, 0, 4096), out = allocate(*runtime, 0, 4096);
+  ASSERT_TRUE(x && out);
+  for (int i = 0; i < 1024; ++i)
+    x.data<float>()[i] = float(i);
+  for (int run = 0; run < 20; ++run) {
+    uint64_t before = monotonicNs();
+    ASSERT_FALSE(static_cast<bool>(
+        reader->run({bufferArgument({&x}), bufferArgument({&out}),
+                     Argument::variable(1024)})));
+    llvm::Error e = reader->synchronize();
+    ASSERT_FALSE(static_cast<bool>(e)) << llvm::toString(std::move(e));
+    uint64_t after = monotonicNs();
+    std::vector<ProfileEvent> events = reader->profile();
+    ASSERT_EQ(events.size(), 1u);
+    // The tick rate is measured from two clock samples: allow 1 ms.
+    EXPECT_GE(events[0].startNs + 1000000, before) << run;
+    EXPECT_LE(events[0].endNs, after + 1000000) << run;
+    EXPECT_LE(events[0].startNs, events[0].endNs) << run;
+    ASSERT_EQ(out.data<float>()[1023], 2046.0f);
+  }
+}
+
+TEST(Hardware, LoadUnloadCyclesGiveBackGpuMemory) {
+  // Each load allocates GPU memory (blobs, kernel arguments, tables): 100
+  // load, run, unload cycles leave the mappings as they were after the
+  // first (the devices' queues and programs stay; the rest goes).
+  ASSERT_FALSE(target().empty()) << "run under the simulated kernel driver";
+  auto runtime = Runtime::create(hardware());
+  hcq::test::Schedules s = hcq::test::amdSchedules(target());
+  Buffer x = allocate(*runtime, 0, 4096), out = allocate(*runtime, 0, 4096);
+  ASSERT_TRUE(x && out);
+  long first = 0;
+  for (int cycle = 0; cycle < 100; ++cycle) {
+    auto reader = load(*runtime, s.reader);
+    ASSERT_TRUE(reader);
+    ASSERT_FALSE(static_cast<bool>(
+        reader->run({bufferArgument({&x}), bufferArgument({&out}),
+                     Argument::variable(1024)})));
+    ASSERT_FALSE(static_cast<bool>(reader->synchronize()));
+    reader.reset();
+    if (cycle == 0)
+      first = mappings();
+  }
+  EXPECT_LE(mappings(), first + 2);
+}
