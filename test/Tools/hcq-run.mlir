@@ -137,3 +137,14 @@
 // WHY: error: cannot read 512 bytes from {{.*}}b.bin: the file ends after 256 bytes
 // RUN: not hcq-run %t/chain.hcqx --arg f32:128:file=%t/nowhere.bin 2>&1 | FileCheck %s --check-prefix=NOENT
 // NOENT: error: cannot read 512 bytes from {{.*}}nowhere.bin: {{.*}}o such file or directory
+
+// Tests that --help lists hcq-run's own options (not LLVM's hundreds) and
+// --version names hcq's version and the executable format it reads.
+// RUN: hcq-run --help | FileCheck %s --check-prefix=HELP
+// HELP: USAGE: hcq-run [options] <file.hcqx|file.mlir>
+// HELP-NOT: aarch64
+// HELP: hcq-run options:
+// HELP: --amd=<value>
+// HELP-NOT: aarch64
+// RUN: hcq-run --version | FileCheck %s --check-prefix=VERSION
+// VERSION: hcq-run, hcq {{[0-9]+\.[0-9]+\.[0-9]+}} (executable format version {{[0-9]+}})

@@ -49,28 +49,33 @@
 using namespace llvm;
 using namespace hcq::runtime;
 
-static cl::opt<std::string> inputFile(cl::Positional,
+/// hcq-run's own options: --help lists these, not LLVM's.
+static cl::OptionCategory runCategory("hcq-run options");
+
+static cl::opt<std::string> inputFile(cl::Positional, cl::cat(runCategory),
                                       cl::desc("<file.hcqx|file.mlir>"));
 static cl::list<std::string>
-    exeFiles("exe",
+    exeFiles("exe", cl::cat(runCategory),
              cl::desc("an executable (.hcqx or .mlir) to load; the "
                       "--arg options after it are its arguments"),
              cl::value_desc("file"));
 static cl::list<std::string>
-    argSpecs("arg", cl::desc("one argument: TYPE:COUNT:INIT, i32=V, i64=V, "
-                             "f32=V, f64=V, @NAME=TYPE:COUNT:INIT or @NAME"));
-static cl::opt<unsigned> runs("runs", cl::desc("times to run"), cl::init(1));
-static cl::opt<unsigned> printCount("print", cl::desc("elements to print"),
-                                    cl::init(8));
+    argSpecs("arg", cl::cat(runCategory),
+             cl::desc("one argument: TYPE:COUNT:INIT, i32=V, i64=V, "
+                      "f32=V, f64=V, @NAME=TYPE:COUNT:INIT or @NAME"));
+static cl::opt<unsigned> runs("runs", cl::cat(runCategory),
+                              cl::desc("times to run"), cl::init(1));
+static cl::opt<unsigned> printCount("print", cl::cat(runCategory),
+                                    cl::desc("elements to print"), cl::init(8));
 static cl::opt<std::string>
-    pipelineOptions("pipeline-options",
+    pipelineOptions("pipeline-options", cl::cat(runCategory),
                     cl::desc("for a .mlir input: --hcq-pipeline's options "
                              "(space-separated: 'batch-size=4 profile=true')"));
 static cl::opt<std::string>
-    scheduleName("schedule",
+    scheduleName("schedule", cl::cat(runCategory),
                  cl::desc("for a .mlir input of several schedules: which"));
 static cl::opt<AMDDevice> amdDevice(
-    "amd", cl::desc("the device AMD:N values run on"),
+    "amd", cl::cat(runCategory), cl::desc("the device AMD:N values run on"),
     cl::values(clEnumValN(AMDDevice::None, "none",
                           "none: executables using AMD devices fail"),
                clEnumValN(AMDDevice::Hardware, "hardware",
@@ -80,26 +85,27 @@ static cl::opt<AMDDevice> amdDevice(
                           "software, kernels as CPU twins)")),
     cl::init(AMDDevice::None));
 static cl::list<std::string>
-    twinLibraries("twins", cl::desc("a library of CPU twins of AMD kernels "
-                                    "(hcq_twin_<symbol>), for --amd=emulated"));
+    twinLibraries("twins", cl::cat(runCategory),
+                  cl::desc("a library of CPU twins of AMD kernels "
+                           "(hcq_twin_<symbol>), for --amd=emulated"));
 static cl::list<std::string> deviceTimeouts(
-    "device-timeout-ms",
+    "device-timeout-ms", cl::cat(runCategory),
     cl::desc("one device's wait timeout, overriding --timeout-ms"),
     cl::value_desc("DEVICE=MS"));
 static cl::opt<std::string>
-    traceFile("trace",
+    traceFile("trace", cl::cat(runCategory),
               cl::desc("write every run's per-call durations as a Chrome "
                        "trace (the executable needs profile=true)"),
               cl::value_desc("file.json"));
-static cl::opt<unsigned> timeoutMs("timeout-ms",
+static cl::opt<unsigned> timeoutMs("timeout-ms", cl::cat(runCategory),
                                    cl::desc("wait timeout in milliseconds"),
                                    cl::init(30000));
 static cl::opt<uint64_t> maxBufferBytes(
-    "max-buffer-bytes",
+    "max-buffer-bytes", cl::cat(runCategory),
     cl::desc("the largest buffer an --arg may make (default 1 GiB)"),
     cl::init(uint64_t(1) << 30));
 static cl::opt<uint64_t>
-    ringBytes("ring-bytes",
+    ringBytes("ring-bytes", cl::cat(runCategory),
               cl::desc("bytes of each device queue's ring (a multiple of 64)"),
               cl::init(1 << 20));
 
@@ -388,6 +394,11 @@ Error makeArguments(Program &program, BufferPool &pool) {
 
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(runCategory);
+  cl::SetVersionPrinter([](raw_ostream &os) {
+    os << "hcq-run, hcq " HCQ_VERSION " (executable format version "
+       << hcq::abi::FORMAT_VERSION << ")\n";
+  });
   cl::ParseCommandLineOptions(argc, argv, "hcq executable runner\n");
   auto fail = [](const Twine &message) {
     WithColor::error() << message << '\n';
