@@ -5,6 +5,7 @@
 
 include "HCQ/Dialect/HCQTypes.td"
 include "mlir/IR/SymbolInterfaces.td"
+include "mlir/Interfaces/CallInterfaces.td"
 include "mlir/Interfaces/FunctionInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/IR/RegionKindInterface.td"
@@ -85,12 +86,39 @@ def HCQ_SubmitterOp : HCQ_FunctionLikeOp<"submitter"> {
   }];
 }
 
-def HCQ_CallOp : HCQ_Op<"call", [
+def HCQ_CallOp : HCQ_Op<"call", [CallOpInterface,
     DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "run a submitter";
-  let arguments = (ins FlatSymbolRefAttr:$callee, Variadic<AnyType>:$operands);
+  let description = [{
+    Runs the `hcq.submitter` `callee` with `operands` as its arguments. A
+    call in MLIR's sense (`CallOpInterface`; the submitter is its callable),
+    so the call graph, inlining and symbol analyses see the host plan as it
+    is.
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$callee, Variadic<AnyType>:$operands,
+                       OptionalAttr<DictArrayAttr>:$arg_attrs,
+                       OptionalAttr<DictArrayAttr>:$res_attrs);
   let assemblyFormat = [{
     $callee `(` ($operands^ `:` qualified(type($operands)))? `)` attr-dict
+  }];
+  let builders = [
+    OpBuilder<(ins "::mlir::FlatSymbolRefAttr":$callee,
+                   "::mlir::ValueRange":$operands), [{
+      build($_builder, $_state, callee, operands, /*arg_attrs=*/nullptr,
+            /*res_attrs=*/nullptr);
+    }]>];
+  let extraClassDeclaration = [{
+    ::mlir::CallInterfaceCallable getCallableForCallee() {
+      return getCalleeAttr();
+    }
+    void setCalleeFromCallable(::mlir::CallInterfaceCallable callee) {
+      setCalleeAttr(::llvm::cast<::mlir::FlatSymbolRefAttr>(
+          ::llvm::cast<::mlir::SymbolRefAttr>(callee)));
+    }
+    ::mlir::Operation::operand_range getArgOperands() { return getOperands(); }
+    ::mlir::MutableOperandRange getArgOperandsMutable() {
+      return getOperandsMutable();
+    }
   }];
 }
 
