@@ -171,6 +171,41 @@ public:
   static bool isString(const msgpack::Object &object, StringRef text) {
     return object.Kind == msgpack::Type::String && object.Raw == text;
   }
+  /// Reads the `count` items of an array, each handed to `visit`, which
+  /// must read or skip what the item opens.
+  Error forEachItem(uint64_t count,
+                    function_ref<Error(const msgpack::Object &)> visit) {
+    for (uint64_t i = 0; i < count; ++i) {
+      Expected<msgpack::Object> item = next();
+      if (!item)
+        return item.takeError();
+      if (Error e = visit(*item))
+        return e;
+    }
+    return Error::success();
+  }
+  /// Reads the `count` key-value pairs of a map, as forEachItem.
+  Error forEachPair(uint64_t count,
+                    function_ref<Error(const msgpack::Object &key,
+                                       const msgpack::Object &value)>
+                        visit) {
+    return forEachItem(count, [&](const msgpack::Object &key) -> Error {
+      Expected<msgpack::Object> value = next();
+      if (!value)
+        return value.takeError();
+      return visit(key, *value);
+    });
+  }
+  /// Reads the items of `object` if it is a map, with forEachPair, and
+  /// skips anything else.
+  Error ifMap(const msgpack::Object &object,
+              function_ref<Error(const msgpack::Object &key,
+                                 const msgpack::Object &value)>
+                  visit) {
+    if (object.Kind != msgpack::Type::Map)
+      return skip(object);
+    return forEachPair(object.Length, visit);
+  }
 
 private:
   static uint64_t items(const msgpack::Object &object) {
@@ -184,68 +219,55 @@ private:
 };
 
 /// One kernel's entry: {.name, .max_flat_workgroup_size, .args: [{.offset,
-/// .size, .value_kind}], ...}, the map's `length` pairs following.
-Error readKernelMetadata(MetadataWalk &walk, uint64_t length,
+/// .size, .value_kind}], ...}.
+Error readKernelMetadata(MetadataWalk &walk, const msgpack::Object &entry,
                          KernelInfo &info) {
+  using Object = msgpack::Object;
   std::string name;
   std::optional<uint64_t> maxFlat;
   std::vector<KernelInfo::HiddenArgument> hidden;
   bool hiddenOutside = false;
-  for (uint64_t i = 0; i < length; ++i) {
-    Expected<msgpack::Object> key = walk.next();
-    if (!key)
-      return key.takeError();
-    Expected<msgpack::Object> value = walk.next();
-    if (!value)
-      return value.takeError();
-    if (MetadataWalk::isString(*key, ".name") &&
-        value->Kind == msgpack::Type::String) {
-      name = value->Raw.str();
-    } else if (MetadataWalk::isString(*key, ".max_flat_workgroup_size")) {
-      maxFlat = MetadataWalk::number(*value);
-    } else if (MetadataWalk::isString(*key, ".args") &&
-               value->Kind == msgpack::Type::Array) {
-      for (uint64_t a = 0; a < value->Length; ++a) {
-        Expected<msgpack::Object> arg = walk.next();
-        if (!arg)
-          return arg.takeError();
-        if (arg->Kind != msgpack::Type::Map) {
-          if (Error e = walk.skip(*arg))
-            return e;
-          continue;
-        }
-        std::optional<uint64_t> offset, size;
-        std::string kind;
-        for (uint64_t f = 0; f < arg->Length; ++f) {
-          Expected<msgpack::Object> field = walk.next();
-          if (!field)
-            return field.takeError();
-          Expected<msgpack::Object> fieldValue = walk.next();
-          if (!fieldValue)
-            return fieldValue.takeError();
-          if (MetadataWalk::isString(*field, ".offset"))
-            offset = MetadataWalk::number(*fieldValue);
-          else if (MetadataWalk::isString(*field, ".size"))
-            size = MetadataWalk::number(*fieldValue);
-          else if (MetadataWalk::isString(*field, ".value_kind") &&
-                   fieldValue->Kind == msgpack::Type::String)
-            kind = fieldValue->Raw.str();
-          else if (Error e = walk.skip(*fieldValue))
-            return e;
-        }
-        if (!StringRef(kind).starts_with("hidden_"))
-          continue;
-        if (!offset || !size || *size > 8 || *offset > info.kernargBytes ||
-            *size > info.kernargBytes - *offset) {
-          hiddenOutside = true;
-          continue;
-        }
-        hidden.push_back({kind, uint32_t(*offset), uint32_t(*size)});
-      }
-    } else if (Error e = walk.skip(*value)) {
+  auto readArgument = [&](const Object &arg) -> Error {
+    std::optional<uint64_t> offset, size;
+    std::string kind;
+    if (Error e = walk.ifMap(
+            arg, [&](const Object &key, const Object &value) -> Error {
+              if (MetadataWalk::isString(key, ".offset"))
+                offset = MetadataWalk::number(value);
+              else if (MetadataWalk::isString(key, ".size"))
+                size = MetadataWalk::number(value);
+              else if (MetadataWalk::isString(key, ".value_kind") &&
+                       value.Kind == msgpack::Type::String)
+                kind = value.Raw.str();
+              else
+                return walk.skip(value);
+              return Error::success();
+            }))
       return e;
-    }
-  }
+    if (!StringRef(kind).starts_with("hidden_"))
+      return Error::success();
+    if (!offset || !size || *size > 8 || *offset > info.kernargBytes ||
+        *size > info.kernargBytes - *offset)
+      hiddenOutside = true;
+    else
+      hidden.push_back({kind, uint32_t(*offset), uint32_t(*size)});
+    return Error::success();
+  };
+  if (Error e = walk.ifMap(
+          entry, [&](const Object &key, const Object &value) -> Error {
+            if (MetadataWalk::isString(key, ".name") &&
+                value.Kind == msgpack::Type::String)
+              name = value.Raw.str();
+            else if (MetadataWalk::isString(key, ".max_flat_workgroup_size"))
+              maxFlat = MetadataWalk::number(value);
+            else if (MetadataWalk::isString(key, ".args") &&
+                     value.Kind == msgpack::Type::Array)
+              return walk.forEachItem(value.Length, readArgument);
+            else
+              return walk.skip(value);
+            return Error::success();
+          }))
+    return e;
   if (name != info.name)
     return Error::success();
   if (hiddenOutside)
@@ -260,37 +282,23 @@ Error readKernelMetadata(MetadataWalk &walk, uint64_t length,
 /// The kernel's entry in the NT_AMDGPU_METADATA note ({"amdhsa.kernels":
 /// [...], ...}), when the code object has one.
 Error readMetadataNote(StringRef blob, KernelInfo &info) {
+  using Object = msgpack::Object;
   MetadataWalk walk(blob);
-  Expected<msgpack::Object> root = walk.next();
+  Expected<Object> root = walk.next();
   if (!root)
     return root.takeError();
   if (root->Kind != msgpack::Type::Map)
     return fail("AMDGPU metadata is not a map");
-  for (uint64_t i = 0; i < root->Length; ++i) {
-    Expected<msgpack::Object> key = walk.next();
-    if (!key)
-      return key.takeError();
-    Expected<msgpack::Object> value = walk.next();
-    if (!value)
-      return value.takeError();
-    if (!MetadataWalk::isString(*key, "amdhsa.kernels") ||
-        value->Kind != msgpack::Type::Array) {
-      if (Error e = walk.skip(*value))
-        return e;
-      continue;
-    }
-    for (uint64_t k = 0; k < value->Length; ++k) {
-      Expected<msgpack::Object> kernel = walk.next();
-      if (!kernel)
-        return kernel.takeError();
-      Error e = kernel->Kind == msgpack::Type::Map
-                    ? readKernelMetadata(walk, kernel->Length, info)
-                    : walk.skip(*kernel);
-      if (e)
-        return e;
-    }
-  }
-  return Error::success();
+  return walk.forEachPair(
+      root->Length, [&](const Object &key, const Object &value) -> Error {
+        if (!MetadataWalk::isString(key, "amdhsa.kernels") ||
+            value.Kind != msgpack::Type::Array)
+          return walk.skip(value);
+        return walk.forEachItem(value.Length,
+                                [&](const Object &entry) -> Error {
+                                  return readKernelMetadata(walk, entry, info);
+                                });
+      });
 }
 } // namespace
 
