@@ -44,6 +44,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <dirent.h>
 #include <dlfcn.h>
 #include <elf.h>
@@ -125,9 +126,7 @@ struct SimGpu {
   uint64_t doorbellOffset = 0;  // where /dev/kfd maps it
   unsigned nextDoorbell = 0;
   std::string target;
-  std::shared_ptr<std::atomic<uint64_t>> copies =
-      std::make_shared<std::atomic<uint64_t>>(0);
-  std::atomic<uint64_t> &sdmaCopies = *copies; // SDMA copies finished
+  std::atomic<uint64_t> sdmaCopies{0}; // SDMA copies finished
 };
 
 struct Allocation {
@@ -339,8 +338,8 @@ private:
   void writeTopology();
   int createQueue(kfd_ioctl_create_queue_args &args);
 
-  std::mutex mutex; // everything below
-  std::vector<SimGpu> gpus;
+  std::mutex mutex;        // everything below
+  std::deque<SimGpu> gpus; // stays where it is: queues refer to its GPUs
   std::string root;
   std::vector<void *> twinLibraries;
   std::map<int, Fd> fds;
@@ -358,8 +357,8 @@ Sim::Sim(const char *spec) {
     size_t comma = std::min(list.find(',', at), list.size());
     std::string name = list.substr(at, comma - at);
     at = comma + 1;
-    SimGpu gpu;
-    gpu.index = gpus.size();
+    SimGpu &gpu = gpus.emplace_back();
+    gpu.index = gpus.size() - 1;
     gpu.gpuId = 0x4a3c + 0x1111 * gpu.index;
     size_t x = name.find('x', 3); // after "gfx"
     if (x != std::string::npos) {
@@ -411,7 +410,6 @@ Sim::Sim(const char *spec) {
         REAL(MmapFn, "mmap")(nullptr, DOORBELL_PAGE, PROT_READ | PROT_WRITE,
                              MAP_SHARED, gpu.doorbellFd, 0));
     gpu.doorbellOffset = uint64_t(gpu.index + 1) << 32;
-    gpus.push_back(gpu);
   }
   if (const char *twins = std::getenv("HCQ_KFD_SIM_TWINS")) {
     std::string paths = twins;
