@@ -15,6 +15,7 @@
 #define HCQ_LIB_RUNTIME_COMMANDPROCESSOR_H
 
 #include "HCQ/Runtime/Twin.h"
+#include "HCQ/Target/AMD/CodeObject.h"
 #include "HCQ/Target/AMD/PM4.h"
 
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -37,6 +38,14 @@ struct TwinProgram {
   std::string name;
   unsigned kernargUserData = 0; // COMPUTE_USER_DATA index of the pointer
   int dispatchUserData = -1;    // likewise, or -1
+
+  /// `kernel`'s twin, with where its descriptor's user SGPRs put the
+  /// pointers.
+  static TwinProgram of(hcq_amd_twin twin, std::string name,
+                        const amd::KernelInfo &kernel) {
+    return {twin, std::move(name), kernel.kernargUserData(),
+            kernel.dispatchPtr ? int(kernel.dispatchPtrUserData()) : -1};
+  }
 };
 
 /// The CPU twin of every target's builtin copy kernel (amd::Target::

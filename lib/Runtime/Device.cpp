@@ -260,10 +260,14 @@ Expected<uint64_t> DeviceImpl::loadProgram(const Kernel &kernel,
                           " shader engines, and " + name + " has " +
                           Twine(engines));
   }
-  Expected<hcq_amd_twin> twin =
-      gpu ? Expected<hcq_amd_twin>(nullptr) : runtime.findTwin(kernel);
-  if (!twin)
-    return twin.takeError();
+  // The emulated device runs the kernel's CPU twin instead.
+  std::optional<TwinProgram> program;
+  if (!gpu) {
+    Expected<hcq_amd_twin> twin = runtime.findTwin(kernel);
+    if (!twin)
+      return twin.takeError();
+    program = TwinProgram::of(*twin, kernel.name, info);
+  }
   uint64_t address;
   {
     std::unique_lock<std::mutex> lock(mutex);
@@ -281,15 +285,8 @@ Expected<uint64_t> DeviceImpl::loadProgram(const Kernel &kernel,
       address = programs.emplace(info.image, *a).first->second;
     }
   }
-  // Where the shader would find its pointers: the descriptor's user SGPRs.
-  TwinProgram program;
-  program.twin = *twin;
-  program.name = kernel.name;
-  program.kernargUserData = info.kernargUserData();
-  if (info.dispatchPtr)
-    program.dispatchUserData = info.dispatchPtrUserData();
-  if (!gpu)
-    twins->add(address + info.entryOffset, std::move(program));
+  if (program)
+    twins->add(address + info.entryOffset, std::move(*program));
   return address;
 }
 

@@ -798,11 +798,8 @@ const TwinProgram *Sim::findProgram(SimGpu &gpu, uint64_t entry) {
     if (a->va + info.entryOffset != entry)
       continue;
     std::string kernel = symbol.substr(0, symbol.size() - 3);
-    auto program = std::make_unique<TwinProgram>();
-    program->name = kernel;
-    program->kernargUserData = info.kernargUserData();
-    if (info.dispatchPtr)
-      program->dispatchUserData = int(info.dispatchPtrUserData());
+    auto program =
+        std::make_unique<TwinProgram>(TwinProgram::of(nullptr, kernel, info));
     if (kernel == hcq::amd::BUILTIN_COPY_SYMBOL)
       program->twin = &builtinCopyTwin; // the runtime's, as for emulation
     for (void *library : twinLibraries)
