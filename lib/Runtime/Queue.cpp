@@ -46,13 +46,17 @@ void Queue::start(std::atomic<uint32_t> &flag) {
   thread = std::thread([this] { loop(); });
 }
 
-bool Queue::waitIdle() {
+bool Queue::waitWhileMoving(llvm::function_ref<bool()> done) {
   // A stretch without progress ends either in the queue's own wait timing
   // out (it then moves on) or in something that never will.
-  while (!waitUntil([&] { return idle(); }, rptr, timeout))
+  while (!waitUntil(done, rptr, timeout))
     if (!describeRunning().empty())
       return false;
   return true;
+}
+
+bool Queue::waitIdle() {
+  return waitWhileMoving([&] { return idle(); });
 }
 
 bool Queue::stop() {
@@ -62,12 +66,11 @@ bool Queue::stop() {
   sleepFlag->store(0);
   wakeCount.fetch_add(1, std::memory_order_relaxed);
   futexWake(*sleepFlag);
-  while (!waitUntil([&] { return exited.load(); }, rptr, timeout))
-    if (!describeRunning().empty()) {
-      // Joining would block for as long as the work runs, maybe forever.
-      thread.detach();
-      return false;
-    }
+  if (!waitWhileMoving([&] { return exited.load(); })) {
+    // Joining would block for as long as the work runs, maybe forever.
+    thread.detach();
+    return false;
+  }
   thread.join();
   return true;
 }

@@ -16,6 +16,7 @@
 #include "HCQ/Runtime/Twin.h"
 #include "HCQ/Support/Device.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/Error.h"
 
@@ -178,6 +179,9 @@ protected:
   /// Starts the thread; derived constructors call it once their members
   /// exist.
   void start(std::atomic<uint32_t> &sleepFlag);
+  /// Waits until `done()`, for as long as the queue moves on or is in a
+  /// wait of its own; false once it is stuck (waitIdle).
+  bool waitWhileMoving(llvm::function_ref<bool()> done);
   /// The name of `address` in the runtime's AddressNames, or `otherwise`.
   std::string nameOf(uint64_t address, std::string otherwise) const;
   /// Waits until the thread has read far enough that `units` more fit
