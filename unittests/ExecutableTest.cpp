@@ -235,11 +235,13 @@ TEST(Executable, StepsMissingWhatTheyReadAreRejected) {
 
 TEST(Executable, OlderFormatsAreRefusedByVersion) {
   std::vector<uint8_t> bytes = writeExecutable(sample());
-  bytes[4] = 2; // the format before pushes named their device queue
+  bytes[4] = FORMAT_VERSION - 1;
   EXPECT_NE(errorOf(readExecutable(bytes))
-                .find("format version 2, this reader reads version 3: the "
-                      "file is older than this runtime; recompile it with "
-                      "this hcq-opt"),
+                .find("format version " + std::to_string(FORMAT_VERSION - 1) +
+                      ", this reader reads version " +
+                      std::to_string(FORMAT_VERSION) +
+                      ": the file is older than this runtime; recompile it "
+                      "with this hcq-opt"),
             std::string::npos);
 }
 
@@ -257,6 +259,15 @@ TEST(Executable, PlaceholderScopesAreChecked) {
   exe.values.back().slot = 0;
   std::vector<uint8_t> bytes = writeExecutable(exe);
   ASSERT_TRUE(static_cast<bool>(readExecutable(bytes)));
+  // A number the device gives has no slot either.
+  exe.values.back().tag = PlaceholderTag::interrupt_event;
+  EXPECT_EQ(exe.values.back().scope(), PlaceholderScope::DeviceNumber);
+  exe.values.back().slot = 1;
+  EXPECT_NE(errorOf(readExecutable(writeExecutable(exe)))
+                .find("value 7 is a device-scoped placeholder with slot 1"),
+            std::string::npos);
+  exe.values.back() = timeline;
+  exe.values.back().slot = 0;
   // The scope word of the signal (value 3): after the kind, index and tag.
   std::vector<uint8_t> signal = writeExecutable(sample());
   (void)signal;
@@ -266,9 +277,11 @@ TEST(Executable, PlaceholderScopesAreChecked) {
 
 TEST(Executable, UnknownEnumValuesAreRefused) {
   Executable exe = sample();
-  exe.values[2].tag = static_cast<PlaceholderTag>(14);
+  exe.values[2].tag =
+      static_cast<PlaceholderTag>(hcq::abi::NUM_PLACEHOLDER_TAGS);
   EXPECT_NE(errorOf(readExecutable(writeExecutable(exe)))
-                .find("unknown placeholder tag 14"),
+                .find("unknown placeholder tag " +
+                      std::to_string(hcq::abi::NUM_PLACEHOLDER_TAGS)),
             std::string::npos);
   exe = sample();
   exe.submitters[0].steps[2].push.mode = static_cast<PushMode>(3);

@@ -9,11 +9,13 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "KFDSim.h"
 #include "SharedSchedules.h"
 
 #include "gtest/gtest.h"
 
 #include <cstdlib>
+#include <dlfcn.h>
 #include <fstream>
 #include <random>
 #include <time.h>
@@ -64,6 +66,23 @@ uint64_t monotonicNs() {
   timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return uint64_t(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
+
+/// This thread's CPU time.
+uint64_t threadCpuNs() {
+  timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return uint64_t(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
+
+/// The simulated driver's event counts.
+hcq_kfd_sim_event_counts eventCounts() {
+  auto get = reinterpret_cast<hcq_kfd_sim_get_event_counts_fn>(
+      dlsym(RTLD_DEFAULT, HCQ_KFD_SIM_GET_EVENT_COUNTS));
+  hcq_kfd_sim_event_counts counts{};
+  if (get)
+    get(&counts);
+  return counts;
 }
 
 /// Lines of /proc/self/maps: every GPU allocation is a mapping.
@@ -120,6 +139,54 @@ TEST(Hardware, ProducerAndConsumerShareGpuMemoryAcrossThreeGpus) {
       ASSERT_EQ(out[run].data<float>()[i],
                 8 * inputs[run][i] * float(run % 7 - 3))
           << "run " << run << " i " << i;
+}
+
+TEST(Hardware, HostWaitsSleepOnTheGpuInterrupt) {
+  // A kernel runs for 100 ms: synchronize spins briefly, then sleeps in
+  // WAIT_EVENTS on the GPU's event, which the interrupt after the timeline
+  // store wakes (the driver finds the event by the interrupt's context id,
+  // whose mailbox slot was written first). Polling instead would spend the
+  // 100 ms on the CPU; a missing or misdirected interrupt would leave every
+  // wait to time out.
+  ASSERT_TRUE(dlsym(RTLD_DEFAULT, HCQ_KFD_SIM_GET_EVENT_COUNTS))
+      << "run under the simulated kernel driver";
+  auto runtime = Runtime::create(hardware());
+  std::string path =
+      std::string(HCQ_TEST_INPUTS) + "/hardware-" + target() + ".co";
+  auto pause =
+      load(*runtime, hcq::test::amdKernel(path, "pause", "(write i64)", 1) +
+                         R"mlir(
+hcq.schedule @run_pause(%out: !hcq.buffer<1xi64, AMD:0>, %us: i32) {
+  hcq.launch @pause(%out : !hcq.buffer<1xi64, AMD:0>) vars(%us : i32) global [1, 1, 1] local [64, 1, 1]
+}
+)mlir");
+  ASSERT_TRUE(pause);
+  Buffer out = allocate(*runtime, 0, 8);
+  ASSERT_TRUE(out);
+  constexpr int RUNS = 5;
+  constexpr uint32_t US = 100000;
+  hcq_kfd_sim_event_counts before = eventCounts();
+  for (int run = 0; run < RUNS; ++run) {
+    out.data<uint64_t>()[0] = 0;
+    uint64_t wall = monotonicNs(), cpu = threadCpuNs();
+    ASSERT_FALSE(static_cast<bool>(
+        pause->run({bufferArgument({&out}), Argument::variable(int32_t(US))})));
+    llvm::Error e = runtime->synchronize();
+    ASSERT_FALSE(static_cast<bool>(e)) << llvm::toString(std::move(e));
+    wall = monotonicNs() - wall;
+    cpu = threadCpuNs() - cpu;
+    EXPECT_GE(out.data<uint64_t>()[0], uint64_t(US) * 100) << run;
+    EXPECT_GE(wall, uint64_t(US) * 1000) << run;
+    EXPECT_LT(cpu, wall / 4)
+        << "synchronize polled instead of sleeping, run " << run;
+  }
+  hcq_kfd_sim_event_counts after = eventCounts();
+  uint64_t interrupts = after.interrupts - before.interrupts;
+  EXPECT_GE(interrupts, uint64_t(RUNS));
+  EXPECT_EQ(after.byId - before.byId, interrupts);
+  EXPECT_EQ(after.searches, before.searches);
+  EXPECT_EQ(after.signaledNothing, before.signaledNothing);
+  EXPECT_GE(after.woken - before.woken, uint64_t(RUNS));
 }
 
 TEST(Hardware, ProfilesAreInHostNanoseconds) {

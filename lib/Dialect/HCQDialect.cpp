@@ -41,6 +41,8 @@ HCQ_SAME_CASE(PlaceholderTag, scratch);
 HCQ_SAME_CASE(PlaceholderTag, inputs);
 HCQ_SAME_CASE(PlaceholderTag, offtbl);
 HCQ_SAME_CASE(PlaceholderTag, host_function);
+HCQ_SAME_CASE(PlaceholderTag, event_mailbox);
+HCQ_SAME_CASE(PlaceholderTag, interrupt_event);
 static_assert(getMaxEnumValForPlaceholderTag() + 1 ==
               abi::NUM_PLACEHOLDER_TAGS);
 HCQ_SAME_CASE(KernelTarget, cpu);

@@ -35,14 +35,22 @@ static void printQueue(OpAsmPrinter &printer, Operation *, QueueAttr queue) {
   printQueueName(printer, queue);
 }
 
+/// Whether `tag`'s placeholders are the device's, one per device with no
+/// slot: its memory, or a number it gives.
+static bool isDeviceScopedTag(abi::PlaceholderTag tag) {
+  abi::PlaceholderScope scope = abi::getPlaceholderScope(tag);
+  return scope == abi::PlaceholderScope::Device ||
+         scope == abi::PlaceholderScope::DeviceNumber;
+}
+
 /// `slot N` for an executable's placeholder, `device` for a device's: the
 /// tag decides which, and the other spelling is an error naming the tag.
 static ParseResult parsePlaceholderSlot(OpAsmParser &parser,
                                         PlaceholderTagAttr tag,
                                         IntegerAttr &slot) {
   SMLoc loc = parser.getCurrentLocation();
-  bool deviceScoped = abi::getPlaceholderScope(static_cast<abi::PlaceholderTag>(
-                          tag.getValue())) == abi::PlaceholderScope::Device;
+  bool deviceScoped =
+      isDeviceScopedTag(static_cast<abi::PlaceholderTag>(tag.getValue()));
   Builder &b = parser.getBuilder();
   if (succeeded(parser.parseOptionalKeyword("device"))) {
     if (!deviceScoped)
@@ -602,8 +610,7 @@ static bool isSignalTag(PlaceholderTag tag) {
 }
 
 bool PlaceholderOp::isDeviceScoped() {
-  return abi::getPlaceholderScope(static_cast<abi::PlaceholderTag>(getTag())) ==
-         abi::PlaceholderScope::Device;
+  return isDeviceScopedTag(static_cast<abi::PlaceholderTag>(getTag()));
 }
 
 LogicalResult PlaceholderOp::verify() {

@@ -200,7 +200,7 @@ Error CommandProcessor::stepPM4(const Dwords &dwords, uint64_t &pos,
     break;
   }
   case pm4::RELEASE_MEM: {
-    if (Error e = need(6, "RELEASE_MEM"))
+    if (Error e = need(7, "RELEASE_MEM"))
       return e;
     // End of pipe: every earlier dispatch has finished, since twins run
     // to completion; the fence orders their writes before the store.
@@ -217,6 +217,10 @@ Error CommandProcessor::stepPM4(const Dwords &dwords, uint64_t &pos,
     else if (dataSel != pm4::DATA_SEL_NONE)
       return runtimeError("RELEASE_MEM at " + where() + " with DATA_SEL " +
                           Twine(dataSel) + " (not emulated)");
+    // INT_SEL [26:24]: any non-zero value interrupts, with the context id
+    // in the last dword [nvd/s15 PACKET3_RELEASE_MEM_INT_SEL].
+    if ((b[1] >> 24) & 0x7)
+      host.interrupt(b[6]);
     break;
   }
   case pm4::ACQUIRE_MEM:
@@ -365,10 +369,10 @@ Error CommandProcessor::stepSDMA(const Dwords &dwords, uint64_t &pos) {
         ->store(b[2], std::memory_order_release);
     break;
   case sdma::OP_TRAP:
-    // The interrupt: the host polls its signals instead.
     length = sdma::TRAP_DWORDS;
     if (Error e = packet(length, "TRAP"))
       return e;
+    host.interrupt(b[0] & sdma::TRAP_INT_CONTEXT_MASK);
     break;
   case sdma::OP_POLL_REGMEM:
     length = sdma::POLL_REGMEM_DWORDS;

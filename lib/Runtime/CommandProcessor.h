@@ -86,6 +86,10 @@ public:
   /// not tracked: then the L2 rule below is not checked.
   virtual std::optional<uint64_t> sdmaCopiesAroundL2() { return std::nullopt; }
   virtual void noteSdmaCopy() {}
+  /// The queue raised an interrupt carrying `context` (PM4 RELEASE_MEM with
+  /// an INT_SEL, after its write; SDMA TRAP's INT_CONTEXT). Nothing listens
+  /// on the emulated device: its host waits poll.
+  virtual void interrupt(uint32_t context) {}
 };
 
 class CommandProcessor {

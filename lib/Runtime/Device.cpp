@@ -163,7 +163,15 @@ Expected<uint64_t> DeviceImpl::getPlaceholder(PlaceholderTag tag,
       return address;
     }
   }
-  Expected<uint64_t> address = allocate(bytes);
+  // On a GPU the mailbox is its event's slot of the process's event page;
+  // elsewhere plain memory nobody reads.
+  bool mailboxSlot = tag == PlaceholderTag::event_mailbox && gpu;
+  if (mailboxSlot && bytes > 8)
+    return runtimeError(name + ": an executable asks for " + Twine(bytes) +
+                        " bytes of the device's event_mailbox, which has 8");
+  Expected<uint64_t> address = mailboxSlot
+                                   ? Expected<uint64_t>(gpu->getEventMailbox())
+                                   : allocate(bytes);
   if (!address)
     return address.takeError();
   if (tag == PlaceholderTag::timeline_value)
@@ -177,6 +185,13 @@ Expected<uint64_t> DeviceImpl::getPlaceholder(PlaceholderTag tag,
   std::lock_guard<std::mutex> lock(mutex);
   placeholders.emplace(tag, std::make_pair(*address, bytes));
   return *address;
+}
+
+Expected<uint64_t> DeviceImpl::getNumber(PlaceholderTag tag) {
+  if (tag != PlaceholderTag::interrupt_event)
+    return runtimeError(name + " gives no number for a " +
+                        abi::getPlaceholderTagName(tag) + " placeholder");
+  return gpu ? gpu->getEventId() : 0;
 }
 
 uint64_t DeviceImpl::getRingBytes() const {
@@ -291,28 +306,48 @@ Expected<uint64_t> DeviceImpl::loadProgram(const Kernel &kernel,
 }
 
 Error DeviceImpl::synchronize() {
-  // Every queue drains (a stuck wait times out and lets it go on), ...
-  // A queue stuck in a kernel that does not return is a hang too.
-  std::vector<Queue *> all;
-  forEachQueue([&](Queue &q) { all.push_back(&q); });
-  for (Queue *queue : all)
-    if (!queue->waitIdle())
-      return runtimeError(queue->getName() + ": " + queue->describeRunning() +
-                          " has not finished after " +
-                          Twine(queue->waitTimeout().count()) + " ms");
-  // ... and the timeline reaches its host value - 1. A queue that failed
-  // stops the wait.
+  // The timeline reaches its host value - 1 (the last finalizer of every
+  // run stored it); a queue that failed stops the wait.
   std::atomic<uint64_t> &timeline = word(timelineSignal);
   uint64_t target = word(timelineValue).load() - 1;
-  if (!waitUntil(
-          [&] {
-            return timeline.load() >= target ||
-                   runtime.flags.error.load(std::memory_order_acquire);
-          },
-          timeline, timeout))
+  auto waitForTimeline = [&]() -> Error {
+    if (waitUntil(
+            [&] {
+              return timeline.load() >= target ||
+                     runtime.flags.error.load(std::memory_order_acquire);
+            },
+            timeline, timeout, getInterrupts()))
+      return Error::success();
     return runtimeError("synchronize: the " + name + " timeline stays at " +
                         Twine(timeline.load()) + ", below " + Twine(target));
-  return Error::success();
+  };
+  // A GPU's queues drain by themselves, and the timeline store raises the
+  // interrupt the wait sleeps on: on a GPU that wait comes first, so the
+  // queues have (nearly) drained when they are looked at.
+  std::vector<Queue *> all;
+  forEachQueue([&](Queue &q) { all.push_back(&q); });
+  auto stuck = [&](Queue &queue) {
+    return runtimeError(queue.getName() + ": " + queue.describeRunning() +
+                        " has not finished after " +
+                        Twine(queue.waitTimeout().count()) + " ms");
+  };
+  if (gpu) {
+    if (Error e = waitForTimeline()) {
+      // A queue that has not got through its work names the hang better.
+      for (Queue *queue : all)
+        if (!queue->idle()) {
+          consumeError(std::move(e));
+          return stuck(*queue);
+        }
+      return e;
+    }
+  }
+  // Every queue drains (a stuck wait times out and lets it go on); one
+  // stuck in a kernel that does not return is a hang.
+  for (Queue *queue : all)
+    if (!queue->waitIdle())
+      return stuck(*queue);
+  return waitForTimeline();
 }
 
 //===----------------------------------------------------------------------===//

@@ -44,6 +44,11 @@ public:
   /// the sentinel all ones, everything else 0); a later request for more
   /// bytes than the first is refused.
   llvm::Expected<uint64_t> getPlaceholder(PlaceholderTag tag, uint64_t bytes);
+  /// The number the device gives for a placeholder of scope DeviceNumber:
+  /// its interrupt event's id (0 on devices no host sleeps on).
+  llvm::Expected<uint64_t> getNumber(PlaceholderTag tag);
+  /// What host waits on this device's timeline may sleep on, or null.
+  InterruptWait *getInterrupts() const { return gpu.get(); }
   /// Opens the device (the GPU, for a hardware AMD device) and makes its
   /// timeline: it exists from the start, so synchronize needs no
   /// executable. Called once, before the device is shared.

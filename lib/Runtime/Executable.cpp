@@ -239,7 +239,9 @@ Error validate(const Executable &exe) {
       return formatError("value " + Twine(i) + " is argument " +
                          Twine(v.index) + " of " + Twine(exe.numArgs));
     if (v.kind == ValueKind::Placeholder &&
-        v.scope() == PlaceholderScope::Device && v.slot != 0)
+        (v.scope() == PlaceholderScope::Device ||
+         v.scope() == PlaceholderScope::DeviceNumber) &&
+        v.slot != 0)
       return formatError("value " + Twine(i) +
                          " is a device-scoped placeholder with slot " +
                          Twine(v.slot));
@@ -496,7 +498,7 @@ Expected<Executable> readExecutable(ArrayRef<uint8_t> bytes) {
     v.index = r.u32();
     v.tag = r.e32<PlaceholderTag>(abi::NUM_PLACEHOLDER_TAGS, "placeholder tag");
     auto scope = r.e32<PlaceholderScope>(
-        uint32_t(PlaceholderScope::Runtime) + 1, "placeholder scope");
+        uint32_t(PlaceholderScope::DeviceNumber) + 1, "placeholder scope");
     if (!r.failed() && scope != v.scope())
       r.fail("a value of scope " + std::to_string(uint32_t(scope)) +
              " where its tag has scope " + std::to_string(uint32_t(v.scope())));

@@ -184,33 +184,39 @@ Expected<std::vector<GpuNode>> readTopology(StringRef nodesPath) {
 
 class Driver {
 public:
-  static Expected<std::shared_ptr<Driver>> get() {
+  /// The process's /dev/kfd, opened at the first request and kept open for
+  /// the process's life: KFD sets the process's event page once and never
+  /// lets it go (kfd_chardev.c refuses to free the signal BO; a second page
+  /// is refused), as libhsakmt keeps /dev/kfd open.
+  static Expected<Driver *> get() {
     static std::mutex mutex;
-    static std::weak_ptr<Driver> current;
+    static Driver *current = nullptr;
     std::lock_guard<std::mutex> lock(mutex);
-    if (auto driver = current.lock())
-      return driver;
+    if (current)
+      return current;
     int fd = ::open("/dev/kfd", O_RDWR | O_CLOEXEC);
     if (fd < 0)
       return runtimeError("cannot open /dev/kfd: " + errnoText(errno) +
                           " (no AMD GPU driver here; --amd=hardware needs "
                           "the amdgpu kernel driver and read-write access to "
                           "/dev/kfd, usually membership of the render group)");
-    auto driver = std::shared_ptr<Driver>(new Driver(fd));
     kfd_ioctl_get_version_args version{};
-    if (retryIoctl(fd, AMDKFD_IOC_GET_VERSION, &version) != 0)
-      return runtimeError("/dev/kfd: GET_VERSION failed: " + errnoText(errno));
+    if (retryIoctl(fd, AMDKFD_IOC_GET_VERSION, &version) != 0) {
+      int error = errno;
+      ::close(fd);
+      return runtimeError("/dev/kfd: GET_VERSION failed: " + errnoText(error));
+    }
     // Only the major version breaks compatibility [kfd_ioctl.h].
-    if (version.major_version != KFD_IOCTL_MAJOR_VERSION)
+    if (version.major_version != KFD_IOCTL_MAJOR_VERSION) {
+      ::close(fd);
       return runtimeError("/dev/kfd speaks KFD ABI " +
                           Twine(version.major_version) + "." +
                           Twine(version.minor_version) + ", this runtime " +
                           Twine(KFD_IOCTL_MAJOR_VERSION) + ".x");
-    driver->minor = version.minor_version;
-    current = driver;
-    return driver;
+    }
+    current = new Driver(fd, version.minor_version);
+    return current;
   }
-  ~Driver() { ::close(fd); }
 
   Error ioctl(unsigned long request, void *args, const char *what) {
     if (retryIoctl(fd, request, args) == 0)
@@ -218,23 +224,34 @@ public:
     return runtimeError(Twine("KFD ") + what + " failed: " + errnoText(errno));
   }
 
+  /// A signal event for `gpu`, auto-reset, and its mailbox. The first one
+  /// sets the process's event page, allocated on `gpu`; later GPUs get the
+  /// page mapped [kfd_ioctl.h CREATE_EVENT event_page_offset: "for dGPUs the
+  /// event page is allocated in user mode"; kfd_events.c
+  /// kfd_event_page_set].
+  Expected<std::pair<uint32_t, uint64_t>> createEvent(Gpu &gpu);
+
   const int fd;
-  uint32_t minor = 0;
+  const uint32_t minor;
 
 private:
-  explicit Driver(int fd) : fd(fd) {}
+  Driver(int fd, uint32_t minor) : fd(fd), minor(minor) {}
+
+  std::mutex mutex; // everything below
+  uint64_t eventPage = 0, eventPageHandle = 0;
+  std::vector<uint32_t> eventPageGpus; // GPUs the page is mapped on
 };
 
 //===----------------------------------------------------------------------===//
 // Gpu
 //===----------------------------------------------------------------------===//
 
-Gpu::Gpu(std::shared_ptr<Driver> driver, GpuNode node, std::string name)
-    : driver(std::move(driver)), node(node), name(std::move(name)),
+Gpu::Gpu(Driver &driver, GpuNode node, std::string name)
+    : driver(driver), node(node), name(std::move(name)),
       target(node.targetName()) {}
 
 Expected<std::unique_ptr<Gpu>> Gpu::open(unsigned index, std::string name) {
-  Expected<std::shared_ptr<Driver>> driver = Driver::get();
+  Expected<Driver *> driver = Driver::get();
   if (!driver)
     return runtimeError(name + ": " + toString(driver.takeError()));
   Expected<std::vector<GpuNode>> nodes = readTopology();
@@ -245,7 +262,7 @@ Expected<std::unique_ptr<Gpu>> Gpu::open(unsigned index, std::string name) {
                         Twine(nodes->size()) + " GPU" +
                         (nodes->size() == 1 ? "" : "s"));
   const GpuNode &node = (*nodes)[index];
-  std::unique_ptr<Gpu> gpu(new Gpu(*driver, node, name));
+  std::unique_ptr<Gpu> gpu(new Gpu(**driver, node, name));
   // A target the encoder does not know cannot run what it encoded.
   if (!amd::lookupTarget(gpu->target)) {
     std::string known;
@@ -278,16 +295,71 @@ Error Gpu::acquire() {
   kfd_ioctl_acquire_vm_args vm{};
   vm.drm_fd = uint32_t(renderFd);
   vm.gpu_id = node.gpuId;
-  if (Error e = driver->ioctl(AMDKFD_IOC_ACQUIRE_VM, &vm, "ACQUIRE_VM"))
+  if (Error e = driver.ioctl(AMDKFD_IOC_ACQUIRE_VM, &vm, "ACQUIRE_VM"))
     return runtimeError(name + ": " + toString(std::move(e)));
   Expected<ClockSample> clock = sampleClock();
   if (!clock)
     return clock.takeError();
   firstClock = lastClock = *clock;
+  Expected<std::pair<uint32_t, uint64_t>> event = driver.createEvent(*this);
+  if (!event)
+    return runtimeError(name + ": " + toString(event.takeError()));
+  std::tie(eventId, eventMailbox) = *event;
   return Error::success();
 }
 
+Expected<std::pair<uint32_t, uint64_t>> Driver::createEvent(Gpu &gpu) {
+  std::lock_guard<std::mutex> lock(mutex);
+  kfd_ioctl_create_event_args args{};
+  if (!eventPage) {
+    Expected<Gpu::Allocation> page = gpu.allocateUnrecorded(EVENT_PAGE_BYTES);
+    if (!page)
+      return page.takeError();
+    // Slots read "unsignaled" until an event's GPU writes them
+    // [kfd_events.c UNSIGNALED_EVENT_SLOT].
+    std::memset(reinterpret_cast<void *>(page->address), 0xFF,
+                EVENT_PAGE_BYTES);
+    args.event_page_offset = page->handle;
+    eventPage = page->address;
+    eventPageHandle = page->handle;
+    eventPageGpus.push_back(gpu.node.gpuId);
+  } else if (!llvm::is_contained(eventPageGpus, gpu.node.gpuId)) {
+    if (Error e = gpu.mapToGpu(eventPageHandle))
+      return std::move(e);
+    eventPageGpus.push_back(gpu.node.gpuId);
+  }
+  args.event_type = KFD_IOC_EVENT_SIGNAL;
+  args.auto_reset = 1;
+  args.node_id = gpu.node.node;
+  if (Error e = ioctl(AMDKFD_IOC_CREATE_EVENT, &args, "CREATE_EVENT"))
+    return std::move(e);
+  if (args.event_slot_index >= KFD_SIGNAL_EVENT_LIMIT)
+    return runtimeError("KFD gave event slot " + Twine(args.event_slot_index) +
+                        ", past the event page");
+  return std::make_pair(args.event_id,
+                        eventPage + uint64_t(args.event_slot_index) * 8);
+}
+
+void Gpu::sleepUntilInterrupt(std::chrono::milliseconds slice) {
+  // A failure or a timeout is a return too: the caller looks at its signal
+  // again either way.
+  kfd_event_data event{};
+  event.event_id = eventId;
+  kfd_ioctl_wait_events_args args{};
+  args.events_ptr = reinterpret_cast<uint64_t>(&event);
+  args.num_events = 1;
+  args.wait_for_all = 1;
+  args.timeout = uint32_t(std::max<int64_t>(slice.count(), 1));
+  (void)retryIoctl(driver.fd, AMDKFD_IOC_WAIT_EVENTS, &args);
+}
+
 Gpu::~Gpu() {
+  if (eventId != NO_EVENT) {
+    kfd_ioctl_destroy_event_args args{};
+    args.event_id = eventId;
+    consumeError(
+        driver.ioctl(AMDKFD_IOC_DESTROY_EVENT, &args, "DESTROY_EVENT"));
+  }
   // What is left (the device frees its own first): unmapped, then freed, as
   // the driver requires.
   while (!allocations.empty())
@@ -299,6 +371,15 @@ Gpu::~Gpu() {
 }
 
 Expected<uint64_t> Gpu::allocate(uint64_t bytes) {
+  Expected<Allocation> allocation = allocateUnrecorded(bytes);
+  if (!allocation)
+    return allocation.takeError();
+  std::lock_guard<std::mutex> lock(mutex);
+  allocations[allocation->address] = *allocation;
+  return allocation->address;
+}
+
+Expected<Gpu::Allocation> Gpu::allocateUnrecorded(uint64_t bytes) {
   uint64_t size = alignTo(std::max<uint64_t>(bytes, 1), PAGE_BYTES);
   if (size < bytes)
     return runtimeError(name + ": cannot allocate " + Twine(bytes) + " bytes");
@@ -322,8 +403,8 @@ Expected<uint64_t> Gpu::allocate(uint64_t bytes) {
                 KFD_IOC_ALLOC_MEM_FLAGS_NO_SUBSTITUTE |
                 KFD_IOC_ALLOC_MEM_FLAGS_COHERENT |
                 KFD_IOC_ALLOC_MEM_FLAGS_UNCACHED;
-  if (Error e = driver->ioctl(AMDKFD_IOC_ALLOC_MEMORY_OF_GPU, &alloc,
-                              "ALLOC_MEMORY_OF_GPU")) {
+  if (Error e = driver.ioctl(AMDKFD_IOC_ALLOC_MEMORY_OF_GPU, &alloc,
+                             "ALLOC_MEMORY_OF_GPU")) {
     ::munmap(reserved, size);
     return runtimeError(name + ": " + toString(std::move(e)) + " for " +
                         Twine(size) + " bytes");
@@ -331,7 +412,7 @@ Expected<uint64_t> Gpu::allocate(uint64_t bytes) {
   auto undo = [&](Error e) -> Error {
     kfd_ioctl_free_memory_of_gpu_args free{};
     free.handle = alloc.handle;
-    consumeError(driver->ioctl(AMDKFD_IOC_FREE_MEMORY_OF_GPU, &free, "FREE"));
+    consumeError(driver.ioctl(AMDKFD_IOC_FREE_MEMORY_OF_GPU, &free, "FREE"));
     ::munmap(reserved, size);
     return runtimeError(name + ": " + toString(std::move(e)));
   };
@@ -341,18 +422,19 @@ Expected<uint64_t> Gpu::allocate(uint64_t bytes) {
   if (mapped != reserved)
     return undo(runtimeError("cannot map GPU memory at 0x" +
                              utohexstr(address) + ": " + errnoText(errno)));
-  uint32_t gpuId = node.gpuId;
-  kfd_ioctl_map_memory_to_gpu_args map{};
-  map.handle = alloc.handle;
-  map.device_ids_array_ptr = reinterpret_cast<uint64_t>(&gpuId);
-  map.n_devices = 1;
-  if (Error e = driver->ioctl(AMDKFD_IOC_MAP_MEMORY_TO_GPU, &map,
-                              "MAP_MEMORY_TO_GPU"))
+  if (Error e = mapToGpu(alloc.handle))
     return undo(std::move(e));
   std::memset(mapped, 0, size);
-  std::lock_guard<std::mutex> lock(mutex);
-  allocations[address] = {alloc.handle, size};
-  return address;
+  return Allocation{address, alloc.handle, size};
+}
+
+Error Gpu::mapToGpu(uint64_t handle) {
+  uint32_t gpuId = node.gpuId;
+  kfd_ioctl_map_memory_to_gpu_args map{};
+  map.handle = handle;
+  map.device_ids_array_ptr = reinterpret_cast<uint64_t>(&gpuId);
+  map.n_devices = 1;
+  return driver.ioctl(AMDKFD_IOC_MAP_MEMORY_TO_GPU, &map, "MAP_MEMORY_TO_GPU");
 }
 
 void Gpu::free(uint64_t address) {
@@ -370,12 +452,12 @@ void Gpu::free(uint64_t address) {
   unmap.handle = allocation.handle;
   unmap.device_ids_array_ptr = reinterpret_cast<uint64_t>(&gpuId);
   unmap.n_devices = 1;
-  consumeError(driver->ioctl(AMDKFD_IOC_UNMAP_MEMORY_FROM_GPU, &unmap,
-                             "UNMAP_MEMORY_FROM_GPU"));
+  consumeError(driver.ioctl(AMDKFD_IOC_UNMAP_MEMORY_FROM_GPU, &unmap,
+                            "UNMAP_MEMORY_FROM_GPU"));
   kfd_ioctl_free_memory_of_gpu_args args{};
   args.handle = allocation.handle;
   consumeError(
-      driver->ioctl(AMDKFD_IOC_FREE_MEMORY_OF_GPU, &args, "FREE_MEMORY"));
+      driver.ioctl(AMDKFD_IOC_FREE_MEMORY_OF_GPU, &args, "FREE_MEMORY"));
   ::munmap(reinterpret_cast<void *>(address), allocation.bytes);
 }
 
@@ -386,7 +468,7 @@ Expected<uint64_t> Gpu::doorbellPage(uint64_t doorbellOffset) {
   uint64_t base = doorbellOffset & ~uint64_t(DOORBELL_PAGE_BYTES - 1);
   if (!doorbells) {
     void *page = ::mmap(nullptr, DOORBELL_PAGE_BYTES, PROT_READ | PROT_WRITE,
-                        MAP_SHARED, driver->fd, off_t(base));
+                        MAP_SHARED, driver.fd, off_t(base));
     if (page == MAP_FAILED)
       return runtimeError(name +
                           ": cannot map the doorbells: " + errnoText(errno));
@@ -402,7 +484,7 @@ Expected<uint64_t> Gpu::doorbellPage(uint64_t doorbellOffset) {
 Error Gpu::destroyQueue(uint32_t queueId) {
   kfd_ioctl_destroy_queue_args args{};
   args.queue_id = queueId;
-  return driver->ioctl(AMDKFD_IOC_DESTROY_QUEUE, &args, "DESTROY_QUEUE");
+  return driver.ioctl(AMDKFD_IOC_DESTROY_QUEUE, &args, "DESTROY_QUEUE");
 }
 
 /// A KFD user-mode queue: the host side is AMDRing's; the GPU executes it.
@@ -499,7 +581,7 @@ Gpu::createQueue(std::string queueName, bool pm4, RingMemory memory,
     args.ctx_save_restore_size = uint32_t(wgData + ctlStack);
     args.ctl_stack_size = uint32_t(ctlStack);
   }
-  if (Error e = driver->ioctl(AMDKFD_IOC_CREATE_QUEUE, &args, "CREATE_QUEUE")) {
+  if (Error e = driver.ioctl(AMDKFD_IOC_CREATE_QUEUE, &args, "CREATE_QUEUE")) {
     release();
     return runtimeError(queueName + ": " + toString(std::move(e)));
   }
@@ -525,8 +607,8 @@ Expected<Gpu::ClockSample> Gpu::sampleClock() {
   args.gpu_id = node.gpuId;
   uint64_t before = monotonicNs(CLOCK_MONOTONIC),
            beforeRaw = monotonicNs(CLOCK_MONOTONIC_RAW);
-  if (Error e = driver->ioctl(AMDKFD_IOC_GET_CLOCK_COUNTERS, &args,
-                              "GET_CLOCK_COUNTERS"))
+  if (Error e = driver.ioctl(AMDKFD_IOC_GET_CLOCK_COUNTERS, &args,
+                             "GET_CLOCK_COUNTERS"))
     return runtimeError(name + ": " + toString(std::move(e)));
   int64_t rawToMonotonic = int64_t(before) - int64_t(beforeRaw);
   return ClockSample{

@@ -19,6 +19,8 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <linux/kfd_ioctl.h>
+
 #include <map>
 #include <memory>
 #include <mutex>
@@ -38,6 +40,9 @@ constexpr const char *TOPOLOGY_NODES =
 /// end-of-pipe buffer is one page (tinygrad's and libhsakmt's size).
 constexpr uint64_t PAGE_BYTES = 4096, DOORBELL_PAGE_BYTES = 0x2000,
                    EOP_BYTES = 4096;
+/// The process's event page: one 64-bit mailbox slot per signal event
+/// [kfd_ioctl.h KFD_SIGNAL_EVENT_LIMIT; kfd_events.c page_slots].
+constexpr uint64_t EVENT_PAGE_BYTES = KFD_SIGNAL_EVENT_LIMIT * 8;
 
 /// What the runtime reads from a GPU node of the topology.
 struct GpuNode {
@@ -65,15 +70,16 @@ readTopology(llvm::StringRef nodes = TOPOLOGY_NODES);
 
 class Driver;
 
-/// One GPU opened through KFD: its address space, memory and queues.
-class Gpu {
+/// One GPU opened through KFD: its address space, memory, queues and the
+/// event its timeline stores raise (InterruptWait).
+class Gpu : public InterruptWait {
 public:
   /// AMD:`index` (`name`): the index-th GPU node of the topology. Fails at
   /// once, saying why, without /dev/kfd, without that GPU, or when its
   /// target is not one hcq encodes for.
   static llvm::Expected<std::unique_ptr<Gpu>> open(unsigned index,
                                                    std::string name);
-  ~Gpu();
+  ~Gpu() override;
 
   const GpuNode &getNode() const { return node; }
   const std::string &getTargetName() const { return target; }
@@ -95,10 +101,26 @@ public:
   /// CLOCK_MONOTONIC nanoseconds.
   uint64_t toHostNs(uint64_t ticks);
 
+  /// The GPU's interrupt event (a KFD signal event): its id, which the
+  /// interrupts carry, and its mailbox, the slot of the process's event page
+  /// the GPU writes before each (placeholders interrupt_event and
+  /// event_mailbox).
+  uint32_t getEventId() const { return eventId; }
+  uint64_t getEventMailbox() const { return eventMailbox; }
+  /// WAIT_EVENTS on the event, for at most `slice`.
+  void sleepUntilInterrupt(std::chrono::milliseconds slice) override;
+
 private:
   friend class KFDQueue;
-  Gpu(std::shared_ptr<Driver> driver, GpuNode node, std::string name);
+  friend class Driver;
+  Gpu(Driver &driver, GpuNode node, std::string name);
   llvm::Error acquire();
+  struct Allocation {
+    uint64_t address, handle, bytes;
+  };
+  /// Memory as allocate() makes it, not yet recorded as the GPU's.
+  llvm::Expected<Allocation> allocateUnrecorded(uint64_t bytes);
+  llvm::Error mapToGpu(uint64_t handle);
   llvm::Expected<uint64_t> doorbellPage(uint64_t doorbellOffset);
   llvm::Error destroyQueue(uint32_t queueId);
   struct ClockSample {
@@ -106,17 +128,17 @@ private:
   };
   llvm::Expected<ClockSample> sampleClock();
 
-  std::shared_ptr<Driver> driver;
+  Driver &driver;
   GpuNode node;
   std::string name, target;
   int renderFd = -1;
-  std::mutex mutex; // everything below
-  struct Allocation {
-    uint64_t handle, bytes;
-  };
+  std::mutex mutex;                           // everything below
   std::map<uint64_t, Allocation> allocations; // by address
   uint64_t doorbells = 0, doorbellBase = 0;   // the mapped doorbell page
   ClockSample firstClock, lastClock;
+  static constexpr uint32_t NO_EVENT = ~0u;
+  uint32_t eventId = NO_EVENT;
+  uint64_t eventMailbox = 0;
 };
 
 } // namespace hcq::runtime::kfd

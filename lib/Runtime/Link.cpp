@@ -52,6 +52,12 @@ Expected<LinkResult> link(const Executable &exe, Memory &memory) {
         if (!fn)
           return fn.takeError();
         address = *fn;
+      } else if (value.kind == ValueKind::Placeholder &&
+                 value.scope() == PlaceholderScope::DeviceNumber) {
+        Expected<uint64_t> number = memory.deviceNumber(value.tag, device);
+        if (!number)
+          return number.takeError();
+        address = *number;
       } else if (value.kind == ValueKind::Placeholder) {
         auto key = std::make_tuple(value.tag, value.slot, device);
         auto it = placeholders.find(key);
@@ -208,6 +214,11 @@ Expected<uint64_t> AddressMap::hostFunction(const Kernel &kernel) {
 
 Expected<uint64_t> AddressMap::runtimeFunction(uint32_t id) {
   return 0x7e0000000000 + 0x100 * static_cast<uint64_t>(id);
+}
+
+Expected<uint64_t> AddressMap::deviceNumber(PlaceholderTag,
+                                            const DeviceId &device) {
+  return uint64_t(device.index) + 1;
 }
 
 } // namespace hcq::runtime

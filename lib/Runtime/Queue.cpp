@@ -11,6 +11,8 @@ using namespace llvm;
 
 namespace hcq::runtime {
 
+InterruptWait::~InterruptWait() = default;
+
 uint64_t nowNs() {
   timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);

@@ -20,6 +20,7 @@
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/Error.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <map>
@@ -44,18 +45,41 @@ inline std::atomic<uint64_t> &word(uint64_t address) {
   return *reinterpret_cast<std::atomic<uint64_t> *>(address);
 }
 
-/// Spins, then yields, until `done()` holds or the value `watched` points at
-/// stops changing for `timeout`. Returns false on a timeout. A template: the
-/// plan's fences run it on every run.
+/// What a host wait may sleep on once it has spun for a while: the device's
+/// interrupt (a hardware AMD device's KFD event, raised after each timeline
+/// store the host may wait for).
+class InterruptWait {
+public:
+  virtual ~InterruptWait();
+  /// Sleeps until the device raises its interrupt or `slice` passes. May
+  /// return early; the caller checks what it waits for again.
+  virtual void sleepUntilInterrupt(std::chrono::milliseconds slice) = 0;
+};
+
+/// How long a host wait spins and yields before it sleeps on the device's
+/// interrupt, and the longest one sleep lasts: a wake lost to a race (an
+/// interrupt another thread consumed between its check and its sleep) costs
+/// at most that.
+constexpr uint64_t SPIN_BEFORE_SLEEP_NS = 50000;
+constexpr std::chrono::milliseconds INTERRUPT_SLICE{10};
+
+/// Spins, then yields (or sleeps on `interrupts`, when given, once it has
+/// spun for SPIN_BEFORE_SLEEP_NS), until `done()` holds or the value
+/// `watched` points at stops changing for `timeout`. Returns false on a
+/// timeout. A template: the plan's fences run it on every run.
 template <typename Done, typename Watched>
 bool waitUntil(Done done, const Watched &watched,
-               std::chrono::milliseconds timeout) {
+               std::chrono::milliseconds timeout,
+               InterruptWait *interrupts = nullptr) {
   uint64_t last = watched.load(std::memory_order_acquire);
-  uint64_t since = nowNs();
+  uint64_t start = nowNs(), since = start;
   for (unsigned spin = 0; !done(); ++spin) {
     if (spin < 64)
       continue;
-    std::this_thread::yield();
+    if (interrupts && nowNs() - start > SPIN_BEFORE_SLEEP_NS)
+      interrupts->sleepUntilInterrupt(std::min(timeout, INTERRUPT_SLICE));
+    else
+      std::this_thread::yield();
     uint64_t value = watched.load(std::memory_order_acquire);
     uint64_t now = nowNs();
     if (value != last) {

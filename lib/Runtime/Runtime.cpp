@@ -75,6 +75,14 @@ public:
     return runtimeError("unknown runtime function " + Twine(id));
   }
 
+  Expected<uint64_t> deviceNumber(PlaceholderTag tag,
+                                  const DeviceId &id) override {
+    Expected<DeviceImpl *> device = runtime.getDevice(id);
+    if (!device)
+      return device.takeError();
+    return (*device)->getNumber(tag);
+  }
+
   void write(uint64_t address, ArrayRef<uint8_t> bytes) override {
     std::memcpy(reinterpret_cast<void *>(address), bytes.data(), bytes.size());
   }
@@ -539,7 +547,7 @@ private:
                     return timeline.load() >= epoch ||
                            flags.error.load(std::memory_order_relaxed);
                   },
-                  timeline, device->getTimeout()))
+                  timeline, device->getTimeout(), device->getInterrupts()))
             return runtime->hang("fence: the " + device->getName() +
                                  " timeline stays below epoch " + Twine(epoch));
         }

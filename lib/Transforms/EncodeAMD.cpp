@@ -33,10 +33,10 @@ namespace {
 
 /// Whether the host may wait for what `store` writes: only the device
 /// timeline (synchronize and the plan's fences wait on it; queue signals are
-/// waited on by other queues). Only those stores ask for an interrupt, the
-/// PM4 RELEASE_MEM's INT_SEL or the SDMA TRAP after the FENCE: under KFD
-/// each interrupt costs the driver a search of the process's events
-/// (kfd_signal_event_interrupt), and nothing sleeps on the others.
+/// waited on by other queues). Only after those stores does a queue raise
+/// the device's interrupt event, so a host may sleep on it: under KFD each
+/// interrupt costs the driver an event lookup, and nothing sleeps on the
+/// others.
 bool hostWaitsOn(StoreOp store) {
   return llvm::any_of(store.getSignals(), [](Value signal) {
     auto placeholder = signal.getDefiningOp<PlaceholderOp>();
@@ -120,8 +120,16 @@ private:
   }
   void acquireMem(CommandStream &cmds, bool full);
   void releaseMem(CommandStream &cmds, ArrayRef<Value> address,
-                  uint32_t dataSelect, uint32_t interrupt, bool flush,
-                  Value valueBuffer, int64_t value);
+                  uint32_t dataSelect, bool flush, Value valueBuffer,
+                  int64_t value);
+  /// The interrupt event's placeholders on `devices`: its mailbox and its
+  /// number.
+  std::pair<Value, Value> interruptEvent(DevicesAttr devices);
+  /// Writes the event's number into its mailbox, then raises the interrupt
+  /// carrying it (KFD wakes a sleeping host only for an event whose mailbox
+  /// slot was written: kfd_events.c lookup_signaled_event_by_partial_id).
+  void raiseInterruptPM4(CommandStream &cmds, DevicesAttr devices);
+  void raiseInterruptSDMA(CommandStream &cmds, DevicesAttr devices);
   void memoryBarrier(CommandStream &cmds);
   void waitRegMem(CommandStream &cmds, ArrayRef<Value> address,
                   Value valueBuffer, int64_t value);
@@ -157,8 +165,8 @@ void Encoder::acquireMem(CommandStream &cmds, bool full) {
 }
 
 void Encoder::releaseMem(CommandStream &cmds, ArrayRef<Value> address,
-                         uint32_t dataSelect, uint32_t interrupt, bool flush,
-                         Value valueBuffer, int64_t value) {
+                         uint32_t dataSelect, bool flush, Value valueBuffer,
+                         int64_t value) {
   uint32_t event = pm4::releaseEvent(pm4::CACHE_FLUSH_AND_INV_TS_EVENT,
                                      pm4::EVENT_INDEX_END_OF_PIPE);
   if (flush)
@@ -170,11 +178,54 @@ void Encoder::releaseMem(CommandStream &cmds, ArrayRef<Value> address,
                        pm4::RELEASE_GCR_SEQ;
   packet(cmds, pm4::RELEASE_MEM, 7);
   cmds.constant(event);
-  cmds.constant(pm4::releaseSelect(dataSelect, interrupt));
+  cmds.constant(pm4::releaseSelect(dataSelect, pm4::INT_SEL_NONE));
   cmds.addressLoHi(address);
   cmds.signalValue(valueBuffer, value, WordPart::lo);
   cmds.signalValue(valueBuffer, value, WordPart::hi);
   cmds.constant(0); // interrupt context id
+}
+
+std::pair<Value, Value> Encoder::interruptEvent(DevicesAttr devices) {
+  MLIRContext *ctx = devices.getContext();
+  Value mailbox =
+      placeholders.getSignal(PlaceholderTag::event_mailbox, 0, devices);
+  Value number = placeholders.get(
+      PlaceholderTag::interrupt_event, 0,
+      BufferType::get(ctx, 1, IntegerType::get(ctx, 8), devices),
+      /*isVolatile=*/false);
+  return {mailbox, number};
+}
+
+void Encoder::raiseInterruptPM4(CommandStream &cmds, DevicesAttr devices) {
+  auto [mailbox, number] = interruptEvent(devices);
+  // No cache action: the timeline store before it flushed; the interrupt
+  // follows the write's confirmation [nvd/s15 RELEASE_MEM INT_SEL 2], and
+  // its context id names the event [Linux amdkfd kfd_int_process_v9/v11.c:
+  // CP_END_OF_PIPE -> kfd_signal_event_interrupt(context_id0)].
+  packet(cmds, pm4::RELEASE_MEM, 7);
+  cmds.constant(pm4::releaseEvent(pm4::CACHE_FLUSH_AND_INV_TS_EVENT,
+                                  pm4::EVENT_INDEX_END_OF_PIPE));
+  cmds.constant(pm4::releaseSelect(pm4::DATA_SEL_LOW32,
+                                   pm4::INT_SEL_AFTER_WRITE_CONFIRM));
+  cmds.addressLoHi(mailbox);
+  cmds.address(number, WordPart::lo);
+  cmds.constant(0);
+  cmds.address(number, WordPart::lo); // interrupt context id
+}
+
+void Encoder::raiseInterruptSDMA(CommandStream &cmds, DevicesAttr devices) {
+  auto [mailbox, number] = interruptEvent(devices);
+  // FENCE into the mailbox, then TRAP with the event in INT_CONTEXT [27:0]
+  // [sd6 SDMA_PKT_TRAP; Linux amdkfd kfd_int_process_v11.c SDMA_TRAP ->
+  // kfd_signal_event_interrupt(context_id0 & 0xfffffff, 28)].
+  uint32_t fence = sdma::OP_FENCE;
+  if (!target.isGfx9())
+    fence |= sdma::fenceMType(3); // uncached
+  cmds.constant(fence);
+  cmds.addressLoHi(mailbox);
+  cmds.address(number, WordPart::lo);
+  cmds.constant(sdma::OP_TRAP);
+  cmds.address(number, WordPart::lo);
 }
 
 void Encoder::memoryBarrier(CommandStream &cmds) {
@@ -453,14 +504,14 @@ LogicalResult Encoder::encodeCompute(SubmitOp submit, OpBuilder &builder,
             .Case([&](StoreOp store) {
               releaseMem(
                   cmds, lanesOf(store.getSignals(), lanes), pm4::DATA_SEL_LOW32,
-                  hostWaitsOn(store) ? pm4::INT_SEL_AFTER_WRITE_CONFIRM
-                                     : pm4::INT_SEL_NONE,
                   /*flush=*/true, store.getValueBuffer(), store.getValue());
+              if (hostWaitsOn(store))
+                raiseInterruptPM4(cmds, submit.getDevices());
               return success();
             })
             .Case([&](TimestampOp ts) {
               releaseMem(cmds, lanesOf(ts.getSlots(), lanes),
-                         pm4::DATA_SEL_GPU_CLOCK, pm4::INT_SEL_NONE,
+                         pm4::DATA_SEL_GPU_CLOCK,
                          /*flush=*/false, Value(), 0);
               return success();
             })
@@ -519,7 +570,7 @@ LogicalResult Encoder::encodeCopy(SubmitOp submit, CommandStream &cmds) {
               cmds.signalValue(store.getValueBuffer(), store.getValue(),
                                WordPart::lo);
               if (hostWaitsOn(store))
-                cmds.constants({sdma::OP_TRAP, 0});
+                raiseInterruptSDMA(cmds, submit.getDevices());
               return success();
             })
             .Case([&](TimestampOp ts) {

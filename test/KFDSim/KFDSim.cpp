@@ -9,9 +9,10 @@
 //     it writes into a temporary folder;
 //   - ioctl on /dev/kfd: GET_VERSION, ACQUIRE_VM, ALLOC/FREE_MEMORY_OF_GPU,
 //     MAP/UNMAP_MEMORY_TO/FROM_GPU, CREATE/DESTROY_QUEUE,
-//     GET_CLOCK_COUNTERS, with the driver's checks (a queue's ring a power
-//     of two inside GPU-mapped memory, memory freed only once unmapped, the
-//     VM acquired before use ...); a refused call logs why to stderr;
+//     GET_CLOCK_COUNTERS, CREATE/DESTROY/WAIT_EVENTS, with the driver's
+//     checks (a queue's ring a power of two inside GPU-mapped memory,
+//     memory freed only once unmapped, the VM acquired before use, the
+//     event page set once ...); a refused call logs why to stderr;
 //   - mmap of the render node at an allocation's offset (its memory) and of
 //     /dev/kfd at the doorbell offset (the doorbell page).
 // Behind each queue a thread plays the GPU: it watches the doorbell, as the
@@ -20,17 +21,26 @@
 // DISPATCH_DIRECT finds the kernel by reading the code object in GPU memory
 // and runs its CPU twin (hcq_twin_<kernel> from HCQ_KFD_SIM_TWINS). A packet
 // the command processor cannot execute stops the queue, as a GPU hang does.
+// An interrupt the command processor raises signals events as KFD's
+// interrupt handler does (kfd_events.c kfd_signal_event_interrupt): the
+// event its context id names if that event's mailbox slot was written, else
+// every event whose slot was; the counts are hcq_kfd_sim_get_event_counts'
+// (KFDSim.h). Event ids start at 5, as if another library of the process
+// had made some, so a runtime that assumes its first event is 0 is caught.
 //
 // Configuration (environment):
 //   HCQ_KFD_SIM_GPUS   the GPUs, in order: "gfx1100,gfx942"; "gfx942x8"
 //                      is a gfx942 with 8 XCCs. Unset: everything passes
 //                      through to the real system calls.
 //   HCQ_KFD_SIM_TWINS  colon-separated shared libraries with the twins.
+//   HCQ_KFD_SIM_EVENT_COUNTS  set: the event counts are printed to stderr
+//                      at exit.
 //
 // Struct layouts are <linux/kfd_ioctl.h>, as for the device.
 //
 //===----------------------------------------------------------------------===//
 
+#include "KFDSim.h"
 #include "CommandProcessor.h"
 
 #include "HCQ/Target/AMD/CodeObject.h"
@@ -40,6 +50,7 @@
 
 #include <atomic>
 #include <cerrno>
+#include <condition_variable>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
@@ -180,6 +191,7 @@ public:
   void noteSdmaCopy() override {
     gpu.sdmaCopies.fetch_add(1, std::memory_order_release);
   }
+  void interrupt(uint32_t context) override;
 
 private:
   void run() {
@@ -279,6 +291,12 @@ public:
              off_t offset);
 
   const TwinProgram *findProgram(SimGpu &gpu, uint64_t entry);
+  /// An interrupt from a queue, as KFD's handler takes it.
+  void interrupt(uint32_t context);
+  hcq_kfd_sim_event_counts eventCounts() {
+    std::lock_guard<std::mutex> lock(mutex);
+    return counts;
+  }
   bool isGpuMemory(const SimGpu &gpu, uint64_t address, uint64_t bytes) {
     std::lock_guard<std::mutex> lock(mutex);
     return mapped(gpu, address, bytes) != nullptr;
@@ -337,6 +355,16 @@ private:
   }
   void writeTopology();
   int createQueue(kfd_ioctl_create_queue_args &args);
+  int createEvent(kfd_ioctl_create_event_args &args);
+  int waitEvents(kfd_ioctl_wait_events_args &args,
+                 std::unique_lock<std::mutex> &lock);
+  /// The 64-bit mailbox slot of event `id` in the event page.
+  std::atomic<uint64_t> &slot(uint32_t id) {
+    return reinterpret_cast<std::atomic<uint64_t> *>(eventPage)[id];
+  }
+  /// kfd_events.c set_event_from_interrupt: acknowledge the slot, then set
+  /// the event (an auto-reset event stays set only if nobody waits).
+  void setEvent(uint32_t id);
 
   std::mutex mutex;        // everything below
   std::deque<SimGpu> gpus; // stays where it is: queues refer to its GPUs
@@ -349,7 +377,21 @@ private:
   std::map<uint32_t, std::unique_ptr<SimQueue>> queues;
   uint32_t nextQueue = 0;
   std::map<uint64_t, std::unique_ptr<TwinProgram>> programs; // by entry
+  /// The process's event page (kfd_event_page_set) and its signal events.
+  uint64_t eventPage = 0, eventPageHandle = 0, eventSlots = 0;
+  struct Event {
+    bool autoReset = true, signaled = false;
+    unsigned waiters = 0;
+    uint64_t sets = 0; // bumped by every set, for waiters to see
+  };
+  std::map<uint32_t, Event> events;
+  std::condition_variable eventSet;
+  hcq_kfd_sim_event_counts counts{};
 };
+
+/// UNSIGNALED_EVENT_SLOT [kfd_events.c]; the first id the simulator gives.
+constexpr uint64_t UNSIGNALED = ~uint64_t(0);
+constexpr uint32_t FIRST_EVENT_ID = 5;
 
 Sim::Sim(const char *spec) {
   std::string list = spec;
@@ -428,6 +470,16 @@ Sim::Sim(const char *spec) {
     }
   }
   writeTopology();
+  if (std::getenv("HCQ_KFD_SIM_EVENT_COUNTS"))
+    std::atexit([] {
+      hcq_kfd_sim_event_counts c = Sim::get()->eventCounts();
+      log("%llu interrupts (%llu by id, %llu searched, %llu signaled "
+          "nothing); %llu event waits (%llu woken, %llu timed out)",
+          (unsigned long long)c.interrupts, (unsigned long long)c.byId,
+          (unsigned long long)c.searches, (unsigned long long)c.signaledNothing,
+          (unsigned long long)c.waits, (unsigned long long)c.woken,
+          (unsigned long long)c.timedOut);
+    });
 }
 
 void Sim::writeTopology() {
@@ -565,6 +617,10 @@ int Sim::ioctl(int fd, unsigned long request, void *argp) {
     if (!it->second->mappedOn.empty())
       return refuse(EBUSY, "FREE_MEMORY_OF_GPU: 0x%llx is still mapped",
                     (unsigned long long)it->second->va);
+    // kfd_ioctl_free_memory_of_gpu: "Free signal BO is not allowed".
+    if (args.handle == eventPageHandle)
+      return refuse(EPERM, "FREE_MEMORY_OF_GPU: 0x%llx is the event page",
+                    (unsigned long long)it->second->va);
     Allocation &a = *it->second;
     for (auto p = programs.lower_bound(a.va);
          p != programs.end() && p->first < a.va + a.size;)
@@ -630,10 +686,146 @@ int Sim::ioctl(int fd, unsigned long request, void *argp) {
     args.system_clock_freq = 1000000000;
     return 0;
   }
+  case AMDKFD_IOC_CREATE_EVENT:
+    return createEvent(*static_cast<kfd_ioctl_create_event_args *>(argp));
+  case AMDKFD_IOC_DESTROY_EVENT: {
+    auto &args = *static_cast<kfd_ioctl_destroy_event_args *>(argp);
+    if (!events.erase(args.event_id))
+      return refuse(EINVAL, "DESTROY_EVENT: no event %u", args.event_id);
+    eventSet.notify_all(); // its waiters fail
+    return 0;
+  }
+  case AMDKFD_IOC_WAIT_EVENTS:
+    return waitEvents(*static_cast<kfd_ioctl_wait_events_args *>(argp), lock);
   default:
     return refuse(ENOTTY, "ioctl 0x%lx on /dev/kfd: not simulated", request);
   }
 }
+
+int Sim::createEvent(kfd_ioctl_create_event_args &args) {
+  // kfd_ioctl_create_event: on a dGPU the event page is user memory, given
+  // by its handle on the first call and never again.
+  if (args.event_page_offset) {
+    if (eventPage)
+      return refuse(EINVAL, "CREATE_EVENT: the event page is already set");
+    auto it = allocations.find(args.event_page_offset);
+    if (it == allocations.end() || !it->second->cpuMapped)
+      return refuse(EINVAL,
+                    "CREATE_EVENT: event page handle 0x%llx is no "
+                    "mapped GPU memory",
+                    (unsigned long long)args.event_page_offset);
+    eventPage = it->second->va;
+    eventPageHandle = it->second->handle;
+    eventSlots =
+        std::min<uint64_t>(it->second->size / 8, KFD_SIGNAL_EVENT_LIMIT);
+  }
+  if (!eventPage)
+    return refuse(EINVAL, "CREATE_EVENT: no event page (the simulated GPUs "
+                          "are discrete: the process gives the page)");
+  if (args.event_type != KFD_IOC_EVENT_SIGNAL)
+    return refuse(EINVAL,
+                  "CREATE_EVENT: event type %u (the simulator has "
+                  "signal events)",
+                  args.event_type);
+  uint32_t id = FIRST_EVENT_ID;
+  while (id < eventSlots && events.count(id))
+    ++id;
+  if (id >= eventSlots)
+    return refuse(ENOSPC, "CREATE_EVENT: out of event slots");
+  events[id].autoReset = args.auto_reset != 0;
+  slot(id).store(UNSIGNALED);
+  args.event_id = id;
+  args.event_slot_index = id;
+  args.event_trigger_data = id;
+  return 0;
+}
+
+int Sim::waitEvents(kfd_ioctl_wait_events_args &args,
+                    std::unique_lock<std::mutex> &lock) {
+  // kfd_wait_on_events: every event must exist; wait for all or any, up to
+  // the timeout in ms; auto-reset events are reset when the wait takes them.
+  const auto *data = reinterpret_cast<const kfd_event_data *>(args.events_ptr);
+  std::vector<uint32_t> ids;
+  for (uint32_t i = 0; i < args.num_events; ++i) {
+    if (!events.count(data[i].event_id))
+      return refuse(EINVAL, "WAIT_EVENTS: no event %u", data[i].event_id);
+    ids.push_back(data[i].event_id);
+  }
+  ++counts.waits;
+  std::map<uint32_t, uint64_t> setsAtStart;
+  for (uint32_t id : ids) {
+    setsAtStart[id] = events[id].sets;
+    ++events[id].waiters;
+  }
+  auto fired = [&](uint32_t id) {
+    auto it = events.find(id);
+    return it == events.end() || it->second.signaled ||
+           it->second.sets != setsAtStart[id];
+  };
+  auto done = [&] {
+    return args.wait_for_all ? llvm::all_of(ids, fired)
+                             : llvm::any_of(ids, fired);
+  };
+  bool woken =
+      eventSet.wait_for(lock, std::chrono::milliseconds(args.timeout), done);
+  bool destroyed = false;
+  for (uint32_t id : ids) {
+    auto it = events.find(id);
+    if (it == events.end()) {
+      destroyed = true;
+      continue;
+    }
+    --it->second.waiters;
+    if (woken && it->second.autoReset)
+      it->second.signaled = false;
+  }
+  if (destroyed) {
+    args.wait_result = KFD_IOC_WAIT_RESULT_FAIL;
+    return refuse(EINVAL, "WAIT_EVENTS: an event was destroyed during the "
+                          "wait");
+  }
+  ++(woken ? counts.woken : counts.timedOut);
+  args.wait_result =
+      woken ? KFD_IOC_WAIT_RESULT_COMPLETE : KFD_IOC_WAIT_RESULT_TIMEOUT;
+  return 0;
+}
+
+void Sim::setEvent(uint32_t id) {
+  slot(id).store(UNSIGNALED);
+  Event &event = events[id];
+  ++event.sets;
+  event.signaled = !event.autoReset || event.waiters == 0;
+  eventSet.notify_all();
+}
+
+void Sim::interrupt(uint32_t context) {
+  std::lock_guard<std::mutex> lock(mutex);
+  ++counts.interrupts;
+  if (!eventPage) {
+    ++counts.signaledNothing;
+    return;
+  }
+  // kfd_signal_event_interrupt: the event the context id names, if its slot
+  // was written ...
+  if (context < eventSlots && events.count(context) &&
+      slot(context).load() != UNSIGNALED) {
+    ++counts.byId;
+    setEvent(context);
+    return;
+  }
+  // ... else every event whose slot was.
+  ++counts.searches;
+  bool any = false;
+  for (auto &[id, event] : events)
+    if (slot(id).load() != UNSIGNALED) {
+      setEvent(id);
+      any = true;
+    }
+  if (!any)
+    ++counts.signaledNothing;
+}
+
+void SimQueue::interrupt(uint32_t context) { sim.interrupt(context); }
 
 int Sim::createQueue(kfd_ioctl_create_queue_args &args) {
   SimGpu *gpu = gpuById(args.gpu_id);
@@ -908,6 +1100,11 @@ void *mmap(void *addr, size_t length, int prot, int flags, int fd,
 void *mmap64(void *addr, size_t length, int prot, int flags, int fd,
              off_t offset) {
   return mmap(addr, length, prot, flags, fd, offset);
+}
+
+void hcq_kfd_sim_get_event_counts(hcq_kfd_sim_event_counts *counts) {
+  Sim *sim = Sim::get();
+  *counts = sim ? sim->eventCounts() : hcq_kfd_sim_event_counts{};
 }
 
 } // extern "C"

@@ -11,10 +11,13 @@
 // MLP-NEXT: 1 runs:
 
 // Tests that 1,000 replays leave the relu's result, and that without copy
-// queues (every copy a builtin copy kernel) the result is the same.
-// RUN: %kfdsim HCQ_KFD_SIM_GPUS=gfx1100,gfx1100 hcq-run %hcq_src_root/examples/mlp.mlir --amd=hardware --arg f32:256:arange --arg f32:4096:fill=-0.5 --arg f32:4096:fill=-0.25 --arg f32:256:fill=7 --runs 1000 2>&1 | FileCheck %s --check-prefix=RELU
+// queues (every copy a builtin copy kernel) the result is the same. Every
+// interrupt the GPUs raise (after each timeline store) names its event by
+// id, with the event's mailbox written first: the driver never has to search.
+// RUN: %kfdsim HCQ_KFD_SIM_EVENT_COUNTS=1 HCQ_KFD_SIM_GPUS=gfx1100,gfx1100 hcq-run %hcq_src_root/examples/mlp.mlir --amd=hardware --arg f32:256:arange --arg f32:4096:fill=-0.5 --arg f32:4096:fill=-0.25 --arg f32:256:fill=7 --runs 1000 2>&1 | FileCheck %s --check-prefix=RELU
 // RELU: arg 3: 0 0 0 0 0 0 0 0
 // RELU-NEXT: 1000 runs:
+// RELU: hcq-kfd-sim: [[N:[1-9][0-9]*]] interrupts ([[N]] by id, 0 searched, 0 signaled nothing)
 // RUN: %kfdsim HCQ_KFD_SIM_GPUS=gfx1100,gfx1100 hcq-run %hcq_src_root/examples/mlp.mlir --pipeline-options=copy-queues=CPU --amd=hardware --arg f32:256:arange --arg f32:4096:fill=0.5 --arg f32:4096:fill=-0.25 --arg f32:256:fill=0 --runs 10 2>&1 | FileCheck %s --check-prefix=KCOPY
 // KCOPY: arg 3: -16128 -16128 -16128 -16128 -16128 -16128 -16128 -16128
 // KCOPY-NEXT: 10 runs:
@@ -30,11 +33,14 @@
 // JSON: 12 True True
 
 // Tests that on two gfx942 GPUs the host's input is staged onto AMD:0,
-// doubled, copied to AMD:1, doubled again and staged back, 100 times.
+// doubled, copied to AMD:1, doubled again and staged back, 100 times; the
+// SDMA queues' interrupts (a TRAP after a FENCE into the mailbox) name their
+// events too, on both GPUs.
 // RUN: %embed %inputs/kernels-gfx942.co vadd "(write f32, read f32, read f32)" --symbol vadd --vars 1 > %t/gfx942.mlir
 // RUN: cat %S/Inputs/two-gpus.mlir >> %t/gfx942.mlir
-// RUN: %kfdsim HCQ_KFD_SIM_GPUS=gfx942,gfx942 hcq-run %t/gfx942.mlir --pipeline-options=target=gfx942 --amd=hardware --arg f32:64:arange --arg f32:64:fill=0 --arg i32=64 --runs 100 --print 4 2>&1 | FileCheck %s --check-prefix=GFX942
+// RUN: %kfdsim HCQ_KFD_SIM_EVENT_COUNTS=1 HCQ_KFD_SIM_GPUS=gfx942,gfx942 hcq-run %t/gfx942.mlir --pipeline-options=target=gfx942 --amd=hardware --arg f32:64:arange --arg f32:64:fill=0 --arg i32=64 --runs 100 --print 4 2>&1 | FileCheck %s --check-prefixes=GFX942,EVENTS
 // GFX942: arg 1: 0 4 8 12
+// EVENTS: hcq-kfd-sim: [[N:[1-9][0-9]*]] interrupts ([[N]] by id, 0 searched, 0 signaled nothing)
 // RUN: %embed %inputs/kernels-gfx1100.co vadd "(write f32, read f32, read f32)" --symbol vadd --vars 1 > %t/gfx1100.mlir
 // RUN: cat %S/Inputs/two-gpus.mlir >> %t/gfx1100.mlir
 // RUN: %kfdsim HCQ_KFD_SIM_GPUS=gfx1100,gfx1100 hcq-run %t/gfx1100.mlir --amd=hardware --arg f32:64:arange --arg f32:64:fill=0 --arg i32=64 --runs 100 --print 4 2>&1 | FileCheck %s --check-prefix=GFX942

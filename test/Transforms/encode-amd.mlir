@@ -28,54 +28,63 @@
 
 // Tests that the synchronization ops encode as their packets: barrier, waits
 // on a constant and on the host timeline value, stores of a constant and of
-// the timeline value, and a timestamp. Only stores to the timeline, which
-// the host waits for, ask for an interrupt (RELEASE_MEM int_sel=2, a TRAP
-// after the SDMA FENCE); stores other queues wait for do not. On gfx942 the
+// the timeline value, and a timestamp. Only after stores to the timeline,
+// which the host may sleep on, does the queue raise the device's interrupt
+// event: its number written into the event mailbox, then the interrupt
+// carrying it (a RELEASE_MEM with int_sel=2 and ctxid the number; an SDMA
+// FENCE, then a TRAP with the number); the stores themselves and stores
+// other queues wait for interrupt nothing. On gfx942 the
 // waits are followed by an ACQUIRE_MEM invalidating L2, since SDMA writes
 // around it (gfx11 needs none).
 // GFX11-LABEL: hcq.schedule @sync(
 // GFX11-SAME: ) {
-// GFX11-NEXT: %[[V0:[a-z0-9]+]] = hcq.placeholder signal slot 1 volatile : !hcq.buffer<1xi64, AMD:0>
-// GFX11-NEXT: %[[V1:[a-z0-9]+]] = hcq.placeholder timeline_signal device volatile : !hcq.buffer<1xi64, AMD:0>
-// GFX11-NEXT: %[[V2:[a-z0-9]+]] = hcq.placeholder timeline_value device volatile : !hcq.buffer<1xi64, AMD:0>
-// GFX11-NEXT: %[[V3:[a-z0-9]+]] = hcq.placeholder timestamp slot 2 volatile : !hcq.buffer<1xi64, AMD:0>
+// GFX11-NEXT: %[[V0:[a-z0-9]+]] = hcq.placeholder event_mailbox device volatile : !hcq.buffer<1xi64, AMD:0>
+// GFX11-NEXT: %[[V1:[a-z0-9]+]] = hcq.placeholder interrupt_event device : !hcq.buffer<1xi8, AMD:0>
+// GFX11-NEXT: %[[V2:[a-z0-9]+]] = hcq.placeholder signal slot 1 volatile : !hcq.buffer<1xi64, AMD:0>
+// GFX11-NEXT: %[[V3:[a-z0-9]+]] = hcq.placeholder timeline_signal device volatile : !hcq.buffer<1xi64, AMD:0>
+// GFX11-NEXT: %[[V4:[a-z0-9]+]] = hcq.placeholder timeline_value device volatile : !hcq.buffer<1xi64, AMD:0>
+// GFX11-NEXT: %[[V5:[a-z0-9]+]] = hcq.placeholder timestamp slot 2 volatile : !hcq.buffer<1xi64, AMD:0>
 // GFX11-NEXT: hcq.submit on AMD:0 queue COMPUTE:0 {
-// GFX11-NEXT: hcq.cmds cmdbuf i32 [0xc0053c00, 0x00000045, 0x00000e26, 0x00000e27, 0xffffffff, 0xffffffff, 0x00000004, 0xc0065800, 0x00000000, 0xffffffff, 0xffffffff, 0x00000000, 0x00000000, 0x00000000, 0x0000c3f1, 0xc0053c00, 0x00000015, lo(%[[V1]]), hi(%[[V1]]), load.lo(%[[V2]] - 1), 0xffffffff, 0x00000004, 0xc0053c00, 0x00000015, lo(%[[V0]]), hi(%[[V0]]), 0x00000003, 0xffffffff, 0x00000004, 0xc0064900, 0x00000514, 0x60000000, lo(%[[V3]]), hi(%[[V3]]), 0x00000000, 0x00000000, 0x00000000, 0xc0064900, 0x0070f514, 0x20000000, lo(%[[V0]]), hi(%[[V0]]), 0x00000004, 0x00000000, 0x00000000, 0xc0064900, 0x0070f514, 0x22000000, lo(%[[V1]]), hi(%[[V1]]), load.lo(%[[V2]]), load.hi(%[[V2]]), 0x00000000] : !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>
+// GFX11-NEXT: hcq.cmds cmdbuf i32 [0xc0053c00, 0x00000045, 0x00000e26, 0x00000e27, 0xffffffff, 0xffffffff, 0x00000004, 0xc0065800, 0x00000000, 0xffffffff, 0xffffffff, 0x00000000, 0x00000000, 0x00000000, 0x0000c3f1, 0xc0053c00, 0x00000015, lo(%[[V3]]), hi(%[[V3]]), load.lo(%[[V4]] - 1), 0xffffffff, 0x00000004, 0xc0053c00, 0x00000015, lo(%[[V2]]), hi(%[[V2]]), 0x00000003, 0xffffffff, 0x00000004, 0xc0064900, 0x00000514, 0x60000000, lo(%[[V5]]), hi(%[[V5]]), 0x00000000, 0x00000000, 0x00000000, 0xc0064900, 0x0070f514, 0x20000000, lo(%[[V2]]), hi(%[[V2]]), 0x00000004, 0x00000000, 0x00000000, 0xc0064900, 0x0070f514, 0x20000000, lo(%[[V3]]), hi(%[[V3]]), load.lo(%[[V4]]), load.hi(%[[V4]]), 0x00000000, 0xc0064900, 0x00000514, 0x22000000, lo(%[[V0]]), hi(%[[V0]]), lo(%[[V1]]), 0x00000000, lo(%[[V1]])] : !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi8, AMD:0>
 // GFX11-NEXT: }
 // GFX11-NEXT: hcq.submit on AMD:0 queue COPY:0 {
-// GFX11-NEXT: hcq.cmds cmdbuf i32 [0xd0000008, lo(%[[V1]]), hi(%[[V1]]), load.lo(%[[V2]] - 1), 0xffffffff, 0x0fff0004, 0x0000020d, lo(%[[V3]]), hi(%[[V3]]), 0x00030005, lo(%[[V0]]), hi(%[[V0]]), 0x00000005, 0x00030005, lo(%[[V1]]), hi(%[[V1]]), load.lo(%[[V2]]), 0x00000006, 0x00000000] : !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>
+// GFX11-NEXT: hcq.cmds cmdbuf i32 [0xd0000008, lo(%[[V3]]), hi(%[[V3]]), load.lo(%[[V4]] - 1), 0xffffffff, 0x0fff0004, 0x0000020d, lo(%[[V5]]), hi(%[[V5]]), 0x00030005, lo(%[[V2]]), hi(%[[V2]]), 0x00000005, 0x00030005, lo(%[[V3]]), hi(%[[V3]]), load.lo(%[[V4]]), 0x00030005, lo(%[[V0]]), hi(%[[V0]]), lo(%[[V1]]), 0x00000006, lo(%[[V1]])] : !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi8, AMD:0>
 // GFX11-NEXT: }
 // GFX11-NEXT: }
 // GFX9-LABEL: hcq.schedule @sync(
 // GFX9-SAME: ) {
-// GFX9-NEXT: %[[V0:[a-z0-9]+]] = hcq.placeholder signal slot 1 volatile : !hcq.buffer<1xi64, AMD:0>
-// GFX9-NEXT: %[[V1:[a-z0-9]+]] = hcq.placeholder timeline_signal device volatile : !hcq.buffer<1xi64, AMD:0>
-// GFX9-NEXT: %[[V2:[a-z0-9]+]] = hcq.placeholder timeline_value device volatile : !hcq.buffer<1xi64, AMD:0>
-// GFX9-NEXT: %[[V3:[a-z0-9]+]] = hcq.placeholder timestamp slot 2 volatile : !hcq.buffer<1xi64, AMD:0>
+// GFX9-NEXT: %[[V0:[a-z0-9]+]] = hcq.placeholder event_mailbox device volatile : !hcq.buffer<1xi64, AMD:0>
+// GFX9-NEXT: %[[V1:[a-z0-9]+]] = hcq.placeholder interrupt_event device : !hcq.buffer<1xi8, AMD:0>
+// GFX9-NEXT: %[[V2:[a-z0-9]+]] = hcq.placeholder signal slot 1 volatile : !hcq.buffer<1xi64, AMD:0>
+// GFX9-NEXT: %[[V3:[a-z0-9]+]] = hcq.placeholder timeline_signal device volatile : !hcq.buffer<1xi64, AMD:0>
+// GFX9-NEXT: %[[V4:[a-z0-9]+]] = hcq.placeholder timeline_value device volatile : !hcq.buffer<1xi64, AMD:0>
+// GFX9-NEXT: %[[V5:[a-z0-9]+]] = hcq.placeholder timestamp slot 2 volatile : !hcq.buffer<1xi64, AMD:0>
 // GFX9-NEXT: hcq.submit on AMD:0 queue COMPUTE:0 {
-// GFX9-NEXT: hcq.cmds cmdbuf i32 [0xc0053c00, 0x00000045, 0x00000e26, 0x00000e27, 0xffffffff, 0xffffffff, 0x00000004, 0xc0055800, 0x28c40000, 0xffffffff, 0xffffffff, 0x00000000, 0x00000000, 0x0000000a, 0xc0053c00, 0x00000015, lo(%[[V1]]), hi(%[[V1]]), load.lo(%[[V2]] - 1), 0xffffffff, 0x00000004, 0xc0053c00, 0x00000015, lo(%[[V0]]), hi(%[[V0]]), 0x00000003, 0xffffffff, 0x00000004, 0xc0055800, 0x28c40000, 0xffffffff, 0xffffffff, 0x00000000, 0x00000000, 0x0000000a, 0xc0064900, 0x00000514, 0x60000000, lo(%[[V3]]), hi(%[[V3]]), 0x00000000, 0x00000000, 0x00000000, 0xc0064900, 0x00088514, 0x20000000, lo(%[[V0]]), hi(%[[V0]]), 0x00000004, 0x00000000, 0x00000000, 0xc0064900, 0x00088514, 0x22000000, lo(%[[V1]]), hi(%[[V1]]), load.lo(%[[V2]]), load.hi(%[[V2]]), 0x00000000] : !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>
+// GFX9-NEXT: hcq.cmds cmdbuf i32 [0xc0053c00, 0x00000045, 0x00000e26, 0x00000e27, 0xffffffff, 0xffffffff, 0x00000004, 0xc0055800, 0x28c40000, 0xffffffff, 0xffffffff, 0x00000000, 0x00000000, 0x0000000a, 0xc0053c00, 0x00000015, lo(%[[V3]]), hi(%[[V3]]), load.lo(%[[V4]] - 1), 0xffffffff, 0x00000004, 0xc0053c00, 0x00000015, lo(%[[V2]]), hi(%[[V2]]), 0x00000003, 0xffffffff, 0x00000004, 0xc0055800, 0x28c40000, 0xffffffff, 0xffffffff, 0x00000000, 0x00000000, 0x0000000a, 0xc0064900, 0x00000514, 0x60000000, lo(%[[V5]]), hi(%[[V5]]), 0x00000000, 0x00000000, 0x00000000, 0xc0064900, 0x00088514, 0x20000000, lo(%[[V2]]), hi(%[[V2]]), 0x00000004, 0x00000000, 0x00000000, 0xc0064900, 0x00088514, 0x20000000, lo(%[[V3]]), hi(%[[V3]]), load.lo(%[[V4]]), load.hi(%[[V4]]), 0x00000000, 0xc0064900, 0x00000514, 0x22000000, lo(%[[V0]]), hi(%[[V0]]), lo(%[[V1]]), 0x00000000, lo(%[[V1]])] : !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi8, AMD:0>
 // GFX9-NEXT: }
 // GFX9-NEXT: hcq.submit on AMD:0 queue COPY:0 {
-// GFX9-NEXT: hcq.cmds cmdbuf i32 [0xd0000008, lo(%[[V1]]), hi(%[[V1]]), load.lo(%[[V2]] - 1), 0xffffffff, 0x0fff0004, 0x0000020d, lo(%[[V3]]), hi(%[[V3]]), 0x00000005, lo(%[[V0]]), hi(%[[V0]]), 0x00000005, 0x00000005, lo(%[[V1]]), hi(%[[V1]]), load.lo(%[[V2]]), 0x00000006, 0x00000000] : !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>
+// GFX9-NEXT: hcq.cmds cmdbuf i32 [0xd0000008, lo(%[[V3]]), hi(%[[V3]]), load.lo(%[[V4]] - 1), 0xffffffff, 0x0fff0004, 0x0000020d, lo(%[[V5]]), hi(%[[V5]]), 0x00000005, lo(%[[V2]]), hi(%[[V2]]), 0x00000005, 0x00000005, lo(%[[V3]]), hi(%[[V3]]), load.lo(%[[V4]]), 0x00000005, lo(%[[V0]]), hi(%[[V0]]), lo(%[[V1]]), 0x00000006, lo(%[[V1]])] : !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi8, AMD:0>
 // GFX9-NEXT: }
 // GFX9-NEXT: }
 // DIS11-LABEL: // hcq.schedule @sync
-// DIS11-NEXT: // submit on AMD:0 queue COMPUTE:0, cmdbuf, 53 words
+// DIS11-NEXT: // submit on AMD:0 queue COMPUTE:0, cmdbuf, 61 words
 // DIS11-NEXT: 0: WAIT_REG_MEM reg function=5 operation=1 reg=0x00000e26 reg_done=0x00000e27 ref=0xffffffff mask=0xffffffff poll=0x00000004
 // DIS11-NEXT: 7: ACQUIRE_MEM size=0xffffffffffffffff base=0x0000000000000000 poll=0x00000000 gcr_cntl=0x0000c3f1
 // DIS11-NEXT: 15: WAIT_REG_MEM mem function=5 operation=0 addr={lo(%{{[a-z0-9]+}}), hi(%{{[a-z0-9]+}})} ref=load.lo(%{{[a-z0-9]+}} - 1) mask=0xffffffff poll=0x00000004
 // DIS11-NEXT: 22: WAIT_REG_MEM mem function=5 operation=0 addr={lo(%{{[a-z0-9]+}}), hi(%{{[a-z0-9]+}})} ref=0x00000003 mask=0xffffffff poll=0x00000004
 // DIS11-NEXT: 29: RELEASE_MEM event=0x14 index=5 cache=0x00000000 data_sel=3 int_sel=0 addr={lo(%{{[a-z0-9]+}}), hi(%{{[a-z0-9]+}})} data=0x0000000000000000 ctxid=0x00000000
 // DIS11-NEXT: 37: RELEASE_MEM event=0x14 index=5 cache=0x0070f000 data_sel=1 int_sel=0 addr={lo(%{{[a-z0-9]+}}), hi(%{{[a-z0-9]+}})} data=0x0000000000000004 ctxid=0x00000000
-// DIS11-NEXT: 45: RELEASE_MEM event=0x14 index=5 cache=0x0070f000 data_sel=1 int_sel=2 addr={lo(%{{[a-z0-9]+}}), hi(%{{[a-z0-9]+}})} data={load.lo(%{{[a-z0-9]+}}), load.hi(%{{[a-z0-9]+}})} ctxid=0x00000000
-// DIS11-NEXT: // submit on AMD:0 queue COPY:0, cmdbuf, 19 words
+// DIS11-NEXT: 45: RELEASE_MEM event=0x14 index=5 cache=0x0070f000 data_sel=1 int_sel=0 addr={lo(%{{[a-z0-9]+}}), hi(%{{[a-z0-9]+}})} data={load.lo(%{{[a-z0-9]+}}), load.hi(%{{[a-z0-9]+}})} ctxid=0x00000000
+// DIS11-NEXT: 53: RELEASE_MEM event=0x14 index=5 cache=0x00000000 data_sel=1 int_sel=2 addr={lo(%{{[a-z0-9]+}}), hi(%{{[a-z0-9]+}})} data={lo(%{{[a-z0-9]+}}), 0x00000000} ctxid=lo(%{{[a-z0-9]+}})
+// DIS11-NEXT: // submit on AMD:0 queue COPY:0, cmdbuf, 23 words
 // DIS11-NEXT: 0: POLL_REGMEM mem function=5 addr={lo(%{{[a-z0-9]+}}), hi(%{{[a-z0-9]+}})} value=load.lo(%{{[a-z0-9]+}} - 1) mask=0xffffffff interval=4 retry=0xfff
 // DIS11-NEXT: 6: TIMESTAMP global addr={lo(%{{[a-z0-9]+}}), hi(%{{[a-z0-9]+}})}
 // DIS11-NEXT: 9: FENCE mtype=3 addr={lo(%{{[a-z0-9]+}}), hi(%{{[a-z0-9]+}})} data=0x00000005
 // DIS11-NEXT: 13: FENCE mtype=3 addr={lo(%{{[a-z0-9]+}}), hi(%{{[a-z0-9]+}})} data=load.lo(%{{[a-z0-9]+}})
-// DIS11-NEXT: 17: TRAP int_context=0x00000000
+// DIS11-NEXT: 17: FENCE mtype=3 addr={lo(%{{[a-z0-9]+}}), hi(%{{[a-z0-9]+}})} data=lo(%{{[a-z0-9]+}})
+// DIS11-NEXT: 21: TRAP int_context=lo(%{{[a-z0-9]+}})
 // DIS9-LABEL: // hcq.schedule @sync
-// DIS9-NEXT: // submit on AMD:0 queue COMPUTE:0, cmdbuf, 59 words
+// DIS9-NEXT: // submit on AMD:0 queue COMPUTE:0, cmdbuf, 67 words
 // DIS9-NEXT: 0: WAIT_REG_MEM reg function=5 operation=1 reg=0x00000e26 reg_done=0x00000e27 ref=0xffffffff mask=0xffffffff poll=0x00000004
 // DIS9-NEXT: 7: ACQUIRE_MEM coher_cntl=0x28c40000 size=0xffffffffffffffff base=0x0000000000000000 poll=0x0000000a
 // DIS9-NEXT: 14: WAIT_REG_MEM mem function=5 operation=0 addr={lo(%{{[a-z0-9]+}}), hi(%{{[a-z0-9]+}})} ref=load.lo(%{{[a-z0-9]+}} - 1) mask=0xffffffff poll=0x00000004
@@ -83,13 +92,15 @@
 // DIS9-NEXT: 28: ACQUIRE_MEM coher_cntl=0x28c40000 size=0xffffffffffffffff base=0x0000000000000000 poll=0x0000000a
 // DIS9-NEXT: 35: RELEASE_MEM event=0x14 index=5 cache=0x00000000 data_sel=3 int_sel=0 addr={lo(%{{[a-z0-9]+}}), hi(%{{[a-z0-9]+}})} data=0x0000000000000000 ctxid=0x00000000
 // DIS9-NEXT: 43: RELEASE_MEM event=0x14 index=5 cache=0x00088000 data_sel=1 int_sel=0 addr={lo(%{{[a-z0-9]+}}), hi(%{{[a-z0-9]+}})} data=0x0000000000000004 ctxid=0x00000000
-// DIS9-NEXT: 51: RELEASE_MEM event=0x14 index=5 cache=0x00088000 data_sel=1 int_sel=2 addr={lo(%{{[a-z0-9]+}}), hi(%{{[a-z0-9]+}})} data={load.lo(%{{[a-z0-9]+}}), load.hi(%{{[a-z0-9]+}})} ctxid=0x00000000
-// DIS9-NEXT: // submit on AMD:0 queue COPY:0, cmdbuf, 19 words
+// DIS9-NEXT: 51: RELEASE_MEM event=0x14 index=5 cache=0x00088000 data_sel=1 int_sel=0 addr={lo(%{{[a-z0-9]+}}), hi(%{{[a-z0-9]+}})} data={load.lo(%{{[a-z0-9]+}}), load.hi(%{{[a-z0-9]+}})} ctxid=0x00000000
+// DIS9-NEXT: 59: RELEASE_MEM event=0x14 index=5 cache=0x00000000 data_sel=1 int_sel=2 addr={lo(%{{[a-z0-9]+}}), hi(%{{[a-z0-9]+}})} data={lo(%{{[a-z0-9]+}}), 0x00000000} ctxid=lo(%{{[a-z0-9]+}})
+// DIS9-NEXT: // submit on AMD:0 queue COPY:0, cmdbuf, 23 words
 // DIS9-NEXT: 0: POLL_REGMEM mem function=5 addr={lo(%{{[a-z0-9]+}}), hi(%{{[a-z0-9]+}})} value=load.lo(%{{[a-z0-9]+}} - 1) mask=0xffffffff interval=4 retry=0xfff
 // DIS9-NEXT: 6: TIMESTAMP global addr={lo(%{{[a-z0-9]+}}), hi(%{{[a-z0-9]+}})}
 // DIS9-NEXT: 9: FENCE addr={lo(%{{[a-z0-9]+}}), hi(%{{[a-z0-9]+}})} data=0x00000005
 // DIS9-NEXT: 13: FENCE addr={lo(%{{[a-z0-9]+}}), hi(%{{[a-z0-9]+}})} data=load.lo(%{{[a-z0-9]+}})
-// DIS9-NEXT: 17: TRAP int_context=0x00000000
+// DIS9-NEXT: 17: FENCE addr={lo(%{{[a-z0-9]+}}), hi(%{{[a-z0-9]+}})} data=lo(%{{[a-z0-9]+}})
+// DIS9-NEXT: 21: TRAP int_context=lo(%{{[a-z0-9]+}})
 hcq.schedule @sync() {
   %sig = hcq.placeholder signal slot 1 volatile : !hcq.buffer<1xi64, AMD:0>
   %tl = hcq.placeholder timeline_signal device volatile : !hcq.buffer<1xi64, AMD:0>

@@ -68,7 +68,9 @@ def HCQ_PlaceholderTag : I32EnumAttr<"PlaceholderTag",
       I32EnumAttrCase<"scratch", 10>,
       I32EnumAttrCase<"inputs", 11>,
       I32EnumAttrCase<"offtbl", 12>,
-      I32EnumAttrCase<"host_function", 13>]> {
+      I32EnumAttrCase<"host_function", 13>,
+      I32EnumAttrCase<"event_mailbox", 14>,
+      I32EnumAttrCase<"interrupt_event", 15>]> {
   let cppNamespace = "::hcq";
 }
 

@@ -314,7 +314,12 @@ def HCQ_PlaceholderOp : HCQ_Op<"placeholder", [Pure]> {
       command buffers, kernel arguments, tables);
     * `device`: the device's memory, one per (tag, device) for the whole
       process, shared by every executable loaded on that device
-      (`timeline_signal`, `timeline_value`, `sentinel_signal`, `scratch`);
+      (`timeline_signal`, `timeline_value`, `sentinel_signal`, `scratch`,
+      `event_mailbox`);
+    * `interrupt_event device`: not memory but a number the device gives,
+      the event its interrupts carry (the AMD encoder writes it into the
+      `event_mailbox` and the interrupt after each timeline store the host
+      may sleep on);
     * `host_function slot N`: not memory but the runtime's entry function
       `N` (docs/cpu-queue.md).
 

@@ -17,8 +17,10 @@ namespace hcq::abi {
 
 /// The executable file's format version; readers refuse every other.
 /// 1: first; 2: profile entries; 3: pushes name their device queue (no ring
-/// placeholders), placeholders carry their scope, typed step records.
-constexpr uint32_t FORMAT_VERSION = 3;
+/// placeholders), placeholders carry their scope, typed step records; 4: the
+/// device's interrupt event and its mailbox (placeholder tags 14 and 15,
+/// scope DeviceNumber).
+constexpr uint32_t FORMAT_VERSION = 4;
 
 /// What a placeholder becomes when linked (hcq::PlaceholderTag).
 enum class PlaceholderTag : uint32_t {
@@ -36,16 +38,20 @@ enum class PlaceholderTag : uint32_t {
   inputs = 11,
   offtbl = 12,
   host_function = 13,
+  event_mailbox = 14,
+  interrupt_event = 15,
 };
-constexpr uint32_t NUM_PLACEHOLDER_TAGS = 14;
+constexpr uint32_t NUM_PLACEHOLDER_TAGS = 16;
 
 /// The tag as the IR spells it.
 constexpr const char *getPlaceholderTagName(PlaceholderTag tag) {
   constexpr const char *names[NUM_PLACEHOLDER_TAGS] = {
-      "signal",          "timeline_signal", "timeline_value", "epoch",
-      "sentinel_signal", "timestamp",       "staging",        "cmdbuf",
-      "kernargs",        "program",         "scratch",        "inputs",
-      "offtbl",          "host_function"};
+      "signal",         "timeline_signal", "timeline_value",
+      "epoch",          "sentinel_signal", "timestamp",
+      "staging",        "cmdbuf",          "kernargs",
+      "program",        "scratch",         "inputs",
+      "offtbl",         "host_function",   "event_mailbox",
+      "interrupt_event"};
   uint32_t i = static_cast<uint32_t>(tag);
   return i < NUM_PLACEHOLDER_TAGS ? names[i] : "?";
 }
@@ -62,6 +68,9 @@ enum class PlaceholderScope : uint32_t {
   /// Not memory: the address of the runtime's entry function `slot`
   /// (hcq::cpu::HostFunction).
   Runtime = 2,
+  /// Not memory: a number the device gives, one per (tag, device) for the
+  /// whole process (its interrupt event). No slot, as Device.
+  DeviceNumber = 3,
 };
 
 /// The scope of each tag. Device-scoped are what the seed's device object
@@ -72,13 +81,22 @@ enum class PlaceholderScope : uint32_t {
 /// executables sharing one would satisfy each other's waits. Staging is the
 /// executable's too: several devices' queues read and write it, and the
 /// timeline of one device does not order another's.
+///
+/// The event mailbox and the interrupt event are how a device wakes a host
+/// that sleeps on its timeline: after a timeline store the host may wait
+/// for, the queue writes the event's number into the mailbox and raises an
+/// interrupt carrying that number (under KFD: the event's slot of the
+/// process's event page, and its event id; docs/runtime.md).
 constexpr PlaceholderScope getPlaceholderScope(PlaceholderTag tag) {
   switch (tag) {
   case PlaceholderTag::timeline_signal:
   case PlaceholderTag::timeline_value:
   case PlaceholderTag::sentinel_signal:
   case PlaceholderTag::scratch:
+  case PlaceholderTag::event_mailbox:
     return PlaceholderScope::Device;
+  case PlaceholderTag::interrupt_event:
+    return PlaceholderScope::DeviceNumber;
   case PlaceholderTag::host_function:
     return PlaceholderScope::Runtime;
   default:

@@ -36,6 +36,10 @@ public:
   virtual llvm::Expected<uint64_t> hostFunction(const Kernel &kernel) = 0;
   /// The address of a runtime host function (cpu::HostFunction id).
   virtual llvm::Expected<uint64_t> runtimeFunction(uint32_t id) = 0;
+  /// The number `device` gives for a placeholder of scope DeviceNumber (its
+  /// interrupt event).
+  virtual llvm::Expected<uint64_t> deviceNumber(PlaceholderTag tag,
+                                                const DeviceId &device) = 0;
   virtual void write(uint64_t address, llvm::ArrayRef<uint8_t> bytes) = 0;
 };
 
@@ -70,6 +74,9 @@ public:
   size_t programLoads() const { return programs.size(); }
   llvm::Expected<uint64_t> hostFunction(const Kernel &kernel) override;
   llvm::Expected<uint64_t> runtimeFunction(uint32_t id) override;
+  /// The device's index + 1.
+  llvm::Expected<uint64_t> deviceNumber(PlaceholderTag tag,
+                                        const DeviceId &device) override;
   void write(uint64_t, llvm::ArrayRef<uint8_t>) override {}
 
 private:

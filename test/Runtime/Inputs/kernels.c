@@ -2,6 +2,7 @@
 // (docs/cpu-queue.md): called once per workgroup (x, y, z) with one 64-bit
 // word per argument. These use one workgroup per output element.
 #include <stdint.h>
+#include <time.h>
 
 #define BUF(i, T) ((T *)(uintptr_t)args[i])
 
@@ -139,4 +140,15 @@ void hcq_twin_shape(const hcq_amd_workgroup *wg) {
     out[d] = ARG(wg, 8 + 4 * d, uint32_t);
     out[3 + d] = ARG(wg, 20 + 2 * d, uint16_t);
   }
+}
+
+// pause(global ulong *out, uint us) (test/Target/Inputs/hardware.cl): sleeps
+// `us` microseconds, then writes the ticks of a 100 MHz clock that passed.
+void hcq_twin_pause(const hcq_amd_workgroup *wg) {
+  uint32_t us = ARG(wg, 8, uint32_t);
+  struct timespec ts = {us / 1000000, (long)(us % 1000000) * 1000};
+  while (nanosleep(&ts, &ts) != 0)
+    ;
+  if (wg->group_id[0] == 0)
+    *ARG(wg, 0, uint64_t *) = (uint64_t)us * 100;
 }

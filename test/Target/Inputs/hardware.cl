@@ -44,3 +44,16 @@ kernel void hostcall(global ulong *out) {
       (const constant ulong *)__builtin_amdgcn_implicitarg_ptr();
   *out = implicit[11];
 }
+
+// Runs for `us` microseconds of the GPU's constant 100 MHz clock, then
+// writes how many ticks passed: work the host has to wait for
+// (unittests/HardwareTest.cpp: host waits sleep on the GPU's interrupt).
+kernel void pause(global ulong *out, uint us) {
+  ulong start = __builtin_readsteadycounter(), now;
+  do
+    now = __builtin_readsteadycounter();
+  while (now - start < (ulong)us * 100);
+  if (__builtin_amdgcn_workitem_id_x() == 0 &&
+      __builtin_amdgcn_workgroup_id_x() == 0)
+    *out = now - start;
+}

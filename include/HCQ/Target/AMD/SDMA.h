@@ -35,6 +35,10 @@ constexpr uint32_t headerSubOp(uint32_t h) { return (h >> 8) & 0xFF; }
 constexpr uint32_t COPY_LINEAR_DWORDS = 7, FENCE_DWORDS = 4, TRAP_DWORDS = 2,
                    POLL_REGMEM_DWORDS = 6, TIMESTAMP_DWORDS = 3;
 
+// TRAP dword 1: INT_CONTEXT [27:0], what the interrupt carries [sd6
+// SDMA_PKT_TRAP_INT_CONTEXT_INT_CONTEXT_mask].
+constexpr uint32_t TRAP_INT_CONTEXT_MASK = 0x0FFFFFFF;
+
 // POLL_REGMEM header: HDP_FLUSH bit 26, FUNC [30:28], MEM_POLL bit 31; dword
 // 5: INTERVAL [15:0], RETRY_COUNT [27:16] [sd6 SDMA_PKT_POLL_REGMEM_*].
 constexpr uint32_t pollFunction(uint32_t f) { return (f & 0x7) << 28; }

@@ -1,0 +1,36 @@
+//===- KFDSim.h - What the simulated kernel driver reports ------*- C++ -*-===//
+//
+// The one function test/KFDSim exports besides the system calls it answers:
+// its counts of the interrupts the simulated GPUs raised and of the waits on
+// KFD events, so a test can tell a host that slept on its GPU's interrupt
+// from one that polled. Tests look it up with dlsym(RTLD_DEFAULT, ...):
+// absent, they are not running under the simulator.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HCQ_TEST_KFDSIM_KFDSIM_H
+#define HCQ_TEST_KFDSIM_KFDSIM_H
+
+#include <cstdint>
+
+extern "C" {
+
+struct hcq_kfd_sim_event_counts {
+  /// Interrupts raised (RELEASE_MEM INT_SEL, SDMA TRAP).
+  uint64_t interrupts;
+  /// Of those, the ones whose context id named a signal event whose mailbox
+  /// slot was written (the driver's fast path), the ones that made the
+  /// driver search every event, and the ones that signaled no event at all.
+  uint64_t byId, searches, signaledNothing;
+  /// WAIT_EVENTS calls, and how they ended.
+  uint64_t waits, woken, timedOut;
+};
+
+/// The counts so far.
+void hcq_kfd_sim_get_event_counts(hcq_kfd_sim_event_counts *counts);
+using hcq_kfd_sim_get_event_counts_fn = void (*)(hcq_kfd_sim_event_counts *);
+constexpr const char *HCQ_KFD_SIM_GET_EVENT_COUNTS =
+    "hcq_kfd_sim_get_event_counts";
+}
+
+#endif // HCQ_TEST_KFDSIM_KFDSIM_H
