@@ -75,11 +75,11 @@ uint64_t threadCpuNs() {
   return uint64_t(ts.tv_sec) * 1000000000 + ts.tv_nsec;
 }
 
-/// The simulated driver's event counts.
-hcq_kfd_sim_event_counts eventCounts() {
-  auto get = reinterpret_cast<hcq_kfd_sim_get_event_counts_fn>(
-      dlsym(RTLD_DEFAULT, HCQ_KFD_SIM_GET_EVENT_COUNTS));
-  hcq_kfd_sim_event_counts counts{};
+/// The simulated driver's counts.
+hcq_kfd_sim_counts simCounts() {
+  auto get = reinterpret_cast<hcq_kfd_sim_get_counts_fn>(
+      dlsym(RTLD_DEFAULT, HCQ_KFD_SIM_GET_COUNTS));
+  hcq_kfd_sim_counts counts{};
   if (get)
     get(&counts);
   return counts;
@@ -148,7 +148,7 @@ TEST(Hardware, HostWaitsSleepOnTheGpuInterrupt) {
   // whose mailbox slot was written first). Polling instead would spend the
   // 100 ms on the CPU; a missing or misdirected interrupt would leave every
   // wait to time out.
-  ASSERT_TRUE(dlsym(RTLD_DEFAULT, HCQ_KFD_SIM_GET_EVENT_COUNTS))
+  ASSERT_TRUE(dlsym(RTLD_DEFAULT, HCQ_KFD_SIM_GET_COUNTS))
       << "run under the simulated kernel driver";
   auto runtime = Runtime::create(hardware());
   std::string path =
@@ -165,7 +165,7 @@ hcq.schedule @run_pause(%out: !hcq.buffer<1xi64, AMD:0>, %us: i32) {
   ASSERT_TRUE(out);
   constexpr int RUNS = 5;
   constexpr uint32_t US = 100000;
-  hcq_kfd_sim_event_counts before = eventCounts();
+  hcq_kfd_sim_counts before = simCounts();
   for (int run = 0; run < RUNS; ++run) {
     out.data<uint64_t>()[0] = 0;
     uint64_t wall = monotonicNs(), cpu = threadCpuNs();
@@ -180,13 +180,50 @@ hcq.schedule @run_pause(%out: !hcq.buffer<1xi64, AMD:0>, %us: i32) {
     EXPECT_LT(cpu, wall / 4)
         << "synchronize polled instead of sleeping, run " << run;
   }
-  hcq_kfd_sim_event_counts after = eventCounts();
+  hcq_kfd_sim_counts after = simCounts();
   uint64_t interrupts = after.interrupts - before.interrupts;
   EXPECT_GE(interrupts, uint64_t(RUNS));
   EXPECT_EQ(after.byId - before.byId, interrupts);
   EXPECT_EQ(after.searches, before.searches);
   EXPECT_EQ(after.signaledNothing, before.signaledNothing);
   EXPECT_GE(after.woken - before.woken, uint64_t(RUNS));
+}
+
+TEST(Hardware, MemoryIsPlacedByWhoTouchesIt) {
+  // hcq.alloc buffers only kernels and copies touch go to VRAM the host
+  // cannot map (the simulated driver refuses to map it), programs to VRAM
+  // the host maps, signals, rings and Runtime buffers to GTT; the results
+  // are those of the arithmetic, and unloading gives the VRAM back.
+  ASSERT_TRUE(dlsym(RTLD_DEFAULT, HCQ_KFD_SIM_GET_COUNTS))
+      << "run under the simulated kernel driver";
+  auto runtime = Runtime::create(hardware());
+  hcq::test::Schedules s = hcq::test::amdSchedules(target());
+  Buffer a = allocate(*runtime, 1, 4096), x = allocate(*runtime, 0, 4096),
+         out = allocate(*runtime, 2, 4096);
+  ASSERT_TRUE(a && x && out);
+  hcq_kfd_sim_counts before = simCounts();
+  {
+    auto producer = load(*runtime, s.producer);
+    auto consumer = load(*runtime, s.consumer);
+    ASSERT_TRUE(producer && consumer);
+    hcq_kfd_sim_counts loaded = simCounts();
+    // %t on AMD:1 and %u on AMD:2, a page each.
+    EXPECT_EQ(loaded.privateVramBytes - before.privateVramBytes, 2u * 4096);
+    EXPECT_GT(loaded.publicVramBytes, before.publicVramBytes);
+    for (int i = 0; i < 1024; ++i)
+      a.data<float>()[i] = float(i % 13);
+    ASSERT_FALSE(static_cast<bool>(producer->run(
+        {bufferArgument({&a}), bufferArgument({&x}), Argument::variable(1024),
+         Argument::variable(floatBits(3))})));
+    ASSERT_FALSE(static_cast<bool>(
+        consumer->run({bufferArgument({&x}), bufferArgument({&out}),
+                       Argument::variable(1024)})));
+    llvm::Error e = runtime->synchronize();
+    ASSERT_FALSE(static_cast<bool>(e)) << llvm::toString(std::move(e));
+    for (int i = 0; i < 1024; ++i)
+      ASSERT_EQ(out.data<float>()[i], 8 * float(i % 13) * 3) << i;
+  }
+  EXPECT_EQ(simCounts().privateVramBytes, before.privateVramBytes);
 }
 
 TEST(Hardware, ProfilesAreInHostNanoseconds) {

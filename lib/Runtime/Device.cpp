@@ -105,7 +105,7 @@ DeviceImpl::~DeviceImpl() {
       std::free(reinterpret_cast<void *>(address));
 }
 
-Expected<uint64_t> DeviceImpl::allocate(uint64_t bytes) {
+Expected<uint64_t> DeviceImpl::allocate(uint64_t bytes, Placement placement) {
   uint64_t limit = runtime.getOptions().maxAllocationBytes;
   if (bytes > limit)
     return runtimeError(name + ": an allocation of " + Twine(bytes) +
@@ -117,7 +117,7 @@ Expected<uint64_t> DeviceImpl::allocate(uint64_t bytes) {
     return runtimeError(name + ": cannot allocate " + Twine(bytes) + " bytes");
   uint64_t address;
   if (gpu) {
-    Expected<uint64_t> allocated = gpu->allocate(size);
+    Expected<uint64_t> allocated = gpu->allocate(size, placement);
     if (!allocated)
       return allocated.takeError();
     address = *allocated;
@@ -169,9 +169,12 @@ Expected<uint64_t> DeviceImpl::getPlaceholder(PlaceholderTag tag,
   if (mailboxSlot && bytes > 8)
     return runtimeError(name + ": an executable asks for " + Twine(bytes) +
                         " bytes of the device's event_mailbox, which has 8");
-  Expected<uint64_t> address = mailboxSlot
-                                   ? Expected<uint64_t>(gpu->getEventMailbox())
-                                   : allocate(bytes);
+  // Scratch is the GPU's alone; the rest the host reads or writes.
+  Expected<uint64_t> address =
+      mailboxSlot
+          ? Expected<uint64_t>(gpu->getEventMailbox())
+          : allocate(bytes, tag == PlaceholderTag::scratch ? Placement::Device
+                                                           : Placement::Host);
   if (!address)
     return address.takeError();
   if (tag == PlaceholderTag::timeline_value)
@@ -291,7 +294,8 @@ Expected<uint64_t> DeviceImpl::loadProgram(const Kernel &kernel,
       address = it->second;
     } else {
       lock.unlock();
-      Expected<uint64_t> a = allocate(info.image.size());
+      Expected<uint64_t> a =
+          allocate(info.image.size(), Placement::DeviceHostWritten);
       if (!a)
         return a.takeError();
       std::memcpy(reinterpret_cast<void *>(*a), info.image.data(),

@@ -35,9 +35,11 @@ public:
   const std::string &getName() const { return name; }
   std::chrono::milliseconds getTimeout() const { return timeout; }
 
-  /// `bytes` of zeroed memory, 256-byte aligned (programs need it:
-  /// COMPUTE_PGM_LO holds address >> 8).
-  llvm::Expected<uint64_t> allocate(uint64_t bytes);
+  /// `bytes` of memory for `placement`, 256-byte aligned (programs need it:
+  /// COMPUTE_PGM_LO holds address >> 8); zeroed, except Placement::Device
+  /// memory on a GPU, which the host cannot reach.
+  llvm::Expected<uint64_t> allocate(uint64_t bytes,
+                                    Placement placement = Placement::Host);
   void free(uint64_t address);
   /// The device's memory for a device-scoped placeholder of `tag`, made at
   /// its first request with the tag's initial value (the timeline value 1,

@@ -370,8 +370,12 @@ Gpu::~Gpu() {
     ::close(renderFd);
 }
 
-Expected<uint64_t> Gpu::allocate(uint64_t bytes) {
-  Expected<Allocation> allocation = allocateUnrecorded(bytes);
+Expected<uint64_t> Gpu::allocate(uint64_t bytes, Placement placement) {
+  Expected<Allocation> allocation = allocateUnrecorded(bytes, placement);
+  if (!allocation && placement != Placement::Host) {
+    consumeError(allocation.takeError());
+    allocation = allocateUnrecorded(bytes, Placement::Host);
+  }
   if (!allocation)
     return allocation.takeError();
   std::lock_guard<std::mutex> lock(mutex);
@@ -379,7 +383,8 @@ Expected<uint64_t> Gpu::allocate(uint64_t bytes) {
   return allocation->address;
 }
 
-Expected<Gpu::Allocation> Gpu::allocateUnrecorded(uint64_t bytes) {
+Expected<Gpu::Allocation> Gpu::allocateUnrecorded(uint64_t bytes,
+                                                  Placement placement) {
   uint64_t size = alignTo(std::max<uint64_t>(bytes, 1), PAGE_BYTES);
   if (size < bytes)
     return runtimeError(name + ": cannot allocate " + Twine(bytes) + " bytes");
@@ -396,13 +401,23 @@ Expected<Gpu::Allocation> Gpu::allocateUnrecorded(uint64_t bytes) {
   alloc.va_addr = address;
   alloc.size = size;
   alloc.gpu_id = node.gpuId;
-  // GTT: system memory the GPU reaches over PCIe; coherent and uncached,
-  // so host writes need no flush before the GPU reads them.
-  alloc.flags = KFD_IOC_ALLOC_MEM_FLAGS_GTT | KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE |
+  alloc.flags = KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE |
                 KFD_IOC_ALLOC_MEM_FLAGS_EXECUTABLE |
-                KFD_IOC_ALLOC_MEM_FLAGS_NO_SUBSTITUTE |
-                KFD_IOC_ALLOC_MEM_FLAGS_COHERENT |
-                KFD_IOC_ALLOC_MEM_FLAGS_UNCACHED;
+                KFD_IOC_ALLOC_MEM_FLAGS_NO_SUBSTITUTE;
+  // GTT: system memory the GPU reaches over PCIe; coherent and uncached,
+  // so host writes need no flush before the GPU reads them. VRAM: the
+  // GPU's own; PUBLIC asks for a CPU mapping through the BAR
+  // [kfd_ioctl.h KFD_IOC_ALLOC_MEM_FLAGS_*; amdgpu_amdkfd_gpuvm.c:
+  // without PUBLIC a VRAM BO is NO_CPU_ACCESS]. Host writes to it pass the
+  // HDP, which each run's first compute submit flushes (hcq.barrier).
+  bool hostMapped = placement != Placement::Device;
+  if (placement == Placement::Host)
+    alloc.flags |= KFD_IOC_ALLOC_MEM_FLAGS_GTT |
+                   KFD_IOC_ALLOC_MEM_FLAGS_COHERENT |
+                   KFD_IOC_ALLOC_MEM_FLAGS_UNCACHED;
+  else
+    alloc.flags |= KFD_IOC_ALLOC_MEM_FLAGS_VRAM |
+                   (hostMapped ? KFD_IOC_ALLOC_MEM_FLAGS_PUBLIC : 0);
   if (Error e = driver.ioctl(AMDKFD_IOC_ALLOC_MEMORY_OF_GPU, &alloc,
                              "ALLOC_MEMORY_OF_GPU")) {
     ::munmap(reserved, size);
@@ -416,15 +431,18 @@ Expected<Gpu::Allocation> Gpu::allocateUnrecorded(uint64_t bytes) {
     ::munmap(reserved, size);
     return runtimeError(name + ": " + toString(std::move(e)));
   };
-  void *mapped =
-      ::mmap(reserved, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
-             renderFd, off_t(alloc.mmap_offset));
-  if (mapped != reserved)
-    return undo(runtimeError("cannot map GPU memory at 0x" +
-                             utohexstr(address) + ": " + errnoText(errno)));
+  if (hostMapped) {
+    void *mapped =
+        ::mmap(reserved, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
+               renderFd, off_t(alloc.mmap_offset));
+    if (mapped != reserved)
+      return undo(runtimeError("cannot map GPU memory at 0x" +
+                               utohexstr(address) + ": " + errnoText(errno)));
+  }
   if (Error e = mapToGpu(alloc.handle))
     return undo(std::move(e));
-  std::memset(mapped, 0, size);
+  if (hostMapped)
+    std::memset(reserved, 0, size);
   return Allocation{address, alloc.handle, size};
 }
 

@@ -84,10 +84,12 @@ public:
   const GpuNode &getNode() const { return node; }
   const std::string &getTargetName() const { return target; }
 
-  /// `bytes` of zeroed memory the GPU and the host both address at the
-  /// returned address (GTT, coherent and uncached: rings, signals and
-  /// kernel arguments are written by the host and read by the GPU).
-  llvm::Expected<uint64_t> allocate(uint64_t bytes);
+  /// `bytes` of memory for `placement` at the returned address, the same
+  /// for the GPU and the host (GPU VA = CPU VA); zeroed unless it is
+  /// Placement::Device, which the host cannot map. VRAM the driver cannot
+  /// give (a small BAR, an APU's carve-out) falls back to GTT.
+  llvm::Expected<uint64_t> allocate(uint64_t bytes,
+                                    Placement placement = Placement::Host);
   void free(uint64_t address);
 
   /// A user-mode queue of `ringBytes` (PM4 compute, or SDMA) whose ring and
@@ -119,7 +121,8 @@ private:
     uint64_t address, handle, bytes;
   };
   /// Memory as allocate() makes it, not yet recorded as the GPU's.
-  llvm::Expected<Allocation> allocateUnrecorded(uint64_t bytes);
+  llvm::Expected<Allocation>
+  allocateUnrecorded(uint64_t bytes, Placement placement = Placement::Host);
   llvm::Error mapToGpu(uint64_t handle);
   llvm::Expected<uint64_t> doorbellPage(uint64_t doorbellOffset);
   llvm::Error destroyQueue(uint32_t queueId);

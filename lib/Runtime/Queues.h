@@ -93,6 +93,21 @@ bool waitUntil(Done done, const Watched &watched,
   return true;
 }
 
+/// What memory is for, which decides where a GPU places it. Devices whose
+/// memory is the host's (the CPU and emulated devices) treat all alike.
+enum class Placement {
+  /// Memory the host writes and the GPU reads, or the reverse: rings,
+  /// signals, kernel arguments, tables, staging, Runtime::allocate buffers.
+  /// System memory (GTT), coherent and uncached.
+  Host,
+  /// Memory only the GPU touches: hcq.alloc buffers, scratch. VRAM the host
+  /// cannot map; its contents are not zeroed.
+  Device,
+  /// Memory the host writes once and the GPU reads often: programs. VRAM
+  /// the host maps through the BAR.
+  DeviceHostWritten,
+};
+
 /// Where a queue's ring and pointers live (the device's memory).
 struct RingMemory {
   uint8_t *ring = nullptr;

@@ -41,7 +41,11 @@ public:
       return device.takeError();
     if (value.scope() == PlaceholderScope::Device)
       return (*device)->getPlaceholder(value.tag, bytes);
-    Expected<uint64_t> address = (*device)->allocate(bytes);
+    // hcq.alloc buffers are the GPU's alone; placeholders (signals, command
+    // buffers, kernel arguments, tables, staging) the host's too.
+    Expected<uint64_t> address = (*device)->allocate(
+        bytes,
+        value.kind == ValueKind::Alloc ? Placement::Device : Placement::Host);
     if (!address)
       return address;
     owned.push_back({*device, *address});

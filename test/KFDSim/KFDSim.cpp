@@ -24,7 +24,7 @@
 // An interrupt the command processor raises signals events as KFD's
 // interrupt handler does (kfd_events.c kfd_signal_event_interrupt): the
 // event its context id names if that event's mailbox slot was written, else
-// every event whose slot was; the counts are hcq_kfd_sim_get_event_counts'
+// every event whose slot was; the counts are hcq_kfd_sim_get_counts'
 // (KFDSim.h). Event ids start at 5, as if another library of the process
 // had made some, so a runtime that assumes its first event is 0 is caught.
 //
@@ -143,6 +143,7 @@ struct SimGpu {
 struct Allocation {
   uint64_t va = 0, size = 0, handle = 0, mmapOffset = 0;
   SimGpu *gpu = nullptr;
+  uint32_t flags = 0; // KFD_IOC_ALLOC_MEM_FLAGS_*
   bool cpuMapped = false;
   std::set<uint32_t> mappedOn; // gpu ids
 };
@@ -293,7 +294,7 @@ public:
   const TwinProgram *findProgram(SimGpu &gpu, uint64_t entry);
   /// An interrupt from a queue, as KFD's handler takes it.
   void interrupt(uint32_t context);
-  hcq_kfd_sim_event_counts eventCounts() {
+  hcq_kfd_sim_counts getCounts() {
     std::lock_guard<std::mutex> lock(mutex);
     return counts;
   }
@@ -362,6 +363,13 @@ private:
   std::atomic<uint64_t> &slot(uint32_t id) {
     return reinterpret_cast<std::atomic<uint64_t> *>(eventPage)[id];
   }
+  /// The count of `a`'s heap.
+  uint64_t &heapBytes(const Allocation &a) {
+    if (a.flags & KFD_IOC_ALLOC_MEM_FLAGS_GTT)
+      return counts.gttBytes;
+    return a.flags & KFD_IOC_ALLOC_MEM_FLAGS_PUBLIC ? counts.publicVramBytes
+                                                    : counts.privateVramBytes;
+  }
   /// kfd_events.c set_event_from_interrupt: acknowledge the slot, then set
   /// the event (an auto-reset event stays set only if nobody waits).
   void setEvent(uint32_t id);
@@ -386,7 +394,7 @@ private:
   };
   std::map<uint32_t, Event> events;
   std::condition_variable eventSet;
-  hcq_kfd_sim_event_counts counts{};
+  hcq_kfd_sim_counts counts{};
 };
 
 /// UNSIGNALED_EVENT_SLOT [kfd_events.c]; the first id the simulator gives.
@@ -472,7 +480,7 @@ Sim::Sim(const char *spec) {
   writeTopology();
   if (std::getenv("HCQ_KFD_SIM_EVENT_COUNTS"))
     std::atexit([] {
-      hcq_kfd_sim_event_counts c = Sim::get()->eventCounts();
+      hcq_kfd_sim_counts c = Sim::get()->getCounts();
       log("%llu interrupts (%llu by id, %llu searched, %llu signaled "
           "nothing); %llu event waits (%llu woken, %llu timed out)",
           (unsigned long long)c.interrupts, (unsigned long long)c.byId,
@@ -599,6 +607,8 @@ int Sim::ioctl(int fd, unsigned long request, void *argp) {
     a->va = args.va_addr;
     a->size = args.size;
     a->gpu = gpu;
+    a->flags = args.flags;
+    heapBytes(*a) += a->size;
     a->handle = (uint64_t(gpu->gpuId) << 32) | nextHandle++;
     a->mmapOffset = nextHandle << 24; // where the render node maps it
     args.handle = a->handle;
@@ -622,6 +632,7 @@ int Sim::ioctl(int fd, unsigned long request, void *argp) {
       return refuse(EPERM, "FREE_MEMORY_OF_GPU: 0x%llx is the event page",
                     (unsigned long long)it->second->va);
     Allocation &a = *it->second;
+    heapBytes(a) -= a.size;
     for (auto p = programs.lower_bound(a.va);
          p != programs.end() && p->first < a.va + a.size;)
       p = programs.erase(p);
@@ -899,6 +910,12 @@ void *Sim::mmap(void *addr, size_t length, int prot, int flags, int fd,
   }
   for (auto &[handle, a] : allocations)
     if (a->mmapOffset == uint64_t(offset) && a->gpu == file->gpu) {
+      // amdgpu_gem_object_mmap: a BO made NO_CPU_ACCESS (VRAM without
+      // PUBLIC) has no CPU mapping.
+      if ((a->flags & KFD_IOC_ALLOC_MEM_FLAGS_VRAM) &&
+          !(a->flags & KFD_IOC_ALLOC_MEM_FLAGS_PUBLIC))
+        return fail(EPERM, "VRAM allocated without PUBLIC cannot be mapped "
+                           "by the host");
       if (length != a->size)
         return fail(EINVAL, "a render node mapping must cover its memory");
       if (!(flags & MAP_FIXED) || reinterpret_cast<uint64_t>(addr) != a->va)
@@ -1102,9 +1119,9 @@ void *mmap64(void *addr, size_t length, int prot, int flags, int fd,
   return mmap(addr, length, prot, flags, fd, offset);
 }
 
-void hcq_kfd_sim_get_event_counts(hcq_kfd_sim_event_counts *counts) {
+void hcq_kfd_sim_get_counts(hcq_kfd_sim_counts *counts) {
   Sim *sim = Sim::get();
-  *counts = sim ? sim->eventCounts() : hcq_kfd_sim_event_counts{};
+  *counts = sim ? sim->getCounts() : hcq_kfd_sim_counts{};
 }
 
 } // extern "C"

@@ -1,10 +1,11 @@
 //===- KFDSim.h - What the simulated kernel driver reports ------*- C++ -*-===//
 //
 // The one function test/KFDSim exports besides the system calls it answers:
-// its counts of the interrupts the simulated GPUs raised and of the waits on
-// KFD events, so a test can tell a host that slept on its GPU's interrupt
-// from one that polled. Tests look it up with dlsym(RTLD_DEFAULT, ...):
-// absent, they are not running under the simulator.
+// its counts of the interrupts the simulated GPUs raised, of the waits on
+// KFD events and of the memory in each heap, so a test can tell a host that
+// slept on its GPU's interrupt from one that polled, and where memory went.
+// Tests look it up with dlsym(RTLD_DEFAULT, ...): absent, they are not
+// running under the simulator.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,7 +16,7 @@
 
 extern "C" {
 
-struct hcq_kfd_sim_event_counts {
+struct hcq_kfd_sim_counts {
   /// Interrupts raised (RELEASE_MEM INT_SEL, SDMA TRAP).
   uint64_t interrupts;
   /// Of those, the ones whose context id named a signal event whose mailbox
@@ -24,13 +25,15 @@ struct hcq_kfd_sim_event_counts {
   uint64_t byId, searches, signaledNothing;
   /// WAIT_EVENTS calls, and how they ended.
   uint64_t waits, woken, timedOut;
+  /// Bytes allocated and not yet freed: GTT, VRAM the host can map
+  /// (PUBLIC), VRAM it cannot.
+  uint64_t gttBytes, publicVramBytes, privateVramBytes;
 };
 
 /// The counts so far.
-void hcq_kfd_sim_get_event_counts(hcq_kfd_sim_event_counts *counts);
-using hcq_kfd_sim_get_event_counts_fn = void (*)(hcq_kfd_sim_event_counts *);
-constexpr const char *HCQ_KFD_SIM_GET_EVENT_COUNTS =
-    "hcq_kfd_sim_get_event_counts";
+void hcq_kfd_sim_get_counts(hcq_kfd_sim_counts *counts);
+using hcq_kfd_sim_get_counts_fn = void (*)(hcq_kfd_sim_counts *);
+constexpr const char *HCQ_KFD_SIM_GET_COUNTS = "hcq_kfd_sim_get_counts";
 }
 
 #endif // HCQ_TEST_KFDSIM_KFDSIM_H
