@@ -14,6 +14,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <libdrm/amdgpu_drm.h>
 #include <linux/kfd_ioctl.h>
 
 #include <cerrno>
@@ -292,6 +293,22 @@ Error Gpu::acquire() {
   if (renderFd < 0)
     return runtimeError(name + ": cannot open " + render + ": " +
                         errnoText(errno));
+  // What only the amdgpu driver knows: the GPU timestamp counter's rate
+  // [amdgpu_drm.h AMDGPU_INFO_DEV_INFO gpu_counter_freq, in kHz; what
+  // libdrm's amdgpu_query_gpu_info reads and Mesa converts RELEASE_MEM
+  // timestamps with]. The ioctl, not libdrm: the runtime links nothing.
+  drm_amdgpu_info_device device{};
+  drm_amdgpu_info query{};
+  query.return_pointer = reinterpret_cast<uint64_t>(&device);
+  query.return_size = sizeof(device);
+  query.query = AMDGPU_INFO_DEV_INFO;
+  if (retryIoctl(renderFd, DRM_IOCTL_AMDGPU_INFO, &query) != 0)
+    return runtimeError(name + ": AMDGPU_INFO on " + render +
+                        " failed: " + errnoText(errno));
+  if (!device.gpu_counter_freq)
+    return runtimeError(name + ": the amdgpu driver gives no GPU counter "
+                               "frequency");
+  nsPerTick = 1e6 / double(device.gpu_counter_freq);
   kfd_ioctl_acquire_vm_args vm{};
   vm.drm_fd = uint32_t(renderFd);
   vm.gpu_id = node.gpuId;
@@ -300,7 +317,7 @@ Error Gpu::acquire() {
   Expected<ClockSample> clock = sampleClock();
   if (!clock)
     return clock.takeError();
-  firstClock = lastClock = *clock;
+  lastClock = *clock;
   Expected<std::pair<uint32_t, uint64_t>> event = driver.createEvent(*this);
   if (!event)
     return runtimeError(name + ": " + toString(event.takeError()));
@@ -635,8 +652,8 @@ Expected<Gpu::ClockSample> Gpu::sampleClock() {
 }
 
 uint64_t Gpu::toHostNs(uint64_t ticks) {
-  // The tick rate is measured, not assumed: two samples as far apart as
-  // the device has been open.
+  // From the latest clock sample, at the driver's counter rate; samples are
+  // taken again every 100 ms, so the two clocks' drift does not add up.
   std::lock_guard<std::mutex> lock(mutex);
   if (monotonicNs(CLOCK_MONOTONIC) - lastClock.hostNs > 100000000) {
     if (Expected<ClockSample> sample = sampleClock())
@@ -644,11 +661,6 @@ uint64_t Gpu::toHostNs(uint64_t ticks) {
     else
       consumeError(sample.takeError());
   }
-  double gpuTicks = double(lastClock.gpu - firstClock.gpu),
-         hostNs = double(lastClock.hostNs - firstClock.hostNs);
-  // Until then, 100 MHz: the GPU timestamp clock of gfx9 to gfx11 (tinygrad
-  // AMDDevice.timestamp_divider).
-  double nsPerTick = gpuTicks > 0 && hostNs > 1e6 ? hostNs / gpuTicks : 10.0;
   return uint64_t(int64_t(lastClock.hostNs) +
                   int64_t(double(int64_t(ticks - lastClock.gpu)) * nsPerTick));
 }

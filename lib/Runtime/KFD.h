@@ -138,7 +138,8 @@ private:
   std::mutex mutex;                           // everything below
   std::map<uint64_t, Allocation> allocations; // by address
   uint64_t doorbells = 0, doorbellBase = 0;   // the mapped doorbell page
-  ClockSample firstClock, lastClock;
+  ClockSample lastClock;
+  double nsPerTick = 10; // from the driver at open
   static constexpr uint32_t NO_EVENT = ~0u;
   uint32_t eventId = NO_EVENT;
   uint64_t eventMailbox = 0;

@@ -13,6 +13,7 @@
 //     checks (a queue's ring a power of two inside GPU-mapped memory,
 //     memory freed only once unmapped, the VM acquired before use, the
 //     event page set once ...); a refused call logs why to stderr;
+//   - ioctl on a render node: AMDGPU_INFO's DEV_INFO (the counter rate);
 //   - mmap of the render node at an allocation's offset (its memory) and of
 //     /dev/kfd at the doorbell offset (the doorbell page).
 // Behind each queue a thread plays the GPU: it watches the doorbell, as the
@@ -33,6 +34,8 @@
 //                      is a gfx942 with 8 XCCs. Unset: everything passes
 //                      through to the real system calls.
 //   HCQ_KFD_SIM_TWINS  colon-separated shared libraries with the twins.
+//   HCQ_KFD_SIM_COUNTER_MHZ  the GPUs' timestamp counter rate (100: what
+//                      gfx9 to gfx11 run at), told by AMDGPU_INFO.
 //   HCQ_KFD_SIM_EVENT_COUNTS  set: the event counts are printed to stderr
 //                      at exit.
 //
@@ -46,6 +49,7 @@
 #include "HCQ/Target/AMD/CodeObject.h"
 #include "HCQ/Target/AMD/Target.h"
 
+#include <libdrm/amdgpu_drm.h>
 #include <linux/kfd_ioctl.h>
 
 #include <atomic>
@@ -138,6 +142,12 @@ struct SimGpu {
   unsigned nextDoorbell = 0;
   std::string target;
   std::atomic<uint64_t> sdmaCopies{0}; // SDMA copies finished
+  uint64_t counterKHz = 100000;        // the timestamp counter's rate
+  /// The GPU timestamp counter (RELEASE_MEM GPU_CLOCK, SDMA TIMESTAMP).
+  uint64_t clock() const {
+    return uint64_t(double(clockNs(CLOCK_MONOTONIC_RAW)) * double(counterKHz) /
+                    1e6);
+  }
 };
 
 struct Allocation {
@@ -175,7 +185,7 @@ public:
   bool abandonWaits() override { return stopping.load(); }
   void waitTimedOut(uint64_t, uint64_t, uint64_t) override {}
   /// The GPU timestamp counter: 100 MHz, as on gfx9 to gfx11.
-  uint64_t gpuClock() override { return clockNs(CLOCK_MONOTONIC_RAW) / 10; }
+  uint64_t gpuClock() override { return gpu.clock(); }
   /// gfx11 counts TMPRING_SIZE WAVES per shader engine; gfx9 per device.
   std::optional<ScratchLayout> scratchLayout() override {
     if (gpu.version < 100000)
@@ -357,6 +367,7 @@ private:
   void writeTopology();
   int createQueue(kfd_ioctl_create_queue_args &args);
   int createEvent(kfd_ioctl_create_event_args &args);
+  int renderIoctl(SimGpu &gpu, unsigned long request, void *args);
   int waitEvents(kfd_ioctl_wait_events_args &args,
                  std::unique_lock<std::mutex> &lock);
   /// The 64-bit mailbox slot of event `id` in the event page.
@@ -451,6 +462,8 @@ Sim::Sim(const char *spec) {
       log("HCQ_KFD_SIM_GPUS: unknown GPU '%s'", name.c_str());
       std::exit(2);
     }
+    if (const char *mhz = std::getenv("HCQ_KFD_SIM_COUNTER_MHZ"))
+      gpu.counterKHz = uint64_t(std::atoi(mhz)) * 1000;
     gpu.doorbellFd = memfd_create("hcq-kfd-doorbells", MFD_CLOEXEC);
     if (gpu.doorbellFd < 0 || ftruncate(gpu.doorbellFd, DOORBELL_PAGE) != 0) {
       log("cannot make a doorbell page: %s", std::strerror(errno));
@@ -552,9 +565,8 @@ int Sim::ioctl(int fd, unsigned long request, void *argp) {
   std::optional<Fd> file = lookup(fd);
   if (!file)
     return -2;
-  if (file->kind != Kind::KFD)
-    return refuse(ENOTTY, "ioctl 0x%lx on a render node: not simulated",
-                  request);
+  if (file->kind == Kind::Render)
+    return renderIoctl(*file->gpu, request, argp);
   std::unique_lock<std::mutex> lock(mutex);
   switch (request) {
   case AMDKFD_IOC_GET_VERSION: {
@@ -691,7 +703,7 @@ int Sim::ioctl(int fd, unsigned long request, void *argp) {
       return refuse(EINVAL, "GET_CLOCK_COUNTERS: no gpu 0x%x", args.gpu_id);
     // As kfd_ioctl_get_clock_counters: the GPU's counter, the raw
     // monotonic and boot-time clocks in ns.
-    args.gpu_clock_counter = clockNs(CLOCK_MONOTONIC_RAW) / 10;
+    args.gpu_clock_counter = gpuById(args.gpu_id)->clock();
     args.cpu_clock_counter = clockNs(CLOCK_MONOTONIC_RAW);
     args.system_clock_counter = clockNs(CLOCK_BOOTTIME);
     args.system_clock_freq = 1000000000;
@@ -711,6 +723,26 @@ int Sim::ioctl(int fd, unsigned long request, void *argp) {
   default:
     return refuse(ENOTTY, "ioctl 0x%lx on /dev/kfd: not simulated", request);
   }
+}
+
+int Sim::renderIoctl(SimGpu &gpu, unsigned long request, void *argp) {
+  // amdgpu_info_ioctl: AMDGPU_INFO_DEV_INFO copies at most return_size
+  // bytes of drm_amdgpu_info_device.
+  if (request != DRM_IOCTL_AMDGPU_INFO)
+    return refuse(ENOTTY, "ioctl 0x%lx on a render node: not simulated",
+                  request);
+  auto &args = *static_cast<drm_amdgpu_info *>(argp);
+  if (args.query != AMDGPU_INFO_DEV_INFO)
+    return refuse(EINVAL, "AMDGPU_INFO query 0x%x: not simulated", args.query);
+  drm_amdgpu_info_device info{};
+  info.num_shader_engines = gpu.arrayCount / gpu.arraysPerEngine;
+  info.num_shader_arrays_per_engine = gpu.arraysPerEngine;
+  info.cu_active_number = gpu.simdCount / gpu.simdPerCu;
+  info.gpu_counter_freq = uint32_t(gpu.counterKHz);
+  info.wave_front_size = gpu.version < 100000 ? 64 : 32;
+  std::memcpy(reinterpret_cast<void *>(args.return_pointer), &info,
+              std::min<size_t>(args.return_size, sizeof(info)));
+  return 0;
 }
 
 int Sim::createEvent(kfd_ioctl_create_event_args &args) {
