@@ -32,6 +32,17 @@
 // RUN: %python -c "import json,sys; t=[e for e in json.load(open(sys.argv[1]))['traceEvents'] if e['ph'] == 'X']; print(len(t), all(0 <= e['dur'] < 1e6 for e in t), all(0 <= e['ts'] < 6e7 for e in t))" %t/trace.json | FileCheck %s --check-prefix=JSON
 // JSON: 12 True True
 
+// Tests the same on two gfx942 GPUs: the example's kernels built for gfx942
+// (examples/mlp-kernels.cl), its schedule as it is.
+// RUN: %embed %inputs/mlp-kernels-gfx942.co matmul "(write f32, read f32, read f32)" --symbol matmul > %t/mlp-gfx942.mlir
+// RUN: %embed %inputs/mlp-kernels-gfx942.co relu "(readwrite f32)" --symbol relu >> %t/mlp-gfx942.mlir
+// RUN: sed -n '/^hcq.schedule/,/^}/p' %hcq_src_root/examples/mlp.mlir >> %t/mlp-gfx942.mlir
+// RUN: %kfdsim HCQ_KFD_SIM_GPUS=gfx942,gfx942 hcq-run %t/mlp-gfx942.mlir --pipeline-options=target=gfx942 --amd=hardware --arg f32:256:arange --arg f32:4096:fill=0.5 --arg f32:4096:fill=-0.25 --arg f32:256:fill=0 2>&1 | FileCheck %s --check-prefix=MLP
+// RUN: %kfdsim HCQ_KFD_SIM_EVENT_COUNTS=1 HCQ_KFD_SIM_GPUS=gfx942,gfx942 hcq-run %t/mlp-gfx942.mlir --pipeline-options=target=gfx942 --amd=hardware --arg f32:256:arange --arg f32:4096:fill=-0.5 --arg f32:4096:fill=-0.25 --arg f32:256:fill=7 --runs 1000 2>&1 | FileCheck %s --check-prefix=RELU
+// RUN: %kfdsim HCQ_KFD_SIM_GPUS=gfx942,gfx942 hcq-run %t/mlp-gfx942.mlir --pipeline-options="target=gfx942 copy-queues=CPU" --amd=hardware --arg f32:256:arange --arg f32:4096:fill=0.5 --arg f32:4096:fill=-0.25 --arg f32:256:fill=0 --runs 10 2>&1 | FileCheck %s --check-prefix=KCOPY
+// RUN: %kfdsim HCQ_KFD_SIM_GPUS=gfx942,gfx942 hcq-run %t/mlp-gfx942.mlir --pipeline-options="target=gfx942 profile=true" --trace=%t/trace942.json --runs 2 --amd=hardware --arg f32:256:arange --arg f32:4096:fill=0.5 --arg f32:4096:fill=-0.25 --arg f32:256:fill=0 2>&1 | FileCheck %s --check-prefix=TRACE
+// RUN: %python -c "import json,sys; t=[e for e in json.load(open(sys.argv[1]))['traceEvents'] if e['ph'] == 'X']; print(len(t), all(0 <= e['dur'] < 1e6 for e in t), all(0 <= e['ts'] < 6e7 for e in t))" %t/trace942.json | FileCheck %s --check-prefix=JSON
+
 // Tests that on two gfx942 GPUs the host's input is staged onto AMD:0,
 // doubled, copied to AMD:1, doubled again and staged back, 100 times; the
 // SDMA queues' interrupts (a TRAP after a FENCE into the mailbox) name their
@@ -48,6 +59,7 @@
 // Tests that a wait the GPU never sees satisfied is a hang named by device
 // and queue within the timeout, and that the process still ends.
 // RUN: not %kfdsim HCQ_KFD_SIM_GPUS=gfx1100 hcq-run %S/Inputs/stuck.mlir --amd=hardware --arg f32:64:fill=0 --timeout-ms 300 2>&1 | FileCheck %s --check-prefix=STUCK
+// RUN: not %kfdsim HCQ_KFD_SIM_GPUS=gfx942 hcq-run %S/Inputs/stuck.mlir --pipeline-options=target=gfx942 --amd=hardware --arg f32:64:fill=0 --timeout-ms 300 2>&1 | FileCheck %s --check-prefix=STUCK
 // STUCK: error: hang detected: AMD:0 COMPUTE:0: the work at read pointer 0 (write pointer 4) has not finished after 300 ms
 
 // Tests that code objects for another GPU, GPUs hcq does not encode for,
@@ -89,6 +101,7 @@
 // CPU twin for the kernel) stops that queue as a hung GPU queue does, and
 // the runtime reports it as a hang within the timeout; the process ends.
 // RUN: not %kfdsim HCQ_KFD_SIM_TWINS= HCQ_KFD_SIM_GPUS=gfx1100 hcq-run %t/gather-gfx1100.mlir --amd=hardware --arg f32:64:arange --arg f32:64:fill=0 --timeout-ms 300 2>&1 | FileCheck %s --check-prefix=FAULT
+// RUN: not %kfdsim HCQ_KFD_SIM_TWINS= HCQ_KFD_SIM_GPUS=gfx942 hcq-run %t/gather-gfx942.mlir --pipeline-options=target=gfx942 --amd=hardware --arg f32:64:arange --arg f32:64:fill=0 --timeout-ms 300 2>&1 | FileCheck %s --check-prefix=FAULT
 // FAULT: hcq-kfd-sim: kernel gather has no CPU twin hcq_twin_gather in HCQ_KFD_SIM_TWINS
-// FAULT: hcq-kfd-sim: gfx1100 GPU 0x{{[0-9a-f]+}} compute queue 0 stops, as a hung GPU queue does: DISPATCH_DIRECT at indirect buffer 0x{{[0-9a-f]+}} dword {{[0-9]+}} of program 0x{{[0-9a-f]+}}, which is no loaded kernel with a CPU twin
+// FAULT: hcq-kfd-sim: gfx{{[0-9]+}} GPU 0x{{[0-9a-f]+}} compute queue 0 stops, as a hung GPU queue does: DISPATCH_DIRECT at indirect buffer 0x{{[0-9a-f]+}} dword {{[0-9]+}} of program 0x{{[0-9a-f]+}}, which is no loaded kernel with a CPU twin
 // FAULT: error: hang detected: AMD:0 COMPUTE:0: the work at read pointer 0 (write pointer {{[0-9]+}}) has not finished after 300 ms
