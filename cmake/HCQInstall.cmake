@@ -28,6 +28,12 @@ install(TARGETS ${HCQ_LIBRARIES} EXPORT HCQTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS hcq-opt hcq-run hcq-exe-dump
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# The C API: libhcq-runtime.so (HCQ::RuntimeC) and include/hcq-c.
+set_target_properties(hcq-runtime PROPERTIES EXPORT_NAME RuntimeC)
+install(TARGETS hcq-runtime EXPORT HCQTargets
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/hcq-c
+  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 
 # Public headers and ODS sources; the generated declarations and
 # definitions the headers include.

@@ -25,3 +25,7 @@ cmake --build "$work/embedding" > "$work/build.log" 2>&1 || { cat "$work/build.l
 "$work/prefix/bin/hcq-opt" --hcq-pipeline "$root/examples/cpu-chain.mlir" \
   --hcq-write-executable=dir="$work" -o /dev/null
 "$work/prefix/bin/hcq-exe-dump" "$work/chain.hcqx" | head -1
+# The installed C API library, from Python.
+python3 "$root/examples/python/run_cpu_chain.py" \
+  "$work/prefix/lib/libhcq-runtime.so" "$work/chain.hcqx" \
+  "$build/test/Inputs" | tail -1

@@ -18,6 +18,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
+#include <unistd.h>
 
 using namespace llvm;
 
@@ -494,10 +495,25 @@ Expected<void *> RuntimeImpl::openLibrary(const std::string &path) {
   auto [it, inserted] = libraries.try_emplace(path, nullptr);
   if (!inserted)
     return it->second;
-  void *handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  // A bare name is looked for in the search paths first, then as dlopen
+  // looks for it.
+  void *handle = nullptr;
+  std::string tried;
+  if (path.find('/') == std::string::npos)
+    for (const std::string &folder : options.librarySearchPaths) {
+      std::string candidate = folder + "/" + path;
+      if (::access(candidate.c_str(), F_OK) != 0)
+        continue;
+      handle = dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL);
+      if (handle)
+        break;
+      tried += std::string("; ") + dlerror();
+    }
+  if (!handle)
+    handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle) {
     libraries.erase(it);
-    return runtimeError("cannot load " + path + ": " + dlerror());
+    return runtimeError("cannot load " + path + ": " + dlerror() + tried);
   }
   return it->second = handle;
 }
@@ -508,6 +524,12 @@ Expected<uint64_t> RuntimeImpl::getHostFunction(const Kernel &kernel) {
       return runtimeError("kernel " + kernel.name + ": no builtin '" +
                           kernel.symbol + "' in this runtime");
     return reinterpret_cast<uint64_t>(&builtinCopy);
+  }
+  auto registered = options.cpuKernels.find(kernel.symbol);
+  if (registered != options.cpuKernels.end()) {
+    auto symbol = reinterpret_cast<uint64_t>(registered->second);
+    names.add(symbol, "@" + kernel.name + " (" + kernel.symbol + ")");
+    return symbol;
   }
   if (kernel.library.empty())
     return runtimeError("kernel " + kernel.name + " has no library");

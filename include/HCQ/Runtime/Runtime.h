@@ -17,6 +17,7 @@
 
 #include "HCQ/Runtime/Executable.h"
 #include "HCQ/Runtime/Twin.h"
+#include "HCQ/Target/CPU/Entry.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/raw_ostream.h"
@@ -86,6 +87,13 @@ struct RuntimeOptions {
   /// Shared libraries (dlopen paths) defining `hcq_twin_<symbol>` for AMD
   /// kernels without an entry in `amdTwins`.
   std::vector<std::string> twinLibraries;
+  /// CPU kernels in this process by kernel symbol: found before the
+  /// kernel's library, which is then not loaded.
+  llvm::StringMap<cpu::KernelFunction> cpuKernels;
+  /// Folders where kernel and twin libraries named without a '/' are looked
+  /// for, in order, before the dynamic loader's own search (LD_LIBRARY_PATH
+  /// is read once, when the process starts).
+  std::vector<std::string> librarySearchPaths;
   /// Bytes of each device queue's ring: a multiple of 64, at least 64. A
   /// push larger than its ring is refused at load.
   uint64_t ringBytes = 1 << 20;
