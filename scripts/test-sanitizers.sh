@@ -33,8 +33,12 @@ for stage in "${stages[@]}"; do
       -DHCQ_ENABLE_FUZZERS=ON > "$asan/setup.log" 2>&1 ||
       { tail -50 "$asan/setup.log"; exit 1; }
     # The embedding check builds an uninstrumented program against the
-    # installed (instrumented) libraries: it runs in the normal suite only.
-    (cd "$asan" && ctest --output-on-failure -j "$(nproc)" -E '^install-and-embed$')
+    # installed (instrumented) libraries, and the Python example loads the
+    # instrumented C API library into an uninstrumented python3 (ASan must
+    # come first in a process): they run in the normal suite only. The C
+    # test drives the same library from an instrumented program here.
+    (cd "$asan" && ctest --output-on-failure -j "$(nproc)" \
+      -E '^(install-and-embed|capi-python-example)$')
     ;;
   fuzz)
     FUZZ_BUILD_DIR=$asan "$root/scripts/fuzz.sh" "${FUZZ_SECONDS:-60}"
