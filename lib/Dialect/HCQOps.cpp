@@ -10,6 +10,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/FunctionImplementation.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Format.h"
 
@@ -256,26 +257,81 @@ static bool isLinkTimeBuffer(Value value) {
 // ScheduleOp / ExecutableOp
 //===----------------------------------------------------------------------===//
 
+/// As function_interface_impl::parseFunctionOp, keeping the arguments'
+/// names in `arg_names` (a numeric name, which the printer would not give
+/// back, is "").
 template <typename OpTy>
 static ParseResult parseFunctionLike(OpAsmParser &parser,
                                      OperationState &result) {
-  auto buildType = [](Builder &builder, ArrayRef<Type> args,
-                      ArrayRef<Type> results,
-                      function_interface_impl::VariadicFlag, std::string &) {
-    return builder.getFunctionType(args, results);
-  };
-  return function_interface_impl::parseFunctionOp(
-      parser, result, /*allowVariadic=*/false,
-      OpTy::getFunctionTypeAttrName(result.name), buildType,
+  Builder &builder = parser.getBuilder();
+  StringAttr name;
+  if (parser.parseSymbolName(name, SymbolTable::getSymbolAttrName(),
+                             result.attributes))
+    return failure();
+  SmallVector<OpAsmParser::Argument> args;
+  SmallVector<Type> resultTypes;
+  SmallVector<DictionaryAttr> resultAttrs;
+  bool isVariadic = false;
+  if (function_interface_impl::parseFunctionSignatureWithArguments(
+          parser, /*allowVariadic=*/false, args, isVariadic, resultTypes,
+          resultAttrs))
+    return failure();
+  SmallVector<Type> argTypes;
+  SmallVector<Attribute> names;
+  bool named = false;
+  for (OpAsmParser::Argument &arg : args) {
+    argTypes.push_back(arg.type);
+    StringRef written = arg.ssaName.name.drop_front(); // without '%'
+    if (!written.empty() && llvm::isDigit(written.front()))
+      written = "";
+    named |= !written.empty();
+    names.push_back(builder.getStringAttr(written));
+  }
+  result.addAttribute(
+      OpTy::getFunctionTypeAttrName(result.name),
+      TypeAttr::get(builder.getFunctionType(argTypes, resultTypes)));
+  if (named)
+    result.addAttribute(OpTy::getArgNamesAttrName(result.name),
+                        builder.getArrayAttr(names));
+  if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
+    return failure();
+  call_interface_impl::addArgAndResultAttrs(
+      builder, result, args, resultAttrs,
       OpTy::getArgAttrsAttrName(result.name),
       OpTy::getResAttrsAttrName(result.name));
+  // A missing body is the verifier's to report, as for any function.
+  OptionalParseResult body = parser.parseOptionalRegion(
+      *result.addRegion(), args, /*enableNameShadowing=*/false);
+  return body.has_value() ? *body : success();
 }
 
+/// As function_interface_impl::printFunctionOp, with `arg_names` said by
+/// the arguments' names instead of in the attributes.
 template <typename OpTy>
 static void printFunctionLike(OpAsmPrinter &printer, OpTy op) {
-  function_interface_impl::printFunctionOp(
-      printer, op, /*isVariadic=*/false, op.getFunctionTypeAttrName(),
-      op.getArgAttrsAttrName(), op.getResAttrsAttrName());
+  printer << ' ';
+  printer.printSymbolName(op.getSymName());
+  function_interface_impl::printFunctionSignature(
+      printer, op, op.getArgumentTypes(), /*isVariadic=*/false,
+      op.getResultTypes());
+  function_interface_impl::printFunctionAttributes(
+      printer, op,
+      {op.getFunctionTypeAttrName(), op.getArgAttrsAttrName(),
+       op.getResAttrsAttrName(), op.getArgNamesAttrName()});
+  printer << ' ';
+  printer.printRegion(op.getBody(), /*printEntryBlockArgs=*/false,
+                      /*printBlockTerminators=*/true);
+}
+
+/// The arguments print with the names they were written with.
+template <typename OpTy>
+static void nameArguments(OpTy op, Region &region,
+                          OpAsmSetValueNameFn setName) {
+  if (region.empty())
+    return;
+  for (BlockArgument arg : region.front().getArguments())
+    if (StringRef name = op.getArgName(arg.getArgNumber()); !name.empty())
+      setName(arg, name);
 }
 
 /// Whether a bound variable (a schedule argument or kernel scalar) may have
@@ -306,6 +362,10 @@ ParseResult ScheduleOp::parse(OpAsmParser &parser, OperationState &result) {
 void ScheduleOp::print(OpAsmPrinter &printer) {
   printFunctionLike(printer, *this);
 }
+void ScheduleOp::getAsmBlockArgumentNames(Region &region,
+                                          OpAsmSetValueNameFn setName) {
+  nameArguments(*this, region, setName);
+}
 LogicalResult ScheduleOp::verify() { return verifyFunctionLike(*this); }
 
 ParseResult ExecutableOp::parse(OpAsmParser &parser, OperationState &result) {
@@ -313,6 +373,10 @@ ParseResult ExecutableOp::parse(OpAsmParser &parser, OperationState &result) {
 }
 void ExecutableOp::print(OpAsmPrinter &printer) {
   printFunctionLike(printer, *this);
+}
+void ExecutableOp::getAsmBlockArgumentNames(Region &region,
+                                            OpAsmSetValueNameFn setName) {
+  nameArguments(*this, region, setName);
 }
 LogicalResult ExecutableOp::verify() {
   if (failed(verifyFunctionLike(*this)))
@@ -332,6 +396,10 @@ ParseResult SubmitterOp::parse(OpAsmParser &parser, OperationState &result) {
 }
 void SubmitterOp::print(OpAsmPrinter &printer) {
   printFunctionLike(printer, *this);
+}
+void SubmitterOp::getAsmBlockArgumentNames(Region &region,
+                                           OpAsmSetValueNameFn setName) {
+  nameArguments(*this, region, setName);
 }
 LogicalResult SubmitterOp::verify() {
   if (failed(verifyFunctionLike(*this)))

@@ -104,7 +104,7 @@ BuildExecutablePass::build(ScheduleOp schedule,
       types.push_back(v.getType());
     auto submitter = SubmitterOp::create(
         moduleBuilder, run.front()->getLoc(), "hcq_submitter",
-        moduleBuilder.getFunctionType(types, {}), nullptr, nullptr);
+        moduleBuilder.getFunctionType(types, {}), nullptr, nullptr, nullptr);
     Block *entry = new Block();
     submitter.getBody().push_back(entry);
     IRMapping mapping;
@@ -142,7 +142,7 @@ BuildExecutablePass::build(ScheduleOp schedule,
   auto executable = ExecutableOp::create(
       builder, schedule.getLoc(), schedule.getSymName(),
       schedule.getFunctionType(), schedule.getArgAttrsAttr(),
-      schedule.getResAttrsAttr());
+      schedule.getResAttrsAttr(), schedule.getArgNamesAttr());
   executable.getBody().takeBody(schedule.getBody());
   schedule.erase();
   return success();

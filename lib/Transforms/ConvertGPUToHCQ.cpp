@@ -439,7 +439,7 @@ struct FuncToSchedule : OpConversionPattern<func::FuncOp> {
       return failure();
     auto schedule = ScheduleOp::create(
         rewriter, func.getLoc(), func.getSymName(),
-        rewriter.getFunctionType(it->second, {}), nullptr, nullptr);
+        rewriter.getFunctionType(it->second, {}), nullptr, nullptr, nullptr);
     rewriter.inlineRegionBefore(func.getBody(), schedule.getBody(),
                                 schedule.getBody().end());
     TypeConverter::SignatureConversion conversion(func.getNumArguments());

@@ -219,3 +219,16 @@ hcq.kernel @from_blob_b amd (write f32) symbol "b" code_object dense_resource<co
     }
   }
 #-}
+
+// -----
+
+// Tests that arguments keep the names they were written with (the printer
+// gives them back, through the generic form too), and that a numeric name,
+// which the printer cannot give back, is left to the printer.
+// CHECK-LABEL: hcq.schedule @names(
+// CHECK-SAME: %x: !hcq.buffer<4xf32, CPU:0>, %row_count: i32, %arg0: i32) attributes {note} {
+// CHECK-NEXT: hcq.launch @k(%x : !hcq.buffer<4xf32, CPU:0>) vars(%row_count : i32)
+hcq.kernel @k cpu (readwrite f32) vars 1 symbol "k" library "k.so"
+hcq.schedule @names(%x: !hcq.buffer<4xf32, CPU:0>, %row_count: i32, %0: i32) attributes {note} {
+  hcq.launch @k(%x : !hcq.buffer<4xf32, CPU:0>) vars(%row_count : i32) global [4, 1, 1] local [1, 1, 1]
+}

@@ -448,8 +448,8 @@ hcq.schedule @lanes() {
 // KCOPY11-NOT: hcq.kernel @hcq_copy_gfx1100
 // KCOPY11-LABEL: hcq.schedule @kernel_copy
 // KCOPY11: %[[P:.*]] = hcq.program @hcq_copy_gfx1100 : !hcq.buffer<{{[0-9]+}}xi8, AMD:0>
-// KCOPY11: hcq.cmds kernargs i32 [lo(%arg0), hi(%arg0), lo(%arg1), hi(%arg1), 0x00000004]
-// KCOPY11: hcq.cmds kernargs i32 [lo(%arg1), hi(%arg1), lo(%arg0), hi(%arg0), 0x00000004]
+// KCOPY11: hcq.cmds kernargs i32 [lo(%a), hi(%a), lo(%b), hi(%b), 0x00000004]
+// KCOPY11: hcq.cmds kernargs i32 [lo(%b), hi(%b), lo(%a), hi(%a), 0x00000004]
 // KCOPY11: hcq.cmds cmdbuf i32 [{{.*}}lo(%[[P]] + {{[0-9]+}} >> 8)
 // KCOPY9: hcq.kernel @hcq_copy_gfx942 amd (write i8, read i8) symbol "hcq_copy" code_object "\7FELF
 // KCOPY9-LABEL: hcq.schedule @kernel_copy

@@ -8,18 +8,24 @@ include "mlir/IR/SymbolInterfaces.td"
 include "mlir/Interfaces/CallInterfaces.td"
 include "mlir/Interfaces/FunctionInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/IR/OpAsmInterface.td"
 include "mlir/IR/RegionKindInterface.td"
 
 //===----------------------------------------------------------------------===//
 // Containers
 //===----------------------------------------------------------------------===//
 
+// `arg_names` keeps the names the arguments were written with (`%x` is
+// "x"; "" where a name was numeric): the printer gives them back, and the
+// executable file records them (hcq-run --list-arguments).
 class HCQ_FunctionLikeOp<string mnemonic> : HCQ_Op<mnemonic, [
-    IsolatedFromAbove, FunctionOpInterface, NoTerminator, SingleBlock]> {
+    IsolatedFromAbove, FunctionOpInterface, NoTerminator, SingleBlock,
+    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmBlockArgumentNames"]>]> {
   let arguments = (ins SymbolNameAttr:$sym_name,
                        TypeAttrOf<FunctionType>:$function_type,
                        OptionalAttr<DictArrayAttr>:$arg_attrs,
-                       OptionalAttr<DictArrayAttr>:$res_attrs);
+                       OptionalAttr<DictArrayAttr>:$res_attrs,
+                       OptionalAttr<StrArrayAttr>:$arg_names);
   let regions = (region AnyRegion:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
@@ -31,6 +37,13 @@ class HCQ_FunctionLikeOp<string mnemonic> : HCQ_Op<mnemonic, [
       return getFunctionType().getResults();
     }
     ::mlir::Region *getCallableRegion() { return &getBody(); }
+    /// The name argument `index` was written with, or "".
+    ::llvm::StringRef getArgName(unsigned index) {
+      auto names = getArgNamesAttr();
+      return names && index < names.size()
+                 ? ::llvm::cast<::mlir::StringAttr>(names[index]).getValue()
+                 : ::llvm::StringRef();
+    }
   }];
 }
 
