@@ -68,6 +68,27 @@ static_assert(getMaxEnumValForWordPart() ==
               static_cast<uint32_t>(abi::WordPart::hi));
 #undef HCQ_SAME_CASE
 
+LogicalResult HCQDialect::verifyRegionArgAttribute(Operation *op,
+                                                   unsigned regionIndex,
+                                                   unsigned argIndex,
+                                                   NamedAttribute attribute) {
+  // hcq.device on func.func arguments is convert-gpu-to-hcq's to check.
+  if (attribute.getName() != ACCESS_ATTR)
+    return success();
+  auto value = dyn_cast<StringAttr>(attribute.getValue());
+  if (!value ||
+      !llvm::is_contained({"read", "write", "readwrite"}, value.getValue()))
+    return op->emitError() << "argument #" << argIndex << "'s '" << ACCESS_ATTR
+                           << "' must be \"read\", \"write\" or "
+                              "\"readwrite\", got "
+                           << attribute.getValue();
+  if (!isa<BufferType>(
+          op->getRegion(regionIndex).getArgument(argIndex).getType()))
+    return op->emitError() << "argument #" << argIndex << " has '"
+                           << ACCESS_ATTR << "' but is not a buffer";
+  return success();
+}
+
 void HCQDialect::initialize() {
   addAttributes<
 #define GET_ATTRDEF_LIST

@@ -540,6 +540,49 @@ void Batch::emit(OpBuilder &builder, int64_t batchSize) {
     ProfileOp::create(builder, p.loc, p.name, p.start, p.end, p.queue);
 }
 
+/// Records on each schedule argument how the schedule uses it
+/// (`hcq.access` = "read", "write" or "readwrite", the kernel signature's
+/// words), from its launches (their kernels' signatures), copies (source
+/// read, destination written) and host calls (which may do either): what
+/// the executable file tells a runner of it (hcq-run --list-arguments,
+/// --output). Arguments no call touches get none.
+static void recordArgumentAccess(ScheduleOp schedule,
+                                 SymbolTableCollection &symbols) {
+  Block &body = schedule.getBody().front();
+  SmallVector<unsigned> access(body.getNumArguments(), 0);
+  enum : unsigned { READ = 1, WRITE = 2 };
+  auto note = [&](Value buffer, unsigned how) {
+    auto arg = dyn_cast<BlockArgument>(getBufferBase(buffer).base);
+    if (arg && arg.getOwner() == &body)
+      access[arg.getArgNumber()] |= how;
+  };
+  for (Operation &op : body) {
+    if (auto copy = dyn_cast<CopyOp>(op)) {
+      note(copy.getSrc(), READ);
+      note(copy.getDst(), WRITE);
+    } else if (auto launch = dyn_cast<LaunchOp>(op)) {
+      auto kernel = symbols.lookupNearestSymbolFrom<KernelOp>(
+          launch, launch.getKernelAttr());
+      for (auto [i, buffer] : llvm::enumerate(launch.getBuffers()))
+        note(buffer, !kernel                                ? READ | WRITE
+                     : kernel.getAccess(i) == Access::read  ? READ
+                     : kernel.getAccess(i) == Access::write ? WRITE
+                                                            : READ | WRITE);
+    } else if (auto call = dyn_cast<HostCallOp>(op)) {
+      for (Value operand : call->getOperands())
+        if (isa<BufferType>(operand.getType()))
+          note(operand, READ | WRITE);
+    }
+  }
+  Builder builder(schedule.getContext());
+  for (auto [i, how] : llvm::enumerate(access))
+    if (how)
+      schedule.setArgAttr(i, ACCESS_ATTR,
+                          builder.getStringAttr(how == READ    ? "read"
+                                                : how == WRITE ? "write"
+                                                               : "readwrite"));
+}
+
 namespace {
 struct BatchDepsPass : public hcq::impl::HCQBatchDepsBase<BatchDepsPass> {
   using Base::Base;
@@ -569,6 +612,7 @@ struct BatchDepsPass : public hcq::impl::HCQBatchDepsBase<BatchDepsPass> {
       return success();
     PlaceholderCache placeholders(schedule);
     SymbolTableCollection symbols;
+    recordArgumentAccess(schedule, symbols);
     // Slot 0 is the per-device timeline, sentinel and staging buffer.
     int64_t nextSlot = 1;
     OpBuilder builder(schedule.getContext());

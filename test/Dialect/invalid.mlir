@@ -978,3 +978,17 @@ hcq.schedule @e(%a: !hcq.buffer<64xf32, CPU:0>) {
   // expected-error @+1 {{'hcq.launch' op launches the cpu kernel @k with local size [64, 1, 1]: a CPU kernel is called once per workgroup and gets no workgroup size, so its local size must be [1, 1, 1] (put the work-items in global)}}
   hcq.launch @k(%a : !hcq.buffer<64xf32, CPU:0>) global [1, 1, 1] local [64, 1, 1]
 }
+
+// -----
+
+// Tests that an argument's hcq.access is one of the kernel signature's words.
+// expected-error @+1 {{argument #0's 'hcq.access' must be "read", "write" or "readwrite", got "sometimes"}}
+hcq.schedule @bad_access(%a: !hcq.buffer<4xf32, CPU:0> {hcq.access = "sometimes"}) {
+}
+
+// -----
+
+// Tests that only a buffer argument has an hcq.access.
+// expected-error @+1 {{argument #0 has 'hcq.access' but is not a buffer}}
+hcq.schedule @variable_access(%n: i32 {hcq.access = "read"}) {
+}

@@ -375,3 +375,21 @@ hcq.kernel @read_two cpu (read f32, read f32) symbol "r2" library "libk.so"
 hcq.schedule @foreign_lane(%x: !hcq.buffer<16xf32, [AMD:0, AMD:1]>, %y: !hcq.buffer<16xf32, [AMD:0, AMD:2]>) {
   hcq.launch @read_two(%x, %y : !hcq.buffer<16xf32, [AMD:0, AMD:1]>, !hcq.buffer<16xf32, [AMD:0, AMD:2]>) global [1, 1, 1] local [1, 1, 1]
 }
+
+// -----
+
+// Tests that each schedule argument records how the schedule uses it: from
+// the kernels' signatures, a copy's source (read) and destination (write),
+// a host call's buffers (either), and nothing for an argument no call
+// touches or a variable; through views to their base.
+// CHECK-LABEL: hcq.schedule @access(
+// CHECK-SAME: %in: !hcq.buffer<64xf32, CPU:0> {hcq.access = "read"}, %out: !hcq.buffer<64xf32, CPU:0> {hcq.access = "write"}, %both: !hcq.buffer<64xf32, CPU:0> {hcq.access = "readwrite"}, %copied: !hcq.buffer<64xf32, CPU:0> {hcq.access = "write"}, %host: !hcq.buffer<4xf32, CPU:0> {hcq.access = "readwrite"}, %unused: !hcq.buffer<4xf32, CPU:0>, %n: i32) {
+hcq.kernel @copy_k cpu (write f32, read f32) symbol "c" library "libk.so"
+hcq.kernel @scale_k cpu (readwrite f32) vars 1 symbol "s" library "libk.so"
+hcq.schedule @access(%in: !hcq.buffer<64xf32, CPU:0>, %out: !hcq.buffer<64xf32, CPU:0>, %both: !hcq.buffer<64xf32, CPU:0>, %copied: !hcq.buffer<64xf32, CPU:0>, %host: !hcq.buffer<4xf32, CPU:0>, %unused: !hcq.buffer<4xf32, CPU:0>, %n: i32) {
+  %v = hcq.view %out[32] : !hcq.buffer<64xf32, CPU:0> -> !hcq.buffer<32xf32, CPU:0>
+  hcq.launch @copy_k(%v, %in : !hcq.buffer<32xf32, CPU:0>, !hcq.buffer<64xf32, CPU:0>) global [64, 1, 1] local [1, 1, 1]
+  hcq.launch @scale_k(%both : !hcq.buffer<64xf32, CPU:0>) vars(%n : i32) global [64, 1, 1] local [1, 1, 1]
+  hcq.copy %copied[0, 256], %both[0, 256] : !hcq.buffer<64xf32, CPU:0>, !hcq.buffer<64xf32, CPU:0>
+  hcq.host_call "inspect"(%host : !hcq.buffer<4xf32, CPU:0>)
+}

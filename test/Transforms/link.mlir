@@ -19,7 +19,7 @@
 
 // CPU, one batch on a compute and a copy queue.
 // HOSTIR-LABEL: hcq.executable @two_kernels_one_copy(
-// HOSTIR-SAME: %a: !hcq.buffer<64xf32, CPU:0>, %b: !hcq.buffer<64xf32, CPU:0>, %out: !hcq.buffer<64xf32, CPU:0>, %n: i32) {
+// HOSTIR-SAME: %a: !hcq.buffer<64xf32, CPU:0> {hcq.access = "read"}, %b: !hcq.buffer<64xf32, CPU:0> {hcq.access = "read"}, %out: !hcq.buffer<64xf32, CPU:0> {hcq.access = "write"}, %n: i32) {
 // HOSTIR-NEXT: %[[V0:[a-z0-9]+]] = hcq.placeholder cmdbuf slot 5 {hcq.addresses = array<i64: 4294968320>} : !hcq.buffer<128xi8, CPU:0>
 // HOSTIR-NEXT: %[[V1:[a-z0-9]+]] = hcq.placeholder kernargs slot 6 {hcq.addresses = array<i64: 4294969088>} : !hcq.buffer<128xi8, CPU:0>
 // HOSTIR-NEXT: %[[V2:[a-z0-9]+]] = hcq.placeholder inputs slot 7 {hcq.addresses = array<i64: 4294969344>} : !hcq.buffer<2xi64, CPU:0>
@@ -94,7 +94,7 @@
 
 // gfx1100: both kernels come from one code object, loaded once.
 // GFX11-LABEL: hcq.executable @two_kernels_one_copy(
-// GFX11-SAME: %a: !hcq.buffer<64xf32, AMD:0>, %b: !hcq.buffer<64xf32, AMD:0>, %out: !hcq.buffer<64xf32, AMD:0>, %n: i32) {
+// GFX11-SAME: %a: !hcq.buffer<64xf32, AMD:0> {hcq.access = "read"}, %b: !hcq.buffer<64xf32, AMD:0> {hcq.access = "read"}, %out: !hcq.buffer<64xf32, AMD:0> {hcq.access = "write"}, %n: i32) {
 // GFX11-NEXT: %[[V0:[a-z0-9]+]] = hcq.placeholder cmdbuf slot 13 {hcq.addresses = array<i64: 4294970368>} : !hcq.buffer<128xi8, AMD:0>
 // GFX11-NEXT: %[[V1:[a-z0-9]+]] = hcq.placeholder cmdbuf slot 14 {hcq.addresses = array<i64: 4294971904>} : !hcq.buffer<128xi8, AMD:0>
 // GFX11-NEXT: %[[V2:[a-z0-9]+]] = hcq.placeholder cmdbuf slot 4 {hcq.addresses = array<i64: 4294968320>} : !hcq.buffer<1024xi8, AMD:0>
@@ -194,7 +194,7 @@
 
 // gfx942.
 // GFX9-LABEL: hcq.executable @two_kernels_one_copy(
-// GFX9-SAME: %a: !hcq.buffer<64xf32, AMD:0>, %b: !hcq.buffer<64xf32, AMD:0>, %out: !hcq.buffer<64xf32, AMD:0>, %n: i32) {
+// GFX9-SAME: %a: !hcq.buffer<64xf32, AMD:0> {hcq.access = "read"}, %b: !hcq.buffer<64xf32, AMD:0> {hcq.access = "read"}, %out: !hcq.buffer<64xf32, AMD:0> {hcq.access = "write"}, %n: i32) {
 // GFX9-NEXT: %[[V0:[a-z0-9]+]] = hcq.placeholder cmdbuf slot 13 {hcq.addresses = array<i64: 4294970368>} : !hcq.buffer<128xi8, AMD:0>
 // GFX9-NEXT: %[[V1:[a-z0-9]+]] = hcq.placeholder cmdbuf slot 14 {hcq.addresses = array<i64: 4294971904>} : !hcq.buffer<128xi8, AMD:0>
 // GFX9-NEXT: %[[V2:[a-z0-9]+]] = hcq.placeholder cmdbuf slot 4 {hcq.addresses = array<i64: 4294968320>} : !hcq.buffer<1024xi8, AMD:0>

@@ -28,6 +28,10 @@
 #include "HCQ/Dialect/HCQOps.h.inc"
 
 namespace hcq {
+/// The argument attribute saying how a schedule uses a buffer argument:
+/// "read", "write" or "readwrite" (recorded by hcq-batch-deps).
+constexpr llvm::StringLiteral ACCESS_ATTR = "hcq.access";
+
 /// Prints a command word as the ops do (`lo(%s + 8)`), with `printValue`
 /// naming each operand.
 void printWord(

@@ -32,7 +32,12 @@ def HCQ_Dialect : Dialect {
        `hcq.patch_group` run-time patches through the `hcq.inputs` table,
        and `hcq.enqueue` of a sealed command buffer.
     5. *Executable*: `hcq.executable`, the container the runtime loads.
+
+    A schedule or executable argument may carry `hcq.access` ("read",
+    "write" or "readwrite"): how the schedule uses that buffer, which
+    `hcq-batch-deps` records and the executable file passes on to runners.
   }];
+  let hasRegionArgAttrVerify = 1;
   let useDefaultAttributePrinterParser = 1;
   let useDefaultTypePrinterParser = 1;
 }
