@@ -20,6 +20,8 @@ Executable sample() {
   Executable exe;
   exe.name = "mlp";
   exe.numArgs = 2;
+  exe.arguments = {{"x", true, "f32", 256, ArgumentAccess::readwrite},
+                   {"n", false, "i32", 1, ArgumentAccess::none}};
   Value input;
   input.kind = ValueKind::Input;
   input.index = 0;
@@ -167,11 +169,35 @@ TEST(Executable, ResealedCorruptionNeverCrashes) {
 
 TEST(Executable, HugeCountsAreRejectedBeforeAllocating) {
   std::vector<uint8_t> bytes = writeExecutable(sample());
-  // The value count follows the name (8 + 3 bytes) and numArgs (4).
+  // The argument count follows the name (8 + 3 bytes) and numArgs (4).
   size_t at = 24 + 8 + 3 + 4;
   bytes[at] = bytes[at + 1] = bytes[at + 2] = bytes[at + 3] = 0xff;
   resealExecutable(bytes);
+  EXPECT_NE(errorOf(readExecutable(bytes)).find("count of arguments exceeds"),
+            std::string::npos);
+  // The value count follows the two argument records ("x": 8 + 1 + 1 +
+  // 8 + 3 + 8 + 4 bytes; "n" likewise).
+  bytes = writeExecutable(sample());
+  at = 24 + 8 + 3 + 4 + 4 + 2 * 33;
+  bytes[at] = bytes[at + 1] = bytes[at + 2] = bytes[at + 3] = 0xff;
+  resealExecutable(bytes);
   EXPECT_NE(errorOf(readExecutable(bytes)).find("count of values exceeds"),
+            std::string::npos);
+}
+
+TEST(Executable, ArgumentRecordsRoundTripAndMatchTheArguments) {
+  Executable exe = sample();
+  llvm::Expected<Executable> back = readExecutable(writeExecutable(exe));
+  ASSERT_TRUE(static_cast<bool>(back)) << llvm::toString(back.takeError());
+  EXPECT_EQ(back->arguments, exe.arguments);
+  exe.arguments.pop_back();
+  EXPECT_NE(errorOf(readExecutable(writeExecutable(exe)))
+                .find("1 argument records for 2 arguments"),
+            std::string::npos);
+  exe = sample();
+  exe.arguments[0].access = static_cast<ArgumentAccess>(4);
+  EXPECT_NE(errorOf(readExecutable(writeExecutable(exe)))
+                .find("unknown argument access 4"),
             std::string::npos);
 }
 

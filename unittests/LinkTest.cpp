@@ -147,6 +147,7 @@ TEST(Link, CraftedBlobsAndPatchesAreRefusedNotWrittenOutOfBounds) {
   input.devices = {{hcq::DeviceKind::AMD, 0}};
   exe.values.push_back(input);
   exe.numArgs = 1;
+  exe.arguments = {{"in", true, "f32", 256, ArgumentAccess::read}};
   exe.blobs[0].target = 4;
   EXPECT_EQ(linkError(exe),
             "link: blob 0 is written into value 4, which is no linked memory");

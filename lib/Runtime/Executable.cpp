@@ -48,9 +48,10 @@ bool ProfileEntry::operator==(const ProfileEntry &o) const {
   return name == o.name && start == o.start && end == o.end && queue == o.queue;
 }
 bool Executable::operator==(const Executable &o) const {
-  return name == o.name && numArgs == o.numArgs && values == o.values &&
-         kernels == o.kernels && blobs == o.blobs && inputs == o.inputs &&
-         submitters == o.submitters && plan == o.plan && profile == o.profile;
+  return name == o.name && numArgs == o.numArgs && arguments == o.arguments &&
+         values == o.values && kernels == o.kernels && blobs == o.blobs &&
+         inputs == o.inputs && submitters == o.submitters && plan == o.plan &&
+         profile == o.profile;
 }
 
 namespace {
@@ -220,6 +221,9 @@ Error validate(const Executable &exe) {
   if (exe.numArgs > MAX_ARGUMENTS)
     return formatError(Twine(exe.numArgs) + " arguments, more than the " +
                        Twine(MAX_ARGUMENTS) + " an executable may have");
+  if (exe.arguments.size() != exe.numArgs)
+    return formatError(Twine(exe.arguments.size()) + " argument records for " +
+                       Twine(exe.numArgs) + " arguments");
   size_t values = exe.values.size();
   auto value = [&](uint32_t v, const Twine &where) -> Error {
     if (v >= values)
@@ -355,10 +359,38 @@ std::vector<ArgumentUse> getArgumentUses(const Executable &exe) {
   return uses;
 }
 
+std::string formatArgument(const ArgumentInfo &a, size_t index) {
+  std::string text =
+      a.name.empty() ? "arg " + std::to_string(index) : "%" + a.name;
+  text += ": ";
+  if (!a.isBuffer)
+    return text + a.elementType;
+  text += "buffer " + std::to_string(a.count) + "x" + a.elementType;
+  switch (a.access) {
+  case ArgumentAccess::none:
+    return text + ", unused";
+  case ArgumentAccess::read:
+    return text + ", read";
+  case ArgumentAccess::write:
+    return text + ", written";
+  case ArgumentAccess::readwrite:
+    return text + ", read and written";
+  }
+  return text;
+}
+
 std::vector<uint8_t> writeExecutable(const Executable &exe) {
   Writer w;
   w.string(exe.name);
   w.u32(exe.numArgs);
+  w.u32(exe.arguments.size());
+  for (const ArgumentInfo &a : exe.arguments) {
+    w.string(a.name);
+    w.u8(a.isBuffer);
+    w.string(a.elementType);
+    w.u64(a.count);
+    w.e32(a.access);
+  }
   w.u32(exe.values.size());
   for (const Value &v : exe.values) {
     w.e32(v.kind);
@@ -492,6 +524,15 @@ Expected<Executable> readExecutable(ArrayRef<uint8_t> bytes) {
   Executable exe;
   exe.name = r.string();
   exe.numArgs = r.u32();
+  exe.arguments.resize(r.count(29, "arguments"));
+  for (ArgumentInfo &a : exe.arguments) {
+    a.name = r.string();
+    a.isBuffer = r.u8();
+    a.elementType = r.string();
+    a.count = r.u64();
+    a.access = r.e32<abi::ArgumentAccess>(
+        uint32_t(abi::ArgumentAccess::readwrite) + 1, "argument access");
+  }
   exe.values.resize(r.count(37, "values"));
   for (Value &v : exe.values) {
     v.kind = r.e32<ValueKind>(uint32_t(ValueKind::Variable) + 1, "value kind");

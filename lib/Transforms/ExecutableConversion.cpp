@@ -168,6 +168,24 @@ FailureOr<uint32_t> Converter::submitter(FlatSymbolRefAttr name,
 FailureOr<rt::Executable> Converter::convert() {
   out.name = exe.getSymName().str();
   out.numArgs = exe.getNumArguments();
+  // What each argument is, as its author wrote it.
+  for (auto [i, type] : llvm::enumerate(exe.getArgumentTypes())) {
+    rt::ArgumentInfo &a = out.arguments.emplace_back();
+    a.name = exe.getArgName(i).str();
+    Type element = type;
+    if (auto buffer = dyn_cast<BufferType>(type)) {
+      a.isBuffer = true;
+      a.count = buffer.getNumElements();
+      element = buffer.getElementType();
+    }
+    llvm::raw_string_ostream os(a.elementType);
+    element.print(os);
+    if (auto access = exe.getArgAttrOfType<StringAttr>(i, ACCESS_ATTR))
+      a.access = llvm::StringSwitch<rt::ArgumentAccess>(access.getValue())
+                     .Case("read", rt::ArgumentAccess::read)
+                     .Case("write", rt::ArgumentAccess::write)
+                     .Default(rt::ArgumentAccess::readwrite);
+  }
   bool failedToIndex = false;
   auto index = [&](Value v) -> uint32_t {
     FailureOr<uint32_t> i = value(v);

@@ -7,6 +7,10 @@
 // RUN: hcq-opt --hcq-pipeline %hcq_src_root/examples/mlp.mlir --hcq-write-executable=dir=%t -o /dev/null
 // RUN: hcq-exe-dump %t/mlp.hcqx | FileCheck %s
 // CHECK: executable @mlp (4 arguments)
+// CHECK-NEXT: argument 0 %x: buffer 256xf32, read
+// CHECK-NEXT: argument 1 %w1: buffer 4096xf32, read
+// CHECK-NEXT: argument 2 %w2: buffer 4096xf32, read
+// CHECK-NEXT: argument 3 %out: buffer 256xf32, written
 // CHECK-NEXT: values {{[0-9]+}}, kernels 2, blobs 17, inputs tables 4, submitters 1, plan steps 1
 // CHECK-NEXT: kernel matmul: {{[0-9]+}} code object bytes
 // CHECK-NEXT: kernel relu: {{[0-9]+}} code object bytes

@@ -49,6 +49,8 @@ int main(int argc, char **argv) {
   }
   raw_ostream &os = outs();
   os << "executable @" << exe->name << " (" << exe->numArgs << " arguments)\n";
+  for (auto [i, argument] : llvm::enumerate(exe->arguments))
+    os << "argument " << i << " " << formatArgument(argument, i) << '\n';
   os << "values " << exe->values.size() << ", kernels " << exe->kernels.size()
      << ", blobs " << exe->blobs.size() << ", inputs tables "
      << exe->inputs.size() << ", submitters " << exe->submitters.size()

@@ -19,8 +19,8 @@ namespace hcq::abi {
 /// 1: first; 2: profile entries; 3: pushes name their device queue (no ring
 /// placeholders), placeholders carry their scope, typed step records; 4: the
 /// device's interrupt event and its mailbox (placeholder tags 14 and 15,
-/// scope DeviceNumber).
-constexpr uint32_t FORMAT_VERSION = 4;
+/// scope DeviceNumber); 5: argument records (name, type, count, access).
+constexpr uint32_t FORMAT_VERSION = 5;
 
 /// What a placeholder becomes when linked (hcq::PlaceholderTag).
 enum class PlaceholderTag : uint32_t {
@@ -120,6 +120,15 @@ enum class WordKind : uint32_t {
 
 /// Which 32 bits of a 64-bit value a word holds (hcq::WordPart).
 enum class WordPart : uint32_t { full = 0, lo = 1, hi = 2 };
+
+/// How a schedule uses a buffer argument (the hcq.access argument
+/// attribute); none for a variable or a buffer no call touches.
+enum class ArgumentAccess : uint32_t {
+  none = 0,
+  read = 1,
+  write = 2,
+  readwrite = 3
+};
 
 /// What a value of the executable is.
 enum class ValueKind : uint32_t {

@@ -21,6 +21,7 @@
 
 namespace hcq::runtime {
 
+using abi::ArgumentAccess;
 using abi::KernelTarget;
 using abi::PlaceholderScope;
 using abi::PlaceholderTag;
@@ -178,9 +179,26 @@ struct ProfileEntry {
   bool operator==(const ProfileEntry &o) const;
 };
 
+/// A schedule argument as its author wrote it, for whoever runs the
+/// executable (hcq-run --list-arguments, --input, --output).
+struct ArgumentInfo {
+  std::string name;        // as written ("x"), or "" when it was numeric
+  bool isBuffer = false;   // else a bound variable
+  std::string elementType; // "f32", "i32", ...: a variable's own type
+  uint64_t count = 1;      // a buffer's elements per lane; 1 for a variable
+  ArgumentAccess access = ArgumentAccess::none;
+  bool operator==(const ArgumentInfo &o) const {
+    return name == o.name && isBuffer == o.isBuffer &&
+           elementType == o.elementType && count == o.count &&
+           access == o.access;
+  }
+};
+
 struct Executable {
   std::string name;
   uint32_t numArgs = 0;
+  /// One per argument (numArgs of them).
+  std::vector<ArgumentInfo> arguments;
   std::vector<Value> values;
   std::vector<Kernel> kernels;
   std::vector<Blob> blobs;
@@ -190,6 +208,11 @@ struct Executable {
   std::vector<ProfileEntry> profile;
   bool operator==(const Executable &o) const;
 };
+
+/// Argument `index` as hcq-run and hcq-exe-dump print it: "%x: buffer
+/// 64xf32, read" ("arg 3" where the name was numeric, nothing after the
+/// type for an argument no call uses).
+std::string formatArgument(const ArgumentInfo &argument, size_t index);
 
 /// What the executable's plan uses each schedule argument as.
 struct ArgumentUse {
