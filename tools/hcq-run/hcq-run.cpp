@@ -43,6 +43,8 @@
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include "Values.h"
+
 #include <chrono>
 #include <cstring>
 
@@ -63,6 +65,29 @@ static cl::list<std::string>
     argSpecs("arg", cl::cat(runCategory),
              cl::desc("one argument: TYPE:COUNT:INIT, i32=V, i64=V, "
                       "f32=V, f64=V, @NAME=TYPE:COUNT:INIT or @NAME"));
+static cl::list<std::string> inputSpecs(
+    "input", cl::cat(runCategory),
+    cl::desc("the next argument, typed: [DIMSx]TYPE=VALUE, as in "
+             "4x64xf32=@x.npy (a .npy or raw file, decided by its content), "
+             "64xf32=0.5 (every element), 4xi32=1,2,3,4 or i32=7"));
+static cl::list<std::string> outputSpecs(
+    "output", cl::cat(runCategory),
+    cl::desc("@FILE: where the next output buffer (an argument the schedule "
+             "writes) goes after the runs, .npy if the name says so, else "
+             "raw"));
+static cl::list<std::string> expectedOutputs(
+    "expected_output", cl::cat(runCategory),
+    cl::desc("what the next output buffer must hold after the runs, as "
+             "--input takes it (one number checks every element); a "
+             "mismatch fails"));
+static cl::opt<double> expectedThreshold(
+    "expected_f32_threshold", cl::cat(runCategory),
+    cl::desc("how far a float output may be from --expected_output"),
+    cl::init(1e-4));
+static cl::opt<bool>
+    listArguments("list-arguments", cl::cat(runCategory),
+                  cl::desc("print each executable's arguments (index, name, "
+                           "kind, type, shape, how it is used) and exit"));
 static cl::opt<unsigned> runs("runs", cl::cat(runCategory),
                               cl::desc("times to run"), cl::init(1));
 static cl::opt<unsigned> printCount("print", cl::cat(runCategory),
@@ -249,7 +274,9 @@ Expected<std::unique_ptr<MemoryBuffer>> compileSchedule(StringRef mlir,
 /// One executable of the command line, with its arguments.
 struct Program {
   std::string path;
-  std::vector<std::string> argSpecs;
+  /// Its --arg and --input options in order; true for --input.
+  std::vector<std::pair<bool, std::string>> argSpecs;
+  std::vector<std::string> outputs, expected;
   std::unique_ptr<MemoryBuffer> file;
   Executable exe;
   std::vector<Argument> arguments;
@@ -299,6 +326,53 @@ struct BufferPool {
   StringMap<int> named;
 };
 
+/// The `--input` `spec` of argument `i` (`info` in the file, `use` in the
+/// plan): a variable (returns -1) or a host buffer (returns its index in
+/// the pool), added to the program's arguments.
+Expected<int> makeTypedArgument(Program &program, BufferPool &pool, size_t i,
+                                const ArgumentInfo &info,
+                                const ArgumentUse *use, StringRef spec) {
+  auto error = [&](const Twine &message) {
+    return createStringError(inconvertibleErrorCode(),
+                             "argument " + Twine(i) + " (" +
+                                 formatArgument(info, i) + "): --input '" +
+                                 spec + "' " + message);
+  };
+  Expected<hcq::run::TypedValue> value =
+      hcq::run::parseTypedValue(spec, maxBufferBytes);
+  if (!value)
+    return value.takeError();
+  if (value->type != info.elementType)
+    return error("is " + value->type + ", the argument " + info.elementType);
+  if (value->isScalar()) {
+    if (info.isBuffer)
+      return error("is a scalar; give the buffer's shape, as in " +
+                   Twine(info.count) + "x" + info.elementType + "=...");
+    int64_t bits = 0;
+    std::memcpy(&bits, value->bytes.data(), value->bytes.size());
+    if (value->type == "i32")
+      bits = int32_t(bits); // sign-extended, as Argument::variable has it
+    program.arguments.push_back(Argument::variable(bits));
+    return -1;
+  }
+  if (!info.isBuffer)
+    return error("is shaped; the argument is a variable (give " +
+                 info.elementType + "=V)");
+  if (value->count() != info.count)
+    return error("has " + Twine(value->count()) + " elements, the argument " +
+                 Twine(info.count));
+  int index = pool.buffers.size();
+  std::vector<HostBuffer> &lanes = pool.buffers.emplace_back();
+  lanes.push_back({value->type, std::move(value->bytes), {}});
+  while (use && use->lanes > lanes.size())
+    lanes.push_back({lanes.front().type, lanes.front().bytes, {}});
+  Argument argument;
+  for (HostBuffer &lane : lanes)
+    argument.lanes.push_back(lane.bytes.data());
+  program.arguments.push_back(std::move(argument));
+  return index;
+}
+
 /// Turns `program`'s --arg options into its arguments, checked against
 /// what the executable declares.
 Error makeArguments(Program &program, BufferPool &pool) {
@@ -306,12 +380,25 @@ Error makeArguments(Program &program, BufferPool &pool) {
     return createStringError(inconvertibleErrorCode(), message);
   };
   std::vector<ArgumentUse> declared = getArgumentUses(program.exe);
-  for (auto [i, specText] : llvm::enumerate(program.argSpecs)) {
+  for (auto [i, typedAndSpec] : llvm::enumerate(program.argSpecs)) {
+    auto &[typed, specText] = typedAndSpec;
     StringRef spec = specText;
     const ArgumentUse *d =
         i < declared.size() && declared[i].kind != ArgumentUse::Unused
             ? &declared[i]
             : nullptr;
+    if (typed) {
+      if (i >= program.exe.arguments.size())
+        return error("--input '" + specText + "': @" + program.exe.name +
+                     " has " + Twine(program.exe.arguments.size()) +
+                     " arguments");
+      Expected<int> index = makeTypedArgument(
+          program, pool, i, program.exe.arguments[i], d, specText);
+      if (!index)
+        return index.takeError();
+      program.buffers.push_back(*index);
+      continue;
+    }
     bool isF32 = spec.starts_with("f32="), isF64 = spec.starts_with("f64=");
     if (isF32 || isF64) {
       double v;
@@ -425,16 +512,59 @@ int main(int argc, char **argv) {
   std::vector<Program> programs(files.size());
   for (auto [i, file] : llvm::enumerate(files))
     programs[i].path = file.second;
-  for (auto [i, spec] : llvm::enumerate(argSpecs)) {
+  // Each of these belongs to the last executable before it on the command
+  // line; --arg and --input keep their order between them.
+  auto ownerAt = [&](unsigned position) {
     size_t owner = 0;
     for (size_t p = 1; p < files.size(); ++p)
-      if (files[p].first < argSpecs.getPosition(i))
+      if (files[p].first < position)
         owner = p;
-    programs[owner].argSpecs.push_back(spec);
-  }
+    return owner;
+  };
+  std::vector<std::tuple<unsigned, bool, std::string>> specs;
+  for (auto [i, spec] : llvm::enumerate(argSpecs))
+    specs.push_back({argSpecs.getPosition(i), false, spec});
+  for (auto [i, spec] : llvm::enumerate(inputSpecs))
+    specs.push_back({inputSpecs.getPosition(i), true, spec});
+  llvm::sort(specs, [](const auto &a, const auto &b) {
+    return std::get<0>(a) < std::get<0>(b);
+  });
+  for (auto &[position, typed, spec] : specs)
+    programs[ownerAt(position)].argSpecs.push_back({typed, spec});
+  for (auto [i, spec] : llvm::enumerate(outputSpecs))
+    programs[ownerAt(outputSpecs.getPosition(i))].outputs.push_back(spec);
+  for (auto [i, spec] : llvm::enumerate(expectedOutputs))
+    programs[ownerAt(expectedOutputs.getPosition(i))].expected.push_back(spec);
   for (Program &program : programs)
     if (Error e = readProgram(program, argv[0]))
       return fail(toString(std::move(e)));
+  if (listArguments) {
+    for (auto [p, program] : llvm::enumerate(programs)) {
+      if (programs.size() > 1)
+        outs() << "exe " << p << ' ';
+      outs() << '@' << program.exe.name << ", " << program.exe.numArgs
+             << " arguments\n";
+      for (auto [i, argument] : llvm::enumerate(program.exe.arguments))
+        outs() << "  " << i << ' ' << formatArgument(argument, i) << '\n';
+    }
+    return 0;
+  }
+  // The outputs: the buffer arguments each schedule writes, in order.
+  for (Program &program : programs) {
+    size_t outputs = llvm::count_if(program.exe.arguments, [](auto &a) {
+      return a.access == ArgumentAccess::write ||
+             a.access == ArgumentAccess::readwrite;
+    });
+    for (auto [flag, given] : {std::pair{"--output", program.outputs.size()},
+                               {"--expected_output", program.expected.size()}})
+      if (given > outputs)
+        return fail(Twine(given) + " " + flag + " options for @" +
+                    program.exe.name + ", which writes " + Twine(outputs) +
+                    " buffer" + (outputs == 1 ? "" : "s"));
+    for (StringRef output : program.outputs)
+      if (!output.starts_with("@") || output.size() == 1)
+        return fail("bad --output '" + output + "' (expected @FILE)");
+  }
   BufferPool pool;
   for (Program &program : programs)
     if (Error e = makeArguments(program, pool))
@@ -537,21 +667,57 @@ int main(int argc, char **argv) {
         if (lanes.size() > 1)
           os << " lane " << lane;
         os << ':';
-        for (unsigned e = 0; e < printCount && e * 4 < buffer.bytes.size();
-             ++e) {
-          if (buffer.type == "f32") {
-            float f;
-            std::memcpy(&f, buffer.data() + e * 4, 4);
-            os << ' ' << format("%g", f);
-          } else {
-            int32_t n;
-            std::memcpy(&n, buffer.data() + e * 4, 4);
-            os << ' ' << n;
-          }
+        uint64_t elements =
+            buffer.bytes.size() /
+            hcq::run::elementBytes(buffer.type).value_or(buffer.bytes.size());
+        for (unsigned e = 0; e < printCount && e < elements; ++e) {
+          os << ' ' << hcq::run::formatElement(buffer.type, buffer.data(), e);
         }
         os << '\n';
       }
     }
+  // Outputs and expected outputs: the written buffer arguments in order
+  // (lane 0 of a multi-device one).
+  bool mismatch = false;
+  for (Program &program : programs) {
+    size_t k = 0;
+    for (auto [i, info] : llvm::enumerate(program.exe.arguments)) {
+      if (info.access != ArgumentAccess::write &&
+          info.access != ArgumentAccess::readwrite)
+        continue;
+      size_t output = k++;
+      int index = i < program.buffers.size() ? program.buffers[i] : -1;
+      if (index < 0 || (output >= program.outputs.size() &&
+                        output >= program.expected.size()))
+        continue;
+      const HostBuffer &buffer = pool.buffers[index].front();
+      std::optional<unsigned> size = hcq::run::elementBytes(buffer.type);
+      uint64_t count = size ? buffer.bytes.size() / *size : 0;
+      if (output < program.outputs.size())
+        if (Error e = hcq::run::writeValue(
+                StringRef(program.outputs[output]).drop_front(), buffer.type,
+                buffer.data(), count))
+          return fail(toString(std::move(e)));
+      if (output >= program.expected.size())
+        continue;
+      Expected<hcq::run::TypedValue> expected =
+          hcq::run::parseTypedValue(program.expected[output], maxBufferBytes);
+      if (!expected)
+        return fail("--expected_output: " + toString(expected.takeError()));
+      if (expected->type != buffer.type)
+        return fail("--expected_output '" + program.expected[output] + "' is " +
+                    expected->type + ", output " + Twine(output) + " (" +
+                    formatArgument(info, i) + ") " + buffer.type);
+      if (std::optional<std::string> why =
+              hcq::run::compareValues(buffer.type, buffer.data(), count,
+                                      *expected, expectedThreshold)) {
+        WithColor::error() << "output " << output << " ("
+                           << formatArgument(info, i)
+                           << ") is not as expected: " << *why << '\n';
+        mismatch = true;
+      }
+    }
+  }
   os.flush(); // the results come before the timing line on a terminal
   if (tracing) {
     std::error_code ec;
@@ -575,5 +741,5 @@ int main(int argc, char **argv) {
   errs() << format("%u runs: %.2f us/run submitted, %.2f us/run finished\n",
                    unsigned(runs), us(submitted - start).count() / runs,
                    us(finished - start).count() / runs);
-  return 0;
+  return mismatch ? 1 : 0;
 }

@@ -1,0 +1,62 @@
+//===- Values.h - hcq-run's typed inputs and outputs ------------*- C++ -*-===//
+//
+// The `--input`, `--output` and `--expected_output` values of hcq-run, in
+// iree-run-module's spelling: `[DIMSx]TYPE=VALUE` where DIMS is `4x64`,
+// TYPE `f32`, `f64`, `i32` or `i64`, and VALUE a number (a scalar, or every
+// element of a shaped value), a list of numbers separated by spaces or
+// commas, or `@FILE`: a NumPy .npy file when its first bytes say so, raw
+// little-endian elements otherwise (decided by the content, not the name).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HCQ_TOOLS_HCQ_RUN_VALUES_H
+#define HCQ_TOOLS_HCQ_RUN_VALUES_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace hcq::run {
+
+/// A parsed value: its element type, its shape (empty for a scalar) and
+/// its elements' bytes.
+struct TypedValue {
+  std::string type;
+  std::vector<uint64_t> shape;
+  std::vector<uint8_t> bytes;
+  bool isScalar() const { return shape.empty(); }
+  uint64_t count() const;
+};
+
+/// Bytes of one element of `type`, or nothing for a type hcq-run does not
+/// read.
+std::optional<unsigned> elementBytes(llvm::StringRef type);
+
+/// Parses `spec`, refusing values of more than `maxBytes`.
+llvm::Expected<TypedValue> parseTypedValue(llvm::StringRef spec,
+                                           uint64_t maxBytes);
+
+/// Writes `count` elements of `type` at `data` to `path`: a .npy file when
+/// the name ends in .npy, raw bytes otherwise.
+llvm::Error writeValue(llvm::StringRef path, llvm::StringRef type,
+                       const uint8_t *data, uint64_t count);
+
+/// Compares `count` elements of `type` at `actual` with `expected` (one
+/// element is every element), floats within `threshold`; the first
+/// mismatch, or nothing.
+std::optional<std::string> compareValues(llvm::StringRef type,
+                                         const uint8_t *actual, uint64_t count,
+                                         const TypedValue &expected,
+                                         double threshold);
+
+/// Element `i` of `type` at `data`, as printed.
+std::string formatElement(llvm::StringRef type, const uint8_t *data,
+                          uint64_t i);
+
+} // namespace hcq::run
+
+#endif // HCQ_TOOLS_HCQ_RUN_VALUES_H
