@@ -9,7 +9,9 @@
 // launches the CPU kernel one at a time with no pipeline at all: entries
 // pushed by hand into the runtime's CPU queue. `pingPong` loads two such
 // executables onto one runtime (one device, shared queues and timeline) and
-// runs them alternately: host time per run. Results: bench/README.md.
+// runs them alternately: host time per run. `replayCAPI` is `replay` on the
+// CPU device through the C API (libhcq-runtime.so). Results:
+// bench/README.md.
 //
 //   build/bin/hcq-bench-replay --benchmark_repetitions=20 \
 //       --benchmark_report_aggregates_only=true
@@ -17,6 +19,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "TestCompile.h"
+
+#include "hcq-c/runtime.h"
 
 #include "HCQ/Target/CPU/Entry.h"
 #include "TestRing.h"
@@ -204,6 +208,51 @@ void direct(benchmark::State &state) {
                    benchmark::Counter::kInvert);
 }
 
+/// `replay` on the CPU device through the C API (libhcq-runtime.so): the
+/// same executable, loaded from its file's bytes, run with
+/// hcq_executable_run.
+void replayCAPI(benchmark::State &state) {
+  int kernels = state.range(0);
+  std::string text =
+      "hcq.kernel @noop cpu (readwrite f32) symbol \"hcq_noop\" "
+      "library \"" +
+      hcq::test::kernelLibrary +
+      "\"\n"
+      "hcq.schedule @s(%a: !hcq.buffer<16xf32, CPU:0>, %n: i32) {\n";
+  for (int i = 0; i < kernels; ++i)
+    text += "  hcq.launch @noop(%a : !hcq.buffer<16xf32, CPU:0>) "
+            "global [1, 1, 1] local [1, 1, 1]\n";
+  text += "}\n";
+  hcq::PipelineOptions options;
+  options.batchSize = 0;
+  std::optional<Executable> exe = hcq::test::compileExecutable(text, options);
+  if (!exe)
+    std::abort();
+  std::vector<uint8_t> bytes = writeExecutable(*exe);
+  hcq_runtime_t runtime;
+  hcq_executable_t loaded;
+  if (hcq_runtime_create(nullptr, &runtime) ||
+      hcq_executable_load_memory(runtime, bytes.data(), bytes.size(), &loaded))
+    std::abort();
+  std::vector<float> a(16);
+  void *lane = a.data();
+  hcq_argument_t args[2] = {{&lane, 1, 0}, {nullptr, 0, 0}};
+  for (auto _ : state) {
+    auto start = std::chrono::steady_clock::now();
+    if (hcq_executable_run(loaded, args, 2))
+      std::abort();
+    auto end = std::chrono::steady_clock::now();
+    state.SetIterationTime(std::chrono::duration<double>(end - start).count());
+    if (hcq_executable_synchronize(loaded))
+      std::abort();
+  }
+  hcq_executable_release(loaded);
+  hcq_runtime_release(runtime);
+  state.counters["ns_per_kernel"] = benchmark::Counter(
+      kernels, benchmark::Counter::kIsIterationInvariantRate |
+                   benchmark::Counter::kInvert);
+}
+
 // Both benchmarks run at the same kernel counts, in manual time, and report
 // the minimum over repetitions beside Google Benchmark's mean and median.
 void configure(benchmark::internal::Benchmark *b) {
@@ -216,6 +265,7 @@ void configure(benchmark::internal::Benchmark *b) {
 } // namespace
 
 BENCHMARK_CAPTURE(replay, cpu, CPU)->Apply(configure);
+BENCHMARK(replayCAPI)->Apply(configure);
 BENCHMARK_CAPTURE(pingPong, cpu, CPU)->Apply(configure);
 BENCHMARK_CAPTURE(oneAtATime, cpu, CPU)->Apply(configure);
 BENCHMARK(direct)->Apply(configure);
