@@ -46,19 +46,6 @@ bool compare(uint32_t function, uint32_t value, uint32_t ref) {
   }
   return false;
 }
-// INDIRECT_BUFFER body dword 1: IB_BASE_HI [15:0] [nvd].
-constexpr uint32_t IB_BASE_HI_MASK = 0xFFFF;
-constexpr uint32_t IB_SIZE_MASK = 0xFFFFF;
-// COMPUTE_NUM_THREAD_X/Y/Z: NUM_THREAD_FULL [15:0] [sid S_00B81C_*].
-constexpr uint32_t NUM_THREAD_MASK = 0xFFFF;
-// SDMA NOP header COUNT [29:16] [sd6 SDMA_PKT_NOP_HEADER_COUNT].
-constexpr uint32_t sdmaNopCount(uint32_t h) { return (h >> 16) & 0x3FFF; }
-// POLL_REGMEM header: FUNC [30:28], HDP_FLUSH bit 26 [sd6].
-constexpr uint32_t POLL_HDP_FLUSH = 1u << 26;
-// COPY_LINEAR COUNT: 30 bits on SDMA 6, 22 on SDMA 4 (whose upper bits are
-// reserved zero) [sd6, sd4 SDMA_PKT_COPY_LINEAR_COUNT].
-constexpr uint32_t COPY_COUNT_MASK = 0x3FFFFFFF;
-
 /// The dwords the command processor may read: a ring between its read and
 /// write pointers (positions wrap at the ring's size), or an indirect buffer.
 } // namespace
@@ -163,55 +150,62 @@ Error CommandProcessor::stepPM4(const Dwords &dwords, uint64_t &pos,
   };
   switch (opcode) {
   case pm4::INDIRECT_BUFFER: {
-    if (Error e = need(3, "INDIRECT_BUFFER"))
+    namespace ib = pm4::indirect_buffer;
+    if (Error e = need(ib::BODY_DWORDS, "INDIRECT_BUFFER"))
       return e;
     if (depth > 0)
       return runtimeError("INDIRECT_BUFFER at " + where() +
                           " inside an indirect buffer (not emulated)");
-    if (!(b[2] & pm4::IB_VALID))
+    if (!(b[ib::CONTROL] & pm4::IB_VALID))
       return runtimeError("INDIRECT_BUFFER at " + where() +
                           " without its VALID bit");
-    uint64_t ib = address(b[0] & ~3u, b[1] & IB_BASE_HI_MASK);
-    uint64_t size = b[2] & IB_SIZE_MASK;
-    Dwords inner{reinterpret_cast<const uint32_t *>(ib), size, size,
-                 /*ring=*/false, ib};
+    uint64_t base =
+        address(b[ib::BASE_LO] & ~3u, b[ib::BASE_HI] & pm4::IB_BASE_HI_MASK);
+    uint64_t size = pm4::ibSizeOf(b[ib::CONTROL]);
+    Dwords inner{reinterpret_cast<const uint32_t *>(base), size, size,
+                 /*ring=*/false, base};
     for (uint64_t at = 0; at < size;)
       if (Error e = stepPM4(inner, at, depth + 1))
         return e;
     break;
   }
   case pm4::WAIT_REG_MEM: {
-    if (Error e = need(6, "WAIT_REG_MEM"))
+    namespace wrm = pm4::wait_reg_mem;
+    if (Error e = need(wrm::BODY_DWORDS, "WAIT_REG_MEM"))
       return e;
-    uint32_t function = b[0] & 0x7, memSpace = (b[0] >> 4) & 0x3,
-             operation = (b[0] >> 6) & 0x3;
+    uint32_t function = pm4::waitFunctionOf(b[wrm::CONTROL]),
+             memSpace = pm4::waitMemSpaceOf(b[wrm::CONTROL]),
+             operation = pm4::waitOperationOf(b[wrm::CONTROL]);
     if (memSpace == 1) {
-      waitMemory(address(b[1] & ~3u, b[2]), function, b[3], b[4]);
+      waitMemory(address(b[wrm::ADDRESS_LO] & ~3u, b[wrm::ADDRESS_HI]),
+                 function, b[wrm::REFERENCE], b[wrm::MASK]);
       if (std::optional<uint64_t> copies = host.sdmaCopiesAroundL2())
         staleL2 |= *copies > copiesAtL2Invalidate;
-    } else if (!(operation == 1 && b[1] == pm4::HDP_FLUSH_REQ &&
-                 b[2] == pm4::HDP_FLUSH_DONE)) {
+    } else if (!(operation == 1 && b[wrm::REGISTER] == pm4::HDP_FLUSH_REQ &&
+                 b[wrm::REGISTER_DONE] == pm4::HDP_FLUSH_DONE)) {
       // The HDP flush handshake is the only register wait the encoder
       // emits; host memory needs no flush.
       return runtimeError("WAIT_REG_MEM on register 0x" +
-                          Twine::utohexstr(b[1]) + " at " + where() +
-                          " (not emulated)");
+                          Twine::utohexstr(b[wrm::REGISTER]) + " at " +
+                          where() + " (not emulated)");
     }
     break;
   }
   case pm4::RELEASE_MEM: {
-    if (Error e = need(7, "RELEASE_MEM"))
+    if (Error e = need(pm4::release_mem::BODY_DWORDS, "RELEASE_MEM"))
       return e;
     // End of pipe: every earlier dispatch has finished, since twins run
     // to completion; the fence orders their writes before the store.
     std::atomic_thread_fence(std::memory_order_seq_cst);
-    uint32_t dataSel = (b[1] >> 29) & 0x7;
-    uint64_t at = address(b[2], b[3]);
+    namespace rm = pm4::release_mem;
+    uint32_t dataSel = pm4::releaseDataSelOf(b[rm::SELECT]);
+    uint64_t at = address(b[rm::ADDRESS_LO], b[rm::ADDRESS_HI]);
     if (dataSel == pm4::DATA_SEL_LOW32)
       reinterpret_cast<std::atomic<uint32_t> *>(at)->store(
-          b[4], std::memory_order_release);
+          b[rm::DATA_LO], std::memory_order_release);
     else if (dataSel == pm4::DATA_SEL_64)
-      word(at).store(address(b[4], b[5]), std::memory_order_release);
+      word(at).store(address(b[rm::DATA_LO], b[rm::DATA_HI]),
+                     std::memory_order_release);
     else if (dataSel == pm4::DATA_SEL_GPU_CLOCK)
       word(at).store(host.gpuClock(), std::memory_order_release);
     else if (dataSel != pm4::DATA_SEL_NONE)
@@ -219,17 +213,17 @@ Error CommandProcessor::stepPM4(const Dwords &dwords, uint64_t &pos,
                           Twine(dataSel) + " (not emulated)");
     // INT_SEL [26:24]: any non-zero value interrupts, with the context id
     // in the last dword [nvd/s15 PACKET3_RELEASE_MEM_INT_SEL].
-    if ((b[1] >> 24) & 0x7)
-      host.interrupt(b[6]);
+    if (pm4::releaseIntSelOf(b[rm::SELECT]))
+      host.interrupt(b[rm::CONTEXT_ID]);
     break;
   }
   case pm4::ACQUIRE_MEM:
-    if (Error e = need(6, "ACQUIRE_MEM"))
+    if (Error e = need(pm4::acquire_mem::BODY_DWORDS_GFX9, "ACQUIRE_MEM"))
       return e;
     // Cache invalidation: host memory has one coherent view.
     std::atomic_thread_fence(std::memory_order_seq_cst);
     if (std::optional<uint64_t> copies = host.sdmaCopiesAroundL2();
-        copies && (b[0] & pm4::COHER_TC)) { // gfx9 CP_COHER_CNTL
+        copies && (b[pm4::acquire_mem::COHER_CNTL] & pm4::COHER_TC)) { // gfx9
       copiesAtL2Invalidate = *copies;
       staleL2 = false;
     }
@@ -238,10 +232,10 @@ Error CommandProcessor::stepPM4(const Dwords &dwords, uint64_t &pos,
     if (Error e = need(1, "EVENT_WRITE"))
       return e;
     // CS_PARTIAL_FLUSH waits for earlier dispatches: twins already ran.
-    if ((b[0] & 0x3F) != pm4::CS_PARTIAL_FLUSH)
+    if (pm4::eventTypeOf(b[0]) != pm4::CS_PARTIAL_FLUSH)
       return runtimeError("EVENT_WRITE of event 0x" +
-                          Twine::utohexstr(b[0] & 0x3F) + " at " + where() +
-                          " (not emulated)");
+                          Twine::utohexstr(pm4::eventTypeOf(b[0])) + " at " +
+                          where() + " (not emulated)");
     break;
   }
   case pm4::SET_SH_REG: {
@@ -256,12 +250,14 @@ Error CommandProcessor::stepPM4(const Dwords &dwords, uint64_t &pos,
       sh[first + i] = b[1 + i];
     break;
   }
-  case pm4::DISPATCH_DIRECT:
-    if (Error e = need(4, "DISPATCH_DIRECT"))
+  case pm4::DISPATCH_DIRECT: {
+    namespace dd = pm4::dispatch_direct;
+    if (Error e = need(dd::BODY_DWORDS, "DISPATCH_DIRECT"))
       return e;
-    if (Error e = dispatch({b[0], b[1], b[2]}, where))
+    if (Error e = dispatch({b[dd::X], b[dd::Y], b[dd::Z]}, where))
       return e;
     break;
+  }
   default:
     return runtimeError("unknown PM4 opcode 0x" + Twine::utohexstr(opcode) +
                         " at " + where());
@@ -285,7 +281,8 @@ Error CommandProcessor::dispatch(std::array<uint32_t, 3> groups,
   // Where the hardware puts each wave's scratch: all of it must be GPU
   // memory, or waves on the last shader engines write past it.
   uint32_t tmpring = sh[reg::COMPUTE_TMPRING_SIZE];
-  uint64_t waveSize = (tmpring >> 12) & 0x7FFF, waves = tmpring & 0xFFF;
+  uint64_t waveSize = pm4::tmpringWaveSizeOf(tmpring),
+           waves = pm4::tmpringWavesOf(tmpring);
   if (auto layout = host.scratchLayout(); layout && waveSize) {
     uint64_t base = address(sh[reg::COMPUTE_DISPATCH_SCRATCH_BASE_LO],
                             sh[reg::COMPUTE_DISPATCH_SCRATCH_BASE_LO + 1])
@@ -318,7 +315,7 @@ Error CommandProcessor::dispatch(std::array<uint32_t, 3> groups,
                                  userData(unsigned(program.dispatchUserData)));
   for (unsigned d = 0; d < 3; ++d) {
     wg.num_groups[d] = groups[d];
-    wg.local_size[d] = sh[reg::COMPUTE_NUM_THREAD_X + d] & NUM_THREAD_MASK;
+    wg.local_size[d] = pm4::numThreadsOf(sh[reg::COMPUTE_NUM_THREAD_X + d]);
   }
   running.store(&program, std::memory_order_release);
   hcq_amd_run_grid(program.twin, &wg);
@@ -336,13 +333,17 @@ Error CommandProcessor::stepSDMA(const Dwords &dwords, uint64_t &pos) {
   auto where = [&] { return dwords.where(pos); };
   uint32_t op = sdma::headerOp(header), subOp = sdma::headerSubOp(header);
   SmallVector<uint32_t, 8> b;
-  auto packet = [&](uint64_t total, StringRef name) {
-    return body(dwords, pos, total - 1, b, name);
+  // The whole packet, header first, as the layouts in SDMA.h count.
+  auto packet = [&](uint64_t total, StringRef name) -> Error {
+    if (Error e = body(dwords, pos, total - 1, b, name))
+      return e;
+    b.insert(b.begin(), header);
+    return Error::success();
   };
   uint64_t length;
   switch (op) {
   case sdma::OP_NOP:
-    length = 1 + sdmaNopCount(header);
+    length = 1 + sdma::nopCountOf(header);
     if (pos + length > dwords.end)
       return runtimeError("NOP at " + where() +
                           " runs past the end of what was pushed");
@@ -354,9 +355,12 @@ Error CommandProcessor::stepSDMA(const Dwords &dwords, uint64_t &pos) {
     length = sdma::COPY_LINEAR_DWORDS;
     if (Error e = packet(length, "COPY_LINEAR"))
       return e;
-    uint64_t bytes = uint64_t(b[0] & COPY_COUNT_MASK) + 1;
-    std::memmove(reinterpret_cast<void *>(address(b[4], b[5])),
-                 reinterpret_cast<const void *>(address(b[2], b[3])), bytes);
+    namespace cl = sdma::copy_linear;
+    uint64_t bytes = uint64_t(b[cl::COUNT] & sdma::COPY_COUNT_MASK) + 1;
+    std::memmove(
+        reinterpret_cast<void *>(address(b[cl::DST_LO], b[cl::DST_HI])),
+        reinterpret_cast<const void *>(address(b[cl::SRC_LO], b[cl::SRC_HI])),
+        bytes);
     host.noteSdmaCopy();
     break;
   }
@@ -365,25 +369,28 @@ Error CommandProcessor::stepSDMA(const Dwords &dwords, uint64_t &pos) {
     if (Error e = packet(length, "FENCE"))
       return e;
     std::atomic_thread_fence(std::memory_order_seq_cst);
-    reinterpret_cast<std::atomic<uint32_t> *>(address(b[0], b[1]))
-        ->store(b[2], std::memory_order_release);
+    reinterpret_cast<std::atomic<uint32_t> *>(
+        address(b[sdma::fence::ADDRESS_LO], b[sdma::fence::ADDRESS_HI]))
+        ->store(b[sdma::fence::DATA], std::memory_order_release);
     break;
   case sdma::OP_TRAP:
     length = sdma::TRAP_DWORDS;
     if (Error e = packet(length, "TRAP"))
       return e;
-    host.interrupt(b[0] & sdma::TRAP_INT_CONTEXT_MASK);
+    host.interrupt(b[sdma::trap::INT_CONTEXT] & sdma::TRAP_INT_CONTEXT_MASK);
     break;
   case sdma::OP_POLL_REGMEM:
     length = sdma::POLL_REGMEM_DWORDS;
     if (Error e = packet(length, "POLL_REGMEM"))
       return e;
+    namespace pr = sdma::poll_regmem;
     if (header & sdma::POLL_MEM)
-      waitMemory(address(b[0] & ~3u, b[1]), (header >> 28) & 0x7, b[2], b[3]);
-    else if (!(header & POLL_HDP_FLUSH))
+      waitMemory(address(b[pr::ADDRESS_LO] & ~3u, b[pr::ADDRESS_HI]),
+                 sdma::pollFunctionOf(header), b[pr::VALUE], b[pr::MASK]);
+    else if (!(header & sdma::POLL_HDP_FLUSH))
       return runtimeError("POLL_REGMEM on register 0x" +
-                          Twine::utohexstr(b[0]) + " at " + where() +
-                          " (not emulated)");
+                          Twine::utohexstr(b[pr::ADDRESS_LO]) + " at " +
+                          where() + " (not emulated)");
     break;
   case sdma::OP_TIMESTAMP:
     if (subOp != sdma::SUBOP_TIMESTAMP_GET_GLOBAL)
@@ -392,7 +399,8 @@ Error CommandProcessor::stepSDMA(const Dwords &dwords, uint64_t &pos) {
     length = sdma::TIMESTAMP_DWORDS;
     if (Error e = packet(length, "TIMESTAMP"))
       return e;
-    word(address(b[0] & ~7u, b[1]))
+    word(address(b[sdma::timestamp::ADDRESS_LO] & ~7u,
+                 b[sdma::timestamp::ADDRESS_HI]))
         .store(host.gpuClock(), std::memory_order_release);
     break;
   default:

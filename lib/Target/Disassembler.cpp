@@ -149,96 +149,99 @@ Error disassemblePM4(ArrayRef<DisasmWord> words, const amd::Target &target,
       break;
     }
     case WAIT_REG_MEM: {
-      if (Error e = expect("WAIT_REG_MEM", 6))
+      namespace wrm = wait_reg_mem;
+      if (Error e = expect("WAIT_REG_MEM", wrm::BODY_DWORDS))
         return e;
-      if (!p.value(b))
+      if (!p.value(b + wrm::CONTROL))
         return failAt("PM4 WAIT_REG_MEM", at, "control dword is symbolic");
-      auto control = static_cast<uint32_t>(*p.value(b));
-      bool memory = (control >> 4) & 0x3;
+      auto control = static_cast<uint32_t>(*p.value(b + wrm::CONTROL));
+      bool memory = waitMemSpaceOf(control);
       os << "WAIT_REG_MEM " << (memory ? "mem" : "reg")
-         << " function=" << (control & 0x7)
-         << " operation=" << ((control >> 6) & 0x3);
+         << " function=" << waitFunctionOf(control)
+         << " operation=" << waitOperationOf(control);
       if (memory)
-        p.address("addr", b + 1);
+        p.address("addr", b + wrm::ADDRESS_LO);
       else {
-        p.field("reg", b + 1);
-        p.field("reg_done", b + 2);
+        p.field("reg", b + wrm::REGISTER);
+        p.field("reg_done", b + wrm::REGISTER_DONE);
       }
-      p.field("ref", b + 3);
-      p.field("mask", b + 4);
-      p.field("poll", b + 5);
+      p.field("ref", b + wrm::REFERENCE);
+      p.field("mask", b + wrm::MASK);
+      p.field("poll", b + wrm::POLL_INTERVAL);
       os << '\n';
       break;
     }
-    case ACQUIRE_MEM:
-      if (target.isGfx9()) {
-        if (Error e = expect("ACQUIRE_MEM", 6))
-          return e;
-        os << "ACQUIRE_MEM";
-        p.field("coher_cntl", b);
-        p.address("size", b + 1);
-        p.address("base", b + 3);
-        p.field("poll", b + 5);
-      } else {
-        if (Error e = expect("ACQUIRE_MEM", 7))
-          return e;
-        os << "ACQUIRE_MEM";
-        p.address("size", b + 1);
-        p.address("base", b + 3);
-        p.field("poll", b + 5);
-        p.field("gcr_cntl", b + 6);
-      }
-      os << '\n';
-      break;
-    case RELEASE_MEM: {
-      if (Error e = expect("RELEASE_MEM", 7))
+    case ACQUIRE_MEM: {
+      namespace am = acquire_mem;
+      bool gfx9 = target.isGfx9();
+      if (Error e = expect("ACQUIRE_MEM",
+                           gfx9 ? am::BODY_DWORDS_GFX9 : am::BODY_DWORDS_GFX10))
         return e;
-      if (!p.value(b) || !p.value(b + 1))
-        return failAt("PM4 RELEASE_MEM", at, "control dwords are symbolic");
-      auto event = static_cast<uint32_t>(*p.value(b));
-      auto select = static_cast<uint32_t>(*p.value(b + 1));
-      os << "RELEASE_MEM event=" << format_hex(event & 0x3F, 4)
-         << " index=" << ((event >> 8) & 0xF)
-         << " cache=" << format_hex(event & ~0xF3Fu, 10)
-         << " data_sel=" << (select >> 29)
-         << " int_sel=" << ((select >> 24) & 0x7);
-      p.address("addr", b + 2);
-      p.address("data", b + 4);
-      p.field("ctxid", b + 6);
+      os << "ACQUIRE_MEM";
+      if (gfx9)
+        p.field("coher_cntl", b + am::COHER_CNTL);
+      p.address("size", b + am::SIZE_LO);
+      p.address("base", b + am::BASE_LO);
+      p.field("poll", b + am::POLL_INTERVAL);
+      if (!gfx9)
+        p.field("gcr_cntl", b + am::GCR_CNTL);
       os << '\n';
       break;
     }
-    case DISPATCH_DIRECT:
-      if (Error e = expect("DISPATCH_DIRECT", 4))
+    case RELEASE_MEM: {
+      namespace rm = release_mem;
+      if (Error e = expect("RELEASE_MEM", rm::BODY_DWORDS))
+        return e;
+      if (!p.value(b + rm::EVENT) || !p.value(b + rm::SELECT))
+        return failAt("PM4 RELEASE_MEM", at, "control dwords are symbolic");
+      auto event = static_cast<uint32_t>(*p.value(b + rm::EVENT));
+      auto select = static_cast<uint32_t>(*p.value(b + rm::SELECT));
+      os << "RELEASE_MEM event=" << format_hex(eventTypeOf(event), 4)
+         << " index=" << eventIndexOf(event)
+         << " cache=" << format_hex(releaseCacheOf(event), 10)
+         << " data_sel=" << releaseDataSelOf(select)
+         << " int_sel=" << releaseIntSelOf(select);
+      p.address("addr", b + rm::ADDRESS_LO);
+      p.address("data", b + rm::DATA_LO);
+      p.field("ctxid", b + rm::CONTEXT_ID);
+      os << '\n';
+      break;
+    }
+    case DISPATCH_DIRECT: {
+      namespace dd = dispatch_direct;
+      if (Error e = expect("DISPATCH_DIRECT", dd::BODY_DWORDS))
         return e;
       os << "DISPATCH_DIRECT";
-      p.field("x", b);
-      p.field("y", b + 1);
-      p.field("z", b + 2);
-      p.field("initiator", b + 3);
+      p.field("x", b + dd::X);
+      p.field("y", b + dd::Y);
+      p.field("z", b + dd::Z);
+      p.field("initiator", b + dd::INITIATOR);
       os << '\n';
       break;
+    }
     case EVENT_WRITE: {
       if (Error e = expect("EVENT_WRITE", 1))
         return e;
       if (!p.value(b))
         return failAt("PM4 EVENT_WRITE", at, "event dword is symbolic");
       auto event = static_cast<uint32_t>(*p.value(b));
-      os << "EVENT_WRITE type=" << (event & 0x3F)
-         << ((event & 0x3F) == CS_PARTIAL_FLUSH ? " (CS_PARTIAL_FLUSH)" : "")
-         << " index=" << ((event >> 8) & 0xF) << '\n';
+      os << "EVENT_WRITE type=" << eventTypeOf(event)
+         << (eventTypeOf(event) == CS_PARTIAL_FLUSH ? " (CS_PARTIAL_FLUSH)"
+                                                    : "")
+         << " index=" << eventIndexOf(event) << '\n';
       break;
     }
     case INDIRECT_BUFFER: {
-      if (Error e = expect("INDIRECT_BUFFER", 3))
+      namespace ib = indirect_buffer;
+      if (Error e = expect("INDIRECT_BUFFER", ib::BODY_DWORDS))
         return e;
       os << "INDIRECT_BUFFER";
-      p.address("addr", b);
-      if (auto control = p.value(b + 2))
-        os << " dwords=" << (*control & IB_MAX_DWORDS)
+      p.address("addr", b + ib::BASE_LO);
+      if (auto control = p.value(b + ib::CONTROL))
+        os << " dwords=" << ibSizeOf(*control)
            << ((*control & IB_VALID) ? " valid" : "");
       else
-        p.field("control", b + 2);
+        p.field("control", b + ib::CONTROL);
       os << '\n';
       break;
     }
@@ -271,7 +274,7 @@ Error disassembleSDMA(ArrayRef<DisasmWord> words, const amd::Target &target,
     size_t length;
     switch (headerOp(header)) {
     case OP_NOP:
-      length = 1 + ((header >> 16) & 0x3FFF);
+      length = 1 + nopCountOf(header);
       if (Error e = need("NOP", length))
         return e;
       os << "NOP dwords=" << length << '\n';
@@ -284,13 +287,13 @@ Error disassembleSDMA(ArrayRef<DisasmWord> words, const amd::Target &target,
       if (Error e = need("COPY_LINEAR", length))
         return e;
       os << "COPY_LINEAR";
-      if (auto count = p.value(at + 1))
+      if (auto count = p.value(at + copy_linear::COUNT))
         os << " bytes=" << (*count + 1);
       else
-        p.field("count", at + 1);
-      p.field("parameter", at + 2);
-      p.address("src", at + 3);
-      p.address("dst", at + 5);
+        p.field("count", at + copy_linear::COUNT);
+      p.field("parameter", at + copy_linear::PARAMETER);
+      p.address("src", at + copy_linear::SRC_LO);
+      p.address("dst", at + copy_linear::DST_LO);
       os << '\n';
       break;
     case OP_POLL_REGMEM:
@@ -298,13 +301,13 @@ Error disassembleSDMA(ArrayRef<DisasmWord> words, const amd::Target &target,
       if (Error e = need("POLL_REGMEM", length))
         return e;
       os << "POLL_REGMEM " << ((header & POLL_MEM) ? "mem" : "reg")
-         << " function=" << ((header >> 28) & 0x7);
-      p.address("addr", at + 1);
-      p.field("value", at + 3);
-      p.field("mask", at + 4);
-      if (auto dw5 = p.value(at + 5))
-        os << " interval=" << (*dw5 & 0xFFFF)
-           << " retry=" << format_hex((*dw5 >> 16) & 0xFFF, 5);
+         << " function=" << pollFunctionOf(header);
+      p.address("addr", at + poll_regmem::ADDRESS_LO);
+      p.field("value", at + poll_regmem::VALUE);
+      p.field("mask", at + poll_regmem::MASK);
+      if (auto dw5 = p.value(at + poll_regmem::INTERVAL_RETRY))
+        os << " interval=" << pollIntervalOf(*dw5)
+           << " retry=" << format_hex(pollRetryOf(*dw5), 5);
       os << '\n';
       break;
     case OP_FENCE:
@@ -313,9 +316,9 @@ Error disassembleSDMA(ArrayRef<DisasmWord> words, const amd::Target &target,
         return e;
       os << "FENCE";
       if (!target.isGfx9())
-        os << " mtype=" << ((header >> 16) & 0x7);
-      p.address("addr", at + 1);
-      p.field("data", at + 3);
+        os << " mtype=" << fenceMTypeOf(header);
+      p.address("addr", at + fence::ADDRESS_LO);
+      p.field("data", at + fence::DATA);
       os << '\n';
       break;
     case OP_TRAP:
@@ -323,7 +326,7 @@ Error disassembleSDMA(ArrayRef<DisasmWord> words, const amd::Target &target,
       if (Error e = need("TRAP", length))
         return e;
       os << "TRAP";
-      p.field("int_context", at + 1);
+      p.field("int_context", at + trap::INT_CONTEXT);
       os << '\n';
       break;
     case OP_TIMESTAMP:
@@ -334,7 +337,7 @@ Error disassembleSDMA(ArrayRef<DisasmWord> words, const amd::Target &target,
       if (Error e = need("TIMESTAMP", length))
         return e;
       os << "TIMESTAMP global";
-      p.address("addr", at + 1);
+      p.address("addr", at + timestamp::ADDRESS_LO);
       os << '\n';
       break;
     default:

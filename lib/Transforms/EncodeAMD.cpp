@@ -403,8 +403,8 @@ LogicalResult Encoder::dispatch(LaunchOp launch, DevicesAttr devices,
   uint32_t tmpring = 0;
   Value scratch;
   if (waveSize) {
-    tmpring = (target.tmpringWaves() & 0xFFF) |
-              (static_cast<uint32_t>(waveSize) << 12);
+    tmpring = pm4::tmpringSize(target.tmpringWaves(),
+                               static_cast<uint32_t>(waveSize));
     if (waveSize >> (target.waveSizeFieldBits))
       return launch.emitOpError()
              << "needs " << info.privateSegmentBytes
@@ -430,9 +430,9 @@ LogicalResult Encoder::dispatch(LaunchOp launch, DevicesAttr devices,
   setShRegisters(cmds, pm4::reg::COMPUTE_PGM_RSRC1, 2);
   // gfx11: PRIV for the trap handler's context save, and the LDS size in
   // 512-byte granules in RSRC2 (tinygrad ops_amd2.py amd_build_program).
-  uint32_t lds = ((info.groupSegmentBytes + 511) / 512) & 0x1FF;
-  cmds.constant(info.rsrc1 | (target.isGfx9() ? 0 : 1u << 20));
-  cmds.constant(info.rsrc2 | (lds << 15));
+  uint32_t ldsGranules = (info.groupSegmentBytes + 511) / 512;
+  cmds.constant(info.rsrc1 | (target.isGfx9() ? 0 : pm4::RSRC1_PRIV));
+  cmds.constant(info.rsrc2 | pm4::rsrc2LdsSize(ldsGranules));
   setShRegisters(cmds, target.rsrc3Register(), 1);
   cmds.constant(info.rsrc3);
   setShRegisters(cmds, pm4::reg::COMPUTE_TMPRING_SIZE, 1);
@@ -471,7 +471,8 @@ LogicalResult Encoder::dispatch(LaunchOp launch, DevicesAttr devices,
                   static_cast<uint32_t>(global[1]),
                   static_cast<uint32_t>(global[2]), initiator});
   packet(cmds, pm4::EVENT_WRITE, 1);
-  cmds.constant(pm4::CS_PARTIAL_FLUSH | (pm4::EVENT_INDEX_PARTIAL_FLUSH << 8));
+  cmds.constant(
+      pm4::eventWrite(pm4::CS_PARTIAL_FLUSH, pm4::EVENT_INDEX_PARTIAL_FLUSH));
   return success();
 }
 

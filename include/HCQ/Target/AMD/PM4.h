@@ -1,7 +1,10 @@
 //===- PM4.h - PM4 type-3 packet facts --------------------------*- C++ -*-===//
 //
-// The PM4 packets the compute encoder emits. Values are hardware facts; each
-// cites its public source:
+// The PM4 packets the compute encoder emits, each field written once: a
+// builder (`waitFunction(f)`) and its reader (`waitFunctionOf(dword)`) side
+// by side, as Mesa's sid.h pairs S_ and G_ macros, used by the encoder, the
+// disassembler and the emulated command processor alike. Values are
+// hardware facts; each cites its public source:
 //   [nvd]  Linux drivers/gpu/drm/amd/amdgpu/nvd.h      (gfx10/11 PM4)
 //   [s15]  Linux drivers/gpu/drm/amd/amdgpu/soc15d.h   (gfx9 PM4)
 //   [sid]  Mesa src/amd/common/sid.h                    (register names)
@@ -50,7 +53,17 @@ constexpr uint32_t SH_REG_END = 0x3000;
 constexpr uint32_t waitFunction(uint32_t f) { return f & 0x7; }        // [2:0]
 constexpr uint32_t waitMemSpace(uint32_t m) { return (m & 0x3) << 4; } // [5:4]
 constexpr uint32_t waitOperation(uint32_t o) { return (o & 0x3) << 6; }
+constexpr uint32_t waitFunctionOf(uint32_t d) { return d & 0x7; }
+constexpr uint32_t waitMemSpaceOf(uint32_t d) { return (d >> 4) & 0x3; }
+constexpr uint32_t waitOperationOf(uint32_t d) { return (d >> 6) & 0x3; }
 constexpr uint32_t WAIT_FUNCTION_GEQ = 5; // '>=' [nvd comment on FUNCTION]
+/// WAIT_REG_MEM's body: on memory an address, on registers the register
+/// and its done register [nvd/s15 PACKET3_WAIT_REG_MEM].
+namespace wait_reg_mem {
+constexpr unsigned CONTROL = 0, ADDRESS_LO = 1, ADDRESS_HI = 2, REGISTER = 1,
+                   REGISTER_DONE = 2, REFERENCE = 3, MASK = 4,
+                   POLL_INTERVAL = 5, BODY_DWORDS = 6;
+} // namespace wait_reg_mem
 constexpr uint32_t WAIT_POLL_INTERVAL = 4;
 
 // ACQUIRE_MEM on gfx10+: GCR_CNTL in body dword 6 [nvd
@@ -66,6 +79,14 @@ constexpr uint32_t COHER_TC_WB = 1u << 18, COHER_TCL1 = 1u << 22,
                    COHER_SH_ICACHE = 1u << 29;
 /// gfx9 ACQUIRE_MEM body dword 5, the poll interval tinygrad uses.
 constexpr uint32_t GFX9_ACQUIRE_POLL = 0xA;
+/// ACQUIRE_MEM's body: CP_COHER_CNTL on gfx9 (reserved on gfx10+), the
+/// range, the poll interval, and on gfx10+ GCR_CNTL [s15, nvd
+/// PACKET3_ACQUIRE_MEM].
+namespace acquire_mem {
+constexpr unsigned COHER_CNTL = 0, SIZE_LO = 1, SIZE_HI = 2, BASE_LO = 3,
+                   BASE_HI = 4, POLL_INTERVAL = 5, GCR_CNTL = 6,
+                   BODY_DWORDS_GFX9 = 6, BODY_DWORDS_GFX10 = 7;
+} // namespace acquire_mem
 
 // RELEASE_MEM body dword 0 [nvd PACKET3_RELEASE_MEM_EVENT_TYPE/INDEX, GCR_*;
 // s15 EVENT_TYPE/EVENT_INDEX, EOP_TC_*].
@@ -74,6 +95,11 @@ constexpr uint32_t EVENT_INDEX_END_OF_PIPE = 5;
 constexpr uint32_t releaseEvent(uint32_t type, uint32_t index) {
   return (type & 0x3F) | ((index & 0xF) << 8);
 }
+/// The event type and index of RELEASE_MEM's and EVENT_WRITE's dword 0,
+/// and the rest of RELEASE_MEM's (its cache actions).
+constexpr uint32_t eventTypeOf(uint32_t d) { return d & 0x3F; }
+constexpr uint32_t eventIndexOf(uint32_t d) { return (d >> 8) & 0xF; }
+constexpr uint32_t releaseCacheOf(uint32_t d) { return d & ~0xF3Fu; }
 constexpr uint32_t RELEASE_GCR_GLM_WB = 1u << 12,
                    RELEASE_GCR_GLM_INV = 1u << 13,
                    RELEASE_GCR_GLV_INV = 1u << 14,
@@ -87,17 +113,59 @@ constexpr uint32_t EOP_TC_WB_ACTION_EN = 1u << 15,
 constexpr uint32_t releaseSelect(uint32_t data, uint32_t interrupt) {
   return ((data & 0x7) << 29) | ((interrupt & 0x7) << 24);
 }
+constexpr uint32_t releaseDataSelOf(uint32_t d) { return (d >> 29) & 0x7; }
+constexpr uint32_t releaseIntSelOf(uint32_t d) { return (d >> 24) & 0x7; }
+/// RELEASE_MEM's body, dword by dword [nvd/s15 PACKET3_RELEASE_MEM].
+namespace release_mem {
+constexpr unsigned EVENT = 0, SELECT = 1, ADDRESS_LO = 2, ADDRESS_HI = 3,
+                   DATA_LO = 4, DATA_HI = 5, CONTEXT_ID = 6, BODY_DWORDS = 7;
+} // namespace release_mem
 constexpr uint32_t DATA_SEL_NONE = 0, DATA_SEL_LOW32 = 1, DATA_SEL_64 = 2,
                    DATA_SEL_GPU_CLOCK = 3;
 constexpr uint32_t INT_SEL_NONE = 0, INT_SEL_AFTER_WRITE_CONFIRM = 2;
 
-// EVENT_WRITE body dword 0: type [5:0], index [11:8] [nvd EVENT_TYPE/INDEX].
+// EVENT_WRITE body dword 0: type [5:0], index [11:8] [nvd EVENT_TYPE/INDEX],
+// as releaseEvent lays them out.
 constexpr uint32_t CS_PARTIAL_FLUSH = 7;
 constexpr uint32_t EVENT_INDEX_PARTIAL_FLUSH = 4; // [nvd comment]
+constexpr uint32_t eventWrite(uint32_t type, uint32_t index) {
+  return releaseEvent(type, index);
+}
 
-// INDIRECT_BUFFER body dword 2: IB_SIZE [19:0] dwords, VALID bit 23 [nvd].
+// INDIRECT_BUFFER body dword 1: IB_BASE_HI [15:0]; dword 2: IB_SIZE [19:0]
+// dwords, VALID bit 23 [nvd].
+constexpr uint32_t IB_BASE_HI_MASK = 0xFFFF;
 constexpr uint32_t IB_VALID = 1u << 23;
 constexpr uint32_t IB_MAX_DWORDS = (1u << 20) - 1;
+constexpr uint32_t ibSizeOf(uint32_t d) { return d & IB_MAX_DWORDS; }
+namespace indirect_buffer {
+constexpr unsigned BASE_LO = 0, BASE_HI = 1, CONTROL = 2, BODY_DWORDS = 3;
+} // namespace indirect_buffer
+
+/// DISPATCH_DIRECT's body: the grid in workgroups, then
+/// COMPUTE_DISPATCH_INITIATOR [nvd/s15 PACKET3_DISPATCH_DIRECT].
+namespace dispatch_direct {
+constexpr unsigned X = 0, Y = 1, Z = 2, INITIATOR = 3, BODY_DWORDS = 4;
+} // namespace dispatch_direct
+
+// COMPUTE_TMPRING_SIZE: WAVES [11:0], WAVESIZE from bit 12, 13 bits on gfx9
+// and 15 on gfx11 (Target::waveSizeFieldBits) [sid S_00B860_WAVES,
+// S_00B860_WAVESIZE].
+constexpr uint32_t tmpringSize(uint32_t waves, uint32_t waveSize) {
+  return (waves & 0xFFF) | (waveSize << 12);
+}
+constexpr uint32_t tmpringWavesOf(uint32_t d) { return d & 0xFFF; }
+constexpr uint32_t tmpringWaveSizeOf(uint32_t d) { return (d >> 12) & 0x7FFF; }
+
+// COMPUTE_PGM_RSRC1 PRIV bit 20 (gfx10+), RSRC2 LDS_SIZE [23:15] in
+// 512-byte granules on gfx11 [sid S_00B848_PRIV, S_00B84C_LDS_SIZE].
+constexpr uint32_t RSRC1_PRIV = 1u << 20;
+constexpr uint32_t rsrc2LdsSize(uint32_t granules) {
+  return (granules & 0x1FF) << 15;
+}
+
+// COMPUTE_NUM_THREAD_X/Y/Z: NUM_THREAD_FULL [15:0] [sid S_00B81C_*].
+constexpr uint32_t numThreadsOf(uint32_t d) { return d & 0xFFFF; }
 
 // COMPUTE_DISPATCH_INITIATOR [sid S_00B800_*]: COMPUTE_SHADER_EN bit 0,
 // FORCE_START_AT_000 bit 2, CS_W32_EN bit 15 (gfx10+ only).
