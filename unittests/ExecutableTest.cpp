@@ -53,8 +53,9 @@ Executable sample() {
   Value end = start;
   end.slot = 5;
   exe.values = {input, variable, cmdbuf, signal, program, start, end};
-  exe.kernels.push_back(
-      {"vadd", KernelTarget::amd, "vadd", "", {0x7f, 'E', 'L', 'F', 2, 1}});
+  exe.images.push_back(std::vector<uint8_t>(512, 0x11));
+  exe.kernels.push_back({"vadd", KernelTarget::amd, "vadd", "",
+                         AMDKernelFacts{0, 256, 0x41, 16, true, false}});
   Blob blob;
   blob.target = 2;
   blob.data.assign(128, 0xbf);
@@ -183,6 +184,27 @@ TEST(Executable, HugeCountsAreRejectedBeforeAllocating) {
   resealExecutable(bytes);
   EXPECT_NE(errorOf(readExecutable(bytes)).find("count of values exceeds"),
             std::string::npos);
+}
+
+TEST(Executable, AMDKernelsEnterInsideTheirImage) {
+  Executable exe = sample();
+  llvm::Expected<Executable> back = readExecutable(writeExecutable(exe));
+  ASSERT_TRUE(static_cast<bool>(back)) << llvm::toString(back.takeError());
+  EXPECT_EQ(back->images, exe.images);
+  EXPECT_EQ(back->kernels[0].amd, exe.kernels[0].amd);
+  exe.kernels[0].amd.image = 1;
+  EXPECT_NE(errorOf(readExecutable(writeExecutable(exe)))
+                .find("kernel vadd is in image 1 of 1"),
+            std::string::npos);
+  exe = sample();
+  exe.kernels[0].amd.entryOffset = 512;
+  EXPECT_NE(errorOf(readExecutable(writeExecutable(exe)))
+                .find("kernel vadd enters at byte 512 of its 512-byte image"),
+            std::string::npos);
+  exe.kernels[0].amd.entryOffset = 100;
+  EXPECT_NE(
+      errorOf(readExecutable(writeExecutable(exe))).find("256-byte aligned"),
+      std::string::npos);
 }
 
 TEST(Executable, ArgumentRecordsRoundTripAndMatchTheArguments) {

@@ -47,7 +47,20 @@ Executable sample() {
   program.index = 0;
   program.devices = lanes;
   exe.values.push_back(program); // 3
-  exe.kernels.push_back({"vadd", KernelTarget::amd, "vadd", "", codeObject()});
+  // As the compiler stores it: the loaded image and the descriptor's facts.
+  std::vector<uint8_t> code = codeObject();
+  auto info = hcq::amd::readKernel(
+      llvm::StringRef(reinterpret_cast<const char *>(code.data()), code.size()),
+      "vadd");
+  EXPECT_TRUE(static_cast<bool>(info));
+  if (info) {
+    exe.images.push_back(info->image);
+    exe.kernels.push_back(
+        {"vadd", KernelTarget::amd, "vadd", "",
+         AMDKernelFacts{0, info->entryOffset, info->mach,
+                        info->privateSegmentBytes, info->dispatchPtr,
+                        info->privateSegmentBuffer}});
+  }
   Blob blob;
   blob.target = 0;
   blob.data.assign(128, 0xbe);
@@ -117,14 +130,16 @@ TEST(Link, CacheReturnsTheFirstLinkOfTheSameContent) {
   EXPECT_EQ(cache.size(), 2u);
 }
 
-TEST(Link, BadCodeObjectIsAnError) {
+TEST(Link, AKernelInAnImageTheFileDoesNotHaveIsAnError) {
+  // The reader refuses such a file; link, which may be given an executable
+  // built in memory, refuses it too instead of reading past the images.
   AddressMap memory(0x100000000);
   Executable exe = sample();
-  exe.kernels[0].codeObject = {0x7f, 'E', 'L', 'F'};
+  exe.kernels[0].amd.image = 7;
   auto linked = link(exe, memory);
   ASSERT_FALSE(static_cast<bool>(linked));
-  EXPECT_NE(llvm::toString(linked.takeError()).find("link: kernel vadd:"),
-            std::string::npos);
+  EXPECT_EQ(llvm::toString(linked.takeError()),
+            "link: kernel vadd is in image 7 of 1");
 }
 
 TEST(Link, CraftedBlobsAndPatchesAreRefusedNotWrittenOutOfBounds) {

@@ -17,7 +17,7 @@ bool Value::operator==(const Value &o) const {
 }
 bool Kernel::operator==(const Kernel &o) const {
   return name == o.name && target == o.target && symbol == o.symbol &&
-         library == o.library && codeObject == o.codeObject;
+         library == o.library && amd == o.amd;
 }
 bool Word::operator==(const Word &o) const {
   return kind == o.kind && part == o.part && shift == o.shift &&
@@ -49,9 +49,9 @@ bool ProfileEntry::operator==(const ProfileEntry &o) const {
 }
 bool Executable::operator==(const Executable &o) const {
   return name == o.name && numArgs == o.numArgs && arguments == o.arguments &&
-         values == o.values && kernels == o.kernels && blobs == o.blobs &&
-         inputs == o.inputs && submitters == o.submitters && plan == o.plan &&
-         profile == o.profile;
+         images == o.images && values == o.values && kernels == o.kernels &&
+         blobs == o.blobs && inputs == o.inputs && submitters == o.submitters &&
+         plan == o.plan && profile == o.profile;
 }
 
 namespace {
@@ -231,6 +231,22 @@ Error validate(const Executable &exe) {
                          Twine(values));
     return Error::success();
   };
+  // An AMD kernel's entry is inside its image, where a program's address
+  // (COMPUTE_PGM_LO holds it >> 8) can name it.
+  for (const Kernel &k : exe.kernels) {
+    if (k.target != KernelTarget::amd)
+      continue;
+    if (k.amd.image >= exe.images.size())
+      return formatError("kernel " + k.name + " is in image " +
+                         Twine(k.amd.image) + " of " +
+                         Twine(exe.images.size()));
+    if (k.amd.entryOffset >= exe.images[k.amd.image].size() ||
+        k.amd.entryOffset % 256)
+      return formatError("kernel " + k.name + " enters at byte " +
+                         Twine(k.amd.entryOffset) + " of its " +
+                         Twine(exe.images[k.amd.image].size()) +
+                         "-byte image (it must be inside, 256-byte aligned)");
+  }
   for (auto [i, v] : llvm::enumerate(exe.values)) {
     if (v.bytes > MAX_VALUE_BYTES)
       return formatError("value " + Twine(i) + " is " + Twine(v.bytes) +
@@ -402,13 +418,21 @@ std::vector<uint8_t> writeExecutable(const Executable &exe) {
     w.u8(v.isVolatile);
     w.devices(v.devices);
   }
+  w.u32(exe.images.size());
+  for (const std::vector<uint8_t> &image : exe.images)
+    w.bytes(image);
   w.u32(exe.kernels.size());
   for (const Kernel &k : exe.kernels) {
     w.string(k.name);
     w.e32(k.target);
     w.string(k.symbol);
     w.string(k.library);
-    w.bytes(k.codeObject);
+    w.u32(k.amd.image);
+    w.u64(k.amd.entryOffset);
+    w.u32(k.amd.mach);
+    w.u32(k.amd.privateSegmentBytes);
+    w.u32(uint32_t(k.amd.dispatchPtr) | uint32_t(k.amd.privateSegmentBuffer)
+                                            << 1);
   }
   w.u32(exe.blobs.size());
   for (const Blob &b : exe.blobs) {
@@ -548,14 +572,23 @@ Expected<Executable> readExecutable(ArrayRef<uint8_t> bytes) {
     v.isVolatile = r.u8();
     v.devices = r.devices();
   }
-  exe.kernels.resize(r.count(28, "kernels"));
+  exe.images.resize(r.count(8, "images"));
+  for (std::vector<uint8_t> &image : exe.images)
+    image = r.bytes();
+  exe.kernels.resize(r.count(52, "kernels"));
   for (Kernel &k : exe.kernels) {
     k.name = r.string();
     k.target = r.e32<KernelTarget>(uint32_t(KernelTarget::builtin) + 1,
                                    "kernel target");
     k.symbol = r.string();
     k.library = r.string();
-    k.codeObject = r.bytes();
+    k.amd.image = r.u32();
+    k.amd.entryOffset = r.u64();
+    k.amd.mach = r.u32();
+    k.amd.privateSegmentBytes = r.u32();
+    uint32_t flags = r.u32();
+    k.amd.dispatchPtr = flags & 1;
+    k.amd.privateSegmentBuffer = flags & 2;
   }
   exe.blobs.resize(r.count(16, "blobs"));
   for (Blob &b : exe.blobs) {

@@ -80,14 +80,21 @@ Expected<LinkResult> link(const Executable &exe, Memory &memory) {
           auto it = programs.find(key);
           if (it == programs.end()) {
             if (!images[value.index]) {
-              StringRef bytes(
-                  reinterpret_cast<const char *>(kernel.codeObject.data()),
-                  kernel.codeObject.size());
-              auto info = amd::readKernel(bytes, kernel.symbol);
-              if (!info)
-                return linkError("kernel " + kernel.name + ": " +
-                                 toString(info.takeError()));
-              images[value.index] = std::move(*info);
+              // What the compiler read from the code object: no ELF is
+              // parsed here.
+              if (kernel.amd.image >= exe.images.size())
+                return linkError("kernel " + kernel.name + " is in image " +
+                                 Twine(kernel.amd.image) + " of " +
+                                 Twine(exe.images.size()));
+              amd::KernelInfo info;
+              info.name = kernel.symbol;
+              info.image = exe.images[kernel.amd.image];
+              info.entryOffset = kernel.amd.entryOffset;
+              info.mach = kernel.amd.mach;
+              info.privateSegmentBytes = kernel.amd.privateSegmentBytes;
+              info.dispatchPtr = kernel.amd.dispatchPtr;
+              info.privateSegmentBuffer = kernel.amd.privateSegmentBuffer;
+              images[value.index] = std::move(info);
             }
             Expected<uint64_t> a =
                 memory.loadProgram(value, device, *images[value.index]);

@@ -2,6 +2,10 @@
 
 #include "HCQ/Transforms/ExecutableConversion.h"
 
+#include "HCQ/Target/AMD/CodeObject.h"
+
+#include "llvm/ADT/StringMap.h"
+
 namespace rt = hcq::runtime;
 using namespace mlir;
 using namespace hcq;
@@ -43,18 +47,46 @@ private:
   rt::Executable out;
   DenseMap<Value, uint32_t> values;
   DenseMap<Operation *, uint32_t> kernels, submitters;
+  llvm::StringMap<uint32_t> images; // by content
 };
 
 FailureOr<uint32_t> Converter::kernel(FlatSymbolRefAttr name, Operation *user) {
   auto op = symbols.lookupNearestSymbolFrom<KernelOp>(user, name);
+  // A kernel that failed to convert is reported once, at its first use.
+  constexpr uint32_t FAILED = ~0u;
   auto [it, inserted] = kernels.try_emplace(op, out.kernels.size());
-  if (inserted) {
-    StringRef code = op.getCodeObjectBytes().value_or("");
-    out.kernels.push_back(
-        {op.getSymName().str(), toAbi<rt::KernelTarget>(op.getTarget()),
-         op.getSymbol().value_or("").str(), op.getLibrary().value_or("").str(),
-         std::vector<uint8_t>(code.begin(), code.end())});
+  if (!inserted) {
+    if (it->second == FAILED)
+      return failure();
+    return it->second;
   }
+  rt::Kernel k;
+  k.name = op.getSymName().str();
+  k.target = toAbi<rt::KernelTarget>(op.getTarget());
+  k.symbol = op.getSymbol().value_or("").str();
+  k.library = op.getLibrary().value_or("").str();
+  if (op.getTarget() == KernelTarget::amd) {
+    // The runtime gets the loaded image and the descriptor's facts, read
+    // here once: loading parses no ELF.
+    StringRef code = op.getCodeObjectBytes().value_or("");
+    llvm::Expected<amd::KernelInfo> info = amd::readKernel(code, k.symbol);
+    if (!info) {
+      it->second = FAILED;
+      return op.emitOpError()
+             << "cannot be read: " << llvm::toString(info.takeError());
+    }
+    auto [image, added] = images.try_emplace(
+        StringRef(reinterpret_cast<const char *>(info->image.data()),
+                  info->image.size()),
+        out.images.size());
+    if (added)
+      out.images.push_back(info->image);
+    k.amd = {image->second,     info->entryOffset,
+             info->mach,        info->privateSegmentBytes,
+             info->dispatchPtr, info->privateSegmentBuffer};
+  }
+  it->second = out.kernels.size();
+  out.kernels.push_back(std::move(k));
   return it->second;
 }
 

@@ -2,7 +2,8 @@
 // without MLIR by hcq-exe-dump (the runtime's reader).
 //
 // Tests that the bundled example's executable round-trips through the file:
-// its kernels with their code objects, blobs, the shared submitter and plan.
+// its kernels (both in the one loaded image of their code object, stored
+// once), blobs, the shared submitter and plan.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: hcq-opt --hcq-pipeline %hcq_src_root/examples/mlp.mlir --hcq-write-executable=dir=%t -o /dev/null
 // RUN: hcq-exe-dump %t/mlp.hcqx | FileCheck %s
@@ -11,9 +12,9 @@
 // CHECK-NEXT: argument 1 %w1: buffer 4096xf32, read
 // CHECK-NEXT: argument 2 %w2: buffer 4096xf32, read
 // CHECK-NEXT: argument 3 %out: buffer 256xf32, written
-// CHECK-NEXT: values {{[0-9]+}}, kernels 2, blobs 17, inputs tables 4, submitters 1, plan steps 1
-// CHECK-NEXT: kernel matmul: {{[0-9]+}} code object bytes
-// CHECK-NEXT: kernel relu: {{[0-9]+}} code object bytes
+// CHECK-NEXT: values {{[0-9]+}}, kernels 2, blobs 17, inputs tables 4, submitters 1, plan steps 1, images 1
+// CHECK-NEXT: kernel matmul: image 0 ({{[0-9]+}} bytes), entry at 0x{{[0-9A-F]+}}
+// CHECK-NEXT: kernel relu: image 0 ({{[0-9]+}} bytes), entry at 0x{{[0-9A-F]+}}
 // CHECK: submitter 0 ({{[0-9]+}} arguments): fence fence reset patch_group
 // CHECK-SAME: push finalize
 // CHECK-NEXT: plan: call submitter 0

@@ -1,8 +1,10 @@
 // RUN: hcq-opt %s -split-input-file --hcq-link -verify-diagnostics
 
-// Tests that a program whose code object cannot be loaded is reported.
+// Tests that a program whose code object cannot be read is reported at its
+// kernel, once: the file carries the loaded image, read when the executable
+// is converted, not at load.
+// expected-error @+1 {{'hcq.kernel' op cannot be read: malformed ELF}}
 hcq.kernel @k amd () code_object "\7FELF broken"
-// expected-error @+1 {{'hcq.executable' op link: kernel k: malformed ELF}}
 hcq.executable @e() {
   %p = hcq.program @k : !hcq.buffer<64xi8, AMD:0>
   %cb = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<128xi8, AMD:0>

@@ -8,6 +8,7 @@
 #include "HCQ/Runtime/Executable.h"
 #include "HCQ/Support/Device.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -54,10 +55,19 @@ int main(int argc, char **argv) {
   os << "values " << exe->values.size() << ", kernels " << exe->kernels.size()
      << ", blobs " << exe->blobs.size() << ", inputs tables "
      << exe->inputs.size() << ", submitters " << exe->submitters.size()
-     << ", plan steps " << exe->plan.size() << '\n';
-  for (const Kernel &k : exe->kernels)
-    os << "kernel " << k.name << ": " << k.codeObject.size()
-       << " code object bytes\n";
+     << ", plan steps " << exe->plan.size() << ", images " << exe->images.size()
+     << "\n";
+  for (const Kernel &k : exe->kernels) {
+    os << "kernel " << k.name << ": ";
+    if (k.target == KernelTarget::amd)
+      os << "image " << k.amd.image << " (" << exe->images[k.amd.image].size()
+         << " bytes), entry at 0x" << llvm::utohexstr(k.amd.entryOffset)
+         << '\n';
+    else if (k.target == KernelTarget::builtin)
+      os << "the runtime's builtin " << k.symbol << '\n';
+    else
+      os << k.symbol << " in " << k.library << '\n';
+  }
   for (const Blob &b : exe->blobs)
     os << "blob of value " << b.target << ": " << b.data.size() << " bytes, "
        << b.patches.size() << " patches\n";

@@ -19,8 +19,10 @@ namespace hcq::abi {
 /// 1: first; 2: profile entries; 3: pushes name their device queue (no ring
 /// placeholders), placeholders carry their scope, typed step records; 4: the
 /// device's interrupt event and its mailbox (placeholder tags 14 and 15,
-/// scope DeviceNumber); 5: argument records (name, type, count, access).
-constexpr uint32_t FORMAT_VERSION = 5;
+/// scope DeviceNumber); 5: argument records (name, type, count, access); 6:
+/// AMD kernels as loaded images (one per code object) and the descriptor
+/// facts the runtime needs, read by the compiler.
+constexpr uint32_t FORMAT_VERSION = 6;
 
 /// What a placeholder becomes when linked (hcq::PlaceholderTag).
 enum class PlaceholderTag : uint32_t {

@@ -68,11 +68,29 @@ struct Value {
   bool operator==(const Value &o) const;
 };
 
+/// What the runtime needs of an AMD kernel, read from its code object by
+/// the compiler, so that loading parses no ELF: the loaded image it lives
+/// in (Executable::images, one per code object) and its descriptor's
+/// facts (amd::KernelInfo's fields of the same names).
+struct AMDKernelFacts {
+  uint32_t image = 0;
+  uint64_t entryOffset = 0;
+  uint32_t mach = 0; // EF_AMDGPU_MACH of the code object
+  uint32_t privateSegmentBytes = 0;
+  bool dispatchPtr = false, privateSegmentBuffer = false;
+  bool operator==(const AMDKernelFacts &o) const {
+    return image == o.image && entryOffset == o.entryOffset && mach == o.mach &&
+           privateSegmentBytes == o.privateSegmentBytes &&
+           dispatchPtr == o.dispatchPtr &&
+           privateSegmentBuffer == o.privateSegmentBuffer;
+  }
+};
+
 struct Kernel {
   std::string name;
   KernelTarget target = KernelTarget::cpu;
   std::string symbol, library;
-  std::vector<uint8_t> codeObject;
+  AMDKernelFacts amd; // AMD kernels only
   bool operator==(const Kernel &o) const;
 };
 
@@ -199,6 +217,9 @@ struct Executable {
   uint32_t numArgs = 0;
   /// One per argument (numArgs of them).
   std::vector<ArgumentInfo> arguments;
+  /// AMD kernels' loaded images (relocated), each stored once however many
+  /// kernels it holds.
+  std::vector<std::vector<uint8_t>> images;
   std::vector<Value> values;
   std::vector<Kernel> kernels;
   std::vector<Blob> blobs;
