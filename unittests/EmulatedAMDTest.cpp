@@ -206,8 +206,9 @@ TEST_P(EmulatedAMD, ProfileOnKeepsTheResultsAndTimesEveryCall) {
     EXPECT_GT(e.startNs, 0u) << e.name;
     EXPECT_GE(e.endNs, e.startNs) << e.name;
   }
-  EXPECT_EQ(names, (std::vector<std::string>{"copy", "copy", "vadd", "scale",
-                                             "reduce", "copy", "copy"}));
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"copy#0", "copy#1", "vadd#0", "scale#0",
+                                      "reduce#0", "copy#2", "copy#3"}));
   EXPECT_EQ(queues, (std::vector<std::string>{"COPY:0", "COPY:0", "COMPUTE:0",
                                               "COMPUTE:0", "COMPUTE:0",
                                               "COPY:0", "COPY:0"}));

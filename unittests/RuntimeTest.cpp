@@ -308,7 +308,7 @@ TEST(Runtime, ProfileReadsEveryCallsTimestamps) {
   EXPECT_EQ(out[0], 6.0f);
   std::vector<ProfileEvent> events = exe->profile();
   ASSERT_EQ(events.size(), 3u);
-  const char *names[] = {"vadd", "scale", "copy"};
+  const char *names[] = {"vadd#0", "scale#0", "copy#0"};
   const char *queues[] = {"COMPUTE:0", "COMPUTE:0", "COPY:0"};
   for (size_t i = 0; i < 3; ++i) {
     EXPECT_EQ(events[i].name, names[i]);

@@ -63,10 +63,13 @@ static DevicesAttr single(DeviceAttr device) {
 /// Everything about one batch (the seed's BatchCtx).
 class Batch {
 public:
+  /// `calls` counts the schedule's calls by name so far, for profile
+  /// names: with `profile`, each call's pair of timestamps is named after
+  /// it and its rank among the calls of that name ("matmul#1").
   Batch(PlaceholderCache &placeholders, SymbolTableCollection &symbols,
-        int64_t &nextSlot, bool profile)
+        int64_t &nextSlot, bool profile, llvm::StringMap<unsigned> &calls)
       : placeholders(placeholders), symbols(symbols), nextSlot(nextSlot),
-        profile(profile) {}
+        profile(profile), callCounts(calls) {}
 
   /// Adds a call enqueued on `devices`; fails on a buffer the pass cannot
   /// track.
@@ -111,6 +114,7 @@ private:
   SymbolTableCollection &symbols;
   int64_t &nextSlot;
   bool profile;
+  llvm::StringMap<unsigned> &callCounts;
   SmallVector<CallInfo> calls;
   DepsTracker tracker;
   /// Producer of each dependency id: (device, queue, tag).
@@ -511,9 +515,9 @@ void Batch::emit(OpBuilder &builder, int64_t batchSize) {
                                    info.devices);
       submit.cmds.push_back({Cmd::Timestamp, {start}, {}, 0, nullptr});
       auto launch = dyn_cast<LaunchOp>(info.call);
-      profiles.push_back({info.call->getLoc(),
-                          launch ? launch.getKernel().str() : "copy", start,
-                          end, info.queue});
+      std::string name = launch ? launch.getKernel().str() : "copy";
+      name += "#" + std::to_string(callCounts[name]++);
+      profiles.push_back({info.call->getLoc(), name, start, end, info.queue});
     }
     submit.cmds.push_back({Cmd::Call, {}, {}, 0, info.call});
     if (profile)
@@ -616,6 +620,7 @@ struct BatchDepsPass : public hcq::impl::HCQBatchDepsBase<BatchDepsPass> {
     // Slot 0 is the per-device timeline, sentinel and staging buffer.
     int64_t nextSlot = 1;
     OpBuilder builder(schedule.getContext());
+    llvm::StringMap<unsigned> callCounts;
     std::optional<Batch> batch;
     Operation *lastCall = nullptr;
     auto flush = [&]() {
@@ -623,7 +628,7 @@ struct BatchDepsPass : public hcq::impl::HCQBatchDepsBase<BatchDepsPass> {
         builder.setInsertionPointAfter(lastCall);
         batch->emit(builder, batchSize);
       }
-      batch.emplace(placeholders, symbols, nextSlot, profile);
+      batch.emplace(placeholders, symbols, nextSlot, profile, callCounts);
     };
     flush();
     for (Operation &op :

@@ -26,9 +26,12 @@
 // with GET_CLOCK_COUNTERS) as a trace naming every call of every run.
 // RUN: %kfdsim HCQ_KFD_SIM_GPUS=gfx1100,gfx1100 hcq-run %hcq_src_root/examples/mlp.mlir --pipeline-options=profile=true --trace=%t/trace.json --runs 2 --amd=hardware --arg f32:256:arange --arg f32:4096:fill=0.5 --arg f32:4096:fill=-0.25 --arg f32:256:fill=0 2>&1 | FileCheck %s --check-prefix=TRACE
 // TRACE: arg 3: -16128 -16128
-// TRACE: profile: copy, 6 calls, {{[0-9.]+}} us mean
-// TRACE-NEXT: profile: matmul, 4 calls, {{[0-9.]+}} us mean
-// TRACE-NEXT: profile: relu, 2 calls, {{[0-9.]+}} us mean
+// TRACE: profile: copy#0, 2 calls, {{[0-9.]+}} us mean
+// TRACE-NEXT: profile: matmul#0, 2 calls, {{[0-9.]+}} us mean
+// TRACE-NEXT: profile: relu#0, 2 calls, {{[0-9.]+}} us mean
+// TRACE-NEXT: profile: copy#1, 2 calls, {{[0-9.]+}} us mean
+// TRACE-NEXT: profile: matmul#1, 2 calls, {{[0-9.]+}} us mean
+// TRACE-NEXT: profile: copy#2, 2 calls, {{[0-9.]+}} us mean
 // RUN: %python -c "import json,sys; t=[e for e in json.load(open(sys.argv[1]))['traceEvents'] if e['ph'] == 'X']; print(len(t), all(0 <= e['dur'] < 1e6 for e in t), all(0 <= e['ts'] < 6e7 for e in t))" %t/trace.json | FileCheck %s --check-prefix=JSON
 // JSON: 12 True True
 

@@ -26,12 +26,12 @@
 // RUN: hcq-opt --hcq-pipeline=profile=true %hcq_src_root/examples/mlp.mlir --hcq-write-executable=dir=%t/profiled -o /dev/null
 // RUN: hcq-exe-dump %t/profiled/mlp.hcqx | FileCheck %s --check-prefix=PROFILE
 // PROFILE: plan: call submitter 0
-// PROFILE-NEXT: profile: "copy" values [[S0:[0-9]+]], {{[0-9]+}} queue COPY:0
-// PROFILE-NEXT: profile: "matmul" values {{[0-9]+}}, {{[0-9]+}} queue COMPUTE:0
-// PROFILE-NEXT: profile: "relu" values {{[0-9]+}}, {{[0-9]+}} queue COMPUTE:0
-// PROFILE-NEXT: profile: "copy" values {{[0-9]+}}, {{[0-9]+}} queue COPY:0
-// PROFILE-NEXT: profile: "matmul" values {{[0-9]+}}, {{[0-9]+}} queue COMPUTE:0
-// PROFILE-NEXT: profile: "copy" values {{[0-9]+}}, {{[0-9]+}} queue COPY:0
+// PROFILE-NEXT: profile: "copy#0" values [[S0:[0-9]+]], {{[0-9]+}} queue COPY:0
+// PROFILE-NEXT: profile: "matmul#0" values {{[0-9]+}}, {{[0-9]+}} queue COMPUTE:0
+// PROFILE-NEXT: profile: "relu#0" values {{[0-9]+}}, {{[0-9]+}} queue COMPUTE:0
+// PROFILE-NEXT: profile: "copy#1" values {{[0-9]+}}, {{[0-9]+}} queue COPY:0
+// PROFILE-NEXT: profile: "matmul#1" values {{[0-9]+}}, {{[0-9]+}} queue COMPUTE:0
+// PROFILE-NEXT: profile: "copy#2" values {{[0-9]+}}, {{[0-9]+}} queue COPY:0
 // PROFILE-NOT: profile:
 //
 // Tests that a truncated file is an error, not a crash.

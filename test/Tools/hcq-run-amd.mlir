@@ -40,11 +40,14 @@
 // order; hcq-run prints how long each took on average. The results stay.
 // RUN: hcq-run %hcq_src_root/examples/mlp.mlir --pipeline-options=profile=true --trace=%t/trace.json --runs 2 --amd=emulated --twins=%inputs/libhcqtestkernels.so --arg f32:256:arange --arg f32:4096:fill=0.5 --arg f32:4096:fill=-0.25 --arg f32:256:fill=0 2>&1 | FileCheck %s --check-prefix=TRACE
 // TRACE: arg 3: -16128 -16128
-// TRACE: profile: copy, 6 calls, {{[0-9.]+}} us mean
-// TRACE-NEXT: profile: matmul, 4 calls, {{[0-9.]+}} us mean
-// TRACE-NEXT: profile: relu, 2 calls, {{[0-9.]+}} us mean
+// TRACE: profile: copy#0, 2 calls, {{[0-9.]+}} us mean
+// TRACE-NEXT: profile: matmul#0, 2 calls, {{[0-9.]+}} us mean
+// TRACE-NEXT: profile: relu#0, 2 calls, {{[0-9.]+}} us mean
+// TRACE-NEXT: profile: copy#1, 2 calls, {{[0-9.]+}} us mean
+// TRACE-NEXT: profile: matmul#1, 2 calls, {{[0-9.]+}} us mean
+// TRACE-NEXT: profile: copy#2, 2 calls, {{[0-9.]+}} us mean
 // RUN: %python -c "import json,sys; t=json.load(open(sys.argv[1]))['traceEvents']; print(' '.join(e['args']['name'] if e['ph'] == 'M' else e['name'] + '@' + str(e['args']['run']) for e in t))" %t/trace.json | FileCheck %s --check-prefix=JSON
-// JSON: AMD:0 COPY:0 copy@0 COMPUTE:0 matmul@0 relu@0 copy@0 AMD:1 COMPUTE:0 matmul@0 COPY:0 copy@0 copy@1 matmul@1 relu@1 copy@1 matmul@1 copy@1
+// JSON: AMD:0 COPY:0 copy#0@0 COMPUTE:0 matmul#0@0 relu#0@0 copy#1@0 AMD:1 COMPUTE:0 matmul#1@0 COPY:0 copy#2@0 copy#0@1 matmul#0@1 relu#0@1 copy#1@1 matmul#1@1 copy#2@1
 // RUN: not hcq-run %t/mlp.hcqx --trace=%t/none.json --amd=emulated --twins=%inputs/libhcqtestkernels.so 2>&1 | FileCheck %s --check-prefix=NOPROFILE
 // NOPROFILE: error: --trace: '{{.*}}mlp.hcqx' has no timestamps; compile it with profile=true (--pipeline-options=profile=true)
 

@@ -250,7 +250,8 @@ hcq.schedule @merge(%a: !hcq.buffer<16xf32, AMD:0>, %m: !hcq.buffer<16xf32, [AMD
 }
 
 // Tests that with profiling each call is bracketed by timestamps of its own,
-// and an hcq.profile after the batch names each pair's call and queue.
+// and an hcq.profile after the batch names each pair after its call (the
+// kernel, and its rank among the schedule's calls of it: write#0) and queue.
 // PROFILE-LABEL: hcq.schedule @profiled
 // PROFILE-DAG: %[[T0:.*]] = hcq.placeholder timestamp slot [[S0:[0-9]+]] volatile : !hcq.buffer<1xi64, AMD:0>
 // PROFILE-DAG: %[[T1:.*]] = hcq.placeholder timestamp slot [[S1:[0-9]+]] volatile : !hcq.buffer<1xi64, AMD:0>
@@ -261,8 +262,8 @@ hcq.schedule @merge(%a: !hcq.buffer<16xf32, AMD:0>, %m: !hcq.buffer<16xf32, [AMD
 // PROFILE-NEXT: hcq.launch @read
 // PROFILE-NEXT: hcq.timestamp %[[T3:[^ ]*]]
 // PROFILE: hcq.finalize
-// PROFILE-NEXT: hcq.profile "write" %[[T0]], %[[T1]] queue COMPUTE:0 : !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>
-// PROFILE-NEXT: hcq.profile "read" %[[T2]], %[[T3]] queue COMPUTE:0
+// PROFILE-NEXT: hcq.profile "write#0" %[[T0]], %[[T1]] queue COMPUTE:0 : !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:0>
+// PROFILE-NEXT: hcq.profile "read#0" %[[T2]], %[[T3]] queue COMPUTE:0
 // PROFILE-NEXT: }
 // CHECK-LABEL: hcq.schedule @profiled
 // CHECK-NOT: hcq.timestamp
