@@ -190,6 +190,45 @@ static void printWaitValue(OpAsmPrinter &printer, Operation *op, Value buffer,
 #define GET_OP_CLASSES
 #include "HCQ/Dialect/HCQOps.cpp.inc"
 
+#include "HCQ/Dialect/HCQInterfaces.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// QueueCallOpInterface
+//===----------------------------------------------------------------------===//
+
+SmallVector<Value> LaunchOp::getCallBuffers() {
+  return llvm::to_vector(getBuffers());
+}
+
+SmallVector<BufferUse> LaunchOp::getBufferUses(SymbolTableCollection &symbols) {
+  // The whole of each buffer, as its kernel's signature says (both ways
+  // when the kernel cannot be found: the verifier reports that).
+  auto kernel =
+      symbols.lookupNearestSymbolFrom<KernelOp>(*this, getKernelAttr());
+  SmallVector<BufferUse> uses;
+  for (auto [i, buffer] : llvm::enumerate(getBuffers())) {
+    Access access = kernel && i < kernel.getNumBufferArgs()
+                        ? kernel.getAccess(i)
+                        : Access::readwrite;
+    uses.push_back({buffer, 0, cast<BufferType>(buffer.getType()).getByteSize(),
+                    access != Access::read, access != Access::write});
+  }
+  return uses;
+}
+
+QueueKind LaunchOp::getQueueKind() { return QueueKind::COMPUTE; }
+
+SmallVector<Value> CopyOp::getCallBuffers() { return {getDst(), getSrc()}; }
+
+SmallVector<BufferUse> CopyOp::getBufferUses(SymbolTableCollection &) {
+  return {{getDst(), getDstOffset(), getDstSize(), /*write=*/true,
+           /*read=*/false},
+          {getSrc(), getSrcOffset(), getSrcSize(), /*write=*/false,
+           /*read=*/true}};
+}
+
+QueueKind CopyOp::getQueueKind() { return QueueKind::COPY; }
+
 //===----------------------------------------------------------------------===//
 // Helpers
 //===----------------------------------------------------------------------===//
@@ -382,8 +421,7 @@ LogicalResult ExecutableOp::verify() {
   if (failed(verifyFunctionLike(*this)))
     return failure();
   for (Operation &op : getBody().front()) {
-    if (isa<PlaceholderOp, ProgramOp, AllocOp, ViewOp, BlobOp, InputsOp, CallOp,
-            HostCallOp, CopyOp, LaunchOp, ProfileOp>(op))
+    if (op.hasTrait<hcq::OpTrait::InExecutable>())
       continue;
     return op.emitOpError("is not allowed in an executable: only link-time "
                           "memory, submitter calls and host calls are");
@@ -405,7 +443,7 @@ LogicalResult SubmitterOp::verify() {
   if (failed(verifyFunctionLike(*this)))
     return failure();
   for (Operation &op : getBody().front())
-    if (!isa<FenceOp, ResetOp, PatchGroupOp, PushOp, FinalizeOp>(op))
+    if (!op.hasTrait<hcq::OpTrait::HostStep>())
       return op.emitOpError("is not allowed in a submitter: only fences, "
                             "resets, patch groups, pushes and finalizers are");
   return success();
@@ -711,8 +749,7 @@ LogicalResult SubmitOp::verify() {
   if (getBody().empty())
     return success();
   for (Operation &op : getBody().front())
-    if (!isa<WaitOp, StoreOp, BarrierOp, TimestampOp, LaunchOp, CopyOp, CmdsOp>(
-            op))
+    if (!op.hasTrait<hcq::OpTrait::InSubmit>())
       return op.emitOpError("is not allowed in an hcq.submit");
   return success();
 }

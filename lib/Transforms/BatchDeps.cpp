@@ -73,7 +73,7 @@ public:
 
   /// Adds a call enqueued on `devices`; fails on a buffer the pass cannot
   /// track.
-  LogicalResult add(Operation *call, DevicesAttr devices);
+  LogicalResult add(QueueCallOpInterface call, DevicesAttr devices);
   bool empty() const { return calls.empty(); }
   /// Emits the batch before `insertBefore` and erases nothing: the calls move
   /// into the submits.
@@ -128,29 +128,9 @@ private:
 
 /// The lane accesses of a call: per lane, every buffer operand's bytes.
 static FailureOr<SmallVector<SmallVector<LaneAccess>>>
-getLaneAccesses(Operation *call, size_t numLanes,
+getLaneAccesses(QueueCallOpInterface call, size_t numLanes,
                 SymbolTableCollection &symbols) {
-  struct Operand {
-    Value buffer;
-    int64_t begin, size;
-    bool write;
-  };
-  SmallVector<Operand> operands;
-  if (auto copy = dyn_cast<CopyOp>(call)) {
-    operands.push_back(
-        {copy.getDst(), copy.getDstOffset(), copy.getDstSize(), true});
-    operands.push_back(
-        {copy.getSrc(), copy.getSrcOffset(), copy.getSrcSize(), false});
-  } else {
-    auto launch = cast<LaunchOp>(call);
-    auto kernel = symbols.lookupNearestSymbolFrom<KernelOp>(
-        launch, launch.getKernelAttr());
-    for (auto [i, buffer] : llvm::enumerate(launch.getBuffers()))
-      operands.push_back({buffer, 0,
-                          cast<BufferType>(buffer.getType()).getByteSize(),
-                          kernel.getAccess(i) != Access::read});
-  }
-
+  SmallVector<BufferUse> operands = call.getBufferUses(symbols);
   SmallVector<SmallVector<LaneAccess>> lanes(numLanes);
   for (auto [i, operand] : llvm::enumerate(operands)) {
     BufferBase base = getBufferBase(operand.buffer);
@@ -167,7 +147,7 @@ getLaneAccesses(Operation *call, size_t numLanes,
       // A buffer of one device is shared by every lane; a multi-device one
       // has its own memory per lane.
       uint32_t bufferLane = bufferLanes == 1 ? 0 : lane % bufferLanes;
-      int64_t begin = base.byteOffset + operand.begin;
+      int64_t begin = base.byteOffset + operand.offset;
       lanes[lane].push_back({{{base.base.getAsOpaquePointer(), bufferLane},
                               begin,
                               begin + operand.size,
@@ -178,10 +158,9 @@ getLaneAccesses(Operation *call, size_t numLanes,
   return lanes;
 }
 
-LogicalResult Batch::add(Operation *call, DevicesAttr devices) {
+LogicalResult Batch::add(QueueCallOpInterface call, DevicesAttr devices) {
   MLIRContext *ctx = call->getContext();
-  QueueAttr queue = QueueAttr::get(
-      ctx, isa<LaunchOp>(call) ? QueueKind::COMPUTE : QueueKind::COPY, 0);
+  QueueAttr queue = QueueAttr::get(ctx, call.getQueueKind(), 0);
   FailureOr<SmallVector<SmallVector<LaneAccess>>> lanes =
       getLaneAccesses(call, devices.size(), symbols);
   if (failed(lanes))
@@ -561,17 +540,9 @@ static void recordArgumentAccess(ScheduleOp schedule,
       access[arg.getArgNumber()] |= how;
   };
   for (Operation &op : body) {
-    if (auto copy = dyn_cast<CopyOp>(op)) {
-      note(copy.getSrc(), READ);
-      note(copy.getDst(), WRITE);
-    } else if (auto launch = dyn_cast<LaunchOp>(op)) {
-      auto kernel = symbols.lookupNearestSymbolFrom<KernelOp>(
-          launch, launch.getKernelAttr());
-      for (auto [i, buffer] : llvm::enumerate(launch.getBuffers()))
-        note(buffer, !kernel                                ? READ | WRITE
-                     : kernel.getAccess(i) == Access::read  ? READ
-                     : kernel.getAccess(i) == Access::write ? WRITE
-                                                            : READ | WRITE);
+    if (auto call = dyn_cast<QueueCallOpInterface>(op)) {
+      for (const BufferUse &use : call.getBufferUses(symbols))
+        note(use.buffer, (use.read ? READ : 0) | (use.write ? WRITE : 0));
     } else if (auto call = dyn_cast<HostCallOp>(op)) {
       for (Value operand : call->getOperands())
         if (isa<BufferType>(operand.getType()))
@@ -633,17 +604,16 @@ struct BatchDepsPass : public hcq::impl::HCQBatchDepsBase<BatchDepsPass> {
     flush();
     for (Operation &op :
          llvm::make_early_inc_range(schedule.getBody().front())) {
-      bool isCall = isQueueCall(&op) || isa<HostCallOp>(&op);
-      if (!isCall)
+      auto call = dyn_cast<QueueCallOpInterface>(op);
+      if (!call && !isa<HostCallOp>(op))
         continue;
-      DevicesAttr devs =
-          isQueueCall(&op) ? getEnqueueDevices(&op, kinds) : DevicesAttr();
+      DevicesAttr devs = call ? getEnqueueDevices(call, kinds) : DevicesAttr();
       if (!devs) {
         // Not enqueueable: it ends the batch and stays in place.
         flush();
         continue;
       }
-      if (failed(batch->add(&op, devs)))
+      if (failed(batch->add(call, devs)))
         return failure();
       lastCall = &op;
     }

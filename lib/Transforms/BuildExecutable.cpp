@@ -26,7 +26,7 @@ using namespace hcq;
 namespace {
 
 bool isHostBody(Operation *op) {
-  return isa<FenceOp, ResetOp, PatchGroupOp, PushOp, FinalizeOp>(op);
+  return op->hasTrait<hcq::OpTrait::HostStep>();
 }
 
 struct BuildExecutablePass
@@ -87,7 +87,8 @@ BuildExecutablePass::build(ScheduleOp schedule,
         runs.emplace_back();
       runs.back().push_back(&op);
       open = true;
-    } else if (isa<HostCallOp, CopyOp, LaunchOp>(op)) {
+    } else if (isa<HostCallOp, QueueCallOpInterface>(op)) {
+      // Host work (a host call, or a call run on the host) orders the runs.
       open = false;
     }
   }

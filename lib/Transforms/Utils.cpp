@@ -62,23 +62,16 @@ BufferBase getBufferBase(Value buffer) {
   return result;
 }
 
-bool isQueueCall(Operation *op) { return isa<LaunchOp, CopyOp>(op); }
-
-SmallVector<Value> getCallBuffers(Operation *call) {
-  if (auto launch = dyn_cast<LaunchOp>(call))
-    return llvm::to_vector(launch.getBuffers());
-  auto copy = cast<CopyOp>(call);
-  return {copy.getDst(), copy.getSrc()};
-}
-
-DevicesAttr getEnqueueDevices(Operation *call, const DeviceKindSet &hcqKinds) {
-  SmallVector<Value> buffers = getCallBuffers(call);
+DevicesAttr getEnqueueDevices(QueueCallOpInterface call,
+                              const DeviceKindSet &hcqKinds) {
+  SmallVector<Value> buffers = call.getCallBuffers();
   if (buffers.empty())
     return {};
   for (Value buffer : buffers)
     if (!hcqKinds.containsAll(cast<BufferType>(buffer.getType()).getDevices()))
       return {};
-  if (isa<CopyOp>(call))
+  // A copy's source comes first: pushing is faster than pulling.
+  if (call.getQueueKind() == QueueKind::COPY)
     std::reverse(buffers.begin(), buffers.end());
   auto devicesOf = [](Value v) {
     return cast<BufferType>(v.getType()).getDevices();

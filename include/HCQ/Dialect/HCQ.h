@@ -18,6 +18,33 @@
 #include "HCQ/Dialect/HCQDialect.h.inc"
 #include "HCQ/Dialect/HCQEnums.h.inc"
 
+namespace hcq {
+/// How a queue call uses one buffer: the bytes [offset, offset + size) of
+/// `buffer`, and whether it writes them (else it only reads).
+struct BufferUse {
+  mlir::Value buffer;
+  int64_t offset = 0, size = 0;
+  bool write = false;
+  bool read = true;
+};
+
+namespace OpTrait {
+/// Device-side work an hcq.submit may hold.
+template <typename ConcreteType>
+class InSubmit : public mlir::OpTrait::TraitBase<ConcreteType, InSubmit> {};
+/// A host-side step of a submitter (fence, reset, patch group, push,
+/// finalize).
+template <typename ConcreteType>
+class HostStep : public mlir::OpTrait::TraitBase<ConcreteType, HostStep> {};
+/// What an hcq.executable may hold: link-time memory, calls, profiles.
+template <typename ConcreteType>
+class InExecutable
+    : public mlir::OpTrait::TraitBase<ConcreteType, InExecutable> {};
+} // namespace OpTrait
+} // namespace hcq
+
+#include "HCQ/Dialect/HCQInterfaces.h.inc"
+
 #define GET_ATTRDEF_CLASSES
 #include "HCQ/Dialect/HCQAttrs.h.inc"
 

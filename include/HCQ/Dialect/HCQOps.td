@@ -8,6 +8,7 @@ include "mlir/IR/SymbolInterfaces.td"
 include "mlir/Interfaces/CallInterfaces.td"
 include "mlir/Interfaces/FunctionInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
+include "HCQ/Dialect/HCQInterfaces.td"
 include "mlir/IR/OpAsmInterface.td"
 include "mlir/IR/RegionKindInterface.td"
 
@@ -99,7 +100,7 @@ def HCQ_SubmitterOp : HCQ_FunctionLikeOp<"submitter"> {
   }];
 }
 
-def HCQ_CallOp : HCQ_Op<"call", [CallOpInterface,
+def HCQ_CallOp : HCQ_Op<"call", [CallOpInterface, HCQ_InExecutable,
     DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "run a submitter";
   let description = [{
@@ -194,7 +195,7 @@ def HCQ_KernelOp : HCQ_Op<"kernel", [Symbol]> {
 }
 
 def HCQ_ProgramOp : HCQ_Op<"program", [
-    Pure, DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+    Pure, HCQ_InExecutable, DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "a kernel's code, loaded on devices";
   let description = [{
     The memory holding `kernel`'s code on the result's devices: for an
@@ -216,7 +217,8 @@ def HCQ_ProgramOp : HCQ_Op<"program", [
 // Schedule ops
 //===----------------------------------------------------------------------===//
 
-def HCQ_AllocOp : HCQ_Op<"alloc", [MemoryEffects<[MemAlloc]>]> {
+def HCQ_AllocOp : HCQ_Op<"alloc", [MemoryEffects<[MemAlloc]>,
+                                     HCQ_InExecutable]> {
   let summary = "a buffer the schedule owns";
   let description = [{
     An internal buffer: allocated once with the executable, the same memory
@@ -226,7 +228,7 @@ def HCQ_AllocOp : HCQ_Op<"alloc", [MemoryEffects<[MemAlloc]>]> {
   let assemblyFormat = "attr-dict `:` qualified(type($result))";
 }
 
-def HCQ_ViewOp : HCQ_Op<"view", [Pure]> {
+def HCQ_ViewOp : HCQ_Op<"view", [Pure, HCQ_InExecutable]> {
   let summary = "a view of a buffer at an element offset";
   let description = [{
     `%v = hcq.view %b[16] : !hcq.buffer<64xf32, CPU:0> -> !hcq.buffer<8xf32, CPU:0>`
@@ -246,7 +248,8 @@ def HCQ_ViewOp : HCQ_Op<"view", [Pure]> {
 }
 
 def HCQ_LaunchOp : HCQ_Op<"launch", [
-    AttrSizedOperandSegments,
+    AttrSizedOperandSegments, HCQ_InSubmit, HCQ_InExecutable,
+    DeclareOpInterfaceMethods<HCQ_QueueCallOpInterface>,
     DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "a kernel launch";
   let description = [{
@@ -275,7 +278,8 @@ def HCQ_LaunchOp : HCQ_Op<"launch", [
   let hasVerifier = 1;
 }
 
-def HCQ_CopyOp : HCQ_Op<"copy"> {
+def HCQ_CopyOp : HCQ_Op<"copy", [HCQ_InSubmit, HCQ_InExecutable,
+    DeclareOpInterfaceMethods<HCQ_QueueCallOpInterface>]> {
   let summary = "a copy of a byte range between two buffers";
   let description = [{
     `hcq.copy %dst[doff, n], %src[soff, n]` copies `n` bytes. Both ranges
@@ -293,7 +297,7 @@ def HCQ_CopyOp : HCQ_Op<"copy"> {
   let hasVerifier = 1;
 }
 
-def HCQ_HostCallOp : HCQ_Op<"host_call"> {
+def HCQ_HostCallOp : HCQ_Op<"host_call", [HCQ_InExecutable]> {
   let summary = "an opaque host function call";
   let description = [{
     Work the command queues cannot run (the seed's non-enqueueable calls):
@@ -310,7 +314,7 @@ def HCQ_HostCallOp : HCQ_Op<"host_call"> {
 // Placeholders
 //===----------------------------------------------------------------------===//
 
-def HCQ_PlaceholderOp : HCQ_Op<"placeholder", [Pure]> {
+def HCQ_PlaceholderOp : HCQ_Op<"placeholder", [Pure, HCQ_InExecutable]> {
   let summary = "a buffer that exists only once linked";
   let description = [{
     A compiler-made buffer: a signal, the device timeline, a command
@@ -377,7 +381,7 @@ def HCQ_SubmitOp : HCQ_Op<"submit", [NoTerminator, SingleBlock]> {
 }
 
 class HCQ_SignalOp<string mnemonic> : HCQ_Op<mnemonic,
-    [AttrSizedOperandSegments, HasParent<"SubmitOp">]> {
+    [AttrSizedOperandSegments, HasParent<"SubmitOp">, HCQ_InSubmit]> {
   let arguments = (ins Variadic<HCQ_AnyBuffer>:$signals,
                        Optional<HCQ_AnyBuffer>:$value_buffer, HCQ_I64Attr:$value);
   let hasVerifier = 1;
@@ -416,7 +420,8 @@ def HCQ_StoreOp : HCQ_SignalOp<"store"> {
   }];
 }
 
-def HCQ_BarrierOp : HCQ_Op<"barrier", [HasParent<"SubmitOp">]> {
+def HCQ_BarrierOp : HCQ_Op<"barrier", [HasParent<"SubmitOp">,
+                                         HCQ_InSubmit]> {
   let summary = "a memory barrier: make prior writes visible";
   let description = [{
     Flushes and invalidates caches so the queue sees memory written before
@@ -425,7 +430,8 @@ def HCQ_BarrierOp : HCQ_Op<"barrier", [HasParent<"SubmitOp">]> {
   let assemblyFormat = "attr-dict";
 }
 
-def HCQ_TimestampOp : HCQ_Op<"timestamp", [HasParent<"SubmitOp">]> {
+def HCQ_TimestampOp : HCQ_Op<"timestamp", [HasParent<"SubmitOp">,
+                                             HCQ_InSubmit]> {
   let summary = "write the device clock into a placeholder";
   let description = [{
     With profiling on, each call is bracketed by two timestamps; the
@@ -437,7 +443,7 @@ def HCQ_TimestampOp : HCQ_Op<"timestamp", [HasParent<"SubmitOp">]> {
   let hasVerifier = 1;
 }
 
-def HCQ_ProfileOp : HCQ_Op<"profile"> {
+def HCQ_ProfileOp : HCQ_Op<"profile", [HCQ_InExecutable]> {
   let summary = "names the call a pair of timestamps brackets";
   let description = [{
     With profiling on, `hcq-batch-deps` brackets each call with two
@@ -464,7 +470,7 @@ def HCQ_ProfileOp : HCQ_Op<"profile"> {
 // Host ops (hcq-batch-deps)
 //===----------------------------------------------------------------------===//
 
-def HCQ_FenceOp : HCQ_Op<"fence"> {
+def HCQ_FenceOp : HCQ_Op<"fence", [HCQ_HostStep]> {
   let summary = "host: wait until the device timeline reaches an epoch";
   let description = [{
     `hcq.fence %timeline reaches %epoch`: the host spins until
@@ -479,14 +485,14 @@ def HCQ_FenceOp : HCQ_Op<"fence"> {
   let hasVerifier = 1;
 }
 
-def HCQ_ResetOp : HCQ_Op<"reset"> {
+def HCQ_ResetOp : HCQ_Op<"reset", [HCQ_HostStep]> {
   let summary = "host: zero queue signals";
   let arguments = (ins Variadic<HCQ_AnyBuffer>:$signals);
   let assemblyFormat = "$signals attr-dict `:` qualified(type($signals))";
   let hasVerifier = 1;
 }
 
-def HCQ_FinalizeOp : HCQ_Op<"finalize"> {
+def HCQ_FinalizeOp : HCQ_Op<"finalize", [HCQ_HostStep]> {
   let summary = "host: record the epoch and bump the timeline";
   let description = [{
     After the device group's finalizer submit: `*epoch = *timeline_value`,
@@ -504,7 +510,7 @@ def HCQ_FinalizeOp : HCQ_Op<"finalize"> {
 // Command words (hcq-encode-*)
 //===----------------------------------------------------------------------===//
 
-def HCQ_CmdsOp : HCQ_Op<"cmds"> {
+def HCQ_CmdsOp : HCQ_Op<"cmds", [HCQ_InSubmit]> {
   let summary = "a stream of command words";
   let description = [{
     Words of `word_bits` (32 for PM4 and SDMA, 64 for CPU entries). A word
@@ -536,7 +542,7 @@ def HCQ_CmdsOp : HCQ_Op<"cmds"> {
 // Blobs and patches (hcq-seal)
 //===----------------------------------------------------------------------===//
 
-def HCQ_BlobOp : HCQ_Op<"blob"> {
+def HCQ_BlobOp : HCQ_Op<"blob", [HCQ_InExecutable]> {
   let summary = "bytes to write into a placeholder at link time";
   let description = [{
     `data` (dwords, little-endian) is written at offset 0 of `target`, then
@@ -558,7 +564,7 @@ def HCQ_BlobOp : HCQ_Op<"blob"> {
   let hasVerifier = 1;
 }
 
-def HCQ_InputsOp : HCQ_Op<"inputs"> {
+def HCQ_InputsOp : HCQ_Op<"inputs", [HCQ_InExecutable]> {
   let summary = "what each slot of an inputs table holds";
   let description = [{
     Slot `i` of the inputs placeholder `table` holds, each run, the address
@@ -574,7 +580,7 @@ def HCQ_InputsOp : HCQ_Op<"inputs"> {
   let hasVerifier = 1;
 }
 
-def HCQ_PatchGroupOp : HCQ_Op<"patch_group"> {
+def HCQ_PatchGroupOp : HCQ_Op<"patch_group", [HCQ_HostStep]> {
   let summary = "run-time patches: one loop over an offset-table range";
   let description = [{
     Each run, for every entry `e` in `start .. start + count - 1` of the
@@ -620,7 +626,7 @@ def HCQ_EnqueueOp : HCQ_Op<"enqueue"> {
 // Queue pushes (hcq-lower-submit)
 //===----------------------------------------------------------------------===//
 
-def HCQ_PushOp : HCQ_Op<"push"> {
+def HCQ_PushOp : HCQ_Op<"push", [HCQ_HostStep]> {
   let summary = "host: put commands on a device queue and publish them";
   let description = [{
     What an `hcq.enqueue` becomes once lowered for its backend: the first

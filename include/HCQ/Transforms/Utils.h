@@ -47,17 +47,11 @@ llvm::SmallVector<ScheduleOp> getSchedules(mlir::ModuleOp root);
 /// Likewise every hcq.executable.
 llvm::SmallVector<ExecutableOp> getExecutables(mlir::ModuleOp root);
 
-/// Whether `op` is a call the queues may run: a launch or copy.
-bool isQueueCall(mlir::Operation *op);
-
-/// The buffer operands of a launch or copy in operand order.
-llvm::SmallVector<mlir::Value> getCallBuffers(mlir::Operation *call);
-
-/// The devices a launch or copy is enqueued on (seed `_get_enqueue_devs`), or
+/// The devices a queue call is enqueued on (seed `_get_enqueue_devs`), or
 /// null when it cannot be enqueued: no buffers, or a buffer on a device kind
 /// outside `hcqKinds`. Copies look at the source first (pushing is faster
 /// than pulling), kernels at their buffers in order; a non-CPU device wins.
-DevicesAttr getEnqueueDevices(mlir::Operation *call,
+DevicesAttr getEnqueueDevices(QueueCallOpInterface call,
                               const DeviceKindSet &hcqKinds);
 
 /// Creates each placeholder (and kernel program) of a schedule once, at its

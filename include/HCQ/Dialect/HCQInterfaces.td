@@ -1,0 +1,52 @@
+//===- HCQInterfaces.td - HCQ op interfaces and traits -----*- tablegen -*-===//
+//
+// What passes and verifiers ask of ops by kind: the calls a device queue
+// runs, and where an op may stand (a submit, a submitter, an executable).
+// Ops say which they are where they are defined (HCQOps.td), so no pass
+// keeps a list of them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HCQ_INTERFACES
+#define HCQ_INTERFACES
+
+include "mlir/IR/OpBase.td"
+
+def HCQ_QueueCallOpInterface : OpInterface<"QueueCallOpInterface"> {
+  let cppNamespace = "::hcq";
+  let description = [{
+    A call a device queue runs: a kernel launch (on a COMPUTE queue) or a
+    copy (on a COPY queue). Dependency tracking, the choice of the devices
+    it is enqueued on and the schedule's argument uses ask it which buffers
+    it touches, which bytes of them and how.
+  }];
+  let methods = [
+    InterfaceMethod<[{
+        The buffers it touches, in the order its enqueue devices are chosen
+        from: a launch's in operand order, a copy's destination then
+        source.
+      }], "::llvm::SmallVector<::mlir::Value>", "getCallBuffers">,
+    InterfaceMethod<[{
+        How it uses each of getCallBuffers(): the bytes (offset and size in
+        the buffer) and whether it writes them; a launch's from its
+        kernel's signature, found through `symbols`.
+      }], "::llvm::SmallVector<::hcq::BufferUse>", "getBufferUses",
+      (ins "::mlir::SymbolTableCollection &":$symbols)>,
+    InterfaceMethod<"The kind of queue that runs it.", "::hcq::QueueKind",
+      "getQueueKind">,
+  ];
+}
+
+// Where an op may stand. hcq.submit holds device-side work, a submitter
+// host-side steps, an executable link-time memory and calls.
+def HCQ_InSubmit : NativeOpTrait<"InSubmit"> {
+  let cppNamespace = "::hcq::OpTrait";
+}
+def HCQ_HostStep : NativeOpTrait<"HostStep"> {
+  let cppNamespace = "::hcq::OpTrait";
+}
+def HCQ_InExecutable : NativeOpTrait<"InExecutable"> {
+  let cppNamespace = "::hcq::OpTrait";
+}
+
+#endif // HCQ_INTERFACES
