@@ -27,7 +27,12 @@ extern "C" {
  * Status
  *===----------------------------------------------------------------------===*/
 
-typedef enum hcq_status_code_t {
+/* Enumerations are uint32_t with named values, as IREE's C API has them: a
+ * caller may pass any number, which the library checks (a C++ enum cannot
+ * hold a value outside its range). */
+
+typedef uint32_t hcq_status_code_t;
+enum {
   HCQ_STATUS_OK = 0,
   /* A call was given something it cannot take: a NULL handle, an unknown
    * enum value, an argument count the executable does not have. */
@@ -35,7 +40,7 @@ typedef enum hcq_status_code_t {
   /* The runtime failed: a corrupt or foreign file, a device it cannot open,
    * a hang, a fault; the message says which. */
   HCQ_STATUS_FAILED = 2,
-} hcq_status_code_t;
+};
 
 /* NULL when a call succeeded. */
 typedef struct hcq_status_s *hcq_status_t;
@@ -53,10 +58,11 @@ uint32_t hcq_executable_format_version(void);
  * Runtime options
  *===----------------------------------------------------------------------===*/
 
-typedef enum hcq_device_kind_t {
+typedef uint32_t hcq_device_kind_t;
+enum {
   HCQ_DEVICE_AMD = 0,
   HCQ_DEVICE_CPU = 1,
-} hcq_device_kind_t;
+};
 
 typedef struct hcq_device_t {
   hcq_device_kind_t kind;
@@ -64,11 +70,12 @@ typedef struct hcq_device_t {
 } hcq_device_t;
 
 /* What runs AMD devices (RuntimeOptions::amd). */
-typedef enum hcq_amd_device_t {
+typedef uint32_t hcq_amd_device_t;
+enum {
   HCQ_AMD_NONE = 0,
   HCQ_AMD_EMULATED = 1,
   HCQ_AMD_HARDWARE = 2,
-} hcq_amd_device_t;
+};
 
 /* A CPU kernel (docs/cpu-queue.md): called once per workgroup with one
  * 64-bit word per argument. */

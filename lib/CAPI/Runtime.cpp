@@ -158,7 +158,9 @@ const char *hcq_status_message(hcq_status_t status) {
 void hcq_status_free(hcq_status_t status) { delete status; }
 
 hcq_status_t hcq_status_create(hcq_status_code_t code, const char *message) {
-  return makeStatus(code == HCQ_STATUS_OK ? HCQ_STATUS_FAILED : code,
+  return makeStatus(code == HCQ_STATUS_INVALID_ARGUMENT
+                        ? HCQ_STATUS_INVALID_ARGUMENT
+                        : HCQ_STATUS_FAILED,
                     message ? message : "");
 }
 
