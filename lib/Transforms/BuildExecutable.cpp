@@ -29,19 +29,62 @@ bool isHostBody(Operation *op) {
   return op->hasTrait<hcq::OpTrait::HostStep>();
 }
 
+/// The submitters of one module, so that equal bodies share one: equal by
+/// OperationEquivalence (same ops, attributes and types, operands the same
+/// arguments; locations ignored), found through a hash of the same.
+class SubmitterTable {
+public:
+  /// An existing submitter equal to `candidate`, or null.
+  SubmitterOp find(SubmitterOp candidate) const {
+    auto it = byHash.find(hash(candidate));
+    if (it == byHash.end())
+      return {};
+    for (SubmitterOp existing : it->second)
+      if (existing.getFunctionType() == candidate.getFunctionType() &&
+          OperationEquivalence::isRegionEquivalentTo(
+              &existing.getBody(), &candidate.getBody(),
+              OperationEquivalence::IgnoreLocations))
+        return existing;
+    return {};
+  }
+  void add(SubmitterOp submitter) {
+    byHash[hash(submitter)].push_back(submitter);
+    ++count;
+  }
+  size_t size() const { return count; }
+
+private:
+  static unsigned hash(SubmitterOp submitter) {
+    llvm::hash_code h = mlir::hash_value(submitter.getFunctionType());
+    auto argumentNumber = [](Value v) {
+      auto arg = dyn_cast<BlockArgument>(v);
+      return arg ? llvm::hash_value(arg.getArgNumber()) : llvm::hash_code(0);
+    };
+    for (Operation &op : submitter.getBody().front())
+      h = llvm::hash_combine(h, OperationEquivalence::computeHash(
+                                    &op, argumentNumber,
+                                    OperationEquivalence::ignoreHashValue,
+                                    OperationEquivalence::IgnoreLocations));
+    return static_cast<unsigned>(static_cast<size_t>(h));
+  }
+
+  DenseMap<unsigned, SmallVector<SubmitterOp, 1>> byHash;
+  size_t count = 0;
+};
+
 struct BuildExecutablePass
     : public hcq::impl::HCQBuildExecutableBase<BuildExecutablePass> {
   void runOnOperation() override {
-    // Submitters by their printed body, so equal shapes share one, per
-    // module (a schedule in a nested module gets its submitters there).
-    DenseMap<Operation *, llvm::StringMap<SubmitterOp>> byModule;
+    // Submitters per module (a schedule in a nested module gets its
+    // submitters there), so equal bodies share one.
+    DenseMap<Operation *, SubmitterTable> byModule;
     SmallVector<ScheduleOp> schedules = getSchedules(getOperation());
     for (ScheduleOp schedule : schedules) {
       auto module = schedule->getParentOfType<ModuleOp>();
       auto [it, inserted] = byModule.try_emplace(module);
       if (inserted)
         for (SubmitterOp existing : module.getOps<SubmitterOp>())
-          it->second[key(existing)] = existing;
+          it->second.add(existing);
     }
     for (ScheduleOp schedule : schedules)
       if (failed(
@@ -53,23 +96,11 @@ struct BuildExecutablePass
           << "no hcq.schedule in the module: no executable was built";
   }
 
-  /// The submitter's identity: its text with the symbol name left out.
-  static std::string key(SubmitterOp submitter) {
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    os << submitter.getFunctionType();
-    for (Operation &op : submitter.getBody().front())
-      op.print(os, OpPrintingFlags().printGenericOpForm().useLocalScope());
-    return text;
-  }
-
-  LogicalResult build(ScheduleOp schedule,
-                      llvm::StringMap<SubmitterOp> &submitters);
+  LogicalResult build(ScheduleOp schedule, SubmitterTable &submitters);
 };
 
-LogicalResult
-BuildExecutablePass::build(ScheduleOp schedule,
-                           llvm::StringMap<SubmitterOp> &submitters) {
+LogicalResult BuildExecutablePass::build(ScheduleOp schedule,
+                                         SubmitterTable &submitters) {
   if (schedule.getBody().empty())
     return schedule.emitOpError("has no body");
   Block &body = schedule.getBody().front();
@@ -115,18 +146,17 @@ BuildExecutablePass::build(ScheduleOp schedule,
     for (Operation *op : run)
       bodyBuilder.clone(*op, mapping);
 
-    std::string identity = key(submitter);
-    auto [it, inserted] = submitters.try_emplace(identity, submitter);
-    if (inserted) {
-      std::string name =
-          ("hcq_submitter_" + Twine(submitters.size() - 1)).str();
-      submitter.setSymName(name);
-    } else {
+    SubmitterOp shared = submitters.find(submitter);
+    if (shared) {
       submitter.erase();
+    } else {
+      submitter.setSymName(("hcq_submitter_" + Twine(submitters.size())).str());
+      submitters.add(submitter);
+      shared = submitter;
     }
     OpBuilder callBuilder(run.front());
     CallOp::create(callBuilder, run.front()->getLoc(),
-                   FlatSymbolRefAttr::get(it->second.getSymNameAttr()),
+                   FlatSymbolRefAttr::get(shared.getSymNameAttr()),
                    params.getArrayRef());
     for (Operation *op : run)
       op->erase();
