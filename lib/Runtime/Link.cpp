@@ -1,10 +1,12 @@
 //===- Link.cpp - Giving an executable's memory its addresses -------------===//
 
 #include "HCQ/Runtime/Link.h"
+
 #include "HCQ/Target/AMD/CodeObject.h"
 
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/MathExtras.h"
+#include "llvm/Support/xxhash.h"
 
 #include <map>
 #include <tuple>
@@ -192,7 +194,10 @@ Expected<uint64_t> AddressMap::loadProgram(const Value &value,
 
 Expected<const LinkResult &> LinkCache::link(const Executable &exe,
                                              Memory &memory) {
-  auto key = std::make_pair(&memory, writeExecutable(exe));
+  // A 128-bit digest of the file's bytes, not the bytes themselves: an
+  // executable's worth of memory per cached link otherwise.
+  llvm::XXH128_hash_t digest = llvm::xxh3_128bits(writeExecutable(exe));
+  auto key = std::make_tuple(&memory, digest.low64, digest.high64);
   auto it = results.find(key);
   if (it != results.end()) {
     ++hitCount;

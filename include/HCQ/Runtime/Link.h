@@ -14,6 +14,7 @@
 #include "HCQ/Target/AMD/CodeObject.h"
 
 #include <map>
+#include <tuple>
 
 namespace hcq::runtime {
 
@@ -95,7 +96,8 @@ public:
   size_t size() const { return results.size(); }
 
 private:
-  std::map<std::pair<const Memory *, std::vector<uint8_t>>, LinkResult> results;
+  /// By memory and the executable's content digest.
+  std::map<std::tuple<const Memory *, uint64_t, uint64_t>, LinkResult> results;
   size_t hitCount = 0;
 };
 
