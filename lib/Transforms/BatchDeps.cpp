@@ -582,9 +582,17 @@ struct BatchDepsPass : public hcq::impl::HCQBatchDepsBase<BatchDepsPass> {
   LogicalResult runOnSchedule(ScheduleOp schedule, const DeviceKindSet &kinds) {
     if (schedule.getBody().empty())
       return success();
-    // A schedule already batched has submits: leave it as it is.
-    if (!schedule.getBody().getOps<SubmitOp>().empty())
+    // A schedule already batched has submits: leave it as it is; one that
+    // also has calls a queue could run outside them was batched in part,
+    // and is refused (calls on devices without queues stay outside).
+    if (!schedule.getBody().getOps<SubmitOp>().empty()) {
+      for (Operation &op : schedule.getBody().front())
+        if (auto call = dyn_cast<QueueCallOpInterface>(op);
+            call && getEnqueueDevices(call, kinds))
+          return op.emitOpError("is outside any hcq.submit in a schedule "
+                                "already batched: batch all of it or none");
       return success();
+    }
     PlaceholderCache placeholders(schedule);
     SymbolTableCollection symbols;
     recordArgumentAccess(schedule, symbols);

@@ -620,12 +620,10 @@ struct EncodeAMDPass : public hcq::impl::HCQEncodeAMDBase<EncodeAMDPass> {
   }
 
   LogicalResult encodeSubmit(SubmitOp submit, Encoder &encoder) {
-    if (submit.getBody().empty())
-      return success();
+    FailureOr<bool> encoded = isEncoded(submit);
+    if (failed(encoded) || *encoded)
+      return failure(failed(encoded));
     Block &body = submit.getBody().front();
-    // Encoded already: only words left.
-    if (llvm::all_of(body, [](Operation &op) { return isa<CmdsOp>(op); }))
-      return success();
     SmallVector<Operation *> original =
         llvm::map_to_vector(body, [](Operation &op) { return &op; });
     OpBuilder builder = OpBuilder::atBlockEnd(&body);

@@ -43,11 +43,10 @@ struct EncodeCPUPass : public hcq::impl::HCQEncodeCPUBase<EncodeCPUPass> {
 
   LogicalResult encodeSubmit(SubmitOp submit, PlaceholderCache &placeholders,
                              SymbolTableCollection &symbols) {
-    if (submit.getBody().empty())
-      return success();
+    FailureOr<bool> encoded = isEncoded(submit);
+    if (failed(encoded) || *encoded)
+      return failure(failed(encoded));
     Block &body = submit.getBody().front();
-    if (llvm::all_of(body, [](Operation &op) { return isa<CmdsOp>(op); }))
-      return success();
     MLIRContext *ctx = submit.getContext();
     DevicesAttr devices = submit.getDevices();
     size_t lanes = devices.size();

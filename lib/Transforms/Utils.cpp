@@ -62,6 +62,19 @@ BufferBase getBufferBase(Value buffer) {
   return result;
 }
 
+FailureOr<bool> isEncoded(SubmitOp submit) {
+  if (submit.getBody().empty())
+    return true;
+  Block &body = submit.getBody().front();
+  bool words =
+      llvm::any_of(body, [](Operation &op) { return isa<CmdsOp>(op); });
+  bool ops = llvm::any_of(body, [](Operation &op) { return !isa<CmdsOp>(op); });
+  if (words && ops)
+    return submit.emitOpError(
+        "is partly encoded: it holds command words beside ops to encode");
+  return !ops;
+}
+
 DevicesAttr getEnqueueDevices(QueueCallOpInterface call,
                               const DeviceKindSet &hcqKinds) {
   SmallVector<Value> buffers = call.getCallBuffers();

@@ -29,3 +29,17 @@ hcq.schedule @s(%a: !hcq.buffer<64xf32, CPU:0>) {
     hcq.launch @k(%a : !hcq.buffer<64xf32, CPU:0>) global [1, 1, 1] local [1, 1, 1]
   }
 }
+
+// -----
+
+// Tests that a submit holding both command words and ops to encode (an
+// encoder stopped halfway, or hand-mixed input) is refused, not encoded in
+// part.
+hcq.kernel @mixed cpu (readwrite f32) symbol "m" library "libk.so"
+hcq.schedule @partly_encoded(%a: !hcq.buffer<16xf32, CPU:0>) {
+  // expected-error @+1 {{'hcq.submit' op is partly encoded: it holds command words beside ops to encode}}
+  hcq.submit on CPU:0 queue COMPUTE:0 {
+    hcq.cmds cmdbuf i64 [0x1, 0x2]
+    hcq.launch @mixed(%a : !hcq.buffer<16xf32, CPU:0>) global [16, 1, 1] local [1, 1, 1]
+  }
+}

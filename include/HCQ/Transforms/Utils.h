@@ -47,6 +47,12 @@ llvm::SmallVector<ScheduleOp> getSchedules(mlir::ModuleOp root);
 /// Likewise every hcq.executable.
 llvm::SmallVector<ExecutableOp> getExecutables(mlir::ModuleOp root);
 
+/// Whether `submit` is encoded already (only command words left): an
+/// encoder then leaves it as it is. One holding both command words and ops
+/// to encode is refused here, naming it: an encoder that stopped halfway,
+/// or hand-mixed input, would otherwise be encoded twice or not at all.
+mlir::FailureOr<bool> isEncoded(SubmitOp submit);
+
 /// The devices a queue call is enqueued on (seed `_get_enqueue_devs`), or
 /// null when it cannot be enqueued: no buffers, or a buffer on a device kind
 /// outside `hcqKinds`. Copies look at the source first (pushing is faster
