@@ -26,7 +26,7 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 "$build/bin/hcq-opt" --hcq-pipeline "$root/examples/cpu-chain.mlir" \
   --hcq-write-executable=dir="$out" -o /dev/null
-"$build/bin/hcq-exe-dump" "$out/chain.hcqx" | sed -n 1,2p
+"$build/bin/hcq-exe-dump" "$out/chain.hcqx" | grep -E "^(executable|values) "
 echo "sum((a + b) * s) with a = 0..63, b = 1, s = 2 (expected 4160), 1000 runs:"
 LD_LIBRARY_PATH="$build/test/Inputs" "$build/bin/hcq-run" "$out/chain.hcqx" \
   --arg f32:64:arange --arg f32:64:fill=1 --arg f32:1:fill=0 \
@@ -36,7 +36,7 @@ grep -q "^arg 2: 4160$" "$out/chain.txt" || { echo "unexpected result" >&2; exit
 echo
 "$build/bin/hcq-opt" --hcq-pipeline "$root/examples/mlp.mlir" \
   --hcq-write-executable=dir="$out" -o /dev/null
-"$build/bin/hcq-exe-dump" "$out/mlp.hcqx" | sed -n 1,2p
+"$build/bin/hcq-exe-dump" "$out/mlp.hcqx" | grep -E "^(executable|values) "
 echo "relu(x @ w1) @ w2 on two emulated AMD GPUs, x = 0..255 (row 0: 0..63),"
 echo "w1 = 0.5, w2 = -0.25 (expected -16128 across row 0), 1000 runs:"
 "$build/bin/hcq-run" "$out/mlp.hcqx" --amd=emulated \
