@@ -54,6 +54,8 @@
 // RAWSIZE: error: {{.*}}a.bin holds 256 bytes; 32xf32 is 128 (raw little-endian elements, or a .npy file)
 // RUN: not hcq-run %t/chain.hcqx --input=64xf32=@%t/sum.npy 2>&1 | FileCheck %s --check-prefix=NPYSHAPE
 // NPYSHAPE: error: {{.*}}sum.npy is a .npy file of shape 1, not 64
+// RUN: not hcq-run %t/chain.hcqx --input=64xf32=@/dev/zero 2>&1 | FileCheck %s --check-prefix=DEVZERO
+// DEVZERO: error: cannot read '/dev/zero': not a regular file
 // RUN: not hcq-run %t/chain.hcqx --input=64xf32=1,2 2>&1 | FileCheck %s --check-prefix=LIST2
 // LIST2: error: value '64xf32=1,2' gives 2 numbers for 64 elements (give one, for all, or every one)
 // RUN: not hcq-run %t/chain.hcqx --input=i32=3000000000 2>&1 | FileCheck %s --check-prefix=RANGE

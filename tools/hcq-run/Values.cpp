@@ -217,6 +217,11 @@ Expected<TypedValue> parseTypedValue(StringRef spec, uint64_t maxBytes) {
   }
   value.bytes.assign(count * *size, 0);
   if (valueText.consume_front("@")) {
+    // A device or pipe (/dev/zero) would be read forever.
+    sys::fs::file_status status;
+    if (!sys::fs::status(valueText, status) &&
+        !sys::fs::is_regular_file(status))
+      return failure("cannot read '" + valueText + "': not a regular file");
     auto file = MemoryBuffer::getFile(valueText, /*IsText=*/false,
                                       /*RequiresNullTerminator=*/false);
     if (!file)
