@@ -562,22 +562,29 @@ namespace {
 struct BatchDepsPass : public hcq::impl::HCQBatchDepsBase<BatchDepsPass> {
   using Base::Base;
 
+  /// Options are checked when the pass manager is set up, before any pass
+  /// runs.
+  LogicalResult initialize(MLIRContext *ctx) override {
+    if (batchSize < 0)
+      return emitOptionError(ctx, getArgument())
+             << "'batch-size' must not be negative, got "
+             << static_cast<int64_t>(batchSize);
+    FailureOr<DeviceKindSet> parsed =
+        DeviceKindSet::parse(devices, "devices", ctx, getArgument());
+    if (failed(parsed))
+      return failure();
+    kinds = *parsed;
+    return success();
+  }
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (batchSize < 0) {
-      emitOptionError(&getContext(), getArgument())
-          << "'batch-size' must not be negative, got "
-          << static_cast<int64_t>(batchSize);
-      return signalPassFailure();
-    }
-    FailureOr<DeviceKindSet> kinds =
-        DeviceKindSet::parse(devices, "devices", &getContext(), getArgument());
-    if (failed(kinds))
-      return signalPassFailure();
     for (ScheduleOp schedule : getSchedules(module))
-      if (failed(runOnSchedule(schedule, *kinds)))
+      if (failed(runOnSchedule(schedule, kinds)))
         return signalPassFailure();
   }
+
+  DeviceKindSet kinds;
 
   LogicalResult runOnSchedule(ScheduleOp schedule, const DeviceKindSet &kinds) {
     if (schedule.getBody().empty())

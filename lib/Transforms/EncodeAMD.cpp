@@ -592,16 +592,21 @@ LogicalResult Encoder::encodeCopy(SubmitOp submit, CommandStream &cmds) {
 
 struct EncodeAMDPass : public hcq::impl::HCQEncodeAMDBase<EncodeAMDPass> {
   using Base::Base;
+  std::optional<amd::Target> found;
+
+  /// Options are checked when the pass manager is set up, before any pass
+  /// runs.
+  LogicalResult initialize(MLIRContext *ctx) override {
+    found = amd::lookupTarget(target);
+    if (!found)
+      return emitOptionError(ctx, getArgument())
+             << "unknown AMD target '" << target
+             << "' (expected gfx1100, gfx1101, gfx1102 or gfx942)";
+    return success();
+  }
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    std::optional<amd::Target> found = amd::lookupTarget(target);
-    if (!found) {
-      emitOptionError(&getContext(), getArgument())
-          << "unknown AMD target '" << target
-          << "' (expected gfx1100, gfx1101, gfx1102 or gfx942)";
-      return signalPassFailure();
-    }
     SymbolTableCollection symbols;
     DenseMap<Operation *, amd::KernelInfo> kernels;
     for (ScheduleOp schedule : getSchedules(module)) {

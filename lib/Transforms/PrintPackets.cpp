@@ -23,15 +23,19 @@ namespace {
 struct PrintPacketsPass
     : public hcq::impl::HCQPrintPacketsBase<PrintPacketsPass> {
   using Base::Base;
+  std::optional<amd::Target> amdTarget;
+
+  /// Options are checked when the pass manager is set up.
+  LogicalResult initialize(MLIRContext *ctx) override {
+    amdTarget = amd::lookupTarget(target);
+    if (!amdTarget)
+      return emitOptionError(ctx, getArgument())
+             << "unknown AMD target '" << target << "'";
+    return success();
+  }
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    std::optional<amd::Target> amdTarget = amd::lookupTarget(target);
-    if (!amdTarget) {
-      emitOptionError(&getContext(), getArgument())
-          << "unknown AMD target '" << target << "'";
-      return signalPassFailure();
-    }
     AsmState state(module);
     llvm::raw_ostream &os = llvm::outs();
     for (ScheduleOp schedule : getSchedules(module)) {

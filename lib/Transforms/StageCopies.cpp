@@ -25,6 +25,7 @@ BufferType getBufferType(Value v) { return cast<BufferType>(v.getType()); }
 struct StageCopiesPass : public hcq::impl::HCQStageCopiesBase<StageCopiesPass> {
   using Base::Base;
 
+  LogicalResult initialize(MLIRContext *ctx) override;
   void runOnOperation() override;
 
 private:
@@ -182,28 +183,30 @@ void StageCopiesPass::lowerToKernelCopy(IRRewriter &rewriter, CopyOp copy) {
   rewriter.eraseOp(copy);
 }
 
-void StageCopiesPass::runOnOperation() {
-  module = getOperation();
-  if (stagingSlots <= 0) {
-    emitOptionError(&getContext(), getArgument())
-        << "'staging-slots' must be positive, got "
-        << static_cast<int64_t>(stagingSlots);
-    return signalPassFailure();
-  }
-  if (stagingSize <= 0) {
-    emitOptionError(&getContext(), getArgument())
-        << "'staging-size' must be positive, got "
-        << static_cast<int64_t>(stagingSize);
-    return signalPassFailure();
-  }
+/// Options are checked when the pass manager is set up, before any pass
+/// runs.
+LogicalResult StageCopiesPass::initialize(MLIRContext *ctx) {
+  if (stagingSlots <= 0)
+    return emitOptionError(ctx, getArgument())
+           << "'staging-slots' must be positive, got "
+           << static_cast<int64_t>(stagingSlots);
+  if (stagingSize <= 0)
+    return emitOptionError(ctx, getArgument())
+           << "'staging-size' must be positive, got "
+           << static_cast<int64_t>(stagingSize);
   FailureOr<DeviceKindSet> hcq =
-      DeviceKindSet::parse(devices, "devices", &getContext(), getArgument());
-  FailureOr<DeviceKindSet> copy = DeviceKindSet::parse(
-      copyQueues, "copy-queues", &getContext(), getArgument());
+      DeviceKindSet::parse(devices, "devices", ctx, getArgument());
+  FailureOr<DeviceKindSet> copy =
+      DeviceKindSet::parse(copyQueues, "copy-queues", ctx, getArgument());
   if (failed(hcq) || failed(copy))
-    return signalPassFailure();
+    return failure();
   hcqKinds = *hcq;
   copyQueueKinds = *copy;
+  return success();
+}
+
+void StageCopiesPass::runOnOperation() {
+  module = getOperation();
   stagingBuffers.clear();
 
   SmallVector<CopyOp> copies;

@@ -8,6 +8,12 @@
 // Tests that an unknown target is named.
 // RUN: cat %t/vadd.k %t/launch.mlir | not hcq-opt --hcq-encode-amd=target=gfx803 2>&1 | FileCheck %s --check-prefix=TARGET
 // TARGET: <unknown>:0: error: hcq-encode-amd: unknown AMD target 'gfx803' (expected gfx1100, gfx1101, gfx1102 or gfx942)
+// The option is checked when the pass manager is set up, before any pass
+// runs: hcq-batch-deps, which would refuse this input (a launch on a buffer
+// of unknown origin), never runs.
+// RUN: not hcq-opt %t/untracked.mlir --hcq-batch-deps --hcq-encode-amd=target=gfx803 2>&1 | FileCheck %s --check-prefix=EARLY
+// EARLY: <unknown>:0: error: hcq-encode-amd: unknown AMD target 'gfx803'
+// EARLY-NOT: cannot be tracked
 
 // Tests that a code object that is not a valid ELF is reported on its kernel.
 // RUN: cat %t/garbage.k %t/launch.mlir | not hcq-opt --hcq-encode-amd 2>&1 | FileCheck %s --check-prefix=GARBAGE
@@ -128,4 +134,10 @@ hcq.schedule @s(%a: !hcq.buffer<1xi64, AMD:0>) {
   hcq.submit on AMD:0 queue COMPUTE:0 {
     hcq.launch @queue(%a : !hcq.buffer<1xi64, AMD:0>) global [1, 1, 1] local [1, 1, 1]
   }
+}
+//--- untracked.mlir
+hcq.kernel @read cpu (read f32) symbol "r" library "libk.so"
+hcq.schedule @untracked(%a: !hcq.buffer<16xf32, AMD:0>) {
+  %x = builtin.unrealized_conversion_cast %a : !hcq.buffer<16xf32, AMD:0> to !hcq.buffer<16xf32, AMD:1>
+  hcq.launch @read(%x : !hcq.buffer<16xf32, AMD:1>) global [1, 1, 1] local [1, 1, 1]
 }
