@@ -190,6 +190,17 @@ std::optional<unsigned> elementBytes(StringRef type) {
   return std::nullopt;
 }
 
+Expected<std::unique_ptr<MemoryBuffer>> readRegularFile(StringRef path) {
+  sys::fs::file_status status;
+  if (!sys::fs::status(path, status) && !sys::fs::is_regular_file(status))
+    return failure("cannot read '" + path + "': not a regular file");
+  auto file = MemoryBuffer::getFile(path, /*IsText=*/false,
+                                    /*RequiresNullTerminator=*/false);
+  if (!file)
+    return failure("cannot read '" + path + "': " + file.getError().message());
+  return std::move(*file);
+}
+
 Expected<TypedValue> parseTypedValue(StringRef spec, uint64_t maxBytes) {
   auto [typeText, valueText] = spec.split('=');
   if (valueText.empty() && !spec.contains('='))
@@ -217,16 +228,9 @@ Expected<TypedValue> parseTypedValue(StringRef spec, uint64_t maxBytes) {
   }
   value.bytes.assign(count * *size, 0);
   if (valueText.consume_front("@")) {
-    // A device or pipe (/dev/zero) would be read forever.
-    sys::fs::file_status status;
-    if (!sys::fs::status(valueText, status) &&
-        !sys::fs::is_regular_file(status))
-      return failure("cannot read '" + valueText + "': not a regular file");
-    auto file = MemoryBuffer::getFile(valueText, /*IsText=*/false,
-                                      /*RequiresNullTerminator=*/false);
+    Expected<std::unique_ptr<MemoryBuffer>> file = readRegularFile(valueText);
     if (!file)
-      return failure("cannot read '" + valueText +
-                     "': " + file.getError().message());
+      return file.takeError();
     StringRef contents = (*file)->getBuffer();
     // The content decides: NumPy's magic, else raw elements.
     if (contents.starts_with(StringRef(NPY_MAGIC, NPY_MAGIC_BYTES))) {

@@ -14,6 +14,7 @@
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBuffer.h"
 
 #include <cstdint>
 #include <optional>
@@ -35,6 +36,11 @@ struct TypedValue {
 /// Bytes of one element of `type`, or nothing for a type hcq-run does not
 /// read.
 std::optional<unsigned> elementBytes(llvm::StringRef type);
+
+/// The whole of the regular file `path`; a device or pipe (/dev/zero, which
+/// would be read forever) is refused, and a read error says the OS reason.
+llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
+readRegularFile(llvm::StringRef path);
 
 /// Parses `spec`, refusing values of more than `maxBytes`.
 llvm::Expected<TypedValue> parseTypedValue(llvm::StringRef spec,

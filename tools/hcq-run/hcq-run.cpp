@@ -296,18 +296,10 @@ Error readProgram(Program &program, const char *argv0) {
       return compiled.takeError();
     program.file = std::move(*compiled);
   } else {
-    // An executable is a regular file: a device or pipe (/dev/zero) would
-    // be read forever.
-    sys::fs::file_status status;
-    if (!sys::fs::status(path, status) && !sys::fs::is_regular_file(status))
-      return createStringError(inconvertibleErrorCode(),
-                               "cannot read '" + path +
-                                   "': not a regular file");
-    auto read = MemoryBuffer::getFile(path, false, false);
+    Expected<std::unique_ptr<MemoryBuffer>> read =
+        hcq::run::readRegularFile(path);
     if (!read)
-      return createStringError(inconvertibleErrorCode(),
-                               "cannot read '" + path +
-                                   "': " + read.getError().message());
+      return read.takeError();
     program.file = std::move(*read);
   }
   Expected<Executable> exe = readExecutable(ArrayRef<uint8_t>(
@@ -326,12 +318,26 @@ struct BufferPool {
   StringMap<int> named;
 };
 
-/// The `--input` `spec` of argument `i` (`info` in the file, `use` in the
-/// plan): a variable (returns -1) or a host buffer (returns its index in
-/// the pool), added to the program's arguments.
-Expected<int> makeTypedArgument(Program &program, BufferPool &pool, size_t i,
-                                const ArgumentInfo &info,
-                                const ArgumentUse *use, StringRef spec) {
+/// Passes the pool's host buffer `index` as `program`'s next argument. Each
+/// lane of a multi-device argument (`use`, from the plan) gets a copy,
+/// filled alike.
+void passBuffer(Program &program, BufferPool &pool, int index,
+                const ArgumentUse *use) {
+  std::vector<HostBuffer> &lanes = pool.buffers[index];
+  while (use && use->lanes > lanes.size())
+    lanes.push_back({lanes.front().type, lanes.front().bytes, {}});
+  Argument argument;
+  for (HostBuffer &lane : lanes)
+    argument.lanes.push_back(lane.bytes.data());
+  program.arguments.push_back(std::move(argument));
+  program.buffers.push_back(index);
+}
+
+/// Adds the `--input` `spec` of argument `i` (`info` in the file, `use` in
+/// the plan) to the program's arguments: a variable, or a host buffer.
+Error makeTypedArgument(Program &program, BufferPool &pool, size_t i,
+                        const ArgumentInfo &info, const ArgumentUse *use,
+                        StringRef spec) {
   auto error = [&](const Twine &message) {
     return createStringError(inconvertibleErrorCode(),
                              "argument " + Twine(i) + " (" +
@@ -353,7 +359,8 @@ Expected<int> makeTypedArgument(Program &program, BufferPool &pool, size_t i,
     if (value->type == "i32")
       bits = int32_t(bits); // sign-extended, as Argument::variable has it
     program.arguments.push_back(Argument::variable(bits));
-    return -1;
+    program.buffers.push_back(-1);
+    return Error::success();
   }
   if (!info.isBuffer)
     return error("is shaped; the argument is a variable (give " +
@@ -361,16 +368,10 @@ Expected<int> makeTypedArgument(Program &program, BufferPool &pool, size_t i,
   if (value->count() != info.count)
     return error("has " + Twine(value->count()) + " elements, the argument " +
                  Twine(info.count));
-  int index = pool.buffers.size();
-  std::vector<HostBuffer> &lanes = pool.buffers.emplace_back();
-  lanes.push_back({value->type, std::move(value->bytes), {}});
-  while (use && use->lanes > lanes.size())
-    lanes.push_back({lanes.front().type, lanes.front().bytes, {}});
-  Argument argument;
-  for (HostBuffer &lane : lanes)
-    argument.lanes.push_back(lane.bytes.data());
-  program.arguments.push_back(std::move(argument));
-  return index;
+  pool.buffers.emplace_back().push_back(
+      {value->type, std::move(value->bytes), {}});
+  passBuffer(program, pool, pool.buffers.size() - 1, use);
+  return Error::success();
 }
 
 /// Turns `program`'s --arg options into its arguments, checked against
@@ -392,11 +393,9 @@ Error makeArguments(Program &program, BufferPool &pool) {
         return error("--input '" + specText + "': @" + program.exe.name +
                      " has " + Twine(program.exe.arguments.size()) +
                      " arguments");
-      Expected<int> index = makeTypedArgument(
-          program, pool, i, program.exe.arguments[i], d, specText);
-      if (!index)
-        return index.takeError();
-      program.buffers.push_back(*index);
+      if (Error e = makeTypedArgument(program, pool, i,
+                                      program.exe.arguments[i], d, specText))
+        return e;
       continue;
     }
     bool isF32 = spec.starts_with("f32="), isF64 = spec.starts_with("f64=");
@@ -466,14 +465,7 @@ Error makeArguments(Program &program, BufferPool &pool) {
       return error("argument " + Twine(i) + " is a " + Twine(d->bytes) +
                    "-byte buffer; --arg '" + specText + "' gives " +
                    Twine(lanes.front().bytes.size()) + " bytes");
-    // Each lane of a multi-device argument gets a copy, filled alike.
-    while (d && d->lanes > lanes.size())
-      lanes.push_back({lanes.front().type, lanes.front().bytes, {}});
-    Argument argument;
-    for (HostBuffer &lane : lanes)
-      argument.lanes.push_back(lane.bytes.data());
-    program.arguments.push_back(std::move(argument));
-    program.buffers.push_back(index);
+    passBuffer(program, pool, index, d);
   }
   return Error::success();
 }
