@@ -55,11 +55,8 @@ Executable sample() {
   EXPECT_TRUE(static_cast<bool>(info));
   if (info) {
     exe.images.push_back(info->image);
-    exe.kernels.push_back(
-        {"vadd", KernelTarget::amd, "vadd", "",
-         AMDKernelFacts{0, info->entryOffset, info->mach,
-                        info->privateSegmentBytes, info->dispatchPtr,
-                        info->privateSegmentBuffer}});
+    exe.kernels.push_back({"vadd", KernelTarget::amd, "vadd", "",
+                           AMDKernelFacts::of(*info, /*image=*/0)});
   }
   Blob blob;
   blob.target = 0;

@@ -2,6 +2,8 @@
 
 #include "HCQ/Runtime/Executable.h"
 
+#include "HCQ/Target/AMD/CodeObject.h"
+
 #include "llvm/Support/CRC.h"
 #include "llvm/Support/Endian.h"
 
@@ -14,6 +16,27 @@ namespace hcq::runtime {
 bool Value::operator==(const Value &o) const {
   return kind == o.kind && index == o.index && tag == o.tag && slot == o.slot &&
          bytes == o.bytes && isVolatile == o.isVolatile && devices == o.devices;
+}
+AMDKernelFacts AMDKernelFacts::of(const amd::KernelInfo &info, uint32_t image) {
+  return {image,
+          info.entryOffset,
+          info.mach,
+          info.privateSegmentBytes,
+          info.dispatchPtr,
+          info.privateSegmentBuffer};
+}
+amd::KernelInfo
+AMDKernelFacts::toKernelInfo(const std::string &symbol,
+                             llvm::ArrayRef<uint8_t> imageBytes) const {
+  amd::KernelInfo info;
+  info.name = symbol;
+  info.image.assign(imageBytes.begin(), imageBytes.end());
+  info.entryOffset = entryOffset;
+  info.mach = mach;
+  info.privateSegmentBytes = privateSegmentBytes;
+  info.dispatchPtr = dispatchPtr;
+  info.privateSegmentBuffer = privateSegmentBuffer;
+  return info;
 }
 bool Kernel::operator==(const Kernel &o) const {
   return name == o.name && target == o.target && symbol == o.symbol &&
@@ -59,6 +82,8 @@ namespace {
 // The header: magic, version, payload size, CRC-32 of the payload.
 constexpr char MAGIC[4] = {'H', 'C', 'Q', 'X'};
 constexpr size_t HEADER_BYTES = 24;
+// An AMD kernel record's flags (docs/executable-format.md).
+constexpr uint32_t KERNEL_DISPATCH_PTR = 1, KERNEL_PRIVATE_SEGMENT_BUFFER = 2;
 
 class Writer {
 public:
@@ -431,8 +456,8 @@ std::vector<uint8_t> writeExecutable(const Executable &exe) {
     w.u64(k.amd.entryOffset);
     w.u32(k.amd.mach);
     w.u32(k.amd.privateSegmentBytes);
-    w.u32(uint32_t(k.amd.dispatchPtr) | uint32_t(k.amd.privateSegmentBuffer)
-                                            << 1);
+    w.u32((k.amd.dispatchPtr ? KERNEL_DISPATCH_PTR : 0) |
+          (k.amd.privateSegmentBuffer ? KERNEL_PRIVATE_SEGMENT_BUFFER : 0));
   }
   w.u32(exe.blobs.size());
   for (const Blob &b : exe.blobs) {
@@ -587,8 +612,8 @@ Expected<Executable> readExecutable(ArrayRef<uint8_t> bytes) {
     k.amd.mach = r.u32();
     k.amd.privateSegmentBytes = r.u32();
     uint32_t flags = r.u32();
-    k.amd.dispatchPtr = flags & 1;
-    k.amd.privateSegmentBuffer = flags & 2;
+    k.amd.dispatchPtr = flags & KERNEL_DISPATCH_PTR;
+    k.amd.privateSegmentBuffer = flags & KERNEL_PRIVATE_SEGMENT_BUFFER;
   }
   exe.blobs.resize(r.count(16, "blobs"));
   for (Blob &b : exe.blobs) {

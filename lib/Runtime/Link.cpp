@@ -88,15 +88,8 @@ Expected<LinkResult> link(const Executable &exe, Memory &memory) {
                 return linkError("kernel " + kernel.name + " is in image " +
                                  Twine(kernel.amd.image) + " of " +
                                  Twine(exe.images.size()));
-              amd::KernelInfo info;
-              info.name = kernel.symbol;
-              info.image = exe.images[kernel.amd.image];
-              info.entryOffset = kernel.amd.entryOffset;
-              info.mach = kernel.amd.mach;
-              info.privateSegmentBytes = kernel.amd.privateSegmentBytes;
-              info.dispatchPtr = kernel.amd.dispatchPtr;
-              info.privateSegmentBuffer = kernel.amd.privateSegmentBuffer;
-              images[value.index] = std::move(info);
+              images[value.index] = kernel.amd.toKernelInfo(
+                  kernel.symbol, exe.images[kernel.amd.image]);
             }
             Expected<uint64_t> a =
                 memory.loadProgram(value, device, *images[value.index]);

@@ -81,9 +81,7 @@ FailureOr<uint32_t> Converter::kernel(FlatSymbolRefAttr name, Operation *user) {
         out.images.size());
     if (added)
       out.images.push_back(info->image);
-    k.amd = {image->second,     info->entryOffset,
-             info->mach,        info->privateSegmentBytes,
-             info->dispatchPtr, info->privateSegmentBuffer};
+    k.amd = rt::AMDKernelFacts::of(*info, image->second);
   }
   it->second = out.kernels.size();
   out.kernels.push_back(std::move(k));

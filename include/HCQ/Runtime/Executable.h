@@ -19,6 +19,10 @@
 #include <string>
 #include <vector>
 
+namespace hcq::amd {
+struct KernelInfo;
+} // namespace hcq::amd
+
 namespace hcq::runtime {
 
 using abi::ArgumentAccess;
@@ -78,6 +82,14 @@ struct AMDKernelFacts {
   uint32_t mach = 0; // EF_AMDGPU_MACH of the code object
   uint32_t privateSegmentBytes = 0;
   bool dispatchPtr = false, privateSegmentBuffer = false;
+
+  /// The facts of `info`, whose image is `image` of the executable; and
+  /// back, a KernelInfo for the program loaded from `imageBytes`: the two
+  /// directions of one record, for the compiler and the link.
+  static AMDKernelFacts of(const amd::KernelInfo &info, uint32_t image);
+  amd::KernelInfo toKernelInfo(const std::string &symbol,
+                               llvm::ArrayRef<uint8_t> imageBytes) const;
+
   bool operator==(const AMDKernelFacts &o) const {
     return image == o.image && entryOffset == o.entryOffset && mach == o.mach &&
            privateSegmentBytes == o.privateSegmentBytes &&
