@@ -129,6 +129,11 @@ private:
   /// carrying it (KFD wakes a sleeping host only for an event whose mailbox
   /// slot was written: kfd_events.c lookup_signaled_event_by_partial_id).
   void raiseInterruptPM4(CommandStream &cmds, DevicesAttr devices);
+  /// An SDMA FENCE header: uncached (MTYPE 3) on SDMA 6, which has the
+  /// field.
+  uint32_t fenceHeader() const {
+    return sdma::OP_FENCE | (target.isGfx9() ? 0 : sdma::fenceMType(3));
+  }
   void raiseInterruptSDMA(CommandStream &cmds, DevicesAttr devices);
   void memoryBarrier(CommandStream &cmds);
   void waitRegMem(CommandStream &cmds, ArrayRef<Value> address,
@@ -218,10 +223,7 @@ void Encoder::raiseInterruptSDMA(CommandStream &cmds, DevicesAttr devices) {
   // FENCE into the mailbox, then TRAP with the event in INT_CONTEXT [27:0]
   // [sd6 SDMA_PKT_TRAP; Linux amdkfd kfd_int_process_v11.c SDMA_TRAP ->
   // kfd_signal_event_interrupt(context_id0 & 0xfffffff, 28)].
-  uint32_t fence = sdma::OP_FENCE;
-  if (!target.isGfx9())
-    fence |= sdma::fenceMType(3); // uncached
-  cmds.constant(fence);
+  cmds.constant(fenceHeader());
   cmds.addressLoHi(mailbox);
   cmds.address(number, WordPart::lo);
   cmds.constant(sdma::OP_TRAP);
@@ -563,10 +565,7 @@ LogicalResult Encoder::encodeCopy(SubmitOp submit, CommandStream &cmds) {
               return success();
             })
             .Case([&](StoreOp store) {
-              uint32_t fence = sdma::OP_FENCE;
-              if (!target.isGfx9())
-                fence |= sdma::fenceMType(3); // uncached
-              cmds.constant(fence);
+              cmds.constant(fenceHeader());
               cmds.addressLoHi(lanesOf(store.getSignals(), lanes));
               cmds.signalValue(store.getValueBuffer(), store.getValue(),
                                WordPart::lo);
