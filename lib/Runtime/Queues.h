@@ -72,16 +72,17 @@ bool waitUntil(Done done, const Watched &watched,
                std::chrono::milliseconds timeout,
                InterruptWait *interrupts = nullptr) {
   uint64_t last = watched.load(std::memory_order_acquire);
-  uint64_t start = nowNs(), since = start;
+  uint64_t start = nowNs(), since = start, now = start;
   for (unsigned spin = 0; !done(); ++spin) {
     if (spin < 64)
       continue;
-    if (interrupts && nowNs() - start > SPIN_BEFORE_SLEEP_NS)
+    // `now` is the previous round's: one clock read per round.
+    if (interrupts && now - start > SPIN_BEFORE_SLEEP_NS)
       interrupts->sleepUntilInterrupt(std::min(timeout, INTERRUPT_SLICE));
     else
       std::this_thread::yield();
     uint64_t value = watched.load(std::memory_order_acquire);
-    uint64_t now = nowNs();
+    now = nowNs();
     if (value != last) {
       last = value;
       since = now;
