@@ -11,10 +11,16 @@ include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 set(HCQ_INSTALL_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/hcq)
-set(HCQ_LIBRARIES HCQSupport HCQTarget HCQRuntime HCQDialect HCQTransforms)
+# Two export sets: the runtime's (LLVM-free: a program that only runs
+# executables asks for COMPONENTS Runtime and needs no LLVM or MLIR) and the
+# compiler's.
+set(HCQ_RUNTIME_LIBRARIES HCQBase HCQTargetInfo HCQRuntime)
+set(HCQ_COMPILER_LIBRARIES HCQSupport HCQTarget HCQDialect HCQTransforms)
+set(HCQ_LIBRARIES ${HCQ_RUNTIME_LIBRARIES} ${HCQ_COMPILER_LIBRARIES})
 
 foreach(lib ${HCQ_LIBRARIES})
-  # HCQ::Support, HCQ::Target, HCQ::Runtime, HCQ::Dialect, HCQ::Transforms.
+  # HCQ::Base, HCQ::Support, HCQ::TargetInfo, HCQ::Target, HCQ::Runtime,
+  # HCQ::Dialect, HCQ::Transforms.
   string(REGEX REPLACE "^HCQ" "" export_name ${lib})
   set_target_properties(${lib} PROPERTIES EXPORT_NAME ${export_name})
   target_include_directories(${lib} INTERFACE
@@ -23,14 +29,16 @@ foreach(lib ${HCQ_LIBRARIES})
     $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
 endforeach()
 
-install(TARGETS ${HCQ_LIBRARIES} EXPORT HCQTargets
+install(TARGETS ${HCQ_RUNTIME_LIBRARIES} EXPORT HCQRuntimeTargets
+  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(TARGETS ${HCQ_COMPILER_LIBRARIES} EXPORT HCQTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS hcq-opt hcq-run hcq-exe-dump
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 # The C API: libhcq-runtime.so (HCQ::RuntimeC) and include/hcq-c.
 set_target_properties(hcq-runtime PROPERTIES EXPORT_NAME RuntimeC)
-install(TARGETS hcq-runtime EXPORT HCQTargets
+install(TARGETS hcq-runtime EXPORT HCQRuntimeTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/hcq-c
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
@@ -46,6 +54,8 @@ install(DIRECTORY ${PROJECT_BINARY_DIR}/include/HCQ
   PATTERN "Builtins" EXCLUDE
   PATTERN "CMakeFiles" EXCLUDE)
 
+install(EXPORT HCQRuntimeTargets NAMESPACE HCQ::
+  DESTINATION ${HCQ_INSTALL_CMAKE_DIR})
 install(EXPORT HCQTargets NAMESPACE HCQ::
   DESTINATION ${HCQ_INSTALL_CMAKE_DIR})
 configure_package_config_file(

@@ -9,14 +9,15 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string_view>
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  llvm::StringRef bytes(reinterpret_cast<const char *>(data), size);
+  std::string_view bytes(reinterpret_cast<const char *>(data), size);
   // Without a name (the only kernel) and with one (as the encoder asks).
-  for (llvm::StringRef name : {"", "vadd"}) {
+  for (std::string_view name : {"", "vadd"}) {
     auto info = hcq::amd::readKernel(bytes, name);
     if (!info)
-      llvm::consumeError(info.takeError());
+      hcq::consumeError(info.takeError());
   }
   return 0;
 }

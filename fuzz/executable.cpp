@@ -19,12 +19,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   hcq::runtime::resealExecutable(bytes);
   auto exe = hcq::runtime::readExecutable(bytes);
   if (!exe) {
-    llvm::consumeError(exe.takeError());
+    hcq::consumeError(exe.takeError());
     return 0;
   }
   hcq::runtime::AddressMap memory(0x100000000);
   auto linked = hcq::runtime::link(*exe, memory);
   if (!linked)
-    llvm::consumeError(linked.takeError());
+    hcq::consumeError(linked.takeError());
   return 0;
 }

@@ -25,6 +25,24 @@ cmake --build "$work/embedding" > "$work/build.log" 2>&1 || { cat "$work/build.l
 "$work/prefix/bin/hcq-opt" --hcq-pipeline "$root/examples/cpu-chain.mlir" \
   --hcq-write-executable=dir="$work" -o /dev/null
 "$work/prefix/bin/hcq-exe-dump" "$work/chain.hcqx" | head -1
+# The installed runtime links no LLVM, and its hcq-run runs the example.
+"$root/scripts/check-runtime-deps.sh" "$work/prefix/lib/libhcq-runtime.so" \
+  "$work/prefix/bin/hcq-run" "$work/prefix/lib/libHCQRuntime.a" \
+  "$work/prefix/lib/libHCQBase.a" "$work/prefix/lib/libHCQTargetInfo.a"
+LD_LIBRARY_PATH="$build/test/Inputs" "$work/prefix/bin/hcq-run" \
+  "$work/chain.hcqx" --arg f32:64:arange --arg f32:64:fill=1 \
+  --arg f32:1:fill=0 --arg i32=2 --arg i32=64 | grep -x "arg 2: 4160"
+# A program that only runs executables: the C API through the Runtime
+# component, with LLVM and MLIR out of reach.
+cmake -G Ninja -S "$root/examples/runtime-c" -B "$work/runtime-c" \
+  -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=clang-22 \
+  -DCMAKE_EXE_LINKER_FLAGS=-fuse-ld=lld \
+  -DCMAKE_DISABLE_FIND_PACKAGE_MLIR=ON -DCMAKE_DISABLE_FIND_PACKAGE_LLVM=ON \
+  -DHCQ_DIR="$work/prefix/lib/cmake/hcq" > "$work/runtime-c.log" 2>&1 ||
+  { cat "$work/runtime-c.log"; exit 1; }
+cmake --build "$work/runtime-c" >> "$work/runtime-c.log" 2>&1 ||
+  { cat "$work/runtime-c.log"; exit 1; }
+"$work/runtime-c/run-chain" "$work/chain.hcqx" "$build/test/Inputs"
 # The installed C API library, from Python.
 python3 "$root/examples/python/run_cpu_chain.py" \
   "$work/prefix/lib/libhcq-runtime.so" "$work/chain.hcqx" \

@@ -50,9 +50,9 @@ public:
   /// Pushes `words` and waits until the queue has executed them; returns
   /// the queue's error, if any.
   std::string run(const std::vector<uint32_t> &words) {
-    llvm::Error e = queue->push(reinterpret_cast<const uint8_t *>(words.data()),
-                                words.size() * 4);
-    EXPECT_FALSE(static_cast<bool>(e)) << llvm::toString(std::move(e));
+    hcq::Error e = queue->push(reinterpret_cast<const uint8_t *>(words.data()),
+                               words.size() * 4);
+    EXPECT_FALSE(static_cast<bool>(e)) << hcq::toString(std::move(e));
     if (!waitIdle(*queue))
       return "the queue did not drain";
     return queue->takeError();

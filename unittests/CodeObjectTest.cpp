@@ -154,11 +154,11 @@ TEST(CodeObject, DescriptorsAskingForUserSGPRsHcqDoesNotSetUpAreRefused) {
   std::vector<uint8_t> bytes = load("kernels-gfx1100.co");
   Sym *kd = symbol(bytes, "vadd.kd");
   ASSERT_NE(kd, nullptr);
-  llvm::Expected<hcq::amd::KernelInfo> info = hcq::amd::readKernel(
+  hcq::Expected<hcq::amd::KernelInfo> info = hcq::amd::readKernel(
       llvm::StringRef(reinterpret_cast<const char *>(bytes.data()),
                       bytes.size()),
       "vadd");
-  ASSERT_TRUE(static_cast<bool>(info)) << llvm::toString(info.takeError());
+  ASSERT_TRUE(static_cast<bool>(info)) << hcq::toString(info.takeError());
   std::vector<uint8_t> image = info->image;
   hcq::amd::KernelInfo decoded;
   ASSERT_FALSE(static_cast<bool>(
@@ -171,10 +171,10 @@ TEST(CodeObject, DescriptorsAskingForUserSGPRsHcqDoesNotSetUpAreRefused) {
                            {6, "private_segment_size"}}) {
     std::vector<uint8_t> changed = image;
     changed[kd->st_value + 56] |= uint8_t(1u << bit);
-    llvm::Error e =
+    hcq::Error e =
         hcq::amd::decodeKernelDescriptor(changed, kd->st_value, decoded);
     ASSERT_TRUE(static_cast<bool>(e)) << name;
-    EXPECT_NE(llvm::toString(std::move(e))
+    EXPECT_NE(hcq::toString(std::move(e))
                   .find(std::string("enables the ") + name +
                         " user SGPR, which hcq does not set up"),
               std::string::npos)
@@ -227,10 +227,10 @@ TEST(CodeObject, MetadataThatCrashedTheMessagePackDocumentIsRead) {
   auto file = MemoryBuffer::getFile(std::string(HCQ_FUZZ_CORPUS) +
                                     "/code-object/metadata-crash.co");
   ASSERT_TRUE(static_cast<bool>(file));
-  llvm::Expected<hcq::amd::KernelInfo> info =
+  hcq::Expected<hcq::amd::KernelInfo> info =
       hcq::amd::readKernel((*file)->getBuffer(), "vadd");
   if (!info)
-    EXPECT_NE(llvm::toString(info.takeError()), "");
+    EXPECT_NE(hcq::toString(info.takeError()), "");
 }
 
 TEST(CodeObject, MetadataGivesMaxWorkgroupSizeAndHiddenArguments) {
@@ -239,12 +239,11 @@ TEST(CodeObject, MetadataGivesMaxWorkgroupSizeAndHiddenArguments) {
   std::vector<uint8_t> bytes = load("kernels-gfx1100.co");
   llvm::StringRef text(reinterpret_cast<const char *>(bytes.data()),
                        bytes.size());
-  llvm::Expected<hcq::amd::KernelInfo> reduce =
+  hcq::Expected<hcq::amd::KernelInfo> reduce =
       hcq::amd::readKernel(text, "reduce");
-  ASSERT_TRUE(static_cast<bool>(reduce)) << llvm::toString(reduce.takeError());
+  ASSERT_TRUE(static_cast<bool>(reduce)) << hcq::toString(reduce.takeError());
   EXPECT_EQ(reduce->maxFlatWorkgroupSize, 1024u);
-  llvm::Expected<hcq::amd::KernelInfo> vadd =
-      hcq::amd::readKernel(text, "vadd");
-  ASSERT_TRUE(static_cast<bool>(vadd)) << llvm::toString(vadd.takeError());
+  hcq::Expected<hcq::amd::KernelInfo> vadd = hcq::amd::readKernel(text, "vadd");
+  ASSERT_TRUE(static_cast<bool>(vadd)) << hcq::toString(vadd.takeError());
   EXPECT_EQ(vadd->maxFlatWorkgroupSize, 256u);
 }

@@ -1,13 +1,13 @@
 //===- DeviceTest.cpp - Device and queue name parsing ---------------------===//
 
-#include "HCQ/Support/Device.h"
+#include "HCQ/Base/Device.h"
 
 #include "gtest/gtest.h"
 
 using namespace hcq;
 
-static std::string errorText(llvm::Error err) {
-  return llvm::toString(std::move(err));
+static std::string errorText(hcq::Error err) {
+  return hcq::toString(std::move(err));
 }
 
 TEST(DeviceName, ParsesKindAndIndex) {

@@ -150,8 +150,8 @@ void checkVaddScaleReduce(LoadedExecutable &exe, int runs) {
          Argument::buffer(out.data()), Argument::buffer(deviceSum.data()),
          Argument::variable(n), Argument::variable(floatBits(s))})))
         << run;
-    llvm::Error e = exe.synchronize();
-    ASSERT_FALSE(static_cast<bool>(e)) << llvm::toString(std::move(e));
+    hcq::Error e = exe.synchronize();
+    ASSERT_FALSE(static_cast<bool>(e)) << hcq::toString(std::move(e));
 
     direct.run(
         "vadd",
@@ -252,8 +252,8 @@ hcq.schedule @two(%a: !hcq.buffer<1024xf32, CPU:0>, %b: !hcq.buffer<1024xf32, AM
     ASSERT_FALSE(static_cast<bool>(
         exe->run({Argument::buffer(a.data()), Argument::buffer(b.data()),
                   Argument::buffer(out.data()), Argument::variable(1024)})));
-    llvm::Error e = exe->synchronize();
-    ASSERT_FALSE(static_cast<bool>(e)) << llvm::toString(std::move(e));
+    hcq::Error e = exe->synchronize();
+    ASSERT_FALSE(static_cast<bool>(e)) << hcq::toString(std::move(e));
     for (int i = 0; i < 1024; ++i)
       ASSERT_EQ(out[i], a[i] + a[i] + b[i]) << "run " << run << " i " << i;
   }
@@ -287,8 +287,8 @@ hcq.schedule @kcopy(%a: !hcq.buffer<1024xf32, CPU:0>, %out: !hcq.buffer<1024xf32
     ASSERT_FALSE(static_cast<bool>(
         exe->run({Argument::buffer(a.data()), Argument::buffer(out.data()),
                   Argument::variable(1024)})));
-    llvm::Error e = exe->synchronize();
-    ASSERT_FALSE(static_cast<bool>(e)) << llvm::toString(std::move(e));
+    hcq::Error e = exe->synchronize();
+    ASSERT_FALSE(static_cast<bool>(e)) << hcq::toString(std::move(e));
     std::vector<float> expected(1024);
     for (int i = 0; i < 1024; ++i)
       expected[i] = 2 * a[i];
@@ -323,8 +323,8 @@ hcq.schedule @staged(%a: !hcq.buffer<1024xf32, DISK:0>, %out: !hcq.buffer<1024xf
     ASSERT_FALSE(static_cast<bool>(
         exe->run({Argument::buffer(a.data()), Argument::buffer(out.data()),
                   Argument::variable(1024)})));
-    llvm::Error e = exe->synchronize();
-    ASSERT_FALSE(static_cast<bool>(e)) << llvm::toString(std::move(e));
+    hcq::Error e = exe->synchronize();
+    ASSERT_FALSE(static_cast<bool>(e)) << hcq::toString(std::move(e));
     for (int i = 0; i < 1024; ++i)
       ASSERT_EQ(out[i], 2 * a[i]) << "run " << run << " i " << i;
   }
@@ -353,9 +353,9 @@ hcq.schedule @stuck(%a: !hcq.buffer<64xf32, AMD:0>, %b: !hcq.buffer<64xf32, AMD:
       auto start = std::chrono::steady_clock::now();
       ASSERT_FALSE(static_cast<bool>(
           exe->run({Argument::buffer(a.data()), Argument::buffer(b.data())})));
-      llvm::Error error = exe->synchronize();
+      hcq::Error error = exe->synchronize();
       ASSERT_TRUE(static_cast<bool>(error));
-      std::string message = llvm::toString(std::move(error));
+      std::string message = hcq::toString(std::move(error));
       EXPECT_NE(message.find("hang detected: AMD:0 " + std::string(queue) +
                              ": wait on signal 0x"),
                 std::string::npos)
@@ -392,9 +392,9 @@ hcq.schedule @stuck(%a: !hcq.buffer<64xf32, AMD:1>) {
   std::vector<float> a(64);
   auto start = std::chrono::steady_clock::now();
   ASSERT_FALSE(static_cast<bool>(exe->run({Argument::buffer(a.data())})));
-  llvm::Error error = exe->synchronize();
+  hcq::Error error = exe->synchronize();
   ASSERT_TRUE(static_cast<bool>(error));
-  std::string message = llvm::toString(std::move(error));
+  std::string message = hcq::toString(std::move(error));
   EXPECT_NE(message.find("hang detected: AMD:1 COMPUTE:0: wait on signal 0x"),
             std::string::npos)
       << message;
@@ -468,14 +468,14 @@ TEST_P(EmulatedAMD, UnknownPacketsAreErrorsNamingWhereTheyAre) {
     std::vector<float> a(1024, 1), b(1024, 2), out(1024), sum(1);
     for (int attempt = 0; attempt < 2; ++attempt) {
       auto start = std::chrono::steady_clock::now();
-      llvm::Error error = (*loaded)->run(
+      hcq::Error error = (*loaded)->run(
           {Argument::buffer(a.data()), Argument::buffer(b.data()),
            Argument::buffer(out.data()), Argument::buffer(sum.data()),
            Argument::variable(1024), Argument::variable(floatBits(1))});
       if (!error)
         error = (*loaded)->synchronize();
       ASSERT_TRUE(static_cast<bool>(error));
-      std::string message = llvm::toString(std::move(error));
+      std::string message = hcq::toString(std::move(error));
       EXPECT_NE(message.find(c.expected), std::string::npos) << message;
       EXPECT_LT(std::chrono::steady_clock::now() - start,
                 std::chrono::seconds(5));
@@ -505,7 +505,7 @@ TEST(EmulatedAMDLoad, AMDExecutablesNeedAnAMDDeviceAndTwins) {
 
   auto none = Runtime::create()->load(*exe);
   ASSERT_FALSE(static_cast<bool>(none));
-  EXPECT_EQ(llvm::toString(none.takeError()),
+  EXPECT_EQ(hcq::toString(none.takeError()),
             "the executable uses AMD:0, and no AMD device was chosen "
             "(RuntimeOptions::amd; hcq-run --amd=emulated or "
             "--amd=hardware)");
@@ -514,7 +514,7 @@ TEST(EmulatedAMDLoad, AMDExecutablesNeedAnAMDDeviceAndTwins) {
   noTwins.amd = AMDDevice::Emulated;
   auto missing = Runtime::create(noTwins)->load(*exe);
   ASSERT_FALSE(static_cast<bool>(missing));
-  EXPECT_EQ(llvm::toString(missing.takeError()),
+  EXPECT_EQ(hcq::toString(missing.takeError()),
             "AMD kernel vadd has no CPU twin for the emulated device: "
             "register 'vadd' in RuntimeOptions::amdTwins or define "
             "hcq_twin_vadd in a twin library");
@@ -550,9 +550,9 @@ TEST(EmulatedAMDLoad, ATwinThatNeverReturnsIsAHangAndUnloadDoesNotBlock) {
   ASSERT_FALSE(static_cast<bool>(
       (*loaded)->run({Argument::buffer(a.data()), Argument::variable(64)})));
   auto start = std::chrono::steady_clock::now();
-  llvm::Error error = (*loaded)->synchronize();
+  hcq::Error error = (*loaded)->synchronize();
   ASSERT_TRUE(static_cast<bool>(error));
-  EXPECT_EQ(llvm::toString(std::move(error)),
+  EXPECT_EQ(hcq::toString(std::move(error)),
             "hang detected: AMD:0 COMPUTE:0: kernel @vadd (its CPU twin) has "
             "not finished after 200 ms");
   loaded->reset(); // the executable and, with it, the runtime
@@ -580,8 +580,8 @@ hcq.schedule @float_scale(%a: !hcq.buffer<1024xf32, AMD:0>, %s: f32) {
       a[i] = expected[i] = float(i) - 100;
     ASSERT_FALSE(static_cast<bool>(
         exe->run({Argument::buffer(a.data()), Argument::f32(s)})));
-    llvm::Error e = exe->synchronize();
-    ASSERT_FALSE(static_cast<bool>(e)) << llvm::toString(std::move(e));
+    hcq::Error e = exe->synchronize();
+    ASSERT_FALSE(static_cast<bool>(e)) << hcq::toString(std::move(e));
     direct.run("scale", Kernargs().ptr(expected.data()).scalar(s).bytes,
                {16, 1, 1}, {64, 1, 1});
     direct.run("scale", Kernargs().ptr(expected.data()).scalar(0.25f).bytes,

@@ -95,10 +95,10 @@ Executable sample() {
   return exe;
 }
 
-std::string errorOf(llvm::Expected<Executable> result) {
+std::string errorOf(hcq::Expected<Executable> result) {
   if (result)
     return "";
-  return llvm::toString(result.takeError());
+  return hcq::toString(result.takeError());
 }
 
 } // namespace
@@ -107,7 +107,7 @@ TEST(Executable, RoundTrips) {
   Executable exe = sample();
   std::vector<uint8_t> bytes = writeExecutable(exe);
   auto read = readExecutable(bytes);
-  ASSERT_TRUE(static_cast<bool>(read)) << llvm::toString(read.takeError());
+  ASSERT_TRUE(static_cast<bool>(read)) << hcq::toString(read.takeError());
   EXPECT_TRUE(*read == exe);
 }
 
@@ -160,7 +160,7 @@ TEST(Executable, ResealedCorruptionNeverCrashes) {
     auto result = readExecutable(corrupt);
     if (!result) {
       ++errors;
-      EXPECT_NE(llvm::toString(result.takeError()).find("invalid hcq "),
+      EXPECT_NE(hcq::toString(result.takeError()).find("invalid hcq "),
                 std::string::npos);
     }
   }
@@ -188,8 +188,8 @@ TEST(Executable, HugeCountsAreRejectedBeforeAllocating) {
 
 TEST(Executable, AMDKernelsEnterInsideTheirImage) {
   Executable exe = sample();
-  llvm::Expected<Executable> back = readExecutable(writeExecutable(exe));
-  ASSERT_TRUE(static_cast<bool>(back)) << llvm::toString(back.takeError());
+  hcq::Expected<Executable> back = readExecutable(writeExecutable(exe));
+  ASSERT_TRUE(static_cast<bool>(back)) << hcq::toString(back.takeError());
   EXPECT_EQ(back->images, exe.images);
   EXPECT_EQ(back->kernels[0].amd, exe.kernels[0].amd);
   exe.kernels[0].amd.image = 1;
@@ -209,8 +209,8 @@ TEST(Executable, AMDKernelsEnterInsideTheirImage) {
 
 TEST(Executable, ArgumentRecordsRoundTripAndMatchTheArguments) {
   Executable exe = sample();
-  llvm::Expected<Executable> back = readExecutable(writeExecutable(exe));
-  ASSERT_TRUE(static_cast<bool>(back)) << llvm::toString(back.takeError());
+  hcq::Expected<Executable> back = readExecutable(writeExecutable(exe));
+  ASSERT_TRUE(static_cast<bool>(back)) << hcq::toString(back.takeError());
   EXPECT_EQ(back->arguments, exe.arguments);
   exe.arguments.pop_back();
   EXPECT_NE(errorOf(readExecutable(writeExecutable(exe)))

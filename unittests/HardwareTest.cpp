@@ -47,10 +47,10 @@ load(Runtime &runtime, const std::string &source, bool profile = false) {
 }
 
 Buffer allocate(Runtime &runtime, unsigned gpu, uint64_t bytes) {
-  llvm::Expected<Buffer> buffer =
+  hcq::Expected<Buffer> buffer =
       runtime.allocate({hcq::DeviceKind::AMD, gpu}, bytes);
   if (!buffer) {
-    ADD_FAILURE() << llvm::toString(buffer.takeError());
+    ADD_FAILURE() << hcq::toString(buffer.takeError());
     return {};
   }
   return std::move(*buffer);
@@ -132,8 +132,8 @@ TEST(Hardware, ProducerAndConsumerShareGpuMemoryAcrossThreeGpus) {
                        Argument::variable(1024)})))
         << run;
   }
-  llvm::Error e = runtime->synchronize();
-  ASSERT_FALSE(static_cast<bool>(e)) << llvm::toString(std::move(e));
+  hcq::Error e = runtime->synchronize();
+  ASSERT_FALSE(static_cast<bool>(e)) << hcq::toString(std::move(e));
   for (int run = 0; run < RUNS; ++run)
     for (int i = 0; i < 1024; ++i)
       ASSERT_EQ(out[run].data<float>()[i],
@@ -171,8 +171,8 @@ hcq.schedule @run_pause(%out: !hcq.buffer<1xi64, AMD:0>, %us: i32) {
     uint64_t wall = monotonicNs(), cpu = threadCpuNs();
     ASSERT_FALSE(static_cast<bool>(
         pause->run({bufferArgument({&out}), Argument::variable(int32_t(US))})));
-    llvm::Error e = runtime->synchronize();
-    ASSERT_FALSE(static_cast<bool>(e)) << llvm::toString(std::move(e));
+    hcq::Error e = runtime->synchronize();
+    ASSERT_FALSE(static_cast<bool>(e)) << hcq::toString(std::move(e));
     wall = monotonicNs() - wall;
     cpu = threadCpuNs() - cpu;
     EXPECT_GE(out.data<uint64_t>()[0], uint64_t(US) * 100) << run;
@@ -218,8 +218,8 @@ TEST(Hardware, MemoryIsPlacedByWhoTouchesIt) {
     ASSERT_FALSE(static_cast<bool>(
         consumer->run({bufferArgument({&x}), bufferArgument({&out}),
                        Argument::variable(1024)})));
-    llvm::Error e = runtime->synchronize();
-    ASSERT_FALSE(static_cast<bool>(e)) << llvm::toString(std::move(e));
+    hcq::Error e = runtime->synchronize();
+    ASSERT_FALSE(static_cast<bool>(e)) << hcq::toString(std::move(e));
     for (int i = 0; i < 1024; ++i)
       ASSERT_EQ(out.data<float>()[i], 8 * float(i % 13) * 3) << i;
   }
@@ -244,8 +244,8 @@ TEST(Hardware, ProfilesAreInHostNanoseconds) {
     ASSERT_FALSE(static_cast<bool>(
         reader->run({bufferArgument({&x}), bufferArgument({&out}),
                      Argument::variable(1024)})));
-    llvm::Error e = reader->synchronize();
-    ASSERT_FALSE(static_cast<bool>(e)) << llvm::toString(std::move(e));
+    hcq::Error e = reader->synchronize();
+    ASSERT_FALSE(static_cast<bool>(e)) << hcq::toString(std::move(e));
     uint64_t after = monotonicNs();
     std::vector<ProfileEvent> events = reader->profile();
     ASSERT_EQ(events.size(), 1u);

@@ -81,7 +81,7 @@ uint32_t word32(const std::vector<uint8_t> &bytes, size_t at) {
 TEST(Link, PatchesEveryLaneWithItsAddresses) {
   AddressMap memory(0x100000000);
   auto linked = link(sample(), memory);
-  ASSERT_TRUE(static_cast<bool>(linked)) << llvm::toString(linked.takeError());
+  ASSERT_TRUE(static_cast<bool>(linked)) << hcq::toString(linked.takeError());
   const auto &addresses = linked->addresses;
   // A placeholder's lane and the single-device placeholder with its tag,
   // slot and device are one memory.
@@ -135,7 +135,7 @@ TEST(Link, AKernelInAnImageTheFileDoesNotHaveIsAnError) {
   exe.kernels[0].amd.image = 7;
   auto linked = link(exe, memory);
   ASSERT_FALSE(static_cast<bool>(linked));
-  EXPECT_EQ(llvm::toString(linked.takeError()),
+  EXPECT_EQ(hcq::toString(linked.takeError()),
             "link: kernel vadd is in image 7 of 1");
 }
 
@@ -143,7 +143,7 @@ TEST(Link, CraftedBlobsAndPatchesAreRefusedNotWrittenOutOfBounds) {
   auto linkError = [](const Executable &exe) {
     AddressMap memory(0x100000000);
     auto linked = link(exe, memory);
-    return linked ? std::string() : llvm::toString(linked.takeError());
+    return linked ? std::string() : hcq::toString(linked.takeError());
   };
   ASSERT_EQ(linkError(sample()), "");
   // A blob larger than the memory it is written into.

@@ -130,9 +130,9 @@ hcq.schedule @stuck(%a: !hcq.buffer<4xf32, CPU:0>) {
   for (int attempt = 0; attempt < 2; ++attempt) {
     auto start = std::chrono::steady_clock::now();
     ASSERT_FALSE(static_cast<bool>(exe->run({Argument::buffer(a.data())})));
-    llvm::Error error = exe->synchronize();
+    hcq::Error error = exe->synchronize();
     ASSERT_TRUE(static_cast<bool>(error));
-    std::string message = llvm::toString(std::move(error));
+    std::string message = hcq::toString(std::move(error));
     EXPECT_NE(message.find("hang detected: CPU:0 COMPUTE:0: wait on signal"),
               std::string::npos)
         << message;
@@ -175,9 +175,9 @@ hcq.schedule @stuck(%a: !hcq.buffer<4xf32, CPU:0>) {
   ASSERT_FALSE(static_cast<bool>(exe->run({Argument::buffer(a.data())})));
   for (int attempt = 0; attempt < 2; ++attempt) {
     auto start = std::chrono::steady_clock::now();
-    llvm::Error error = exe->synchronize();
+    hcq::Error error = exe->synchronize();
     ASSERT_TRUE(static_cast<bool>(error));
-    EXPECT_EQ(llvm::toString(std::move(error)),
+    EXPECT_EQ(hcq::toString(std::move(error)),
               "hang detected: CPU:0 COMPUTE:0: kernel @spin (hcq_spin) has "
               "not finished after 200 ms");
     EXPECT_LT(std::chrono::steady_clock::now() - start,
@@ -208,14 +208,14 @@ hcq.schedule @hc(%a: !hcq.buffer<64xf32, CPU:0>, %out: !hcq.buffer<64xf32, CPU:0
   RuntimeOptions runtime;
   int calls = 0;
   runtime.hostCalls["negate_add"] =
-      [&](llvm::ArrayRef<Argument> operands) -> llvm::Error {
+      [&](hcq::Span<const Argument> operands) -> hcq::Error {
     ++calls;
     EXPECT_EQ(operands.size(), 2u);
     EXPECT_EQ(operands[0].lanes.size(), 1u);
     auto *c = static_cast<float *>(operands[0].lanes[0]);
     for (int i = 0; i < 64; ++i)
       c[i] = -c[i] + operands[1].value;
-    return llvm::Error::success();
+    return hcq::Error::success();
   };
   auto exe = compileAndLoad(source, options, runtime);
   ASSERT_TRUE(exe);
@@ -249,10 +249,10 @@ hcq.schedule @hc(%a: !hcq.buffer<64xf32, CPU:0>, %out: !hcq.buffer<64xf32, CPU:0
   hcq::PipelineOptions options;
   RuntimeOptions runtime;
   runtime.hostCalls["flaky"] =
-      [](llvm::ArrayRef<Argument> operands) -> llvm::Error {
+      [](hcq::Span<const Argument> operands) -> hcq::Error {
     if (operands[0].value % 2)
-      return llvm::createStringError(llvm::inconvertibleErrorCode(), "odd run");
-    return llvm::Error::success();
+      return hcq::makeError("odd run");
+    return hcq::Error::success();
   };
   auto exe = compileAndLoad(source, options, runtime);
   ASSERT_TRUE(exe);
@@ -261,17 +261,17 @@ hcq.schedule @hc(%a: !hcq.buffer<64xf32, CPU:0>, %out: !hcq.buffer<64xf32, CPU:0
     for (int i = 0; i < 64; ++i)
       a[i] = i + run;
     std::fill(out.begin(), out.end(), -1);
-    llvm::Error error =
+    hcq::Error error =
         exe->run({Argument::buffer(a.data()), Argument::buffer(out.data()),
                   Argument::variable(run)});
     if (run % 2) {
       ASSERT_TRUE(static_cast<bool>(error)) << run;
-      EXPECT_EQ(llvm::toString(std::move(error)),
+      EXPECT_EQ(hcq::toString(std::move(error)),
                 "host call 'flaky' failed: odd run");
       ASSERT_FALSE(static_cast<bool>(exe->synchronize()));
       continue;
     }
-    ASSERT_FALSE(static_cast<bool>(error)) << llvm::toString(std::move(error));
+    ASSERT_FALSE(static_cast<bool>(error)) << hcq::toString(std::move(error));
     ASSERT_FALSE(static_cast<bool>(exe->synchronize()));
     for (int i = 0; i < 64; ++i)
       ASSERT_EQ(out[i], 3 * a[i]) << "run " << run << " element " << i;
@@ -288,9 +288,9 @@ hcq.schedule @hc(%a: !hcq.buffer<4xf32, CPU:0>) {
   auto exe = compileAndLoad(source, options);
   ASSERT_TRUE(exe);
   std::vector<float> a(4);
-  llvm::Error error = exe->run({Argument::buffer(a.data())});
+  hcq::Error error = exe->run({Argument::buffer(a.data())});
   ASSERT_TRUE(static_cast<bool>(error));
-  EXPECT_EQ(llvm::toString(std::move(error)),
+  EXPECT_EQ(hcq::toString(std::move(error)),
             "host call 'nowhere' has no implementation "
             "(RuntimeOptions::hostCalls)");
 }
@@ -330,10 +330,10 @@ TEST(Runtime, ChromeTraceNamesDevicesQueuesAndCalls) {
   std::vector<ProfileEvent> events = {
       {"vadd", {hcq::DeviceKind::AMD, 1}, "COMPUTE:0", 5000, 7500, 0},
       {"copy", {hcq::DeviceKind::CPU, 0}, "COPY:0", 8000, 8250, 1},
+      // A name JSON must escape (the trace is written without LLVM).
+      {"say \"hi\"\\\n", {hcq::DeviceKind::CPU, 0}, "COPY:0", 9000, 9001, 2},
   };
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  writeChromeTrace(events, os);
+  std::string text = chromeTrace(events);
   llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(text);
   ASSERT_TRUE(static_cast<bool>(parsed)) << llvm::toString(parsed.takeError());
   const llvm::json::Array *trace =
@@ -359,6 +359,7 @@ TEST(Runtime, ChromeTraceNamesDevicesQueuesAndCalls) {
                       "M process_name pid 1 CPU:0",
                       "M thread_name pid 1 COPY:0",
                       "X copy pid 1 ts 3.000000 dur 0.250000",
+                      "X say \"hi\"\\\n pid 1 ts 4.000000 dur 0.001000",
                   }));
 }
 
@@ -371,7 +372,7 @@ TEST(Runtime, CorruptPlansFailTheLoadNotTheMemory) {
   ASSERT_TRUE(good);
   auto loadError = [](const Executable &exe) {
     auto loaded = Runtime::create()->load(exe);
-    return loaded ? std::string() : llvm::toString(loaded.takeError());
+    return loaded ? std::string() : hcq::toString(loaded.takeError());
   };
   ASSERT_EQ(loadError(*good), "");
 
@@ -411,17 +412,17 @@ TEST(Runtime, ArgumentsMustBeWhatTheScheduleDeclares) {
   auto exe = compileAndLoad(vaddScale, options);
   ASSERT_TRUE(exe);
   std::vector<float> a(64), b(64), out(64);
-  llvm::Error swapped =
+  hcq::Error swapped =
       exe->run({Argument::buffer(a.data()), Argument::variable(1),
                 Argument::buffer(out.data()), Argument::variable(2)});
   ASSERT_TRUE(static_cast<bool>(swapped));
-  EXPECT_EQ(llvm::toString(std::move(swapped)),
+  EXPECT_EQ(hcq::toString(std::move(swapped)),
             "argument 1 is a buffer of 1 lane; the run passes a variable");
-  llvm::Error variable =
+  hcq::Error variable =
       exe->run({Argument::buffer(a.data()), Argument::buffer(b.data()),
                 Argument::buffer(out.data()), Argument::buffer(b.data())});
   ASSERT_TRUE(static_cast<bool>(variable));
-  EXPECT_EQ(llvm::toString(std::move(variable)),
+  EXPECT_EQ(hcq::toString(std::move(variable)),
             "argument 3 is a variable; the run passes a buffer");
   // Nothing was submitted: a correct run still works.
   ASSERT_FALSE(static_cast<bool>(

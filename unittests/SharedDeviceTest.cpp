@@ -62,10 +62,10 @@ hcq.schedule @reader(%x: !hcq.buffer<1024xf32, CPU:0>, %out: !hcq.buffer<1024xf3
 }
 
 /// Whether `e` is an error (consumed).
-bool failed(llvm::Error e) {
+bool failed(hcq::Error e) {
   if (!e)
     return false;
-  llvm::consumeError(std::move(e));
+  hcq::consumeError(std::move(e));
   return true;
 }
 
@@ -175,8 +175,8 @@ TEST_P(SharedDevice, ProducerAndConsumerInterleaveAThousandTimes) {
   auto producer = load(*runtime, s.producer);
   auto consumer = load(*runtime, s.consumer);
   ASSERT_TRUE(producer && consumer);
-  llvm::Expected<Buffer> x = runtime->allocate(s.shared, 4096);
-  ASSERT_TRUE(static_cast<bool>(x)) << llvm::toString(x.takeError());
+  hcq::Expected<Buffer> x = runtime->allocate(s.shared, 4096);
+  ASSERT_TRUE(static_cast<bool>(x)) << hcq::toString(x.takeError());
   constexpr int RUNS = 1000;
   std::mt19937 rng(11);
   std::uniform_int_distribution<int> dist(-50, 50);
@@ -193,8 +193,8 @@ TEST_P(SharedDevice, ProducerAndConsumerInterleaveAThousandTimes) {
     ASSERT_FALSE(static_cast<bool>(consumer->run(consumerArgs(*x, out[run]))))
         << run;
   }
-  llvm::Error e = runtime->synchronize();
-  ASSERT_FALSE(static_cast<bool>(e)) << llvm::toString(std::move(e));
+  hcq::Error e = runtime->synchronize();
+  ASSERT_FALSE(static_cast<bool>(e)) << hcq::toString(std::move(e));
   for (int run = 0; run < RUNS; ++run)
     for (int i = 0; i < 1024; ++i)
       ASSERT_EQ(out[run][i], 8 * a[run][i] * scale[run])
@@ -216,7 +216,7 @@ TEST_P(SharedDevice, AnExecutableLoadedLaterJoinsTheTimeline) {
   Schedules s = schedules();
   auto producer = load(*runtime, s.producer);
   ASSERT_TRUE(producer);
-  llvm::Expected<Buffer> x = runtime->allocate(s.shared, 4096);
+  hcq::Expected<Buffer> x = runtime->allocate(s.shared, 4096);
   ASSERT_TRUE(static_cast<bool>(x));
   std::vector<float> a(1024);
   for (int i = 0; i < 1024; ++i)
@@ -234,8 +234,8 @@ TEST_P(SharedDevice, AnExecutableLoadedLaterJoinsTheTimeline) {
         static_cast<bool>(producer->run(producerArgs(a, *x, run % 5 - 2))));
     ASSERT_FALSE(static_cast<bool>(reader->run(consumerArgs(*x, out[run]))));
   }
-  llvm::Error e = runtime->synchronize();
-  ASSERT_FALSE(static_cast<bool>(e)) << llvm::toString(std::move(e));
+  hcq::Error e = runtime->synchronize();
+  ASSERT_FALSE(static_cast<bool>(e)) << hcq::toString(std::move(e));
   // x = 4 * a * s; the reader doubles it. Its first run follows the
   // producer's 20th (s = 19 % 5 - 2 = 2).
   for (int run = 0; run <= RUNS; ++run) {
@@ -254,13 +254,12 @@ TEST_P(SharedDevice, LoadUnloadCyclesLeaveThreadsFdsAndMemoryFlat) {
     opts.target = GetParam();
   std::optional<Executable> consumer = compileExecutable(s.consumer, opts);
   ASSERT_TRUE(consumer);
-  llvm::Expected<Buffer> x = runtime->allocate(s.shared, 4096);
+  hcq::Expected<Buffer> x = runtime->allocate(s.shared, 4096);
   ASSERT_TRUE(static_cast<bool>(x));
   std::vector<float> out(1024);
   auto cycle = [&] {
     auto loaded = runtime->load(*consumer);
-    ASSERT_TRUE(static_cast<bool>(loaded))
-        << llvm::toString(loaded.takeError());
+    ASSERT_TRUE(static_cast<bool>(loaded)) << hcq::toString(loaded.takeError());
     ASSERT_FALSE(static_cast<bool>((*loaded)->run(consumerArgs(*x, out))));
     // Destroyed with its run possibly in flight: the destructor waits.
   };
@@ -277,8 +276,8 @@ TEST_P(SharedDevice, LoadUnloadCyclesLeaveThreadsFdsAndMemoryFlat) {
   // by 8 MiB or more over 1000 cycles.
   if (RSS_IS_MEANINGFUL)
     EXPECT_LT(statusField("VmRSS:") - rss, 4096) << "KiB";
-  llvm::Error e = runtime->synchronize();
-  ASSERT_FALSE(static_cast<bool>(e)) << llvm::toString(std::move(e));
+  hcq::Error e = runtime->synchronize();
+  ASSERT_FALSE(static_cast<bool>(e)) << hcq::toString(std::move(e));
 }
 
 TEST_P(SharedDevice, DestroyingAnExecutableWaitsForItsWork) {
@@ -286,7 +285,7 @@ TEST_P(SharedDevice, DestroyingAnExecutableWaitsForItsWork) {
   // buffers) must outlive the work, and x holds the last run's result.
   auto runtime = Runtime::create(options());
   Schedules s = schedules();
-  llvm::Expected<Buffer> x = runtime->allocate(s.shared, 4096);
+  hcq::Expected<Buffer> x = runtime->allocate(s.shared, 4096);
   ASSERT_TRUE(static_cast<bool>(x));
   std::vector<float> a(1024, 3);
   {
@@ -322,9 +321,9 @@ hcq.schedule @stuck(%a: !hcq.buffer<64xf32, DEV>) {
   auto start = std::chrono::steady_clock::now();
   stuck.reset();
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
-  llvm::Error error = runtime->synchronize();
+  hcq::Error error = runtime->synchronize();
   ASSERT_TRUE(static_cast<bool>(error));
-  std::string message = llvm::toString(std::move(error));
+  std::string message = hcq::toString(std::move(error));
   EXPECT_NE(message.find("device fault: "), std::string::npos) << message;
   EXPECT_NE(message.find("executable @stuck destroyed while its work could "
                          "not finish: hang detected: " +
@@ -342,8 +341,8 @@ TEST_P(SharedDevice, RunsFromTwoThreadsAreCorrect) {
   auto producer = load(*runtime, s.producer);
   auto reader = load(*runtime, s.reader);
   ASSERT_TRUE(producer && reader);
-  llvm::Expected<Buffer> x1 = runtime->allocate(s.shared, 4096);
-  llvm::Expected<Buffer> x2 = runtime->allocate(s.shared, 4096);
+  hcq::Expected<Buffer> x1 = runtime->allocate(s.shared, 4096);
+  hcq::Expected<Buffer> x2 = runtime->allocate(s.shared, 4096);
   ASSERT_TRUE(x1 && x2);
   for (int i = 0; i < 1024; ++i)
     x2->data<float>()[i] = float(i);
@@ -382,19 +381,19 @@ INSTANTIATE_TEST_SUITE_P(Devices, SharedDevice,
 TEST(RuntimeBuffers, AreDeviceMemoryFreedWhenTheyGo) {
   auto runtime = Runtime::create();
   // Devices the runtime cannot open are refused by name.
-  llvm::Expected<Buffer> amd = runtime->allocate({hcq::DeviceKind::AMD, 0}, 64);
+  hcq::Expected<Buffer> amd = runtime->allocate({hcq::DeviceKind::AMD, 0}, 64);
   ASSERT_FALSE(static_cast<bool>(amd));
-  EXPECT_EQ(llvm::toString(amd.takeError()),
+  EXPECT_EQ(hcq::toString(amd.takeError()),
             "the executable uses AMD:0, and no AMD device was chosen "
             "(RuntimeOptions::amd; hcq-run --amd=emulated or "
             "--amd=hardware)");
-  llvm::Expected<Buffer> disk =
+  hcq::Expected<Buffer> disk =
       runtime->allocate({hcq::DeviceKind::DISK, 0}, 64);
   ASSERT_FALSE(static_cast<bool>(disk));
-  EXPECT_EQ(llvm::toString(disk.takeError()),
+  EXPECT_EQ(hcq::toString(disk.takeError()),
             "this runtime has no DISK:0 device");
   // A buffer is zeroed, aligned, its host view its device address here.
-  llvm::Expected<Buffer> b = runtime->allocate({hcq::DeviceKind::CPU, 0}, 100);
+  hcq::Expected<Buffer> b = runtime->allocate({hcq::DeviceKind::CPU, 0}, 100);
   ASSERT_TRUE(static_cast<bool>(b));
   EXPECT_EQ(b->size(), 100u);
   EXPECT_EQ(b->deviceAddress() % 256, 0u);
@@ -411,7 +410,7 @@ TEST(RuntimeBuffers, AreDeviceMemoryFreedWhenTheyGo) {
   // (a leak would be 1 GiB; malloc may keep a few freed MiB cached).
   long rss = statusField("VmRSS:");
   for (int i = 0; i < 1000; ++i) {
-    llvm::Expected<Buffer> big =
+    hcq::Expected<Buffer> big =
         runtime->allocate({hcq::DeviceKind::CPU, 0}, 1 << 20);
     ASSERT_TRUE(static_cast<bool>(big));
     std::memset(big->hostView(), 1, 1 << 20);
@@ -424,7 +423,7 @@ TEST(RuntimeBuffers, KeepTheirRuntimeAlive) {
   Buffer b;
   {
     auto runtime = Runtime::create();
-    llvm::Expected<Buffer> made =
+    hcq::Expected<Buffer> made =
         runtime->allocate({hcq::DeviceKind::CPU, 0}, 8);
     ASSERT_TRUE(static_cast<bool>(made));
     b = std::move(*made);
@@ -438,10 +437,10 @@ TEST(RuntimeBuffers, AllocationsBeyondTheLimitAreRefusedByName) {
   RuntimeOptions options;
   options.maxAllocationBytes = 1 << 20;
   auto runtime = Runtime::create(options);
-  llvm::Expected<Buffer> big =
+  hcq::Expected<Buffer> big =
       runtime->allocate({hcq::DeviceKind::CPU, 0}, (1 << 20) + 1);
   ASSERT_FALSE(static_cast<bool>(big));
-  EXPECT_EQ(llvm::toString(big.takeError()),
+  EXPECT_EQ(hcq::toString(big.takeError()),
             "CPU:0: an allocation of 1048577 bytes is more than "
             "RuntimeOptions::maxAllocationBytes (1048576)");
   EXPECT_TRUE(

@@ -82,7 +82,7 @@ compileExecutable(const std::string &source, PipelineOptions &options) {
   // The file format on the way, as the runtime would read it.
   auto reread = runtime::readExecutable(runtime::writeExecutable(*converted));
   if (!reread) {
-    llvm::errs() << llvm::toString(reread.takeError()) << "\n";
+    llvm::errs() << hcq::toString(reread.takeError()) << "\n";
     return std::nullopt;
   }
   return std::move(*reread);
@@ -97,7 +97,7 @@ compileAndLoad(const std::string &source, PipelineOptions &options,
     return nullptr;
   auto loaded = runtime.load(*exe);
   if (!loaded) {
-    llvm::errs() << llvm::toString(loaded.takeError()) << "\n";
+    llvm::errs() << hcq::toString(loaded.takeError()) << "\n";
     return nullptr;
   }
   return std::move(*loaded);

@@ -88,20 +88,19 @@ int main() {
   if (mlir::failed(converted))
     return fail("cannot convert the executable");
   std::vector<uint8_t> file = writeExecutable(*converted);
-  llvm::Expected<Executable> exe = readExecutable(file);
+  hcq::Expected<Executable> exe = readExecutable(file);
   if (!exe)
-    return fail(llvm::toString(exe.takeError()));
+    return fail(hcq::toString(exe.takeError()));
 
   // 4. The runtime: device memory for the buffers, then 100 runs.
   std::shared_ptr<Runtime> runtime = Runtime::create();
-  llvm::Expected<std::unique_ptr<LoadedExecutable>> loaded =
-      runtime->load(*exe);
+  hcq::Expected<std::unique_ptr<LoadedExecutable>> loaded = runtime->load(*exe);
   if (!loaded)
-    return fail(llvm::toString(loaded.takeError()));
+    return fail(hcq::toString(loaded.takeError()));
   DeviceId cpu{hcq::DeviceKind::CPU, 0};
-  llvm::Expected<Buffer> x = runtime->allocate(cpu, 256 * 4);
-  llvm::Expected<Buffer> y = runtime->allocate(cpu, 256 * 4);
-  llvm::Expected<Buffer> out = runtime->allocate(cpu, 4);
+  hcq::Expected<Buffer> x = runtime->allocate(cpu, 256 * 4);
+  hcq::Expected<Buffer> y = runtime->allocate(cpu, 256 * 4);
+  hcq::Expected<Buffer> out = runtime->allocate(cpu, 4);
   if (!x || !y || !out)
     return fail("cannot allocate");
   std::vector<float> expectY(256, 0);
@@ -109,13 +108,13 @@ int main() {
     x->data<float>()[i] = float(i % 17);
   for (int run = 0; run < 100; ++run) {
     int a = run % 5 - 1, n = 1 + run % 256;
-    if (llvm::Error e =
+    if (hcq::Error e =
             (*loaded)->run({bufferArgument({&*x}), bufferArgument({&*y}),
                             bufferArgument({&*out}), Argument::variable(a),
                             Argument::variable(n)}))
-      return fail(llvm::toString(std::move(e)));
-    if (llvm::Error e = (*loaded)->synchronize())
-      return fail(llvm::toString(std::move(e)));
+      return fail(hcq::toString(std::move(e)));
+    if (hcq::Error e = (*loaded)->synchronize())
+      return fail(hcq::toString(std::move(e)));
     float expectSum = 0;
     for (int i = 0; i < 256; ++i) {
       expectY[i] += float(a) * float(i % 17);

@@ -1,7 +1,7 @@
 //===- Runtime.cpp - The runtime's C API ---------------------------------===//
 //
 // include/hcq-c/runtime.h over the C++ runtime: each handle owns the C++
-// object it stands for, each llvm::Error becomes a status carrying its
+// object it stands for, each hcq::Error becomes a status carrying its
 // message. Nothing here throws or aborts on bad input: a NULL handle or an
 // unknown enum value is HCQ_STATUS_INVALID_ARGUMENT.
 //
@@ -9,14 +9,11 @@
 
 #include "hcq-c/runtime.h"
 
+#include "HCQ/Base/File.h"
 #include "HCQ/Runtime/Runtime.h"
 
-#include <cerrno>
 #include <cstring>
-#include <fcntl.h>
 #include <string>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <vector>
 
 using namespace hcq;
@@ -47,9 +44,7 @@ struct hcq_executable_s {
 
 namespace {
 
-llvm::Error failure(const llvm::Twine &why) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), why);
-}
+Error failure(std::string why) { return Error::failure(std::move(why)); }
 
 hcq_status_t makeStatus(hcq_status_code_t code, std::string message) {
   return new hcq_status_s{code, std::move(message)};
@@ -59,10 +54,10 @@ hcq_status_t invalid(const char *what) {
   return makeStatus(HCQ_STATUS_INVALID_ARGUMENT, what);
 }
 
-hcq_status_t toStatus(llvm::Error error) {
+hcq_status_t toStatus(Error error) {
   if (!error)
     return nullptr;
-  return makeStatus(HCQ_STATUS_FAILED, llvm::toString(std::move(error)));
+  return makeStatus(HCQ_STATUS_FAILED, toString(std::move(error)));
 }
 
 std::optional<DeviceId> toDevice(hcq_device_t device) {
@@ -98,43 +93,14 @@ bool toArguments(const hcq_argument_t *arguments, size_t count,
   return true;
 }
 
-/// A whole regular file, or an error naming it.
-llvm::Expected<std::vector<uint8_t>> readFile(const char *path) {
-  int fd = ::open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    return failure(std::string("cannot open ") + path + ": " +
-                   std::strerror(errno));
-  struct stat st;
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    ::close(fd);
-    return failure(std::string(path) + " is not a regular file");
-  }
-  std::vector<uint8_t> bytes(size_t(st.st_size));
-  size_t done = 0;
-  while (done < bytes.size()) {
-    ssize_t n = ::read(fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0) {
-      int error = n < 0 ? errno : EIO;
-      ::close(fd);
-      return failure(std::string("cannot read ") + path + ": " +
-                     std::strerror(error));
-    }
-    done += size_t(n);
-  }
-  ::close(fd);
-  return bytes;
-}
-
-hcq_status_t load(hcq_runtime_t runtime, llvm::ArrayRef<uint8_t> bytes,
+hcq_status_t load(hcq_runtime_t runtime, Span<const uint8_t> bytes,
                   hcq_executable_t *out) {
-  llvm::Expected<Executable> exe = readExecutable(bytes);
+  Expected<Executable> exe = readExecutable(bytes);
   if (!exe)
     return toStatus(exe.takeError());
   auto handle = std::make_unique<hcq_executable_s>();
   handle->exe = std::move(*exe);
-  llvm::Expected<std::unique_ptr<LoadedExecutable>> loaded =
+  Expected<std::unique_ptr<LoadedExecutable>> loaded =
       runtime->runtime->load(handle->exe);
   if (!loaded)
     return toStatus(loaded.takeError());
@@ -258,14 +224,14 @@ hcq_runtime_options_register_host_call(hcq_runtime_options_t options,
   if (!options || !callee || !call)
     return invalid("no options, callee or function");
   options->options.hostCalls[callee] =
-      [call, userData](llvm::ArrayRef<Argument> operands) -> llvm::Error {
+      [call, userData](Span<const Argument> operands) -> Error {
     std::vector<hcq_argument_t> args;
     args.reserve(operands.size());
     for (const Argument &a : operands)
       args.push_back({a.lanes.data(), a.lanes.size(), a.value});
     hcq_status_t status = call(userData, args.data(), args.size());
     if (!status)
-      return llvm::Error::success();
+      return Error::success();
     std::string message = status->message;
     hcq_status_free(status);
     return failure(message);
@@ -301,7 +267,7 @@ hcq_status_t hcq_buffer_allocate(hcq_runtime_t runtime, hcq_device_t device,
   std::optional<DeviceId> id = toDevice(device);
   if (!id)
     return invalid("unknown hcq_device_kind_t value");
-  llvm::Expected<Buffer> buffer = runtime->runtime->allocate(*id, bytes);
+  Expected<Buffer> buffer = runtime->runtime->allocate(*id, bytes);
   if (!buffer)
     return toStatus(buffer.takeError());
   *out = new hcq_buffer_s{std::move(*buffer)};
@@ -330,7 +296,7 @@ hcq_status_t hcq_executable_load_file(hcq_runtime_t runtime, const char *path,
                                       hcq_executable_t *out) {
   if (!runtime || !path || !out)
     return invalid("no runtime, path or handle to return the executable in");
-  llvm::Expected<std::vector<uint8_t>> bytes = readFile(path);
+  Expected<std::vector<uint8_t>> bytes = readRegularFile(path);
   if (!bytes)
     return toStatus(bytes.takeError());
   return load(runtime, *bytes, out);
@@ -341,7 +307,7 @@ hcq_status_t hcq_executable_load_memory(hcq_runtime_t runtime, const void *data,
   if (!runtime || (!data && size) || !out)
     return invalid("no runtime, data or handle to return the executable in");
   return load(runtime,
-              llvm::ArrayRef<uint8_t>(static_cast<const uint8_t *>(data), size),
+              Span<const uint8_t>(static_cast<const uint8_t *>(data), size),
               out);
 }
 

@@ -16,8 +16,6 @@
 
 #include <cstring>
 
-using namespace llvm;
-
 namespace hcq::runtime {
 
 AMDRing::AMDRing(std::string name, bool pm4, const RingMemory &memory,
@@ -28,8 +26,9 @@ AMDRing::AMDRing(std::string name, bool pm4, const RingMemory &memory,
 
 Error AMDRing::push(const uint8_t *source, uint64_t bytes) {
   if (bytes % 4 || bytes > ringBytes)
-    return runtimeError(getName() + ": cannot push " + Twine(bytes) +
-                        " bytes into a " + Twine(ringBytes) + "-byte ring");
+    return runtimeError(getName() + ": cannot push " + std::to_string(bytes) +
+                        " bytes into a " + std::to_string(ringBytes) +
+                        "-byte ring");
   if (isPM4)
     return pushPM4(source, bytes / 4);
   return pushSDMA(source, bytes);

@@ -10,11 +10,7 @@
 
 #include "HCQ/Target/CPU/Entry.h"
 
-#include "llvm/ADT/StringExtras.h"
-
 #include <cstring>
-
-using namespace llvm;
 
 namespace hcq::runtime {
 namespace {
@@ -107,7 +103,8 @@ std::string CPUQueue::describeRunning() const {
   if (function == entryWait)
     return {};
   if (function == entryLaunch)
-    return "kernel " + nameOf(entry[1], "at 0x" + utohexstr(entry[1]));
+    return "kernel " +
+           nameOf(entry[1], "at 0x" + toHex(entry[1], /*upper=*/true));
   return function == entryCopy ? "a copy" : "an entry";
 }
 

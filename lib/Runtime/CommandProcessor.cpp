@@ -13,7 +13,6 @@
 
 #include <cstring>
 
-using namespace llvm;
 namespace pm4 = hcq::amd::pm4;
 namespace sdma = hcq::amd::sdma;
 
@@ -60,10 +59,9 @@ struct CommandProcessor::Dwords {
   uint32_t at(uint64_t pos) const { return base[ring ? pos % size : pos]; }
   std::string where(uint64_t pos) const {
     if (ring)
-      return ("ring offset 0x" + Twine::utohexstr((pos % size) * 4)).str();
-    return ("indirect buffer 0x" + Twine::utohexstr(address) + " dword " +
-            Twine(pos))
-        .str();
+      return "ring offset 0x" + toHex((pos % size) * 4);
+    return "indirect buffer 0x" + toHex(address) + " dword " +
+           std::to_string(pos);
   }
 };
 
@@ -89,9 +87,10 @@ Error CommandProcessor::execute(uint64_t w) {
 
 /// Reads the `n` dwords after the header at `pos`.
 Error CommandProcessor::body(const Dwords &dwords, uint64_t pos, uint64_t n,
-                             SmallVectorImpl<uint32_t> &out, StringRef packet) {
+                             std::vector<uint32_t> &out,
+                             std::string_view packet) {
   if (pos + 1 + n > dwords.end)
-    return runtimeError(packet + " at " + dwords.where(pos) +
+    return runtimeError(std::string(packet) + " at " + dwords.where(pos) +
                         " runs past the end of what was pushed");
   out.clear();
   for (uint64_t i = 0; i < n; ++i)
@@ -129,9 +128,9 @@ Error CommandProcessor::stepPM4(const Dwords &dwords, uint64_t &pos,
     return Error::success();
   }
   if (pm4::packetType(header) != 3)
-    return runtimeError("PM4 packet of type " + Twine(pm4::packetType(header)) +
-                        " (header 0x" + Twine::utohexstr(header) + ") at " +
-                        where());
+    return runtimeError("PM4 packet of type " +
+                        std::to_string(pm4::packetType(header)) +
+                        " (header 0x" + toHex(header) + ") at " + where());
   uint32_t opcode = pm4::packetOpcode(header);
   uint64_t n = pm4::packetCount(header) + 1;
   if (opcode == pm4::NOP) {
@@ -141,11 +140,12 @@ Error CommandProcessor::stepPM4(const Dwords &dwords, uint64_t &pos,
     pos += 1 + n;
     return Error::success();
   }
-  SmallVector<uint32_t, 16> b;
-  auto need = [&](uint64_t count, StringRef name) -> Error {
+  std::vector<uint32_t> b;
+  auto need = [&](uint64_t count, std::string_view name) -> Error {
     if (n < count)
-      return runtimeError(name + " at " + where() + " has " + Twine(n) +
-                          " body dwords, " + Twine(count) + " needed");
+      return runtimeError(std::string(name) + " at " + where() + " has " +
+                          std::to_string(n) + " body dwords, " +
+                          std::to_string(count) + " needed");
     return body(dwords, pos, n, b, name);
   };
   switch (opcode) {
@@ -186,8 +186,8 @@ Error CommandProcessor::stepPM4(const Dwords &dwords, uint64_t &pos,
       // The HDP flush handshake is the only register wait the encoder
       // emits; host memory needs no flush.
       return runtimeError("WAIT_REG_MEM on register 0x" +
-                          Twine::utohexstr(b[wrm::REGISTER]) + " at " +
-                          where() + " (not emulated)");
+                          toHex(b[wrm::REGISTER]) + " at " + where() +
+                          " (not emulated)");
     }
     break;
   }
@@ -210,7 +210,7 @@ Error CommandProcessor::stepPM4(const Dwords &dwords, uint64_t &pos,
       word(at).store(host.gpuClock(), std::memory_order_release);
     else if (dataSel != pm4::DATA_SEL_NONE)
       return runtimeError("RELEASE_MEM at " + where() + " with DATA_SEL " +
-                          Twine(dataSel) + " (not emulated)");
+                          std::to_string(dataSel) + " (not emulated)");
     // INT_SEL [26:24]: any non-zero value interrupts, with the context id
     // in the last dword [nvd/s15 PACKET3_RELEASE_MEM_INT_SEL].
     if (pm4::releaseIntSelOf(b[rm::SELECT]))
@@ -234,8 +234,8 @@ Error CommandProcessor::stepPM4(const Dwords &dwords, uint64_t &pos,
     // CS_PARTIAL_FLUSH waits for earlier dispatches: twins already ran.
     if (pm4::eventTypeOf(b[0]) != pm4::CS_PARTIAL_FLUSH)
       return runtimeError("EVENT_WRITE of event 0x" +
-                          Twine::utohexstr(pm4::eventTypeOf(b[0])) + " at " +
-                          where() + " (not emulated)");
+                          toHex(pm4::eventTypeOf(b[0])) + " at " + where() +
+                          " (not emulated)");
     break;
   }
   case pm4::SET_SH_REG: {
@@ -244,7 +244,7 @@ Error CommandProcessor::stepPM4(const Dwords &dwords, uint64_t &pos,
     uint64_t first = b[0], count = n - 1;
     if (first + count > sh.size())
       return runtimeError("SET_SH_REG at " + where() + " writes registers 0x" +
-                          Twine::utohexstr(first) + "..+" + Twine(count) +
+                          toHex(first) + "..+" + std::to_string(count) +
                           ", past the SH window");
     for (uint64_t i = 0; i < count; ++i)
       sh[first + i] = b[1 + i];
@@ -259,8 +259,8 @@ Error CommandProcessor::stepPM4(const Dwords &dwords, uint64_t &pos,
     break;
   }
   default:
-    return runtimeError("unknown PM4 opcode 0x" + Twine::utohexstr(opcode) +
-                        " at " + where());
+    return runtimeError("unknown PM4 opcode 0x" + toHex(opcode) + " at " +
+                        where());
   }
   pos += 1 + n;
   return Error::success();
@@ -269,14 +269,14 @@ Error CommandProcessor::stepPM4(const Dwords &dwords, uint64_t &pos,
 /// Runs the CPU twin of the program in COMPUTE_PGM_LO/HI once per
 /// workgroup, with the pointers the kernel's user SGPRs would hold.
 Error CommandProcessor::dispatch(std::array<uint32_t, 3> groups,
-                                 llvm::function_ref<std::string()> where) {
+                                 std::function<std::string()> where) {
   namespace reg = pm4::reg;
   uint64_t entry = address(sh[reg::COMPUTE_PGM_LO], sh[reg::COMPUTE_PGM_LO + 1])
                    << 8;
   const TwinProgram *found = host.findProgram(entry);
   if (!found)
     return runtimeError("DISPATCH_DIRECT at " + where() + " of program 0x" +
-                        Twine::utohexstr(entry) +
+                        toHex(entry) +
                         ", which is no loaded kernel with a CPU twin");
   // Where the hardware puts each wave's scratch: all of it must be GPU
   // memory, or waves on the last shader engines write past it.
@@ -290,11 +290,12 @@ Error CommandProcessor::dispatch(std::array<uint32_t, 3> groups,
     uint64_t bytes =
         waves * layout->waveMultiplier * waveSize * layout->unitBytes;
     if (!host.isGpuMemory(base, bytes))
-      return runtimeError(
-          "DISPATCH_DIRECT at " + where() + ": its scratch, " + Twine(waves) +
-          " waves x " + Twine(layout->waveMultiplier) + " x " +
-          Twine(waveSize * layout->unitBytes) + " bytes from 0x" +
-          Twine::utohexstr(base) + ", runs past the GPU memory there");
+      return runtimeError("DISPATCH_DIRECT at " + where() + ": its scratch, " +
+                          std::to_string(waves) + " waves x " +
+                          std::to_string(layout->waveMultiplier) + " x " +
+                          std::to_string(waveSize * layout->unitBytes) +
+                          " bytes from 0x" + toHex(base) +
+                          ", runs past the GPU memory there");
   }
   if (staleL2)
     return runtimeError("DISPATCH_DIRECT at " + where() +
@@ -332,9 +333,9 @@ Error CommandProcessor::stepSDMA(const Dwords &dwords, uint64_t &pos) {
   // Where the packet is, for messages: formatted only on an error.
   auto where = [&] { return dwords.where(pos); };
   uint32_t op = sdma::headerOp(header), subOp = sdma::headerSubOp(header);
-  SmallVector<uint32_t, 8> b;
+  std::vector<uint32_t> b;
   // The whole packet, header first, as the layouts in SDMA.h count.
-  auto packet = [&](uint64_t total, StringRef name) -> Error {
+  auto packet = [&](uint64_t total, std::string_view name) -> Error {
     if (Error e = body(dwords, pos, total - 1, b, name))
       return e;
     b.insert(b.begin(), header);
@@ -350,8 +351,8 @@ Error CommandProcessor::stepSDMA(const Dwords &dwords, uint64_t &pos) {
     break;
   case sdma::OP_COPY: {
     if (subOp != sdma::SUBOP_COPY_LINEAR)
-      return runtimeError("COPY sub-op " + Twine(subOp) + " at " + where() +
-                          " (not emulated)");
+      return runtimeError("COPY sub-op " + std::to_string(subOp) + " at " +
+                          where() + " (not emulated)");
     length = sdma::COPY_LINEAR_DWORDS;
     if (Error e = packet(length, "COPY_LINEAR"))
       return e;
@@ -389,12 +390,12 @@ Error CommandProcessor::stepSDMA(const Dwords &dwords, uint64_t &pos) {
                  sdma::pollFunctionOf(header), b[pr::VALUE], b[pr::MASK]);
     else if (!(header & sdma::POLL_HDP_FLUSH))
       return runtimeError("POLL_REGMEM on register 0x" +
-                          Twine::utohexstr(b[pr::ADDRESS_LO]) + " at " +
-                          where() + " (not emulated)");
+                          toHex(b[pr::ADDRESS_LO]) + " at " + where() +
+                          " (not emulated)");
     break;
   case sdma::OP_TIMESTAMP:
     if (subOp != sdma::SUBOP_TIMESTAMP_GET_GLOBAL)
-      return runtimeError("TIMESTAMP sub-op " + Twine(subOp) + " at " +
+      return runtimeError("TIMESTAMP sub-op " + std::to_string(subOp) + " at " +
                           where() + " (not emulated)");
     length = sdma::TIMESTAMP_DWORDS;
     if (Error e = packet(length, "TIMESTAMP"))
@@ -404,7 +405,8 @@ Error CommandProcessor::stepSDMA(const Dwords &dwords, uint64_t &pos) {
         .store(host.gpuClock(), std::memory_order_release);
     break;
   default:
-    return runtimeError("unknown SDMA opcode " + Twine(op) + " at " + where());
+    return runtimeError("unknown SDMA opcode " + std::to_string(op) + " at " +
+                        where());
   }
   pos += length;
   return Error::success();

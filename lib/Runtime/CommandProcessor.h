@@ -18,10 +18,8 @@
 #include "HCQ/Target/AMD/CodeObject.h"
 #include "HCQ/Target/AMD/PM4.h"
 
-#include "llvm/ADT/STLFunctionalExtras.h"
-#include "llvm/ADT/SmallVector.h"
-#include "llvm/ADT/StringRef.h"
-#include "llvm/Support/Error.h"
+#include "HCQ/Base/Error.h"
+#include <string_view>
 
 #include <array>
 #include <atomic>
@@ -105,7 +103,7 @@ public:
   /// Executes the packets from the read pointer up to `wptr`, storing the
   /// read pointer after each. On a packet it cannot execute, returns the
   /// error with the read pointer left at that packet.
-  llvm::Error execute(uint64_t wptr);
+  Error execute(uint64_t wptr);
 
   /// The program whose twin is running, or null; read by other threads.
   const TwinProgram *runningProgram() const {
@@ -114,14 +112,13 @@ public:
 
 private:
   struct Dwords;
-  llvm::Error body(const Dwords &dwords, uint64_t pos, uint64_t n,
-                   llvm::SmallVectorImpl<uint32_t> &out,
-                   llvm::StringRef packet);
+  Error body(const Dwords &dwords, uint64_t pos, uint64_t n,
+             std::vector<uint32_t> &out, std::string_view packet);
   void waitMemory(uint64_t at, uint32_t function, uint32_t ref, uint32_t mask);
-  llvm::Error stepPM4(const Dwords &dwords, uint64_t &pos, unsigned depth);
-  llvm::Error dispatch(std::array<uint32_t, 3> groups,
-                       llvm::function_ref<std::string()> where);
-  llvm::Error stepSDMA(const Dwords &dwords, uint64_t &pos);
+  Error stepPM4(const Dwords &dwords, uint64_t &pos, unsigned depth);
+  Error dispatch(std::array<uint32_t, 3> groups,
+                 std::function<std::string()> where);
+  Error stepSDMA(const Dwords &dwords, uint64_t &pos);
 
   const bool isPM4;
   const uint8_t *const ring;

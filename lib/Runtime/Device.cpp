@@ -12,15 +12,10 @@
 
 #include "HCQ/Target/AMD/Target.h"
 
-#include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/MathExtras.h"
-
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
 #include <unistd.h>
-
-using namespace llvm;
 
 namespace hcq::runtime {
 namespace {
@@ -109,13 +104,14 @@ DeviceImpl::~DeviceImpl() {
 Expected<uint64_t> DeviceImpl::allocate(uint64_t bytes, Placement placement) {
   uint64_t limit = runtime.getOptions().maxAllocationBytes;
   if (bytes > limit)
-    return runtimeError(name + ": an allocation of " + Twine(bytes) +
+    return runtimeError(name + ": an allocation of " + std::to_string(bytes) +
                         " bytes is more than RuntimeOptions::"
                         "maxAllocationBytes (" +
-                        Twine(limit) + ")");
+                        std::to_string(limit) + ")");
   uint64_t size = alignTo(std::max<uint64_t>(bytes, 1), 256);
   if (size < bytes)
-    return runtimeError(name + ": cannot allocate " + Twine(bytes) + " bytes");
+    return runtimeError(name + ": cannot allocate " + std::to_string(bytes) +
+                        " bytes");
   uint64_t address;
   if (gpu) {
     Expected<uint64_t> allocated = gpu->allocate(size, placement);
@@ -125,7 +121,7 @@ Expected<uint64_t> DeviceImpl::allocate(uint64_t bytes, Placement placement) {
   } else {
     void *p = std::aligned_alloc(256, size);
     if (!p)
-      return runtimeError(name + ": out of memory for " + Twine(size) +
+      return runtimeError(name + ": out of memory for " + std::to_string(size) +
                           " bytes");
     std::memset(p, 0, size);
     address = reinterpret_cast<uint64_t>(p);
@@ -156,9 +152,9 @@ Expected<uint64_t> DeviceImpl::getPlaceholder(PlaceholderTag tag,
       auto [address, size] = it->second;
       if (bytes > size)
         return runtimeError(
-            name + ": an executable asks for " + Twine(bytes) +
+            name + ": an executable asks for " + std::to_string(bytes) +
             " bytes of the device's " + abi::getPlaceholderTagName(tag) +
-            ", which has " + Twine(size) +
+            ", which has " + std::to_string(size) +
             " (another executable on the device was compiled for another "
             "target)");
       return address;
@@ -168,7 +164,8 @@ Expected<uint64_t> DeviceImpl::getPlaceholder(PlaceholderTag tag,
   // elsewhere plain memory nobody reads.
   bool mailboxSlot = tag == PlaceholderTag::event_mailbox && gpu;
   if (mailboxSlot && bytes > 8)
-    return runtimeError(name + ": an executable asks for " + Twine(bytes) +
+    return runtimeError(name + ": an executable asks for " +
+                        std::to_string(bytes) +
                         " bytes of the device's event_mailbox, which has 8");
   // Scratch is the GPU's alone; the rest the host reads or writes.
   Expected<uint64_t> address =
@@ -218,14 +215,14 @@ Expected<Queue *> DeviceImpl::getQueue(QueueName queue, PushMode mode) {
   if (ringBytes < 64 || ringBytes % 64)
     return runtimeError("RuntimeOptions::ringBytes must be a positive "
                         "multiple of 64, got " +
-                        Twine(ringBytes));
+                        std::to_string(ringBytes));
   const RuntimeOptions &options = runtime.getOptions();
   bool cpu = mode == PushMode::cpu && id.kind == DeviceKind::CPU;
   bool amd = (mode == PushMode::pm4 || mode == PushMode::sdma) &&
              id.kind == DeviceKind::AMD && options.amd != AMDDevice::None;
   if (!cpu && !amd)
     return runtimeError("no queue of this runtime takes a push of mode " +
-                        Twine(uint32_t(mode)) + " to " + queueName);
+                        std::to_string(uint32_t(mode)) + " to " + queueName);
   Expected<uint64_t> ring = allocate(ringBytes);
   if (!ring)
     return ring.takeError();
@@ -262,7 +259,8 @@ Expected<uint64_t> DeviceImpl::loadProgram(const Kernel &kernel,
   if (gpu) {
     std::optional<amd::Target> built = amd::lookupTargetByMach(info.mach);
     std::string builtFor =
-        built ? built->name.str() : "EF_AMDGPU_MACH 0x" + utohexstr(info.mach);
+        built ? std::string(built->name)
+              : "EF_AMDGPU_MACH 0x" + toHex(info.mach, /*upper=*/true);
     if (builtFor != gpu->getTargetName())
       return runtimeError("AMD kernel " + kernel.name + " was compiled for " +
                           builtFor + ", and " + name + " is a " +
@@ -275,9 +273,9 @@ Expected<uint64_t> DeviceImpl::loadProgram(const Kernel &kernel,
       return runtimeError("AMD kernel " + kernel.name +
                           " uses scratch laid "
                           "out for at most " +
-                          Twine(built->scratchShaderEngines) +
+                          std::to_string(built->scratchShaderEngines) +
                           " shader engines, and " + name + " has " +
-                          Twine(engines));
+                          std::to_string(engines));
   }
   // The emulated device runs the kernel's CPU twin instead.
   std::optional<TwinProgram> program;
@@ -324,7 +322,8 @@ Error DeviceImpl::synchronize() {
             timeline, timeout, getInterrupts()))
       return Error::success();
     return runtimeError("synchronize: the " + name + " timeline stays at " +
-                        Twine(timeline.load()) + ", below " + Twine(target));
+                        std::to_string(timeline.load()) + ", below " +
+                        std::to_string(target));
   };
   // A GPU's queues drain by themselves, and the timeline store raises the
   // interrupt the wait sleeps on: on a GPU that wait comes first, so the
@@ -334,7 +333,7 @@ Error DeviceImpl::synchronize() {
   auto stuck = [&](Queue &queue) {
     return runtimeError(queue.getName() + ": " + queue.describeRunning() +
                         " has not finished after " +
-                        Twine(queue.waitTimeout().count()) + " ms");
+                        std::to_string(queue.waitTimeout().count()) + " ms");
   };
   if (gpu) {
     if (Error e = waitForTimeline()) {
@@ -436,14 +435,14 @@ Error RuntimeImpl::synchronizeLocked() {
   return synchronizeDevices(openDeviceList());
 }
 
-Error RuntimeImpl::synchronizeDevices(ArrayRef<DeviceImpl *> devices) {
+Error RuntimeImpl::synchronizeDevices(Span<DeviceImpl *const> devices) {
   for (DeviceImpl *device : devices)
     if (Error e = device->synchronize())
       return hang(toString(std::move(e)));
   return takeQueueError();
 }
 
-Error RuntimeImpl::hang(const Twine &what) {
+Error RuntimeImpl::hang(const std::string &what) {
   if (Error e = takeQueueError())
     return e;
   return runtimeError("hang detected: " + what);
@@ -472,7 +471,7 @@ Error RuntimeImpl::takeQueueError() {
   return runtimeError(first);
 }
 
-bool RuntimeImpl::stopQueues(const Twine &why) {
+bool RuntimeImpl::stopQueues(const std::string &why) {
   std::vector<DeviceImpl *> open = openDeviceList();
   bool reported = false;
   for (DeviceImpl *device : open)

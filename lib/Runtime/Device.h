@@ -38,23 +38,23 @@ public:
   /// `bytes` of memory for `placement`, 256-byte aligned (programs need it:
   /// COMPUTE_PGM_LO holds address >> 8); zeroed, except Placement::Device
   /// memory on a GPU, which the host cannot reach.
-  llvm::Expected<uint64_t> allocate(uint64_t bytes,
-                                    Placement placement = Placement::Host);
+  Expected<uint64_t> allocate(uint64_t bytes,
+                              Placement placement = Placement::Host);
   void free(uint64_t address);
   /// The device's memory for a device-scoped placeholder of `tag`, made at
   /// its first request with the tag's initial value (the timeline value 1,
   /// the sentinel all ones, everything else 0); a later request for more
   /// bytes than the first is refused.
-  llvm::Expected<uint64_t> getPlaceholder(PlaceholderTag tag, uint64_t bytes);
+  Expected<uint64_t> getPlaceholder(PlaceholderTag tag, uint64_t bytes);
   /// The number the device gives for a placeholder of scope DeviceNumber:
   /// its interrupt event's id (0 on devices no host sleeps on).
-  llvm::Expected<uint64_t> getNumber(PlaceholderTag tag);
+  Expected<uint64_t> getNumber(PlaceholderTag tag);
   /// What host waits on this device's timeline may sleep on, or null.
   InterruptWait *getInterrupts() const { return gpu.get(); }
   /// Opens the device (the GPU, for a hardware AMD device) and makes its
   /// timeline: it exists from the start, so synchronize needs no
   /// executable. Called once, before the device is shared.
-  llvm::Error open();
+  Error open();
   /// GPU clock ticks as CLOCK_MONOTONIC nanoseconds (the emulated and CPU
   /// devices count those already).
   uint64_t toHostNs(uint64_t ticks) {
@@ -66,19 +66,19 @@ public:
 
   /// The device's queue `queue`, created at its first request; `mode` must
   /// be the queue's.
-  llvm::Expected<Queue *> getQueue(QueueName queue, PushMode mode);
+  Expected<Queue *> getQueue(QueueName queue, PushMode mode);
   /// Bytes of each queue's ring.
   uint64_t getRingBytes() const;
 
   /// Memory holding `info.image` on this device, shared by every executable
   /// loading the same image; `kernel`'s twin is registered at its entry.
-  llvm::Expected<uint64_t> loadProgram(const Kernel &kernel,
-                                       const amd::KernelInfo &info);
+  Expected<uint64_t> loadProgram(const Kernel &kernel,
+                                 const amd::KernelInfo &info);
 
   /// Waits until every queue has executed what was pushed to it and the
   /// timeline has reached its host value - 1 (the last finalizer of every
   /// run stored it). A hang names the device; a fault stops the wait.
-  llvm::Error synchronize();
+  Error synchronize();
 
   /// The queues made so far, for error reports.
   template <typename Fn> void forEachQueue(Fn fn) {
@@ -113,37 +113,37 @@ public:
   explicit RuntimeImpl(RuntimeOptions options) : Runtime(std::move(options)) {}
   ~RuntimeImpl() override;
 
-  llvm::Expected<std::unique_ptr<LoadedExecutable>>
+  Expected<std::unique_ptr<LoadedExecutable>>
   load(const Executable &exe) override;
-  llvm::Error synchronize() override;
+  Error synchronize() override;
   std::vector<DeviceId> openDevices() const override;
 
   /// `id`, opened at its first request.
-  llvm::Expected<DeviceImpl *> getDevice(DeviceId id);
+  Expected<DeviceImpl *> getDevice(DeviceId id);
 
   /// The address of a CPU kernel's function (its library loaded once).
-  llvm::Expected<uint64_t> getHostFunction(const Kernel &kernel);
+  Expected<uint64_t> getHostFunction(const Kernel &kernel);
   /// The CPU twin of AMD `kernel`: RuntimeOptions::amdTwins by symbol, else
   /// the runtime's own for the builtin copy kernel, else `hcq_twin_<symbol>`
   /// in the first twin library defining it.
-  llvm::Expected<hcq_amd_twin> findTwin(const Kernel &kernel);
+  Expected<hcq_amd_twin> findTwin(const Kernel &kernel);
 
   /// The first error a queue reported, if any. Hangs are reported once; a
   /// fault every time (it is fatal for the runtime).
-  llvm::Error takeQueueError();
+  Error takeQueueError();
   /// Stops every queue: pushed work is dropped and waits give up. What
   /// destroying an executable whose work hangs does, so its memory can go.
   /// Returns false if a queue is stuck in work that does not end (a kernel
   /// that never returns), which may still touch that memory.
-  bool stopQueues(const llvm::Twine &why);
+  bool stopQueues(const std::string &why);
   /// Waits for every open device.
-  llvm::Error synchronizeLocked();
+  Error synchronizeLocked();
   /// Waits for `devices`; a wait that times out is reported as the queues'
   /// own error when they have one, else as a hang.
-  llvm::Error synchronizeDevices(llvm::ArrayRef<DeviceImpl *> devices);
+  Error synchronizeDevices(Span<DeviceImpl *const> devices);
   /// A host-side wait timed out: a queue's own report names the cause better
   /// than `what`, when there is one.
-  llvm::Error hang(const llvm::Twine &what);
+  Error hang(const std::string &what);
 
   /// Held by every run, load, synchronize and unload: the runtime's host
   /// state (timeline values, inputs tables, rings' put pointers) is
@@ -158,12 +158,11 @@ public:
   std::atomic<bool> abandonedQueues{false};
 
 protected:
-  llvm::Expected<uint64_t> allocateMemory(DeviceId device,
-                                          uint64_t bytes) override;
+  Expected<uint64_t> allocateMemory(DeviceId device, uint64_t bytes) override;
   void freeMemory(DeviceId device, uint64_t address) override;
 
 private:
-  llvm::Expected<void *> openLibrary(const std::string &path);
+  Expected<void *> openLibrary(const std::string &path);
   /// The open devices, in the order they opened.
   std::vector<DeviceImpl *> openDeviceList();
 

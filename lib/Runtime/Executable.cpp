@@ -2,14 +2,11 @@
 
 #include "HCQ/Runtime/Executable.h"
 
+#include "HCQ/Base/Bytes.h"
+#include "HCQ/Base/Ranges.h"
 #include "HCQ/Target/AMD/CodeObject.h"
 
-#include "llvm/Support/CRC.h"
-#include "llvm/Support/Endian.h"
-
 #include <cstring>
-
-using namespace llvm;
 
 namespace hcq::runtime {
 
@@ -27,7 +24,7 @@ AMDKernelFacts AMDKernelFacts::of(const amd::KernelInfo &info, uint32_t image) {
 }
 amd::KernelInfo
 AMDKernelFacts::toKernelInfo(const std::string &symbol,
-                             llvm::ArrayRef<uint8_t> imageBytes) const {
+                             Span<const uint8_t> imageBytes) const {
   amd::KernelInfo info;
   info.name = symbol;
   info.image.assign(imageBytes.begin(), imageBytes.end());
@@ -90,23 +87,23 @@ public:
   void u8(uint8_t v) { out.push_back(v); }
   void u32(uint32_t v) {
     uint8_t b[4];
-    support::endian::write32le(b, v);
+    write32le(b, v);
     out.insert(out.end(), b, b + 4);
   }
   void u64(uint64_t v) {
     uint8_t b[8];
-    support::endian::write64le(b, v);
+    write64le(b, v);
     out.insert(out.end(), b, b + 8);
   }
-  void bytes(ArrayRef<uint8_t> data) {
+  void bytes(Span<const uint8_t> data) {
     u64(data.size());
     out.insert(out.end(), data.begin(), data.end());
   }
   void string(const std::string &s) {
-    bytes(ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(s.data()),
-                            s.size()));
+    bytes(Span<const uint8_t>(reinterpret_cast<const uint8_t *>(s.data()),
+                              s.size()));
   }
-  void u32s(ArrayRef<uint32_t> values) {
+  void u32s(Span<const uint32_t> values) {
     u32(values.size());
     for (uint32_t v : values)
       u32(v);
@@ -138,18 +135,14 @@ public:
 /// Reads the payload; every read checks what is left first.
 class Reader {
 public:
-  explicit Reader(ArrayRef<uint8_t> data) : data(data) {}
+  explicit Reader(Span<const uint8_t> data) : data(data) {}
 
   bool failed() const { return !error.empty(); }
   const std::string &message() const { return error; }
 
   uint8_t u8() { return take(1) ? data[at - 1] : 0; }
-  uint32_t u32() {
-    return take(4) ? support::endian::read32le(data.data() + at - 4) : 0;
-  }
-  uint64_t u64() {
-    return take(8) ? support::endian::read64le(data.data() + at - 8) : 0;
-  }
+  uint32_t u32() { return take(4) ? read32le(data.data() + at - 4) : 0; }
+  uint64_t u64() { return take(8) ? read64le(data.data() + at - 8) : 0; }
   std::vector<uint8_t> bytes() {
     uint64_t n = u64();
     if (failed() || !fits(n, 1))
@@ -228,14 +221,13 @@ private:
     return true;
   }
 
-  ArrayRef<uint8_t> data;
+  Span<const uint8_t> data;
   size_t at = 0;
   std::string error;
 };
 
-Error formatError(const Twine &why) {
-  return createStringError(inconvertibleErrorCode(),
-                           "invalid hcq executable: " + why);
+Error formatError(const std::string &why) {
+  return Error::failure("invalid hcq executable: " + why);
 }
 
 /// Checks that every index names something that exists and every record has
@@ -244,16 +236,18 @@ Error validate(const Executable &exe) {
   // Limits of the format, so that a file cannot make its reader or the
   // runtime attempt what no schedule needs.
   if (exe.numArgs > MAX_ARGUMENTS)
-    return formatError(Twine(exe.numArgs) + " arguments, more than the " +
-                       Twine(MAX_ARGUMENTS) + " an executable may have");
+    return formatError(
+        std::to_string(exe.numArgs) + " arguments, more than the " +
+        std::to_string(MAX_ARGUMENTS) + " an executable may have");
   if (exe.arguments.size() != exe.numArgs)
-    return formatError(Twine(exe.arguments.size()) + " argument records for " +
-                       Twine(exe.numArgs) + " arguments");
+    return formatError(std::to_string(exe.arguments.size()) +
+                       " argument records for " + std::to_string(exe.numArgs) +
+                       " arguments");
   size_t values = exe.values.size();
-  auto value = [&](uint32_t v, const Twine &where) -> Error {
+  auto value = [&](uint32_t v, const std::string &where) -> Error {
     if (v >= values)
-      return formatError(where + " names value " + Twine(v) + " of " +
-                         Twine(values));
+      return formatError(where + " names value " + std::to_string(v) + " of " +
+                         std::to_string(values));
     return Error::success();
   };
   // An AMD kernel's entry is inside its image, where a program's address
@@ -263,116 +257,127 @@ Error validate(const Executable &exe) {
       continue;
     if (k.amd.image >= exe.images.size())
       return formatError("kernel " + k.name + " is in image " +
-                         Twine(k.amd.image) + " of " +
-                         Twine(exe.images.size()));
+                         std::to_string(k.amd.image) + " of " +
+                         std::to_string(exe.images.size()));
     if (k.amd.entryOffset >= exe.images[k.amd.image].size() ||
         k.amd.entryOffset % 256)
       return formatError("kernel " + k.name + " enters at byte " +
-                         Twine(k.amd.entryOffset) + " of its " +
-                         Twine(exe.images[k.amd.image].size()) +
+                         std::to_string(k.amd.entryOffset) + " of its " +
+                         std::to_string(exe.images[k.amd.image].size()) +
                          "-byte image (it must be inside, 256-byte aligned)");
   }
-  for (auto [i, v] : llvm::enumerate(exe.values)) {
+  for (auto [i, v] : enumerate(exe.values)) {
     if (v.bytes > MAX_VALUE_BYTES)
-      return formatError("value " + Twine(i) + " is " + Twine(v.bytes) +
-                         " bytes, more than " + Twine(MAX_VALUE_BYTES));
+      return formatError("value " + std::to_string(i) + " is " +
+                         std::to_string(v.bytes) + " bytes, more than " +
+                         std::to_string(MAX_VALUE_BYTES));
     if (v.kind == ValueKind::Program && v.index >= exe.kernels.size())
-      return formatError("value " + Twine(i) + " is the program of kernel " +
-                         Twine(v.index) + " of " + Twine(exe.kernels.size()));
+      return formatError("value " + std::to_string(i) +
+                         " is the program of kernel " +
+                         std::to_string(v.index) + " of " +
+                         std::to_string(exe.kernels.size()));
     if ((v.kind == ValueKind::Input || v.kind == ValueKind::Variable) &&
         v.index >= exe.numArgs)
-      return formatError("value " + Twine(i) + " is argument " +
-                         Twine(v.index) + " of " + Twine(exe.numArgs));
+      return formatError("value " + std::to_string(i) + " is argument " +
+                         std::to_string(v.index) + " of " +
+                         std::to_string(exe.numArgs));
     if (v.kind == ValueKind::Placeholder &&
         (v.scope() == PlaceholderScope::Device ||
          v.scope() == PlaceholderScope::DeviceNumber) &&
         v.slot != 0)
-      return formatError("value " + Twine(i) +
+      return formatError("value " + std::to_string(i) +
                          " is a device-scoped placeholder with slot " +
-                         Twine(v.slot));
+                         std::to_string(v.slot));
   }
-  for (auto [i, blob] : llvm::enumerate(exe.blobs)) {
-    if (Error e = value(blob.target, "blob " + Twine(i)))
+  for (auto [i, blob] : enumerate(exe.blobs)) {
+    if (Error e = value(blob.target, "blob " + std::to_string(i)))
       return e;
     for (auto &[offset, word] : blob.patches) {
       // A half of an address is 4 bytes, a whole one 8.
       uint64_t width = word.part == WordPart::full ? 8 : 4;
       if (offset > blob.data.size() || width > blob.data.size() - offset)
-        return formatError("blob " + Twine(i) + " patch at " + Twine(offset) +
-                           " is outside its " + Twine(blob.data.size()) +
-                           " bytes");
+        return formatError("blob " + std::to_string(i) + " patch at " +
+                           std::to_string(offset) + " is outside its " +
+                           std::to_string(blob.data.size()) + " bytes");
       for (uint32_t ref : word.refs)
-        if (Error e = value(ref, "blob " + Twine(i) + " patch"))
+        if (Error e = value(ref, "blob " + std::to_string(i) + " patch"))
           return e;
       if (word.shift >= 64)
-        return formatError("blob " + Twine(i) + " patch at " + Twine(offset) +
-                           " shifts by " + Twine(word.shift));
+        return formatError("blob " + std::to_string(i) + " patch at " +
+                           std::to_string(offset) + " shifts by " +
+                           std::to_string(word.shift));
     }
   }
-  for (auto [i, table] : llvm::enumerate(exe.inputs)) {
-    if (Error e = value(table.table, "inputs table " + Twine(i)))
+  for (auto [i, table] : enumerate(exe.inputs)) {
+    if (Error e = value(table.table, "inputs table " + std::to_string(i)))
       return e;
     for (auto [input, lane] : table.slots)
-      if (Error e = value(input, "inputs table " + Twine(i)))
+      if (Error e = value(input, "inputs table " + std::to_string(i)))
         return e;
   }
-  for (auto [i, sub] : llvm::enumerate(exe.submitters))
+  for (auto [i, sub] : enumerate(exe.submitters))
     for (const Step &step : sub.steps) {
       for (uint32_t op : step.operands)
         if (op >= sub.numArgs)
-          return formatError("submitter " + Twine(i) + " step names argument " +
-                             Twine(op) + " of " + Twine(sub.numArgs));
+          return formatError("submitter " + std::to_string(i) +
+                             " step names argument " + std::to_string(op) +
+                             " of " + std::to_string(sub.numArgs));
       if (step.patch.word.shift >= 64)
-        return formatError("submitter " + Twine(i) + " word shifts by " +
-                           Twine(step.patch.word.shift));
+        return formatError("submitter " + std::to_string(i) +
+                           " word shifts by " +
+                           std::to_string(step.patch.word.shift));
       for (uint32_t ref : step.patch.word.refs)
         if (ref >= sub.numArgs)
-          return formatError("submitter " + Twine(i) + " word names argument " +
-                             Twine(ref) + " of " + Twine(sub.numArgs));
+          return formatError("submitter " + std::to_string(i) +
+                             " word names argument " + std::to_string(ref) +
+                             " of " + std::to_string(sub.numArgs));
       if (step.operands.size() < abi::getStepOperandCount(step.kind))
-        return formatError("submitter " + Twine(i) + " has a step of kind " +
-                           Twine(uint32_t(step.kind)) + " with " +
-                           Twine(step.operands.size()) + " operands");
+        return formatError("submitter " + std::to_string(i) +
+                           " has a step of kind " +
+                           std::to_string(uint32_t(step.kind)) + " with " +
+                           std::to_string(step.operands.size()) + " operands");
       if (step.kind == StepKind::Push && step.push.devices.empty())
-        return formatError("submitter " + Twine(i) +
+        return formatError("submitter " + std::to_string(i) +
                            " has a push on no device");
     }
-  for (auto [i, step] : llvm::enumerate(exe.plan)) {
+  for (auto [i, step] : enumerate(exe.plan)) {
     if (step.kind == PlanStepKind::Call) {
       if (step.callee >= exe.submitters.size())
-        return formatError("plan step " + Twine(i) + " calls submitter " +
-                           Twine(step.callee) + " of " +
-                           Twine(exe.submitters.size()));
+        return formatError("plan step " + std::to_string(i) +
+                           " calls submitter " + std::to_string(step.callee) +
+                           " of " + std::to_string(exe.submitters.size()));
       if (step.operands.size() != exe.submitters[step.callee].numArgs)
-        return formatError("plan step " + Twine(i) + " passes " +
-                           Twine(step.operands.size()) + " arguments to a " +
-                           Twine(exe.submitters[step.callee].numArgs) +
+        return formatError("plan step " + std::to_string(i) + " passes " +
+                           std::to_string(step.operands.size()) +
+                           " arguments to a " +
+                           std::to_string(exe.submitters[step.callee].numArgs) +
                            "-argument submitter");
     }
     if (step.kind == PlanStepKind::Copy && step.operands.size() != 2)
-      return formatError("plan step " + Twine(i) + " is a copy of " +
-                         Twine(step.operands.size()) + " buffers");
+      return formatError("plan step " + std::to_string(i) + " is a copy of " +
+                         std::to_string(step.operands.size()) + " buffers");
     if (step.kind == PlanStepKind::Launch && step.callee >= exe.kernels.size())
-      return formatError("plan step " + Twine(i) + " launches kernel " +
-                         Twine(step.callee) + " of " +
-                         Twine(exe.kernels.size()));
+      return formatError("plan step " + std::to_string(i) +
+                         " launches kernel " + std::to_string(step.callee) +
+                         " of " + std::to_string(exe.kernels.size()));
     for (uint32_t op : step.operands)
-      if (Error e = value(op, "plan step " + Twine(i)))
+      if (Error e = value(op, "plan step " + std::to_string(i)))
         return e;
   }
   // The runtime reads each entry's pair as one 64-bit slot per lane.
-  for (auto [i, entry] : llvm::enumerate(exe.profile)) {
+  for (auto [i, entry] : enumerate(exe.profile)) {
     for (uint32_t v : {entry.start, entry.end}) {
-      if (Error e = value(v, "profile entry " + Twine(i)))
+      if (Error e = value(v, "profile entry " + std::to_string(i)))
         return e;
       const Value &slot = exe.values[v];
       if (!slot.isPlaceholder(PlaceholderTag::timestamp) || slot.bytes < 8 ||
           slot.devices.empty())
-        return formatError("profile entry " + Twine(i) + " names value " +
-                           Twine(v) + ", which is no timestamp placeholder");
+        return formatError("profile entry " + std::to_string(i) +
+                           " names value " + std::to_string(v) +
+                           ", which is no timestamp placeholder");
     }
     if (!(exe.values[entry.start].devices == exe.values[entry.end].devices))
-      return formatError("profile entry " + Twine(i) +
+      return formatError("profile entry " + std::to_string(i) +
                          " has its timestamps on different devices");
   }
   return Error::success();
@@ -525,10 +530,10 @@ std::vector<uint8_t> writeExecutable(const Executable &exe) {
 
   std::vector<uint8_t> file(HEADER_BYTES);
   std::memcpy(file.data(), MAGIC, 4);
-  support::endian::write32le(file.data() + 4, FORMAT_VERSION);
-  support::endian::write64le(file.data() + 8, w.out.size());
-  support::endian::write32le(file.data() + 16, llvm::crc32(w.out));
-  support::endian::write32le(file.data() + 20, 0);
+  write32le(file.data() + 4, FORMAT_VERSION);
+  write64le(file.data() + 8, w.out.size());
+  write32le(file.data() + 16, crc32(w.out));
+  write32le(file.data() + 20, 0);
   file.insert(file.end(), w.out.begin(), w.out.end());
   return file;
 }
@@ -536,37 +541,37 @@ std::vector<uint8_t> writeExecutable(const Executable &exe) {
 void resealExecutable(std::vector<uint8_t> &bytes) {
   if (bytes.size() < HEADER_BYTES)
     return;
-  ArrayRef<uint8_t> payload(bytes.data() + HEADER_BYTES,
-                            bytes.size() - HEADER_BYTES);
-  support::endian::write32le(bytes.data() + 16, llvm::crc32(payload));
+  Span<const uint8_t> payload(bytes.data() + HEADER_BYTES,
+                              bytes.size() - HEADER_BYTES);
+  write32le(bytes.data() + 16, crc32(payload));
 }
 
-Expected<Executable> readExecutable(ArrayRef<uint8_t> bytes) {
+Expected<Executable> readExecutable(Span<const uint8_t> bytes) {
   if (bytes.size() < HEADER_BYTES)
-    return formatError("truncated: " + Twine(bytes.size()) +
-                       " bytes, shorter than the " + Twine(HEADER_BYTES) +
-                       "-byte header");
+    return formatError("truncated: " + std::to_string(bytes.size()) +
+                       " bytes, shorter than the " +
+                       std::to_string(HEADER_BYTES) + "-byte header");
   if (std::memcmp(bytes.data(), MAGIC, 4) != 0)
     return formatError("not an HCQX file (bad magic)");
-  uint32_t version = support::endian::read32le(bytes.data() + 4);
+  uint32_t version = read32le(bytes.data() + 4);
   if (version != FORMAT_VERSION)
-    return formatError("format version " + Twine(version) +
-                       ", this reader reads version " + Twine(FORMAT_VERSION) +
-                       (version < FORMAT_VERSION
-                            ? ": the file is older than this runtime; "
-                              "recompile it with this hcq-opt"
-                            : ": the file is newer than this runtime"));
-  uint64_t size = support::endian::read64le(bytes.data() + 8);
+    return formatError(
+        "format version " + std::to_string(version) +
+        ", this reader reads version " + std::to_string(FORMAT_VERSION) +
+        (version < FORMAT_VERSION ? ": the file is older than this runtime; "
+                                    "recompile it with this hcq-opt"
+                                  : ": the file is newer than this runtime"));
+  uint64_t size = read64le(bytes.data() + 8);
   if (size != bytes.size() - HEADER_BYTES)
     return formatError(
-        "header says " + Twine(size) +
+        "header says " + std::to_string(size) +
         " payload bytes, the "
         "file has " +
-        Twine(bytes.size() - HEADER_BYTES) +
+        std::to_string(bytes.size() - HEADER_BYTES) +
         (size > bytes.size() - HEADER_BYTES ? " (truncated)" : ""));
-  ArrayRef<uint8_t> payload = bytes.drop_front(HEADER_BYTES);
-  uint32_t checksum = support::endian::read32le(bytes.data() + 16);
-  if (checksum != llvm::crc32(payload))
+  Span<const uint8_t> payload = bytes.dropFront(HEADER_BYTES);
+  uint32_t checksum = read32le(bytes.data() + 16);
+  if (checksum != crc32(payload))
     return formatError("checksum mismatch: the file is corrupt");
 
   Reader r(payload);
@@ -682,7 +687,7 @@ Expected<Executable> readExecutable(ArrayRef<uint8_t> bytes) {
   if (r.failed())
     return formatError(r.message());
   if (!r.atEnd())
-    return formatError(Twine(payload.size() - r.offset()) +
+    return formatError(std::to_string(payload.size() - r.offset()) +
                        " bytes after the profile entries");
   if (Error e = validate(exe))
     return std::move(e);

@@ -9,11 +9,6 @@
 
 #include "HCQ/Target/AMD/Target.h"
 
-#include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/StringExtras.h"
-#include "llvm/ADT/StringMap.h"
-#include "llvm/Support/MathExtras.h"
-
 #include <libdrm/amdgpu_drm.h>
 #include <linux/kfd_ioctl.h>
 
@@ -25,8 +20,6 @@
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
-
-using namespace llvm;
 
 namespace hcq::runtime::kfd {
 
@@ -62,11 +55,12 @@ Expected<std::string> readFile(const std::string &path) {
   return text;
 }
 
-Expected<uint64_t> parseNumber(StringRef text, const std::string &what) {
-  uint64_t value;
-  if (text.trim().getAsInteger(10, value))
-    return runtimeError(what + " is not a number: '" + text.trim() + "'");
-  return value;
+Expected<uint64_t> parseNumber(std::string_view text, const std::string &what) {
+  std::optional<uint64_t> value = parseUnsigned(trim(text));
+  if (!value)
+    return runtimeError(what + " is not a number: '" + std::string(trim(text)) +
+                        "'");
+  return *value;
 }
 
 /// An ioctl retried on EINTR/EAGAIN, as libhsakmt's kmtIoctl does.
@@ -97,8 +91,7 @@ std::string GpuNode::targetName() const {
   unsigned major = gfxTargetVersion / 10000,
            minor = gfxTargetVersion / 100 % 100,
            stepping = gfxTargetVersion % 100;
-  return "gfx" + std::to_string(major) + utohexstr(minor, /*LowerCase=*/true) +
-         utohexstr(stepping, /*LowerCase=*/true);
+  return "gfx" + std::to_string(major) + toHex(minor) + toHex(stepping);
 }
 
 unsigned GpuNode::computeUnits() const {
@@ -111,8 +104,8 @@ unsigned GpuNode::shaderEngines() const {
              : 0;
 }
 
-Expected<std::vector<GpuNode>> readTopology(StringRef nodesPath) {
-  std::string root = nodesPath.str();
+Expected<std::vector<GpuNode>> readTopology(std::string_view nodesPath) {
+  std::string root(nodesPath);
   DIR *dir = ::opendir(root.c_str());
   if (!dir)
     return runtimeError("cannot list the KFD topology " + root + ": " +
@@ -120,12 +113,12 @@ Expected<std::vector<GpuNode>> readTopology(StringRef nodesPath) {
                         " (is the amdgpu kernel driver loaded?)");
   std::vector<unsigned> ids;
   while (dirent *entry = ::readdir(dir)) {
-    unsigned id;
-    if (!StringRef(entry->d_name).getAsInteger(10, id))
-      ids.push_back(id);
+    std::optional<uint64_t> id = parseUnsigned(entry->d_name);
+    if (id && *id <= UINT32_MAX)
+      ids.push_back(unsigned(*id));
   }
   ::closedir(dir);
-  llvm::sort(ids);
+  std::sort(ids.begin(), ids.end());
 
   std::vector<GpuNode> gpus;
   for (unsigned id : ids) {
@@ -145,19 +138,18 @@ Expected<std::vector<GpuNode>> readTopology(StringRef nodesPath) {
     node.node = id;
     node.gpuId = uint32_t(*gpuId);
     // "name value" per line [kfd_topology.c node_show: sysfs_show_32bit_prop].
-    StringMap<uint64_t> props;
-    SmallVector<StringRef> lines;
-    StringRef(*properties).split(lines, '\n', -1, /*KeepEmpty=*/false);
-    for (StringRef line : lines) {
-      auto [key, value] = line.trim().split(' ');
-      uint64_t number;
-      if (!value.trim().getAsInteger(10, number))
-        props[key] = number;
+    std::map<std::string, uint64_t, std::less<>> props;
+    for (std::string_view line : splitAll(*properties, '\n')) {
+      auto [key, value] = splitOnce(trim(line), ' ');
+      if (std::optional<uint64_t> number = parseUnsigned(trim(value)))
+        props[std::string(key)] = *number;
     }
-    auto get = [&](StringRef key, uint32_t &field, bool required) -> Error {
+    auto get = [&](std::string_view key, uint32_t &field,
+                   bool required) -> Error {
       auto it = props.find(key);
       if (it == props.end())
-        return required ? runtimeError(folder + "/properties has no " + key)
+        return required ? runtimeError(folder + "/properties has no " +
+                                       std::string(key))
                         : Error::success();
       field = uint32_t(it->second);
       return Error::success();
@@ -210,10 +202,10 @@ public:
     // Only the major version breaks compatibility [kfd_ioctl.h].
     if (version.major_version != KFD_IOCTL_MAJOR_VERSION) {
       ::close(fd);
-      return runtimeError("/dev/kfd speaks KFD ABI " +
-                          Twine(version.major_version) + "." +
-                          Twine(version.minor_version) + ", this runtime " +
-                          Twine(KFD_IOCTL_MAJOR_VERSION) + ".x");
+      return runtimeError(
+          "/dev/kfd speaks KFD ABI " + std::to_string(version.major_version) +
+          "." + std::to_string(version.minor_version) + ", this runtime " +
+          std::to_string(KFD_IOCTL_MAJOR_VERSION) + ".x");
     }
     current = new Driver(fd, version.minor_version);
     return current;
@@ -222,7 +214,8 @@ public:
   Error ioctl(unsigned long request, void *args, const char *what) {
     if (retryIoctl(fd, request, args) == 0)
       return Error::success();
-    return runtimeError(Twine("KFD ") + what + " failed: " + errnoText(errno));
+    return runtimeError(std::string("KFD ") + what +
+                        " failed: " + errnoText(errno));
   }
 
   /// A signal event for `gpu`, auto-reset, and its mailbox. The first one
@@ -260,7 +253,7 @@ Expected<std::unique_ptr<Gpu>> Gpu::open(unsigned index, std::string name) {
     return runtimeError(name + ": " + toString(nodes.takeError()));
   if (index >= nodes->size())
     return runtimeError(name + ": the KFD topology has " +
-                        Twine(nodes->size()) + " GPU" +
+                        std::to_string(nodes->size()) + " GPU" +
                         (nodes->size() == 1 ? "" : "s"));
   const GpuNode &node = (*nodes)[index];
   std::unique_ptr<Gpu> gpu(new Gpu(**driver, node, name));
@@ -268,7 +261,7 @@ Expected<std::unique_ptr<Gpu>> Gpu::open(unsigned index, std::string name) {
   if (!amd::lookupTarget(gpu->target)) {
     std::string known;
     for (const amd::Target &t : amd::getTargets())
-      known += (known.empty() ? "" : ", ") + t.name.str();
+      known += concat(known.empty() ? "" : ", ", t.name);
     return runtimeError(name + " is a " + gpu->target +
                         ", which hcq does not encode for (it does " + known +
                         ")");
@@ -277,7 +270,7 @@ Expected<std::unique_ptr<Gpu>> Gpu::open(unsigned index, std::string name) {
   // scratch base and writes signals and timestamps once, as for one XCC.
   if (node.numXcc != 1)
     return runtimeError(
-        name + " is a " + gpu->target + " with " + Twine(node.numXcc) +
+        name + " is a " + gpu->target + " with " + std::to_string(node.numXcc) +
         " XCCs, which hcq does not drive yet: partition it into one device "
         "per XCC (CPX mode, e.g. amd-smi set --compute-partition CPX)");
   if (Error e = gpu->acquire())
@@ -340,7 +333,7 @@ Expected<std::pair<uint32_t, uint64_t>> Driver::createEvent(Gpu &gpu) {
     eventPage = page->address;
     eventPageHandle = page->handle;
     eventPageGpus.push_back(gpu.node.gpuId);
-  } else if (!llvm::is_contained(eventPageGpus, gpu.node.gpuId)) {
+  } else if (!isContained(eventPageGpus, gpu.node.gpuId)) {
     if (Error e = gpu.mapToGpu(eventPageHandle))
       return std::move(e);
     eventPageGpus.push_back(gpu.node.gpuId);
@@ -351,7 +344,8 @@ Expected<std::pair<uint32_t, uint64_t>> Driver::createEvent(Gpu &gpu) {
   if (Error e = ioctl(AMDKFD_IOC_CREATE_EVENT, &args, "CREATE_EVENT"))
     return std::move(e);
   if (args.event_slot_index >= KFD_SIGNAL_EVENT_LIMIT)
-    return runtimeError("KFD gave event slot " + Twine(args.event_slot_index) +
+    return runtimeError("KFD gave event slot " +
+                        std::to_string(args.event_slot_index) +
                         ", past the event page");
   return std::make_pair(args.event_id,
                         eventPage + uint64_t(args.event_slot_index) * 8);
@@ -404,14 +398,15 @@ Expected<Gpu::Allocation> Gpu::allocateUnrecorded(uint64_t bytes,
                                                   Placement placement) {
   uint64_t size = alignTo(std::max<uint64_t>(bytes, 1), PAGE_BYTES);
   if (size < bytes)
-    return runtimeError(name + ": cannot allocate " + Twine(bytes) + " bytes");
+    return runtimeError(name + ": cannot allocate " + std::to_string(bytes) +
+                        " bytes");
   // Reserve the address range, then have KFD back it and map the backing
   // at the same address through the render node, so GPU VA = CPU VA
   // [AMD-FACTS.md §3a; tinygrad KFDIface.alloc].
   void *reserved = ::mmap(nullptr, size, PROT_NONE,
                           MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (reserved == MAP_FAILED)
-    return runtimeError(name + ": cannot reserve " + Twine(size) +
+    return runtimeError(name + ": cannot reserve " + std::to_string(size) +
                         " bytes of address space: " + errnoText(errno));
   auto address = reinterpret_cast<uint64_t>(reserved);
   kfd_ioctl_alloc_memory_of_gpu_args alloc{};
@@ -439,7 +434,7 @@ Expected<Gpu::Allocation> Gpu::allocateUnrecorded(uint64_t bytes,
                              "ALLOC_MEMORY_OF_GPU")) {
     ::munmap(reserved, size);
     return runtimeError(name + ": " + toString(std::move(e)) + " for " +
-                        Twine(size) + " bytes");
+                        std::to_string(size) + " bytes");
   }
   auto undo = [&](Error e) -> Error {
     kfd_ioctl_free_memory_of_gpu_args free{};
@@ -454,7 +449,8 @@ Expected<Gpu::Allocation> Gpu::allocateUnrecorded(uint64_t bytes,
                renderFd, off_t(alloc.mmap_offset));
     if (mapped != reserved)
       return undo(runtimeError("cannot map GPU memory at 0x" +
-                               utohexstr(address) + ": " + errnoText(errno)));
+                               toHex(address, /*upper=*/true) + ": " +
+                               errnoText(errno)));
   }
   if (Error e = mapToGpu(alloc.handle))
     return undo(std::move(e));

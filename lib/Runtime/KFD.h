@@ -16,8 +16,8 @@
 
 #include "Queues.h"
 
-#include "llvm/ADT/StringRef.h"
-#include "llvm/Support/Error.h"
+#include "HCQ/Base/Error.h"
+#include <string_view>
 
 #include <linux/kfd_ioctl.h>
 
@@ -65,8 +65,8 @@ struct GpuNode {
 /// The GPU nodes under `nodes` (nodes whose gpu_id is 0 are CPUs), in node
 /// order: AMD:0 is the first. A node that cannot be read is an error naming
 /// the file.
-llvm::Expected<std::vector<GpuNode>>
-readTopology(llvm::StringRef nodes = TOPOLOGY_NODES);
+Expected<std::vector<GpuNode>>
+readTopology(std::string_view nodes = TOPOLOGY_NODES);
 
 class Driver;
 
@@ -77,8 +77,7 @@ public:
   /// AMD:`index` (`name`): the index-th GPU node of the topology. Fails at
   /// once, saying why, without /dev/kfd, without that GPU, or when its
   /// target is not one hcq encodes for.
-  static llvm::Expected<std::unique_ptr<Gpu>> open(unsigned index,
-                                                   std::string name);
+  static Expected<std::unique_ptr<Gpu>> open(unsigned index, std::string name);
   ~Gpu() override;
 
   const GpuNode &getNode() const { return node; }
@@ -88,13 +87,13 @@ public:
   /// for the GPU and the host (GPU VA = CPU VA); zeroed unless it is
   /// Placement::Device, which the host cannot map. VRAM the driver cannot
   /// give (a small BAR, an APU's carve-out) falls back to GTT.
-  llvm::Expected<uint64_t> allocate(uint64_t bytes,
-                                    Placement placement = Placement::Host);
+  Expected<uint64_t> allocate(uint64_t bytes,
+                              Placement placement = Placement::Host);
   void free(uint64_t address);
 
   /// A user-mode queue of `ringBytes` (PM4 compute, or SDMA) whose ring and
   /// pointers the caller allocated with allocate(); fills in the doorbell.
-  llvm::Expected<std::unique_ptr<Queue>>
+  Expected<std::unique_ptr<Queue>>
   createQueue(std::string queueName, bool pm4, RingMemory memory,
               std::chrono::milliseconds timeout,
               std::shared_ptr<QueueFlags> flags);
@@ -116,20 +115,20 @@ private:
   friend class KFDQueue;
   friend class Driver;
   Gpu(Driver &driver, GpuNode node, std::string name);
-  llvm::Error acquire();
+  Error acquire();
   struct Allocation {
     uint64_t address, handle, bytes;
   };
   /// Memory as allocate() makes it, not yet recorded as the GPU's.
-  llvm::Expected<Allocation>
+  Expected<Allocation>
   allocateUnrecorded(uint64_t bytes, Placement placement = Placement::Host);
-  llvm::Error mapToGpu(uint64_t handle);
-  llvm::Expected<uint64_t> doorbellPage(uint64_t doorbellOffset);
-  llvm::Error destroyQueue(uint32_t queueId);
+  Error mapToGpu(uint64_t handle);
+  Expected<uint64_t> doorbellPage(uint64_t doorbellOffset);
+  Error destroyQueue(uint32_t queueId);
   struct ClockSample {
     uint64_t gpu = 0, hostNs = 0;
   };
-  llvm::Expected<ClockSample> sampleClock();
+  Expected<ClockSample> sampleClock();
 
   Driver &driver;
   GpuNode node;

@@ -2,22 +2,18 @@
 
 #include "HCQ/Runtime/Link.h"
 
+#include "HCQ/Base/Bytes.h"
+#include "HCQ/Base/Ranges.h"
 #include "HCQ/Target/AMD/CodeObject.h"
-
-#include "llvm/Support/Endian.h"
-#include "llvm/Support/MathExtras.h"
-#include "llvm/Support/xxhash.h"
 
 #include <map>
 #include <tuple>
 
-using namespace llvm;
-
 namespace hcq::runtime {
 
 namespace {
-Error linkError(const Twine &why) {
-  return createStringError(inconvertibleErrorCode(), "link: " + why);
+Error linkError(const std::string &why) {
+  return Error::failure("link: " + why);
 }
 } // namespace
 
@@ -40,7 +36,7 @@ Expected<LinkResult> link(const Executable &exe, Memory &memory) {
   std::map<std::tuple<uint32_t, DeviceId>, uint64_t> programs;
   std::vector<std::optional<amd::KernelInfo>> images(exe.kernels.size());
 
-  for (auto [i, value] : llvm::enumerate(exe.values)) {
+  for (auto [i, value] : enumerate(exe.values)) {
     std::vector<uint64_t> &lanes = result.addresses[i];
     if (value.kind == ValueKind::Input || value.kind == ValueKind::Variable) {
       lanes.assign(std::max<size_t>(value.devices.size(), 1), 0);
@@ -86,8 +82,8 @@ Expected<LinkResult> link(const Executable &exe, Memory &memory) {
               // parsed here.
               if (kernel.amd.image >= exe.images.size())
                 return linkError("kernel " + kernel.name + " is in image " +
-                                 Twine(kernel.amd.image) + " of " +
-                                 Twine(exe.images.size()));
+                                 std::to_string(kernel.amd.image) + " of " +
+                                 std::to_string(exe.images.size()));
               images[value.index] = kernel.amd.toKernelInfo(
                   kernel.symbol, exe.images[kernel.amd.image]);
             }
@@ -121,15 +117,17 @@ Expected<LinkResult> link(const Executable &exe, Memory &memory) {
             value.kind == ValueKind::Program) &&
            !value.devices.empty();
   };
-  for (auto [i, blob] : llvm::enumerate(exe.blobs)) {
+  for (auto [i, blob] : enumerate(exe.blobs)) {
     if (!isLinkedMemory(blob.target) ||
         exe.values[blob.target].kind == ValueKind::Program)
-      return linkError("blob " + Twine(i) + " is written into value " +
-                       Twine(blob.target) + ", which is no linked memory");
+      return linkError("blob " + std::to_string(i) + " is written into value " +
+                       std::to_string(blob.target) +
+                       ", which is no linked memory");
     if (blob.data.size() > exe.values[blob.target].bytes)
-      return linkError("blob " + Twine(i) + " of " + Twine(blob.data.size()) +
-                       " bytes does not fit its " +
-                       Twine(exe.values[blob.target].bytes) + "-byte value");
+      return linkError(
+          "blob " + std::to_string(i) + " of " +
+          std::to_string(blob.data.size()) + " bytes does not fit its " +
+          std::to_string(exe.values[blob.target].bytes) + "-byte value");
   }
   for (const Blob &blob : exe.blobs) {
     const std::vector<uint64_t> &targets = result.addresses[blob.target];
@@ -146,15 +144,14 @@ Expected<LinkResult> link(const Executable &exe, Memory &memory) {
         if (!isLinkedMemory(ref) ||
             (refLanes.size() != 1 && refLanes.size() <= lane))
           return linkError("a blob patch takes the address of value " +
-                           Twine(ref) +
+                           std::to_string(ref) +
                            ", which is no linked memory of the blob's lanes");
         uint64_t address = refLanes[refLanes.size() == 1 ? 0 : lane];
         uint64_t value = evaluateAddressWord(word, address);
         if (word.part == WordPart::full)
-          support::endian::write64le(data.data() + offset, value);
+          write64le(data.data() + offset, value);
         else
-          support::endian::write32le(data.data() + offset,
-                                     static_cast<uint32_t>(value));
+          write32le(data.data() + offset, static_cast<uint32_t>(value));
       }
       memory.write(targets[lane], data);
       lanes.push_back(std::move(data));
@@ -189,8 +186,8 @@ Expected<const LinkResult &> LinkCache::link(const Executable &exe,
                                              Memory &memory) {
   // A 128-bit digest of the file's bytes, not the bytes themselves: an
   // executable's worth of memory per cached link otherwise.
-  llvm::XXH128_hash_t digest = llvm::xxh3_128bits(writeExecutable(exe));
-  auto key = std::make_tuple(&memory, digest.low64, digest.high64);
+  Digest128 digest = digest128(writeExecutable(exe));
+  auto key = std::make_tuple(&memory, digest.low, digest.high);
   auto it = results.find(key);
   if (it != results.end()) {
     ++hitCount;

@@ -7,8 +7,6 @@
 #include <time.h>
 #include <unistd.h>
 
-using namespace llvm;
-
 namespace hcq::runtime {
 
 InterruptWait::~InterruptWait() = default;
@@ -48,7 +46,7 @@ void Queue::start(std::atomic<uint32_t> &flag) {
   thread = std::thread([this] { loop(); });
 }
 
-bool Queue::waitWhileMoving(llvm::function_ref<bool()> done) {
+bool Queue::waitWhileMoving(std::function<bool()> done) {
   // A stretch without progress ends either in the queue's own wait timing
   // out (it then moves on) or in something that never will.
   while (!waitUntil(done, rptr, timeout))
@@ -91,7 +89,7 @@ Error Queue::waitForRoom(uint64_t put, uint64_t units, uint64_t capacity,
           rptr, timeout))
     return Error::success();
   return runtimeError(name + ": " + reader + " left no room in its ring for " +
-                      Twine(timeout.count()) + " ms");
+                      std::to_string(timeout.count()) + " ms");
 }
 
 void Queue::publish(uint64_t put, std::atomic<uint64_t> *doorbell) {
@@ -136,14 +134,14 @@ void Queue::loop() {
   }
 }
 
-void Queue::report(const Twine &what) {
+void Queue::report(const std::string &what) {
   std::lock_guard<std::mutex> lock(errorMutex);
   if (error.empty())
-    error = (name + ": " + what).str();
+    error = name + ": " + what;
   flags.error.store(true, std::memory_order_release);
 }
 
-void Queue::reportFault(const Twine &what) {
+void Queue::reportFault(const std::string &what) {
   report(what);
   dead.store(true, std::memory_order_release);
   flags.fault.store(true, std::memory_order_release);
@@ -151,9 +149,10 @@ void Queue::reportFault(const Twine &what) {
 
 void Queue::reportHang(uint64_t signal, uint64_t value, uint64_t current) {
   std::string name = flags.names.describe(signal);
-  report("wait on signal 0x" + Twine::utohexstr(signal) + name + " for value " +
-         Twine(value) + " timed out after " + Twine(timeout.count()) +
-         " ms (it holds " + Twine(current) + ")");
+  report("wait on signal 0x" + toHex(signal) + name + " for value " +
+         std::to_string(value) + " timed out after " +
+         std::to_string(timeout.count()) + " ms (it holds " +
+         std::to_string(current) + ")");
 }
 
 std::string Queue::takeError() {

@@ -12,13 +12,14 @@
 
 #include "CommandProcessor.h"
 
+#include "HCQ/Base/Device.h"
 #include "HCQ/Runtime/Executable.h"
 #include "HCQ/Runtime/Twin.h"
-#include "HCQ/Support/Device.h"
 
-#include "llvm/ADT/STLFunctionalExtras.h"
-#include "llvm/ADT/Twine.h"
-#include "llvm/Support/Error.h"
+#include "HCQ/Base/Bytes.h"
+#include "HCQ/Base/Error.h"
+#include "HCQ/Base/Ranges.h"
+#include "HCQ/Base/Strings.h"
 
 #include <algorithm>
 #include <atomic>
@@ -32,8 +33,8 @@
 
 namespace hcq::runtime {
 
-inline llvm::Error runtimeError(const llvm::Twine &why) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), why);
+inline Error runtimeError(std::string why) {
+  return Error::failure(std::move(why));
 }
 
 /// CLOCK_MONOTONIC in nanoseconds: the CPU queue's timestamps and the
@@ -171,7 +172,7 @@ public:
 
   /// Copies `bytes` from `source` into the ring in the queue's way and
   /// publishes them.
-  virtual llvm::Error push(const uint8_t *source, uint64_t bytes) = 0;
+  virtual Error push(const uint8_t *source, uint64_t bytes) = 0;
   /// Whether everything pushed so far has been executed.
   bool idle() const {
     return rptr.load(std::memory_order_acquire) ==
@@ -184,7 +185,7 @@ public:
   /// everything pushed afterwards is dropped, and every later run fails with
   /// the fault.
   void reportHang(uint64_t signal, uint64_t value, uint64_t current);
-  void reportFault(const llvm::Twine &what);
+  void reportFault(const std::string &what);
   /// The error to report, if any: a hang once, a fault every time.
   std::string takeError();
   /// Whether this queue faulted.
@@ -221,14 +222,14 @@ protected:
   void start(std::atomic<uint32_t> &sleepFlag);
   /// Waits until `done()`, for as long as the queue moves on or is in a
   /// wait of its own; false once it is stuck (waitIdle).
-  bool waitWhileMoving(llvm::function_ref<bool()> done);
+  bool waitWhileMoving(std::function<bool()> done);
   /// The name of `address` in the runtime's AddressNames, or `otherwise`.
   std::string nameOf(uint64_t address, std::string otherwise) const;
   /// Waits until the thread has read far enough that `units` more fit
   /// after `put`, in a ring of `capacity` units; `reader` names the thread
   /// in the error.
-  llvm::Error waitForRoom(uint64_t put, uint64_t units, uint64_t capacity,
-                          const char *reader);
+  Error waitForRoom(uint64_t put, uint64_t units, uint64_t capacity,
+                    const char *reader);
   /// Publishes pushed work up to `put`: the put and write pointers, then
   /// `doorbell` if the queue has one to ring, then a wake if the thread
   /// sleeps (the flag is cleared first, so a thread about to sleep sees the
@@ -246,7 +247,7 @@ protected:
 
 private:
   void loop();
-  void report(const llvm::Twine &what);
+  void report(const std::string &what);
   void wakeIfSleeping();
 
   std::string name;
@@ -280,14 +281,14 @@ class AMDRing : public Queue {
 public:
   AMDRing(std::string name, bool pm4, const RingMemory &memory,
           std::chrono::milliseconds timeout, std::shared_ptr<QueueFlags> flags);
-  llvm::Error push(const uint8_t *source, uint64_t bytes) override;
+  Error push(const uint8_t *source, uint64_t bytes) override;
 
 protected:
   const bool isPM4;
 
 private:
-  llvm::Error pushPM4(const uint8_t *source, uint64_t dwords);
-  llvm::Error pushSDMA(const uint8_t *source, uint64_t bytes);
+  Error pushPM4(const uint8_t *source, uint64_t dwords);
+  Error pushSDMA(const uint8_t *source, uint64_t bytes);
 
   std::atomic<uint64_t> &doorbell;
 };

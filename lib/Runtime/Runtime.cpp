@@ -9,18 +9,14 @@
 
 #include "HCQ/Runtime/Runtime.h"
 #include "Device.h"
+#include "HCQ/Base/Device.h"
 #include "HCQ/Runtime/Link.h"
-#include "HCQ/Support/Device.h"
 #include "HCQ/Target/CPU/Entry.h"
-
-#include "llvm/ADT/DenseMap.h"
 
 #include <atomic>
 #include <cstring>
 #include <map>
 #include <thread>
-
-using namespace llvm;
 
 namespace hcq::runtime {
 namespace {
@@ -76,7 +72,7 @@ public:
   Expected<uint64_t> runtimeFunction(uint32_t id) override {
     if (uint64_t f = cpuEntryFunction(id))
       return f;
-    return runtimeError("unknown runtime function " + Twine(id));
+    return runtimeError("unknown runtime function " + std::to_string(id));
   }
 
   Expected<uint64_t> deviceNumber(PlaceholderTag tag,
@@ -87,7 +83,7 @@ public:
     return (*device)->getNumber(tag);
   }
 
-  void write(uint64_t address, ArrayRef<uint8_t> bytes) override {
+  void write(uint64_t address, Span<const uint8_t> bytes) override {
     std::memcpy(reinterpret_cast<void *>(address), bytes.data(), bytes.size());
   }
 
@@ -140,7 +136,7 @@ public:
     // may be on devices outside the runtime, such as DISK:0), per value and
     // lane, found once: fences look their device up every run.
     valueDevices.resize(exe.values.size());
-    for (auto [i, v] : llvm::enumerate(exe.values))
+    for (auto [i, v] : enumerate(exe.values))
       if (v.kind != ValueKind::Input && v.kind != ValueKind::Variable)
         for (const DeviceId &id : v.devices) {
           if (Error e = useDevice(id))
@@ -167,32 +163,35 @@ public:
     return resolveQueues();
   }
 
-  Error run(ArrayRef<Argument> args) override {
+  Error run(Span<const Argument> args) override {
     std::lock_guard<std::recursive_mutex> lock(runtime->mutex);
     if (args.size() != exe.numArgs)
-      return runtimeError("the executable takes " + Twine(exe.numArgs) +
-                          " arguments, the run passes " + Twine(args.size()));
+      return runtimeError(
+          "the executable takes " + std::to_string(exe.numArgs) +
+          " arguments, the run passes " + std::to_string(args.size()));
     // A queue that faulted is dead: report it rather than wait on it.
     if (flags.error.load(std::memory_order_acquire))
       if (Error e = runtime->takeQueueError())
         return e;
     // Each argument as the schedule declares it: a buffer with a pointer
     // per lane, or a variable.
-    for (auto [i, use] : llvm::enumerate(arguments)) {
+    for (auto [i, use] : enumerate(arguments)) {
       if (use.kind == ArgumentUse::Variable && !args[i].lanes.empty())
-        return runtimeError("argument " + Twine(i) +
+        return runtimeError("argument " + std::to_string(i) +
                             " is a variable; the run passes a buffer");
       if (use.kind == ArgumentUse::Buffer && use.lanes > args[i].lanes.size())
         return runtimeError(
-            "argument " + Twine(i) + " is a buffer of " + Twine(use.lanes) +
-            (use.lanes == 1 ? " lane" : " lanes") + "; the run passes " +
-            (args[i].lanes.empty() ? "a variable"
-                                   : Twine(args[i].lanes.size()) + " lanes"));
+            "argument " + std::to_string(i) + " is a buffer of " +
+            std::to_string(use.lanes) + (use.lanes == 1 ? " lane" : " lanes") +
+            "; the run passes " +
+            (args[i].lanes.empty()
+                 ? "a variable"
+                 : std::to_string(args[i].lanes.size()) + " lanes"));
     }
     this->args = args;
     for (const InputsTable &table : exe.inputs) {
       auto *slots = reinterpret_cast<uint64_t *>(addresses[table.table][0]);
-      for (auto [i, slot] : llvm::enumerate(table.slots)) {
+      for (auto [i, slot] : enumerate(table.slots)) {
         Expected<uint64_t> a = inputAddress(slot.first, slot.second);
         if (!a)
           return a.takeError();
@@ -232,7 +231,7 @@ public:
     for (const ProfileEntry &entry : exe.profile) {
       std::string queue = entry.queue.str();
       const Value &slots = exe.values[entry.start];
-      for (auto [lane, device] : llvm::enumerate(slots.devices)) {
+      for (auto [lane, device] : enumerate(slots.devices)) {
         // A GPU counts its own clock's ticks.
         Expected<DeviceImpl *> counting = runtime->getDevice(device);
         auto toNs = [&](uint64_t ticks) {
@@ -260,7 +259,7 @@ private:
     Expected<DeviceImpl *> device = runtime->getDevice(id);
     if (!device)
       return device.takeError();
-    if (!llvm::is_contained(used, *device))
+    if (!isContained(used, *device))
       used.push_back(*device);
     return Error::success();
   }
@@ -274,9 +273,9 @@ private:
   /// its (device, queue), and the runtime owns the ring behind it.
   Error resolveQueues() {
     pushQueues.resize(exe.submitters.size());
-    for (auto [i, sub] : llvm::enumerate(exe.submitters)) {
+    for (auto [i, sub] : enumerate(exe.submitters)) {
       pushQueues[i].resize(sub.steps.size());
-      for (auto [j, step] : llvm::enumerate(sub.steps)) {
+      for (auto [j, step] : enumerate(sub.steps)) {
         if (step.kind != StepKind::Push)
           continue;
         for (const DeviceId &id : step.push.devices) {
@@ -291,8 +290,9 @@ private:
           // PM4 ring, the whole command buffer otherwise.
           if (step.push.bytes > device->getRingBytes())
             return runtimeError(
-                (*queue)->getName() + ": a push of " + Twine(step.push.bytes) +
-                " bytes does not fit its " + Twine(device->getRingBytes()) +
+                (*queue)->getName() + ": a push of " +
+                std::to_string(step.push.bytes) + " bytes does not fit its " +
+                std::to_string(device->getRingBytes()) +
                 "-byte ring: raise RuntimeOptions::ringBytes (hcq-run "
                 "--ring-bytes) or compile with a lower batch-size");
           pushQueues[i][j].push_back(*queue);
@@ -308,16 +308,17 @@ private:
   /// operands by lane, host copies have ranges. A crafted or corrupt file
   /// fails here with an error instead of writing out of bounds later.
   Error validatePlan() {
-    auto bad = [](size_t i, const Twine &why) {
-      return runtimeError("invalid hcq executable: plan step " + Twine(i) +
-                          ": " + why);
+    auto bad = [](size_t i, const std::string &why) {
+      return runtimeError("invalid hcq executable: plan step " +
+                          std::to_string(i) + ": " + why);
     };
     for (const InputsTable &table : exe.inputs)
       if (table.slots.size() > exe.values[table.table].bytes / 8)
         return runtimeError("invalid hcq executable: an inputs table of " +
-                            Twine(exe.values[table.table].bytes / 8) +
-                            " slots fills " + Twine(table.slots.size()));
-    for (auto [i, step] : llvm::enumerate(exe.plan)) {
+                            std::to_string(exe.values[table.table].bytes / 8) +
+                            " slots fills " +
+                            std::to_string(table.slots.size()));
+    for (auto [i, step] : enumerate(exe.plan)) {
       if (step.kind == PlanStepKind::Copy) {
         const CopyRanges &r = step.copy;
         for (auto [v, offset, bytes] :
@@ -325,52 +326,54 @@ private:
               std::tuple{step.operands[1], r.srcOffset, r.srcBytes}}) {
           uint64_t size = exe.values[v].bytes;
           if (offset > size || bytes > size - offset)
-            return bad(i, "copies bytes " + Twine(offset) + ".." +
-                              Twine(offset + bytes) + " of a " + Twine(size) +
-                              "-byte buffer");
+            return bad(i, "copies bytes " + std::to_string(offset) + ".." +
+                              std::to_string(offset + bytes) + " of a " +
+                              std::to_string(size) + "-byte buffer");
         }
         // Lane by lane: a side has one lane for all, or as many as the other.
         size_t dstLanes = lanesOf(step.operands[0]),
                srcLanes = lanesOf(step.operands[1]);
         if (dstLanes != srcLanes && dstLanes != 1 && srcLanes != 1)
-          return bad(i, "copies between " + Twine(srcLanes) + " and " +
-                            Twine(dstLanes) + " lanes");
+          return bad(i, "copies between " + std::to_string(srcLanes) + " and " +
+                            std::to_string(dstLanes) + " lanes");
       }
       if (step.kind != PlanStepKind::Call)
         continue;
       for (const Step &s : exe.submitters[step.callee].steps) {
-        SmallVector<uint32_t, 8> ops;
+        std::vector<uint32_t> ops;
         for (uint32_t o : s.operands)
           ops.push_back(step.operands[o]);
         // Every operand has one lane for all, or one per lane read.
-        auto lanesFit = [&](ArrayRef<uint32_t> values, size_t lanes) {
-          return llvm::all_of(values, [&](uint32_t v) {
+        auto lanesFit = [&](Span<const uint32_t> values, size_t lanes) {
+          return std::all_of(values.begin(), values.end(), [&](uint32_t v) {
             return addresses[v].size() == 1 || addresses[v].size() >= lanes;
           });
         };
         // What steps read and write is linked memory; only a patch group's
         // source may be a variable (or the inputs table it reads).
-        for (auto [k, v] : llvm::enumerate(ops)) {
+        for (auto [k, v] : enumerate(ops)) {
           const Value &value = exe.values[v];
           bool isMemory = (value.kind == ValueKind::Placeholder ||
                            value.kind == ValueKind::Alloc) &&
                           !value.devices.empty();
           if (!isMemory && !(s.kind == StepKind::PatchGroup && k == 2))
-            return bad(i, "a step of kind " + Twine(uint32_t(s.kind)) +
-                              " reads value " + Twine(v) +
+            return bad(i, "a step of kind " + std::to_string(uint32_t(s.kind)) +
+                              " reads value " + std::to_string(v) +
                               ", which is no linked memory");
         }
         bool fits = true;
         switch (s.kind) {
         case StepKind::Fence:
         case StepKind::Finalize:
-          fits = lanesFit(ops[1], addresses[ops[0]].size());
+          fits = lanesFit({&ops[1], 1}, addresses[ops[0]].size());
           break;
         case StepKind::Push:
-          fits = lanesFit(ops[0], s.push.devices.size());
+          fits = lanesFit({&ops[0], 1}, s.push.devices.size());
           if (s.push.bytes > exe.values[ops[0]].bytes)
-            return bad(i, "pushes " + Twine(s.push.bytes) + " bytes of a " +
-                              Twine(exe.values[ops[0]].bytes) + "-byte buffer");
+            return bad(i, "pushes " + std::to_string(s.push.bytes) +
+                              " bytes of a " +
+                              std::to_string(exe.values[ops[0]].bytes) +
+                              "-byte buffer");
           break;
         case StepKind::PatchGroup:
           if (Error e = validatePatchGroup(s, ops))
@@ -386,17 +389,19 @@ private:
     return Error::success();
   }
 
-  Error validatePatchGroup(const Step &step, ArrayRef<uint32_t> ops) {
+  Error validatePatchGroup(const Step &step, Span<const uint32_t> ops) {
     uint32_t target = ops[0], offsets = ops[1], source = ops[2];
     const PatchGroup &group = step.patch;
     uint64_t start = group.start, count = group.count, bits = group.bits;
     if (bits != 32 && bits != 64)
-      return runtimeError("a patch group of " + Twine(bits) + "-bit words");
+      return runtimeError("a patch group of " + std::to_string(bits) +
+                          "-bit words");
     if (start + count < start ||
         (start + count) * 8 > exe.values[offsets].bytes)
-      return runtimeError("a patch group reads entries " + Twine(start) + ".." +
-                          Twine(start + count) + " of a " +
-                          Twine(exe.values[offsets].bytes / 8) +
+      return runtimeError("a patch group reads entries " +
+                          std::to_string(start) + ".." +
+                          std::to_string(start + count) + " of a " +
+                          std::to_string(exe.values[offsets].bytes / 8) +
                           "-entry offset table");
     size_t lanes = addresses[target].size();
     const Word &w = group.word;
@@ -414,11 +419,13 @@ private:
     for (uint64_t e = start; e < start + count; ++e) {
       uint64_t offset = table[2 * e], slot = table[2 * e + 1];
       if (offset + bits / 8 > exe.values[target].bytes)
-        return runtimeError("a patch at byte " + Twine(offset) + " of a " +
-                            Twine(exe.values[target].bytes) + "-byte blob");
+        return runtimeError(
+            "a patch at byte " + std::to_string(offset) + " of a " +
+            std::to_string(exe.values[target].bytes) + "-byte blob");
       if (w.kind == WordKind::address && slot + (lanes > 1 ? lanes : 1) > slots)
-        return runtimeError("a patch reads inputs slot " + Twine(slot) +
-                            " of " + Twine(slots));
+        return runtimeError("a patch reads inputs slot " +
+                            std::to_string(slot) + " of " +
+                            std::to_string(slots));
     }
     return Error::success();
   }
@@ -480,7 +487,7 @@ private:
   Error hostLaunch(const PlanStep &step) {
     if (Error e = hostSynchronize())
       return e;
-    SmallVector<uint64_t, 8> kernargs;
+    std::vector<uint64_t> kernargs;
     for (uint32_t v : step.operands) {
       if (exe.values[v].kind == ValueKind::Variable) {
         kernargs.push_back(
@@ -489,7 +496,7 @@ private:
       }
       kernargs.push_back(bufferAddress(v, 0));
     }
-    cpu::KernelFunction kernel = hostKernels.lookup(step.callee);
+    cpu::KernelFunction kernel = hostKernels.at(step.callee);
     const uint64_t *grid = step.grid.global;
     for (uint64_t z = 0; z < grid[2]; ++z)
       for (uint64_t y = 0; y < grid[1]; ++y)
@@ -515,9 +522,9 @@ private:
       return runtimeError("inputs table names a value that is no input");
     const Argument &arg = args[v.index];
     if (lane >= arg.lanes.size())
-      return runtimeError("argument " + Twine(v.index) + " has " +
-                          Twine(arg.lanes.size()) + " lanes, lane " +
-                          Twine(lane) + " needed");
+      return runtimeError("argument " + std::to_string(v.index) + " has " +
+                          std::to_string(arg.lanes.size()) + " lanes, lane " +
+                          std::to_string(lane) + " needed");
     return reinterpret_cast<uint64_t>(arg.lanes[lane]);
   }
 
@@ -534,10 +541,11 @@ private:
 
   Error call(uint32_t submitter, const std::vector<uint32_t> &operands) {
     const Submitter &sub = exe.submitters[submitter];
-    for (auto [index, step] : llvm::enumerate(sub.steps)) {
-      // The step's operands as this call's values; on the stack, since
-      // every run goes through here.
-      SmallVector<uint32_t, 8> ops;
+    for (auto [index, step] : enumerate(sub.steps)) {
+      // The step's operands as this call's values, in a vector kept from
+      // step to step and run to run: every run goes through here.
+      std::vector<uint32_t> &ops = stepOperands;
+      ops.clear();
       for (uint32_t o : step.operands)
         ops.push_back(operands[o]);
       switch (step.kind) {
@@ -553,7 +561,8 @@ private:
                   },
                   timeline, device->getTimeout(), device->getInterrupts()))
             return runtime->hang("fence: the " + device->getName() +
-                                 " timeline stays below epoch " + Twine(epoch));
+                                 " timeline stays below epoch " +
+                                 std::to_string(epoch));
         }
         break;
       case StepKind::Reset:
@@ -589,7 +598,7 @@ private:
 
   /// Writes one patch group: per entry of the offset table, the word's
   /// value for every lane of the target.
-  void patch(const PatchGroup &group, ArrayRef<uint32_t> ops) {
+  void patch(const PatchGroup &group, Span<const uint32_t> ops) {
     uint32_t target = ops[0], offsets = ops[1], source = ops[2];
     const auto *table =
         reinterpret_cast<const uint32_t *>(laneAddress(offsets, 0));
@@ -636,9 +645,10 @@ private:
   std::vector<std::vector<DeviceImpl *>> valueDevices;
   /// Per submitter, per step: each lane's queue (pushes only).
   std::vector<std::vector<std::vector<Queue *>>> pushQueues;
-  DenseMap<uint32_t, cpu::KernelFunction> hostKernels; // by kernel index
+  std::map<uint32_t, cpu::KernelFunction> hostKernels; // by kernel index
   std::vector<ArgumentUse> arguments; // what run() checks its arguments by
-  ArrayRef<Argument> args;
+  std::vector<uint32_t> stepOperands; // call()'s, reused
+  Span<const Argument> args;
 };
 
 } // namespace

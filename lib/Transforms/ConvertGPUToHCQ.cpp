@@ -17,7 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "HCQ/Support/Device.h"
+#include "HCQ/Base/Device.h"
 #include "HCQ/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -89,9 +89,9 @@ private:
 
 FailureOr<DeviceAttr> ConvertGPUToHCQPass::parseDevice(StringRef text,
                                                        Location loc) {
-  llvm::Expected<DeviceName> name = parseDeviceName(text);
+  hcq::Expected<DeviceName> name = parseDeviceName(text);
   if (!name) {
-    emitError(loc) << llvm::toString(name.takeError());
+    emitError(loc) << hcq::toString(name.takeError());
     return failure();
   }
   return DeviceAttr::get(&getContext(), name->kind, name->index);

@@ -255,16 +255,16 @@ FailureOr<const amd::KernelInfo *> Encoder::kernelInfo(KernelOp kernel) {
   auto it = kernels.find(kernel);
   if (it != kernels.end())
     return &it->second;
-  llvm::Expected<amd::KernelInfo> info = amd::readKernel(
+  hcq::Expected<amd::KernelInfo> info = amd::readKernel(
       *kernel.getCodeObjectBytes(), kernel.getSymbol().value_or(""));
   if (!info)
     return kernel.emitOpError()
-           << "has a bad code object: " << llvm::toString(info.takeError());
+           << "has a bad code object: " << hcq::toString(info.takeError());
   if (info->mach != target.elfMach) {
     std::optional<amd::Target> built = amd::lookupTargetByMach(info->mach);
     return kernel.emitOpError()
            << "has a code object for "
-           << (built ? built->name.str()
+           << (built ? std::string(built->name)
                      : "EF_AMDGPU_MACH 0x" + llvm::utohexstr(info->mach))
            << ", not " << target.name;
   }
@@ -279,7 +279,7 @@ FailureOr<const amd::KernelInfo *> Encoder::kernelInfo(KernelOp kernel) {
 /// code object, made at the module's start the first time it is needed.
 KernelOp Encoder::builtinCopyKernel(KernelOp builtin) {
   auto module = builtin->getParentOfType<ModuleOp>();
-  std::string name = ("hcq_copy_" + target.name).str();
+  std::string name = "hcq_copy_" + std::string(target.name);
   if (auto existing = symbols.lookupSymbolIn<KernelOp>(
           module, StringAttr::get(module.getContext(), name)))
     return existing;

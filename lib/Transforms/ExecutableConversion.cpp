@@ -69,11 +69,11 @@ FailureOr<uint32_t> Converter::kernel(FlatSymbolRefAttr name, Operation *user) {
     // The runtime gets the loaded image and the descriptor's facts, read
     // here once: loading parses no ELF.
     StringRef code = op.getCodeObjectBytes().value_or("");
-    llvm::Expected<amd::KernelInfo> info = amd::readKernel(code, k.symbol);
+    hcq::Expected<amd::KernelInfo> info = amd::readKernel(code, k.symbol);
     if (!info) {
       it->second = FAILED;
       return op.emitOpError()
-             << "cannot be read: " << llvm::toString(info.takeError());
+             << "cannot be read: " << hcq::toString(info.takeError());
     }
     auto [image, added] = images.try_emplace(
         StringRef(reinterpret_cast<const char *>(info->image.data()),

@@ -35,10 +35,10 @@ struct LinkPass : public hcq::impl::HCQLinkBase<LinkPass> {
       if (failed(converted))
         return signalPassFailure();
       runtime::AddressMap memory(base);
-      llvm::Expected<runtime::LinkResult> linked =
+      hcq::Expected<runtime::LinkResult> linked =
           runtime::link(*converted, memory);
       if (!linked) {
-        exe.emitOpError() << llvm::toString(linked.takeError());
+        exe.emitOpError() << hcq::toString(linked.takeError());
         return signalPassFailure();
       }
       Builder builder(exe.getContext());

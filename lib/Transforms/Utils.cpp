@@ -35,11 +35,11 @@ InFlightDiagnostic emitOptionError(MLIRContext *ctx, StringRef pass) {
 FailureOr<DeviceKindSet> DeviceKindSet::parse(StringRef text, StringRef option,
                                               MLIRContext *ctx,
                                               StringRef pass) {
-  llvm::Expected<uint32_t> mask = parseDeviceKindSet(text);
+  hcq::Expected<uint32_t> mask = parseDeviceKindSet(text);
   if (!mask) {
     emitOptionError(ctx, pass)
         << "invalid '" << option
-        << "' option: " << llvm::toString(mask.takeError());
+        << "' option: " << hcq::toString(mask.takeError());
     return failure();
   }
   DeviceKindSet set;

@@ -226,8 +226,8 @@ private:
               ": the write pointer must be stored first");
         continue;
       }
-      if (llvm::Error e = processor.execute(rung))
-        fault(llvm::toString(std::move(e)));
+      if (hcq::Error e = processor.execute(rung))
+        fault(hcq::toString(std::move(e)));
     }
   }
 
@@ -806,8 +806,8 @@ int Sim::waitEvents(kfd_ioctl_wait_events_args &args,
            it->second.sets != setsAtStart[id];
   };
   auto done = [&] {
-    return args.wait_for_all ? llvm::all_of(ids, fired)
-                             : llvm::any_of(ids, fired);
+    return args.wait_for_all ? std::all_of(ids.begin(), ids.end(), fired)
+                             : std::any_of(ids.begin(), ids.end(), fired);
   };
   bool woken =
       eventSet.wait_for(lock, std::chrono::milliseconds(args.timeout), done);
@@ -984,8 +984,8 @@ const TwinProgram *Sim::findProgram(SimGpu &gpu, uint64_t entry) {
   Allocation *a = mapped(gpu, entry, 4);
   if (!a)
     return nullptr;
-  llvm::ArrayRef<uint8_t> image(reinterpret_cast<const uint8_t *>(a->va),
-                                a->size);
+  hcq::Span<const uint8_t> image(reinterpret_cast<const uint8_t *>(a->va),
+                                 a->size);
   auto at = [&](uint64_t offset, uint64_t bytes) -> const uint8_t * {
     return offset + bytes <= image.size() && offset + bytes >= offset
                ? image.data() + offset
@@ -1031,9 +1031,9 @@ const TwinProgram *Sim::findProgram(SimGpu &gpu, uint64_t entry) {
     if (symbol.size() < 4 || symbol.compare(symbol.size() - 3, 3, ".kd") != 0)
       continue;
     hcq::amd::KernelInfo info;
-    if (llvm::Error e =
+    if (hcq::Error e =
             hcq::amd::decodeKernelDescriptor(image, sym->st_value, info)) {
-      llvm::consumeError(std::move(e));
+      hcq::consumeError(std::move(e));
       continue;
     }
     if (a->va + info.entryOffset != entry)

@@ -60,7 +60,7 @@
 // RUN: not hcq-run %t/mlp.hcqx --amd=emulated --twins=%t/nowhere.so --arg f32:256:arange --arg f32:4096:fill=1 --arg f32:4096:fill=1 --arg f32:256:fill=0 2>&1 | FileCheck %s --check-prefix=NOLIB
 // NOLIB: error: cannot load {{.*}}nowhere.so: {{.*}}nowhere.so: cannot open shared object file
 // RUN: not hcq-run %t/mlp.hcqx --amd=gpu 2>&1 | FileCheck %s --check-prefix=BADAMD
-// BADAMD: Cannot find option named 'gpu'!
+// BADAMD: error: --amd=gpu: expected none, emulated or hardware
 
 // Tests that a bad per-device timeout is refused by name.
 // RUN: not hcq-run %t/mlp.hcqx --amd=emulated --device-timeout-ms=AMD0=5 2>&1 | FileCheck %s --check-prefix=BADTIMEOUT

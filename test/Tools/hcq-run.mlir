@@ -144,7 +144,23 @@
 // HELP: USAGE: hcq-run [options] <file.hcqx|file.mlir>
 // HELP-NOT: aarch64
 // HELP: hcq-run options:
-// HELP: --amd=<value>
+// HELP: --arg=<value>
+// HELP: --amd=<none|emulated|hardware>
+// HELP: --version
 // HELP-NOT: aarch64
+
+// Tests that the command line itself is checked: an unknown option, an
+// option without its value, a number that is not one, a value given to a
+// flag and a second positional file are each refused by name.
+// RUN: not hcq-run %t/chain.hcqx --rusn 3 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// UNKNOWN: error: unknown option '--rusn' (see --help)
+// RUN: not hcq-run %t/chain.hcqx --runs 2>&1 | FileCheck %s --check-prefix=NOVALUE
+// NOVALUE: error: option '--runs' needs a value (--runs=N)
+// RUN: not hcq-run %t/chain.hcqx --runs=3x 2>&1 | FileCheck %s --check-prefix=NOTNUM
+// NOTNUM: error: --runs=3x: not a number of the range 0..4294967295
+// RUN: not hcq-run %t/chain.hcqx --list-arguments=yes 2>&1 | FileCheck %s --check-prefix=FLAGVALUE
+// FLAGVALUE: error: option '--list-arguments' is a flag: give it alone, or =true or =false
+// RUN: not hcq-run %t/chain.hcqx %t/chain.hcqx 2>&1 | FileCheck %s --check-prefix=TWOFILES
+// TWOFILES: error: more than one file: '{{.*}}chain.hcqx' (give each further executable as --exe FILE)
 // RUN: hcq-run --version | FileCheck %s --check-prefix=VERSION
 // VERSION: hcq-run, hcq {{[0-9]+\.[0-9]+\.[0-9]+}} (executable format version {{[0-9]+}})

@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "HCQ/Base/Device.h"
 #include "HCQ/Runtime/Executable.h"
-#include "HCQ/Support/Device.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
@@ -42,9 +42,9 @@ int main(int argc, char **argv) {
   ArrayRef<uint8_t> bytes(
       reinterpret_cast<const uint8_t *>((*buffer)->getBufferStart()),
       (*buffer)->getBufferSize());
-  Expected<Executable> exe = readExecutable(bytes);
+  hcq::Expected<Executable> exe = readExecutable(bytes);
   if (!exe) {
-    WithColor::error() << inputFile << ": " << toString(exe.takeError())
+    WithColor::error() << inputFile << ": " << hcq::toString(exe.takeError())
                        << '\n';
     return 1;
   }

@@ -12,13 +12,12 @@
 #ifndef HCQ_TOOLS_HCQ_RUN_VALUES_H
 #define HCQ_TOOLS_HCQ_RUN_VALUES_H
 
-#include "llvm/ADT/StringRef.h"
-#include "llvm/Support/Error.h"
-#include "llvm/Support/MemoryBuffer.h"
+#include "HCQ/Base/Error.h"
 
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace hcq::run {
@@ -35,32 +34,29 @@ struct TypedValue {
 
 /// Bytes of one element of `type`, or nothing for a type hcq-run does not
 /// read.
-std::optional<unsigned> elementBytes(llvm::StringRef type);
+std::optional<unsigned> elementBytes(std::string_view type);
 
-/// The whole of the regular file `path`; a device or pipe (/dev/zero, which
-/// would be read forever) is refused, and a read error says the OS reason.
-llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
-readRegularFile(llvm::StringRef path);
+/// `text` as a number (decimal, exponent, inf, nan), all of it.
+std::optional<double> parseNumber(std::string_view text);
 
 /// Parses `spec`, refusing values of more than `maxBytes`.
-llvm::Expected<TypedValue> parseTypedValue(llvm::StringRef spec,
-                                           uint64_t maxBytes);
+Expected<TypedValue> parseTypedValue(std::string_view spec, uint64_t maxBytes);
 
 /// Writes `count` elements of `type` at `data` to `path`: a .npy file when
 /// the name ends in .npy, raw bytes otherwise.
-llvm::Error writeValue(llvm::StringRef path, llvm::StringRef type,
-                       const uint8_t *data, uint64_t count);
+Error writeValue(const std::string &path, std::string_view type,
+                 const uint8_t *data, uint64_t count);
 
 /// Compares `count` elements of `type` at `actual` with `expected` (one
 /// element is every element), floats within `threshold`; the first
 /// mismatch, or nothing.
-std::optional<std::string> compareValues(llvm::StringRef type,
+std::optional<std::string> compareValues(std::string_view type,
                                          const uint8_t *actual, uint64_t count,
                                          const TypedValue &expected,
                                          double threshold);
 
 /// Element `i` of `type` at `data`, as printed.
-std::string formatElement(llvm::StringRef type, const uint8_t *data,
+std::string formatElement(std::string_view type, const uint8_t *data,
                           uint64_t i);
 
 } // namespace hcq::run

@@ -28,111 +28,93 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "HCQ/Base/Device.h"
+#include "HCQ/Base/File.h"
+#include "HCQ/Base/Ranges.h"
+#include "HCQ/Base/Strings.h"
 #include "HCQ/Runtime/Runtime.h"
-#include "HCQ/Support/Device.h"
 
-#include "llvm/ADT/MapVector.h"
-#include "llvm/ADT/ScopeExit.h"
-#include "llvm/ADT/StringMap.h"
-#include "llvm/Support/CommandLine.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Path.h"
-#include "llvm/Support/Program.h"
-#include "llvm/Support/WithColor.h"
-#include "llvm/Support/raw_ostream.h"
-
+#include "CommandLine.h"
 #include "Values.h"
 
+#include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <cinttypes>
+#include <cstdio>
 #include <cstring>
+#include <dirent.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
-using namespace llvm;
+extern char **environ;
+
+using namespace hcq;
 using namespace hcq::runtime;
 
-/// hcq-run's own options: --help lists these, not LLVM's.
-static cl::OptionCategory runCategory("hcq-run options");
+/// hcq-run's options, as --help lists them.
+static const run::OptionInfo OPTIONS[] = {
+    {"exe", "file",
+     "an executable (.hcqx or .mlir) to load; the --arg options after it are "
+     "its arguments"},
+    {"arg", "value",
+     "one argument: TYPE:COUNT:INIT, i32=V, i64=V, f32=V, f64=V, "
+     "@NAME=TYPE:COUNT:INIT or @NAME"},
+    {"input", "value",
+     "the next argument, typed: [DIMSx]TYPE=VALUE, as in 4x64xf32=@x.npy (a "
+     ".npy or raw file, decided by its content), 64xf32=0.5 (every element), "
+     "4xi32=1,2,3,4 or i32=7"},
+    {"output", "@FILE",
+     "where the next output buffer (an argument the schedule writes) goes "
+     "after the runs, .npy if the name says so, else raw"},
+    {"expected_output", "value",
+     "what the next output buffer must hold after the runs, as --input takes "
+     "it (one number checks every element); a mismatch fails"},
+    {"expected_f32_threshold", "number",
+     "how far a float output may be from --expected_output (default 1e-4)"},
+    {"list-arguments", nullptr,
+     "print each executable's arguments (index, name, kind, type, shape, how "
+     "it is used) and exit"},
+    {"runs", "N", "times to run (default 1)"},
+    {"print", "N", "elements of each buffer to print (default 8)"},
+    {"pipeline-options", "options",
+     "for a .mlir input: --hcq-pipeline's options (space-separated: "
+     "'batch-size=4 profile=true')"},
+    {"schedule", "name", "for a .mlir input of several schedules: which"},
+    {"amd", "none|emulated|hardware",
+     "the device AMD:N values run on: none (executables using AMD devices "
+     "fail; the default), emulated (PM4/SDMA executed in software, kernels as "
+     "CPU twins) or hardware (AMD GPUs through the kernel driver, KFD)"},
+    {"twins", "library",
+     "a library of CPU twins of AMD kernels (hcq_twin_<symbol>), for "
+     "--amd=emulated"},
+    {"timeout-ms", "MS", "wait timeout in milliseconds (default 30000)"},
+    {"device-timeout-ms", "DEVICE=MS",
+     "one device's wait timeout, overriding --timeout-ms"},
+    {"trace", "file.json",
+     "write every run's per-call durations as a Chrome trace (the executable "
+     "needs profile=true)"},
+    {"max-buffer-bytes", "N",
+     "the largest buffer an --arg or --input may make (default 1 GiB)"},
+    {"ring-bytes", "N",
+     "bytes of each device queue's ring, a multiple of 64 (default 1 MiB)"},
+    {"help", nullptr, "print this and exit"},
+    {"version", nullptr, "print hcq-run's version and exit"},
+};
 
-static cl::opt<std::string> inputFile(cl::Positional, cl::cat(runCategory),
-                                      cl::desc("<file.hcqx|file.mlir>"));
-static cl::list<std::string>
-    exeFiles("exe", cl::cat(runCategory),
-             cl::desc("an executable (.hcqx or .mlir) to load; the "
-                      "--arg options after it are its arguments"),
-             cl::value_desc("file"));
-static cl::list<std::string>
-    argSpecs("arg", cl::cat(runCategory),
-             cl::desc("one argument: TYPE:COUNT:INIT, i32=V, i64=V, "
-                      "f32=V, f64=V, @NAME=TYPE:COUNT:INIT or @NAME"));
-static cl::list<std::string> inputSpecs(
-    "input", cl::cat(runCategory),
-    cl::desc("the next argument, typed: [DIMSx]TYPE=VALUE, as in "
-             "4x64xf32=@x.npy (a .npy or raw file, decided by its content), "
-             "64xf32=0.5 (every element), 4xi32=1,2,3,4 or i32=7"));
-static cl::list<std::string> outputSpecs(
-    "output", cl::cat(runCategory),
-    cl::desc("@FILE: where the next output buffer (an argument the schedule "
-             "writes) goes after the runs, .npy if the name says so, else "
-             "raw"));
-static cl::list<std::string> expectedOutputs(
-    "expected_output", cl::cat(runCategory),
-    cl::desc("what the next output buffer must hold after the runs, as "
-             "--input takes it (one number checks every element); a "
-             "mismatch fails"));
-static cl::opt<double> expectedThreshold(
-    "expected_f32_threshold", cl::cat(runCategory),
-    cl::desc("how far a float output may be from --expected_output"),
-    cl::init(1e-4));
-static cl::opt<bool>
-    listArguments("list-arguments", cl::cat(runCategory),
-                  cl::desc("print each executable's arguments (index, name, "
-                           "kind, type, shape, how it is used) and exit"));
-static cl::opt<unsigned> runs("runs", cl::cat(runCategory),
-                              cl::desc("times to run"), cl::init(1));
-static cl::opt<unsigned> printCount("print", cl::cat(runCategory),
-                                    cl::desc("elements to print"), cl::init(8));
-static cl::opt<std::string>
-    pipelineOptions("pipeline-options", cl::cat(runCategory),
-                    cl::desc("for a .mlir input: --hcq-pipeline's options "
-                             "(space-separated: 'batch-size=4 profile=true')"));
-static cl::opt<std::string>
-    scheduleName("schedule", cl::cat(runCategory),
-                 cl::desc("for a .mlir input of several schedules: which"));
-static cl::opt<AMDDevice> amdDevice(
-    "amd", cl::cat(runCategory), cl::desc("the device AMD:N values run on"),
-    cl::values(clEnumValN(AMDDevice::None, "none",
-                          "none: executables using AMD devices fail"),
-               clEnumValN(AMDDevice::Hardware, "hardware",
-                          "AMD GPUs through the kernel driver (KFD)"),
-               clEnumValN(AMDDevice::Emulated, "emulated",
-                          "the emulated AMD device (PM4/SDMA executed in "
-                          "software, kernels as CPU twins)")),
-    cl::init(AMDDevice::None));
-static cl::list<std::string>
-    twinLibraries("twins", cl::cat(runCategory),
-                  cl::desc("a library of CPU twins of AMD kernels "
-                           "(hcq_twin_<symbol>), for --amd=emulated"));
-static cl::list<std::string> deviceTimeouts(
-    "device-timeout-ms", cl::cat(runCategory),
-    cl::desc("one device's wait timeout, overriding --timeout-ms"),
-    cl::value_desc("DEVICE=MS"));
-static cl::opt<std::string>
-    traceFile("trace", cl::cat(runCategory),
-              cl::desc("write every run's per-call durations as a Chrome "
-                       "trace (the executable needs profile=true)"),
-              cl::value_desc("file.json"));
-static cl::opt<unsigned> timeoutMs("timeout-ms", cl::cat(runCategory),
-                                   cl::desc("wait timeout in milliseconds"),
-                                   cl::init(30000));
-static cl::opt<uint64_t> maxBufferBytes(
-    "max-buffer-bytes", cl::cat(runCategory),
-    cl::desc("the largest buffer an --arg may make (default 1 GiB)"),
-    cl::init(uint64_t(1) << 30));
-static cl::opt<uint64_t>
-    ringBytes("ring-bytes", cl::cat(runCategory),
-              cl::desc("bytes of each device queue's ring (a multiple of 64)"),
-              cl::init(1 << 20));
+/// The options' values, once parsed and checked.
+struct Settings {
+  uint64_t maxBufferBytes = uint64_t(1) << 30;
+  double expectedThreshold = 1e-4;
+  unsigned runs = 1, printCount = 8, timeoutMs = 30000;
+  uint64_t ringBytes = 1 << 20;
+  AMDDevice amd = AMDDevice::None;
+  std::string pipelineOptions, scheduleName, traceFile;
+};
+static Settings settings;
 
 namespace {
 struct HostBuffer {
@@ -147,64 +129,60 @@ struct HostBuffer {
 
 /// Reads exactly `bytes.size()` bytes from the start of `path`, however
 /// long (or endless, as /dev/zero) the file is.
-Error readPrefix(StringRef path, std::vector<uint8_t> &bytes) {
-  auto error = [&](const Twine &why) {
-    return createStringError(inconvertibleErrorCode(),
-                             "cannot read " + Twine(bytes.size()) +
-                                 " bytes from " + path + ": " + why);
+Error readPrefix(const std::string &path, std::vector<uint8_t> &bytes) {
+  auto error = [&](const std::string &why) {
+    return makeError("cannot read ", bytes.size(), " bytes from ", path, ": ",
+                     why);
   };
-  Expected<sys::fs::file_t> file = sys::fs::openNativeFileForRead(path);
-  if (!file)
-    return error(toString(file.takeError()));
-  llvm::scope_exit close([&] { sys::fs::closeFile(*file); });
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return error(std::strerror(errno));
   size_t done = 0;
   while (done < bytes.size()) {
-    Expected<size_t> n = sys::fs::readNativeFile(
-        *file,
-        MutableArrayRef<char>(reinterpret_cast<char *>(bytes.data()) + done,
-                              bytes.size() - done));
-    if (!n)
-      return error(toString(n.takeError()));
-    if (*n == 0)
-      return error("the file ends after " + Twine(done) + " bytes");
-    done += *n;
+    ssize_t n = ::read(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0) {
+      std::string why = n < 0 ? std::strerror(errno)
+                              : concat("the file ends after ", done, " bytes");
+      ::close(fd);
+      return error(why);
+    }
+    done += size_t(n);
   }
+  ::close(fd);
   return Error::success();
 }
 
-Expected<HostBuffer> makeBuffer(StringRef spec) {
-  SmallVector<StringRef, 3> parts;
-  spec.split(parts, ':', 2);
-  uint64_t count;
-  if (parts.size() != 3 || (parts[0] != "f32" && parts[0] != "i32") ||
-      parts[1].getAsInteger(10, count))
-    return createStringError(inconvertibleErrorCode(),
-                             "bad buffer argument '" + spec +
-                                 "' (expected f32|i32:COUNT:INIT)");
+Expected<HostBuffer> makeBuffer(std::string_view spec) {
+  auto [type, rest] = splitOnce(spec, ':');
+  auto [countText, initText] = splitOnce(rest, ':');
+  std::optional<uint64_t> count = parseUnsigned(countText);
+  if ((type != "f32" && type != "i32") || !count ||
+      rest.size() == countText.size())
+    return makeError("bad buffer argument '", spec,
+                     "' (expected f32|i32:COUNT:INIT)");
   // Sizes in 64 bits, and a limit: a buffer the host cannot hold is
   // refused by name, not attempted.
-  if (count > maxBufferBytes / 4)
-    return createStringError(
-        inconvertibleErrorCode(),
-        "buffer argument '" + spec + "' is " + Twine(count) +
-            " elements, more than "
-            "--max-buffer-bytes (" +
-            Twine(uint64_t(maxBufferBytes)) + " bytes) allows");
-  HostBuffer buffer{parts[0].str(), std::vector<uint8_t>(count * 4), {}};
-  StringRef init = parts[2];
-  if (init.starts_with("file=")) {
-    if (Error e = readPrefix(init.drop_front(5), buffer.bytes))
+  if (*count > settings.maxBufferBytes / 4)
+    return makeError("buffer argument '", spec, "' is ", *count,
+                     " elements, more than --max-buffer-bytes (",
+                     settings.maxBufferBytes, " bytes) allows");
+  HostBuffer buffer{std::string(type), std::vector<uint8_t>(*count * 4), {}};
+  std::string_view init = initText;
+  if (consumeFront(init, "file=")) {
+    if (Error e = readPrefix(std::string(init), buffer.bytes))
       return std::move(e);
     return buffer;
   }
-  double fill = 0;
+  std::optional<double> fill = 0.0;
   bool arange = init == "arange";
-  if (!arange && (!init.consume_front("fill=") || init.getAsDouble(fill)))
-    return createStringError(inconvertibleErrorCode(),
-                             "bad init in '" + spec +
-                                 "' (expected arange, fill=V or file=PATH)");
-  for (unsigned i = 0; i < count; ++i) {
-    double v = arange ? i : fill;
+  if (!arange &&
+      (!consumeFront(init, "fill=") || !(fill = run::parseNumber(init))))
+    return makeError("bad init in '", spec,
+                     "' (expected arange, fill=V or file=PATH)");
+  for (uint64_t i = 0; i < *count; ++i) {
+    double v = arange ? double(i) : *fill;
     if (buffer.type == "f32") {
       float f = v;
       std::memcpy(&buffer.bytes[i * 4], &f, 4);
@@ -215,69 +193,114 @@ Expected<HostBuffer> makeBuffer(StringRef spec) {
   }
   return buffer;
 }
+
+/// The folder this program lives in (from /proc/self/exe).
+std::string programFolder() {
+  char path[4096];
+  ssize_t n = ::readlink("/proc/self/exe", path, sizeof path - 1);
+  if (n <= 0)
+    return ".";
+  std::string_view self(path, size_t(n));
+  size_t slash = self.rfind('/');
+  return slash == std::string_view::npos ? "."
+                                         : std::string(self.substr(0, slash));
+}
+
+/// The names of the files in folder `dir`, sorted.
+std::vector<std::string> listFolder(const std::string &dir) {
+  std::vector<std::string> names;
+  if (DIR *d = ::opendir(dir.c_str())) {
+    while (dirent *entry = ::readdir(d)) {
+      std::string_view name = entry->d_name;
+      if (name != "." && name != "..")
+        names.emplace_back(name);
+    }
+    ::closedir(d);
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+/// A temporary folder, removed with what it holds when this goes.
+struct TemporaryFolder {
+  std::string path;
+  ~TemporaryFolder() {
+    if (path.empty())
+      return;
+    for (const std::string &name : listFolder(path))
+      ::unlink((path + "/" + name).c_str());
+    ::rmdir(path.c_str());
+  }
+};
+
+/// Runs `args` (args[0] the program's path) and waits for it; its exit
+/// status, or an error if it could not start or was killed.
+Expected<int> runProgram(const std::vector<std::string> &args) {
+  std::vector<char *> argv;
+  for (const std::string &a : args)
+    argv.push_back(const_cast<char *>(a.c_str()));
+  argv.push_back(nullptr);
+  pid_t pid;
+  if (int e =
+          ::posix_spawn(&pid, argv[0], nullptr, nullptr, argv.data(), environ))
+    return makeError("cannot start ", args[0], ": ", std::strerror(e));
+  int status;
+  while (::waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR)
+      return makeError("cannot wait for ", args[0], ": ", std::strerror(errno));
+  if (WIFSIGNALED(status))
+    return makeError(args[0], " was killed by signal ", WTERMSIG(status));
+  return WEXITSTATUS(status);
+}
+
 /// Compiles `mlir` with the hcq-opt installed beside this tool and returns
 /// the executable file it wrote for the chosen schedule, read into memory;
 /// the temporary folder goes whatever happens.
-Expected<std::unique_ptr<MemoryBuffer>> compileSchedule(StringRef mlir,
-                                                        const char *argv0) {
-  std::string self =
-      sys::fs::getMainExecutable(argv0, (void *)&compileSchedule);
-  SmallString<256> hcqOpt(sys::path::parent_path(self));
-  sys::path::append(hcqOpt, "hcq-opt");
-  if (!sys::fs::can_execute(hcqOpt))
-    return createStringError(inconvertibleErrorCode(),
-                             "cannot compile '" + mlir + "': no hcq-opt at " +
-                                 hcqOpt);
-  SmallString<256> dir;
-  if (std::error_code ec = sys::fs::createUniqueDirectory("hcq-run", dir))
-    return createStringError(ec, "cannot make a temporary folder");
-  llvm::scope_exit removeDir([&] { (void)sys::fs::remove_directories(dir); });
+Expected<std::vector<uint8_t>> compileSchedule(const std::string &mlir) {
+  std::string hcqOpt = programFolder() + "/hcq-opt";
+  if (::access(hcqOpt.c_str(), X_OK) != 0)
+    return makeError("cannot compile '", mlir, "': no hcq-opt at ", hcqOpt);
+  const char *tmp = std::getenv("TMPDIR");
+  std::string pattern =
+      std::string(tmp && *tmp ? tmp : "/tmp") + "/hcq-run-XXXXXX";
+  TemporaryFolder dir;
+  if (!::mkdtemp(pattern.data()))
+    return makeError("cannot make a temporary folder: ", std::strerror(errno));
+  dir.path = pattern;
   std::string pipeline = "--hcq-pipeline";
-  if (!pipelineOptions.empty())
-    pipeline += "=" + pipelineOptions;
-  std::string write = "--hcq-write-executable=dir=" + dir.str().str();
-  SmallVector<StringRef> args = {hcqOpt, pipeline, mlir,
-                                 write,  "-o",     "/dev/null"};
-  std::string message;
-  int rc = sys::ExecuteAndWait(hcqOpt, args, std::nullopt, {}, 0, 0, &message);
-  if (rc != 0)
-    return createStringError(inconvertibleErrorCode(),
-                             "hcq-opt could not compile '" + mlir + "'" +
-                                 (message.empty() ? "" : ": " + message));
-  std::vector<std::string> written;
-  std::error_code ec;
-  for (sys::fs::directory_iterator it(dir, ec), end; it != end && !ec;
-       it.increment(ec))
-    written.push_back(it->path());
-  SmallString<256> chosen(dir);
-  if (!scheduleName.empty()) {
-    sys::path::append(chosen, scheduleName + ".hcqx");
-    if (!llvm::is_contained(written, chosen.str()))
-      return createStringError(inconvertibleErrorCode(),
-                               "'" + mlir + "' has no schedule @" +
-                                   scheduleName);
+  if (!settings.pipelineOptions.empty())
+    pipeline += "=" + settings.pipelineOptions;
+  Expected<int> rc =
+      runProgram({hcqOpt, pipeline, mlir,
+                  "--hcq-write-executable=dir=" + dir.path, "-o", "/dev/null"});
+  if (!rc)
+    return makeError("hcq-opt could not compile '", mlir,
+                     "': ", toString(rc.takeError()));
+  if (*rc != 0)
+    return makeError("hcq-opt could not compile '", mlir, "'");
+  std::vector<std::string> written = listFolder(dir.path);
+  std::string chosen;
+  if (!settings.scheduleName.empty()) {
+    chosen = settings.scheduleName + ".hcqx";
+    if (!isContained(written, chosen))
+      return makeError("'", mlir, "' has no schedule @", settings.scheduleName);
   } else if (written.size() == 1) {
     chosen = written.front();
   } else if (written.empty()) {
-    return createStringError(inconvertibleErrorCode(),
-                             "'" + mlir + "' holds no schedule");
+    return makeError("'", mlir, "' holds no schedule");
   } else {
-    return createStringError(inconvertibleErrorCode(),
-                             "'" + mlir + "' holds " + Twine(written.size()) +
-                                 " schedules: pick one with --schedule");
+    return makeError("'", mlir, "' holds ", written.size(),
+                     " schedules: pick one with --schedule");
   }
-  auto file = MemoryBuffer::getFile(chosen, false, false);
-  if (!file)
-    return createStringError(file.getError(), "cannot read " + chosen);
-  return std::move(*file);
+  return readRegularFile(dir.path + "/" + chosen);
 }
+
 /// One executable of the command line, with its arguments.
 struct Program {
   std::string path;
   /// Its --arg and --input options in order; true for --input.
   std::vector<std::pair<bool, std::string>> argSpecs;
   std::vector<std::string> outputs, expected;
-  std::unique_ptr<MemoryBuffer> file;
   Executable exe;
   std::vector<Argument> arguments;
   /// Per argument: the host buffer it passes (an index into the pool), or
@@ -287,24 +310,13 @@ struct Program {
 };
 
 /// Reads (or compiles) `path` into `program`.
-Error readProgram(Program &program, const char *argv0) {
-  StringRef path = program.path;
-  if (path.ends_with(".mlir")) {
-    Expected<std::unique_ptr<MemoryBuffer>> compiled =
-        compileSchedule(path, argv0);
-    if (!compiled)
-      return compiled.takeError();
-    program.file = std::move(*compiled);
-  } else {
-    Expected<std::unique_ptr<MemoryBuffer>> read =
-        hcq::run::readRegularFile(path);
-    if (!read)
-      return read.takeError();
-    program.file = std::move(*read);
-  }
-  Expected<Executable> exe = readExecutable(ArrayRef<uint8_t>(
-      reinterpret_cast<const uint8_t *>(program.file->getBufferStart()),
-      program.file->getBufferSize()));
+Error readProgram(Program &program) {
+  Expected<std::vector<uint8_t>> file = endsWith(program.path, ".mlir")
+                                            ? compileSchedule(program.path)
+                                            : readRegularFile(program.path);
+  if (!file)
+    return file.takeError();
+  Expected<Executable> exe = readExecutable(*file);
   if (!exe)
     return exe.takeError();
   program.exe = std::move(*exe);
@@ -315,7 +327,7 @@ Error readProgram(Program &program, const char *argv0) {
 /// programs.
 struct BufferPool {
   std::vector<std::vector<HostBuffer>> buffers;
-  StringMap<int> named;
+  std::map<std::string, int, std::less<>> named;
 };
 
 /// Passes the pool's host buffer `index` as `program`'s next argument. Each
@@ -337,23 +349,21 @@ void passBuffer(Program &program, BufferPool &pool, int index,
 /// the plan) to the program's arguments: a variable, or a host buffer.
 Error makeTypedArgument(Program &program, BufferPool &pool, size_t i,
                         const ArgumentInfo &info, const ArgumentUse *use,
-                        StringRef spec) {
-  auto error = [&](const Twine &message) {
-    return createStringError(inconvertibleErrorCode(),
-                             "argument " + Twine(i) + " (" +
-                                 formatArgument(info, i) + "): --input '" +
-                                 spec + "' " + message);
+                        const std::string &spec) {
+  auto error = [&](const std::string &message) {
+    return makeError("argument ", i, " (", formatArgument(info, i),
+                     "): --input '", spec, "' ", message);
   };
-  Expected<hcq::run::TypedValue> value =
-      hcq::run::parseTypedValue(spec, maxBufferBytes);
+  Expected<run::TypedValue> value =
+      run::parseTypedValue(spec, settings.maxBufferBytes);
   if (!value)
     return value.takeError();
   if (value->type != info.elementType)
     return error("is " + value->type + ", the argument " + info.elementType);
   if (value->isScalar()) {
     if (info.isBuffer)
-      return error("is a scalar; give the buffer's shape, as in " +
-                   Twine(info.count) + "x" + info.elementType + "=...");
+      return error(concat("is a scalar; give the buffer's shape, as in ",
+                          info.count, "x", info.elementType, "=..."));
     int64_t bits = 0;
     std::memcpy(&bits, value->bytes.data(), value->bytes.size());
     if (value->type == "i32")
@@ -366,8 +376,8 @@ Error makeTypedArgument(Program &program, BufferPool &pool, size_t i,
     return error("is shaped; the argument is a variable (give " +
                  info.elementType + "=V)");
   if (value->count() != info.count)
-    return error("has " + Twine(value->count()) + " elements, the argument " +
-                 Twine(info.count));
+    return error(
+        concat("has ", value->count(), " elements, the argument ", info.count));
   pool.buffers.emplace_back().push_back(
       {value->type, std::move(value->bytes), {}});
   passBuffer(program, pool, pool.buffers.size() - 1, use);
@@ -377,72 +387,72 @@ Error makeTypedArgument(Program &program, BufferPool &pool, size_t i,
 /// Turns `program`'s --arg options into its arguments, checked against
 /// what the executable declares.
 Error makeArguments(Program &program, BufferPool &pool) {
-  auto error = [](const Twine &message) {
-    return createStringError(inconvertibleErrorCode(), message);
-  };
   std::vector<ArgumentUse> declared = getArgumentUses(program.exe);
-  for (auto [i, typedAndSpec] : llvm::enumerate(program.argSpecs)) {
-    auto &[typed, specText] = typedAndSpec;
-    StringRef spec = specText;
+  for (size_t i = 0; i < program.argSpecs.size(); ++i) {
+    bool typed = program.argSpecs[i].first;
+    const std::string &specText = program.argSpecs[i].second;
+    std::string_view spec = specText;
     const ArgumentUse *d =
         i < declared.size() && declared[i].kind != ArgumentUse::Unused
             ? &declared[i]
             : nullptr;
     if (typed) {
       if (i >= program.exe.arguments.size())
-        return error("--input '" + specText + "': @" + program.exe.name +
-                     " has " + Twine(program.exe.arguments.size()) +
-                     " arguments");
+        return makeError("--input '", specText, "': @", program.exe.name,
+                         " has ", program.exe.arguments.size(), " arguments");
       if (Error e = makeTypedArgument(program, pool, i,
                                       program.exe.arguments[i], d, specText))
         return e;
       continue;
     }
-    bool isF32 = spec.starts_with("f32="), isF64 = spec.starts_with("f64=");
-    if (isF32 || isF64) {
-      double v;
-      if (spec.drop_front(4).getAsDouble(v))
-        return error("bad variable value '" + spec.drop_front(4) + "'");
+    auto givesVariable = [&]() -> Error {
       if (d && d->kind == ArgumentUse::Buffer)
-        return error("argument " + Twine(i) + " is a buffer; --arg '" +
-                     specText + "' gives a variable");
-      program.arguments.push_back(isF32 ? Argument::f32(float(v))
-                                        : Argument::f64(v));
+        return makeError("argument ", i, " is a buffer; --arg '", specText,
+                         "' gives a variable");
+      return Error::success();
+    };
+    bool isF32 = startsWith(spec, "f32="), isF64 = startsWith(spec, "f64=");
+    if (isF32 || isF64) {
+      std::optional<double> v = run::parseNumber(spec.substr(4));
+      if (!v)
+        return makeError("bad variable value '", spec.substr(4), "'");
+      if (Error e = givesVariable())
+        return e;
+      program.arguments.push_back(isF32 ? Argument::f32(float(*v))
+                                        : Argument::f64(*v));
       program.buffers.push_back(-1);
       continue;
     }
-    bool isI32 = spec.starts_with("i32=");
-    if (spec.consume_front("i32=") || spec.consume_front("i64=")) {
-      int64_t v;
-      if (spec.getAsInteger(10, v))
-        return error("bad variable value '" + spec + "'");
-      if (isI32 && (v < INT32_MIN || v > INT32_MAX))
-        return error("variable value " + spec + " does not fit an i32");
-      if (d && d->kind == ArgumentUse::Buffer)
-        return error("argument " + Twine(i) + " is a buffer; --arg '" +
-                     specText + "' gives a variable");
-      program.arguments.push_back(Argument::variable(v));
+    bool isI32 = startsWith(spec, "i32=");
+    if (consumeFront(spec, "i32=") || consumeFront(spec, "i64=")) {
+      std::optional<int64_t> v = parseSigned(spec);
+      if (!v)
+        return makeError("bad variable value '", spec, "'");
+      if (isI32 && (*v < INT32_MIN || *v > INT32_MAX))
+        return makeError("variable value ", spec, " does not fit an i32");
+      if (Error e = givesVariable())
+        return e;
+      program.arguments.push_back(Argument::variable(*v));
       program.buffers.push_back(-1);
       continue;
     }
     if (d && d->kind == ArgumentUse::Variable)
-      return error("argument " + Twine(i) + " is a variable; --arg '" +
-                   specText + "' gives a buffer");
+      return makeError("argument ", i, " is a variable; --arg '", specText,
+                       "' gives a buffer");
     int index;
-    if (spec.consume_front("@")) {
-      auto [name, init] = spec.split('=');
+    if (consumeFront(spec, "@")) {
+      auto [name, init] = splitOnce(spec, '=');
       if (name.empty())
-        return error("bad buffer argument '" + specText +
-                     "' (expected @NAME or @NAME=TYPE:COUNT:INIT)");
+        return makeError("bad buffer argument '", specText,
+                         "' (expected @NAME or @NAME=TYPE:COUNT:INIT)");
       auto it = pool.named.find(name);
       if (init.empty() && it == pool.named.end())
-        return error("--arg '" + specText +
-                     "' names no buffer: define it "
-                     "first as @" +
-                     name + "=TYPE:COUNT:INIT");
+        return makeError("--arg '", specText,
+                         "' names no buffer: define it first as @", name,
+                         "=TYPE:COUNT:INIT");
       if (!init.empty() && it != pool.named.end())
-        return error("--arg '" + specText + "': buffer @" + name +
-                     " is defined twice");
+        return makeError("--arg '", specText, "': buffer @", name,
+                         " is defined twice");
       if (init.empty()) {
         index = it->second;
       } else {
@@ -451,7 +461,7 @@ Error makeArguments(Program &program, BufferPool &pool) {
           return buffer.takeError();
         index = pool.buffers.size();
         pool.buffers.emplace_back().push_back(std::move(*buffer));
-        pool.named[name] = index;
+        pool.named[std::string(name)] = index;
       }
     } else {
       Expected<HostBuffer> buffer = makeBuffer(spec);
@@ -462,47 +472,119 @@ Error makeArguments(Program &program, BufferPool &pool) {
     }
     std::vector<HostBuffer> &lanes = pool.buffers[index];
     if (d && lanes.front().bytes.size() < d->bytes)
-      return error("argument " + Twine(i) + " is a " + Twine(d->bytes) +
-                   "-byte buffer; --arg '" + specText + "' gives " +
-                   Twine(lanes.front().bytes.size()) + " bytes");
+      return makeError("argument ", i, " is a ", d->bytes,
+                       "-byte buffer; --arg '", specText, "' gives ",
+                       lanes.front().bytes.size(), " bytes");
     passBuffer(program, pool, index, d);
   }
   return Error::success();
 }
+
+/// Reads the options into `settings`; an error names the bad one.
+Error readSettings(const run::CommandLine &cl) {
+  auto number = [&](const char *name, auto &field) -> Error {
+    std::optional<std::string> text = cl.last(name);
+    if (!text)
+      return Error::success();
+    std::optional<uint64_t> n = parseUnsigned(*text);
+    using Field = std::decay_t<decltype(field)>;
+    if (!n || *n > uint64_t(std::numeric_limits<Field>::max()))
+      return makeError("--", name, "=", *text, ": not a number of the range ",
+                       "0..", uint64_t(std::numeric_limits<Field>::max()));
+    field = Field(*n);
+    return Error::success();
+  };
+  if (Error e = number("runs", settings.runs))
+    return e;
+  if (Error e = number("print", settings.printCount))
+    return e;
+  if (Error e = number("timeout-ms", settings.timeoutMs))
+    return e;
+  if (Error e = number("max-buffer-bytes", settings.maxBufferBytes))
+    return e;
+  if (Error e = number("ring-bytes", settings.ringBytes))
+    return e;
+  if (std::optional<std::string> t = cl.last("expected_f32_threshold")) {
+    std::optional<double> v = run::parseNumber(*t);
+    if (!v || !(*v >= 0))
+      return makeError("--expected_f32_threshold=", *t,
+                       ": not a number of at least 0");
+    settings.expectedThreshold = *v;
+  }
+  if (std::optional<std::string> amd = cl.last("amd")) {
+    if (*amd == "none")
+      settings.amd = AMDDevice::None;
+    else if (*amd == "emulated")
+      settings.amd = AMDDevice::Emulated;
+    else if (*amd == "hardware")
+      settings.amd = AMDDevice::Hardware;
+    else
+      return makeError("--amd=", *amd, ": expected none, emulated or hardware");
+  }
+  settings.pipelineOptions = cl.last("pipeline-options").value_or("");
+  settings.scheduleName = cl.last("schedule").value_or("");
+  settings.traceFile = cl.last("trace").value_or("");
+  return Error::success();
+}
 } // namespace
 
+/// Prints "error: MESSAGE" (in red on a terminal, as LLVM's tools do).
+void printError(const std::string &message) {
+  bool color = ::isatty(STDERR_FILENO);
+  std::fprintf(stderr, "%s%s%s %s\n", color ? "\033[0;1;31m" : "",
+               "error:", color ? "\033[0m" : "", message.c_str());
+}
+
 int main(int argc, char **argv) {
-  InitLLVM init(argc, argv);
-  cl::HideUnrelatedOptions(runCategory);
-  cl::SetVersionPrinter([](raw_ostream &os) {
-    os << "hcq-run, hcq " HCQ_VERSION " (executable format version "
-       << hcq::abi::FORMAT_VERSION << ")\n";
-  });
-  cl::ParseCommandLineOptions(argc, argv, "hcq executable runner\n");
-  auto fail = [](const Twine &message) {
-    WithColor::error() << message << '\n';
+  auto fail = [](const std::string &message) {
+    std::fflush(stdout);
+    printError(message);
     return 1;
   };
+  Expected<run::CommandLine> parsed =
+      run::CommandLine::parse(argc, argv, OPTIONS);
+  if (!parsed)
+    return fail(toString(parsed.takeError()));
+  const run::CommandLine &cl = *parsed;
+  if (cl.has("help")) {
+    std::fputs(run::formatHelp("hcq-run [options] <file.hcqx|file.mlir>\n\n"
+                               "Runs hcq executables (or schedules, compiled "
+                               "by the hcq-opt beside it).",
+                               OPTIONS)
+                   .c_str(),
+               stdout);
+    return 0;
+  }
+  if (cl.has("version")) {
+    std::printf("hcq-run, hcq " HCQ_VERSION " (executable format version %u)\n",
+                unsigned(abi::FORMAT_VERSION));
+    return 0;
+  }
+  if (Error e = readSettings(cl))
+    return fail(toString(std::move(e)));
+  if (cl.positionals.size() > 1)
+    return fail(concat("more than one file: '", cl.positionals[1].value,
+                       "' (give each further executable as --exe FILE)"));
   // The executables in command-line order; each --arg belongs to the last
   // executable before it (all of them to the only one, if there is one).
   std::vector<std::pair<unsigned, std::string>> files;
-  if (!inputFile.empty())
-    files.push_back({inputFile.getPosition(), inputFile});
-  for (auto [i, file] : llvm::enumerate(exeFiles))
-    files.push_back({exeFiles.getPosition(i), file});
-  llvm::sort(files);
+  for (const run::Occurrence &file : cl.positionals)
+    files.push_back({file.position, file.value});
+  for (const run::Occurrence &file : cl.all("exe"))
+    files.push_back({file.position, file.value});
+  std::sort(files.begin(), files.end());
   if (files.empty())
     return fail("no executable: give a file, or --exe FILE for each");
-  if (timeoutMs == 0)
+  if (settings.timeoutMs == 0)
     return fail("--timeout-ms must be positive: a wait that may not wait at "
                 "all reports a hang on a healthy run");
-  if (runs == 0)
+  if (settings.runs == 0)
     return fail("--runs must be at least 1");
-  if (ringBytes < 64 || ringBytes % 64)
-    return fail("--ring-bytes must be a positive multiple of 64, got " +
-                Twine(ringBytes));
+  if (settings.ringBytes < 64 || settings.ringBytes % 64)
+    return fail(concat("--ring-bytes must be a positive multiple of 64, got ",
+                       settings.ringBytes));
   std::vector<Program> programs(files.size());
-  for (auto [i, file] : llvm::enumerate(files))
+  for (auto [i, file] : enumerate(files))
     programs[i].path = file.second;
   // Each of these belongs to the last executable before it on the command
   // line; --arg and --input keep their order between them.
@@ -514,47 +596,49 @@ int main(int argc, char **argv) {
     return owner;
   };
   std::vector<std::tuple<unsigned, bool, std::string>> specs;
-  for (auto [i, spec] : llvm::enumerate(argSpecs))
-    specs.push_back({argSpecs.getPosition(i), false, spec});
-  for (auto [i, spec] : llvm::enumerate(inputSpecs))
-    specs.push_back({inputSpecs.getPosition(i), true, spec});
-  llvm::sort(specs, [](const auto &a, const auto &b) {
+  for (const run::Occurrence &spec : cl.all("arg"))
+    specs.push_back({spec.position, false, spec.value});
+  for (const run::Occurrence &spec : cl.all("input"))
+    specs.push_back({spec.position, true, spec.value});
+  std::sort(specs.begin(), specs.end(), [](const auto &a, const auto &b) {
     return std::get<0>(a) < std::get<0>(b);
   });
   for (auto &[position, typed, spec] : specs)
     programs[ownerAt(position)].argSpecs.push_back({typed, spec});
-  for (auto [i, spec] : llvm::enumerate(outputSpecs))
-    programs[ownerAt(outputSpecs.getPosition(i))].outputs.push_back(spec);
-  for (auto [i, spec] : llvm::enumerate(expectedOutputs))
-    programs[ownerAt(expectedOutputs.getPosition(i))].expected.push_back(spec);
+  for (const run::Occurrence &spec : cl.all("output"))
+    programs[ownerAt(spec.position)].outputs.push_back(spec.value);
+  for (const run::Occurrence &spec : cl.all("expected_output"))
+    programs[ownerAt(spec.position)].expected.push_back(spec.value);
   for (Program &program : programs)
-    if (Error e = readProgram(program, argv[0]))
+    if (Error e = readProgram(program))
       return fail(toString(std::move(e)));
-  if (listArguments) {
-    for (auto [p, program] : llvm::enumerate(programs)) {
+  if (cl.has("list-arguments")) {
+    for (auto [p, program] : enumerate(programs)) {
       if (programs.size() > 1)
-        outs() << "exe " << p << ' ';
-      outs() << '@' << program.exe.name << ", " << program.exe.numArgs
-             << " arguments\n";
-      for (auto [i, argument] : llvm::enumerate(program.exe.arguments))
-        outs() << "  " << i << ' ' << formatArgument(argument, i) << '\n';
+        std::printf("exe %zu ", p);
+      std::printf("@%s, %u arguments\n", program.exe.name.c_str(),
+                  unsigned(program.exe.numArgs));
+      for (auto [i, argument] : enumerate(program.exe.arguments))
+        std::printf("  %zu %s\n", i, formatArgument(argument, i).c_str());
     }
     return 0;
   }
   // The outputs: the buffer arguments each schedule writes, in order.
   for (Program &program : programs) {
-    size_t outputs = llvm::count_if(program.exe.arguments, [](auto &a) {
-      return a.access == ArgumentAccess::write ||
-             a.access == ArgumentAccess::readwrite;
-    });
+    size_t outputs =
+        std::count_if(program.exe.arguments.begin(),
+                      program.exe.arguments.end(), [](auto &a) {
+                        return a.access == ArgumentAccess::write ||
+                               a.access == ArgumentAccess::readwrite;
+                      });
     for (auto [flag, given] : {std::pair{"--output", program.outputs.size()},
                                {"--expected_output", program.expected.size()}})
       if (given > outputs)
-        return fail(Twine(given) + " " + flag + " options for @" +
-                    program.exe.name + ", which writes " + Twine(outputs) +
-                    " buffer" + (outputs == 1 ? "" : "s"));
-    for (StringRef output : program.outputs)
-      if (!output.starts_with("@") || output.size() == 1)
+        return fail(concat(given, " ", flag, " options for @", program.exe.name,
+                           ", which writes ", outputs, " buffer",
+                           outputs == 1 ? "" : "s"));
+    for (const std::string &output : program.outputs)
+      if (!startsWith(output, "@") || output.size() == 1)
         return fail("bad --output '" + output + "' (expected @FILE)");
   }
   BufferPool pool;
@@ -563,37 +647,38 @@ int main(int argc, char **argv) {
       return fail(toString(std::move(e)));
 
   RuntimeOptions options;
-  options.waitTimeout = std::chrono::milliseconds(timeoutMs);
-  for (StringRef spec : deviceTimeouts) {
-    auto [device, ms] = spec.split('=');
-    Expected<hcq::DeviceName> name = hcq::parseDeviceName(device);
-    unsigned value;
-    if (!name || !device.contains(':') || ms.getAsInteger(10, value)) {
+  options.waitTimeout = std::chrono::milliseconds(settings.timeoutMs);
+  for (const run::Occurrence &spec : cl.all("device-timeout-ms")) {
+    auto [device, ms] = splitOnce(spec.value, '=');
+    Expected<DeviceName> name = parseDeviceName(device);
+    std::optional<uint64_t> value = parseUnsigned(ms);
+    if (!name || device.find(':') == std::string_view::npos || !value ||
+        *value > UINT32_MAX) {
       if (!name)
         consumeError(name.takeError());
-      return fail("bad --device-timeout-ms '" + spec +
+      return fail("bad --device-timeout-ms '" + spec.value +
                   "' (expected DEVICE=MS, as in AMD:0=500)");
     }
-    options.deviceWaitTimeouts[name->str()] = std::chrono::milliseconds(value);
+    options.deviceWaitTimeouts[name->str()] = std::chrono::milliseconds(*value);
   }
-  options.amd = amdDevice;
-  options.twinLibraries.assign(twinLibraries.begin(), twinLibraries.end());
-  options.ringBytes = ringBytes;
+  options.amd = settings.amd;
+  for (const run::Occurrence &library : cl.all("twins"))
+    options.twinLibraries.push_back(library.value);
+  options.ringBytes = settings.ringBytes;
   // One runtime: every executable shares its devices.
   std::shared_ptr<Runtime> runtime = Runtime::create(std::move(options));
   // A GPU reads only its own memory: buffers on hardware AMD devices are
   // copied into it (once per buffer, however many executables use it).
-  if (amdDevice == AMDDevice::Hardware)
+  if (settings.amd == AMDDevice::Hardware)
     for (Program &program : programs) {
       std::vector<ArgumentUse> uses = getArgumentUses(program.exe);
-      for (auto [i, index] : llvm::enumerate(program.buffers)) {
+      for (auto [i, index] : enumerate(program.buffers)) {
         if (index < 0 || i >= uses.size())
           continue;
         std::vector<HostBuffer> &lanes = pool.buffers[index];
         const std::vector<DeviceId> &devices = uses[i].devices;
-        for (auto [lane, buffer] : llvm::enumerate(lanes)) {
-          if (lane >= devices.size() ||
-              devices[lane].kind != hcq::DeviceKind::AMD)
+        for (auto [lane, buffer] : enumerate(lanes)) {
+          if (lane >= devices.size() || devices[lane].kind != DeviceKind::AMD)
             continue;
           if (!buffer.device) {
             Expected<Buffer> allocated =
@@ -608,7 +693,7 @@ int main(int argc, char **argv) {
         }
       }
     }
-  bool tracing = !traceFile.empty();
+  bool tracing = !settings.traceFile.empty();
   for (Program &program : programs) {
     Expected<std::unique_ptr<LoadedExecutable>> loaded =
         runtime->load(program.exe);
@@ -625,7 +710,7 @@ int main(int argc, char **argv) {
   // Tracing reads each run's timestamps back, so it waits for each run.
   std::vector<ProfileEvent> events;
   auto start = std::chrono::steady_clock::now();
-  for (unsigned i = 0; i < runs; ++i)
+  for (unsigned i = 0; i < settings.runs; ++i)
     for (Program &program : programs) {
       std::string which =
           "run " + std::to_string(i) +
@@ -646,26 +731,25 @@ int main(int argc, char **argv) {
     return fail(toString(std::move(e)));
   auto finished = std::chrono::steady_clock::now();
 
-  raw_ostream &os = outs();
-  for (auto [p, program] : llvm::enumerate(programs))
-    for (auto [i, index] : llvm::enumerate(program.buffers)) {
+  for (auto [p, program] : enumerate(programs))
+    for (auto [i, index] : enumerate(program.buffers)) {
       if (index < 0)
         continue;
       const std::vector<HostBuffer> &lanes = pool.buffers[index];
-      for (auto [lane, buffer] : llvm::enumerate(lanes)) {
+      for (auto [lane, buffer] : enumerate(lanes)) {
+        std::string line;
         if (programs.size() > 1)
-          os << "exe " << p << ' ';
-        os << "arg " << i;
+          line += concat("exe ", p, ' ');
+        line += concat("arg ", i);
         if (lanes.size() > 1)
-          os << " lane " << lane;
-        os << ':';
+          line += concat(" lane ", lane);
+        line += ':';
         uint64_t elements =
             buffer.bytes.size() /
-            hcq::run::elementBytes(buffer.type).value_or(buffer.bytes.size());
-        for (unsigned e = 0; e < printCount && e < elements; ++e) {
-          os << ' ' << hcq::run::formatElement(buffer.type, buffer.data(), e);
-        }
-        os << '\n';
+            run::elementBytes(buffer.type).value_or(buffer.bytes.size());
+        for (unsigned e = 0; e < settings.printCount && e < elements; ++e)
+          line += ' ' + run::formatElement(buffer.type, buffer.data(), e);
+        std::printf("%s\n", line.c_str());
       }
     }
   // Outputs and expected outputs: the written buffer arguments in order
@@ -673,7 +757,7 @@ int main(int argc, char **argv) {
   bool mismatch = false;
   for (Program &program : programs) {
     size_t k = 0;
-    for (auto [i, info] : llvm::enumerate(program.exe.arguments)) {
+    for (auto [i, info] : enumerate(program.exe.arguments)) {
       if (info.access != ArgumentAccess::write &&
           info.access != ArgumentAccess::readwrite)
         continue;
@@ -683,55 +767,55 @@ int main(int argc, char **argv) {
                         output >= program.expected.size()))
         continue;
       const HostBuffer &buffer = pool.buffers[index].front();
-      std::optional<unsigned> size = hcq::run::elementBytes(buffer.type);
+      std::optional<unsigned> size = run::elementBytes(buffer.type);
       uint64_t count = size ? buffer.bytes.size() / *size : 0;
       if (output < program.outputs.size())
-        if (Error e = hcq::run::writeValue(
-                StringRef(program.outputs[output]).drop_front(), buffer.type,
-                buffer.data(), count))
+        if (Error e = run::writeValue(program.outputs[output].substr(1),
+                                      buffer.type, buffer.data(), count))
           return fail(toString(std::move(e)));
       if (output >= program.expected.size())
         continue;
-      Expected<hcq::run::TypedValue> expected =
-          hcq::run::parseTypedValue(program.expected[output], maxBufferBytes);
+      Expected<run::TypedValue> expected = run::parseTypedValue(
+          program.expected[output], settings.maxBufferBytes);
       if (!expected)
         return fail("--expected_output: " + toString(expected.takeError()));
       if (expected->type != buffer.type)
-        return fail("--expected_output '" + program.expected[output] + "' is " +
-                    expected->type + ", output " + Twine(output) + " (" +
-                    formatArgument(info, i) + ") " + buffer.type);
+        return fail(concat("--expected_output '", program.expected[output],
+                           "' is ", expected->type, ", output ", output, " (",
+                           formatArgument(info, i), ") ", buffer.type));
       if (std::optional<std::string> why =
-              hcq::run::compareValues(buffer.type, buffer.data(), count,
-                                      *expected, expectedThreshold)) {
-        WithColor::error() << "output " << output << " ("
-                           << formatArgument(info, i)
-                           << ") is not as expected: " << *why << '\n';
+              run::compareValues(buffer.type, buffer.data(), count, *expected,
+                                 settings.expectedThreshold)) {
+        std::fflush(stdout);
+        printError(concat("output ", output, " (", formatArgument(info, i),
+                          ") is not as expected: ", *why));
         mismatch = true;
       }
     }
   }
-  os.flush(); // the results come before the timing line on a terminal
+  std::fflush(stdout); // the results come before the timing line
   if (tracing) {
-    std::error_code ec;
-    raw_fd_ostream trace(traceFile, ec);
-    if (ec)
-      return fail("cannot write '" + traceFile + "': " + ec.message());
-    writeChromeTrace(events, trace);
-    // Per call name: how often it ran and for how long on average.
-    MapVector<StringRef, std::pair<uint64_t, double>> totals;
+    std::string trace = chromeTrace(events);
+    if (Error e = writeFile(settings.traceFile, trace.data(), trace.size()))
+      return fail(toString(std::move(e)));
+    // Per call name, in order of first appearance: how often it ran and for
+    // how long on average.
+    std::vector<std::pair<std::string, std::pair<uint64_t, double>>> totals;
     for (const ProfileEvent &e : events) {
-      auto &[count, us] = totals[e.name];
-      ++count;
-      us += double(e.endNs - e.startNs) / 1000.0;
+      auto it = std::find_if(totals.begin(), totals.end(),
+                             [&](const auto &t) { return t.first == e.name; });
+      if (it == totals.end())
+        it = totals.insert(totals.end(), {e.name, {0, 0.0}});
+      ++it->second.first;
+      it->second.second += double(e.endNs - e.startNs) / 1000.0;
     }
     for (auto &[name, total] : totals)
-      errs() << format("profile: %s, %llu calls, %.2f us mean\n",
-                       name.str().c_str(), (unsigned long long)total.first,
-                       total.second / total.first);
+      std::fprintf(stderr, "profile: %s, %" PRIu64 " calls, %.2f us mean\n",
+                   name.c_str(), total.first, total.second / total.first);
   }
   using us = std::chrono::duration<double, std::micro>;
-  errs() << format("%u runs: %.2f us/run submitted, %.2f us/run finished\n",
-                   unsigned(runs), us(submitted - start).count() / runs,
-                   us(finished - start).count() / runs);
+  std::fprintf(stderr, "%u runs: %.2f us/run submitted, %.2f us/run finished\n",
+               settings.runs, us(submitted - start).count() / settings.runs,
+               us(finished - start).count() / settings.runs);
   return mismatch ? 1 : 0;
 }

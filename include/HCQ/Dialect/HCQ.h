@@ -3,7 +3,7 @@
 #ifndef HCQ_DIALECT_HCQ_H
 #define HCQ_DIALECT_HCQ_H
 
-#include "HCQ/Support/Device.h"
+#include "HCQ/Base/Device.h"
 
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/BuiltinTypes.h"

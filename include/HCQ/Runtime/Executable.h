@@ -9,11 +9,11 @@
 #ifndef HCQ_RUNTIME_EXECUTABLE_H
 #define HCQ_RUNTIME_EXECUTABLE_H
 
+#include "HCQ/Base/Device.h"
 #include "HCQ/Runtime/ABI.h"
-#include "HCQ/Support/Device.h"
 
-#include "llvm/ADT/ArrayRef.h"
-#include "llvm/Support/Error.h"
+#include "HCQ/Base/Error.h"
+#include "HCQ/Base/Span.h"
 
 #include <cstdint>
 #include <string>
@@ -88,7 +88,7 @@ struct AMDKernelFacts {
   /// directions of one record, for the compiler and the link.
   static AMDKernelFacts of(const amd::KernelInfo &info, uint32_t image);
   amd::KernelInfo toKernelInfo(const std::string &symbol,
-                               llvm::ArrayRef<uint8_t> imageBytes) const;
+                               Span<const uint8_t> imageBytes) const;
 
   bool operator==(const AMDKernelFacts &o) const {
     return image == o.image && entryOffset == o.entryOffset && mach == o.mach &&
@@ -272,7 +272,7 @@ std::vector<uint8_t> writeExecutable(const Executable &exe);
 
 /// Parses an HCQX file. Never reads out of bounds: a truncated, corrupt or
 /// foreign file is an error saying what is wrong and where.
-llvm::Expected<Executable> readExecutable(llvm::ArrayRef<uint8_t> bytes);
+Expected<Executable> readExecutable(Span<const uint8_t> bytes);
 
 /// Recomputes the checksum of a file in place (for tests that corrupt a
 /// payload and want the parser, not the checksum, to catch it).

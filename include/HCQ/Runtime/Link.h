@@ -23,25 +23,25 @@ class Memory {
 public:
   virtual ~Memory() = default;
   /// `bytes` of memory for lane `lane` of `value`, on `device`.
-  virtual llvm::Expected<uint64_t>
+  virtual Expected<uint64_t>
   allocate(const Value &value, const DeviceId &device, uint64_t bytes) = 0;
   /// Memory holding an AMD kernel's loaded image (`kernel.image`, read from
   /// its code object once by the link, descriptor facts beside it) on
   /// `device`. The default allocates and writes it; implementations may
   /// share one program buffer between every executable that loads the same
   /// image.
-  virtual llvm::Expected<uint64_t> loadProgram(const Value &value,
-                                               const DeviceId &device,
-                                               const amd::KernelInfo &kernel);
+  virtual Expected<uint64_t> loadProgram(const Value &value,
+                                         const DeviceId &device,
+                                         const amd::KernelInfo &kernel);
   /// The address of a CPU kernel's host function.
-  virtual llvm::Expected<uint64_t> hostFunction(const Kernel &kernel) = 0;
+  virtual Expected<uint64_t> hostFunction(const Kernel &kernel) = 0;
   /// The address of a runtime host function (cpu::HostFunction id).
-  virtual llvm::Expected<uint64_t> runtimeFunction(uint32_t id) = 0;
+  virtual Expected<uint64_t> runtimeFunction(uint32_t id) = 0;
   /// The number `device` gives for a placeholder of scope DeviceNumber (its
   /// interrupt event).
-  virtual llvm::Expected<uint64_t> deviceNumber(PlaceholderTag tag,
-                                                const DeviceId &device) = 0;
-  virtual void write(uint64_t address, llvm::ArrayRef<uint8_t> bytes) = 0;
+  virtual Expected<uint64_t> deviceNumber(PlaceholderTag tag,
+                                          const DeviceId &device) = 0;
+  virtual void write(uint64_t address, Span<const uint8_t> bytes) = 0;
 };
 
 struct LinkResult {
@@ -54,7 +54,7 @@ struct LinkResult {
 
 /// Links `exe` into `memory`. Placeholders with one (tag, slot, device) are
 /// one memory; programs of one kernel on one device are loaded once.
-llvm::Expected<LinkResult> link(const Executable &exe, Memory &memory);
+Expected<LinkResult> link(const Executable &exe, Memory &memory);
 
 /// The value of a link-time word whose operands are at `addresses` (one per
 /// lane of the word, or one).
@@ -66,19 +66,18 @@ uint64_t evaluateAddressWord(const Word &word, uint64_t address);
 class AddressMap : public Memory {
 public:
   explicit AddressMap(uint64_t base) : next(base) {}
-  llvm::Expected<uint64_t> allocate(const Value &value, const DeviceId &device,
-                                    uint64_t bytes) override;
+  Expected<uint64_t> allocate(const Value &value, const DeviceId &device,
+                              uint64_t bytes) override;
   /// One program buffer per image content and device, across executables.
-  llvm::Expected<uint64_t> loadProgram(const Value &value,
-                                       const DeviceId &device,
-                                       const amd::KernelInfo &kernel) override;
+  Expected<uint64_t> loadProgram(const Value &value, const DeviceId &device,
+                                 const amd::KernelInfo &kernel) override;
   size_t programLoads() const { return programs.size(); }
-  llvm::Expected<uint64_t> hostFunction(const Kernel &kernel) override;
-  llvm::Expected<uint64_t> runtimeFunction(uint32_t id) override;
+  Expected<uint64_t> hostFunction(const Kernel &kernel) override;
+  Expected<uint64_t> runtimeFunction(uint32_t id) override;
   /// The device's index + 1.
-  llvm::Expected<uint64_t> deviceNumber(PlaceholderTag tag,
-                                        const DeviceId &device) override;
-  void write(uint64_t, llvm::ArrayRef<uint8_t>) override {}
+  Expected<uint64_t> deviceNumber(PlaceholderTag tag,
+                                  const DeviceId &device) override;
+  void write(uint64_t, Span<const uint8_t>) override {}
 
 private:
   uint64_t next;
@@ -90,8 +89,7 @@ private:
 /// linked before into the same memory returns the first result.
 class LinkCache {
 public:
-  llvm::Expected<const LinkResult &> link(const Executable &exe,
-                                          Memory &memory);
+  Expected<const LinkResult &> link(const Executable &exe, Memory &memory);
   size_t hits() const { return hitCount; }
   size_t size() const { return results.size(); }
 

@@ -19,15 +19,16 @@
 #include "HCQ/Runtime/Twin.h"
 #include "HCQ/Target/CPU/Entry.h"
 
-#include "llvm/ADT/StringMap.h"
-#include "llvm/Support/raw_ostream.h"
-
 #include <chrono>
 #include <cstring>
 #include <functional>
+#include <map>
 #include <memory>
 
 namespace hcq::runtime {
+
+/// Things by name, found by any string-like key.
+template <typename T> using NameMap = std::map<std::string, T, std::less<>>;
 
 /// One argument of a run: a buffer (one address per lane: a Buffer's
 /// hostView(), or host memory on the CPU and emulated AMD devices) or a
@@ -53,8 +54,7 @@ struct Argument {
 /// The implementation of an `hcq.host_call`: called with its operands, each
 /// a buffer (one pointer per lane) or a variable's value, once all the work
 /// the run submitted before it has finished.
-using HostCallFunction =
-    std::function<llvm::Error(llvm::ArrayRef<Argument> operands)>;
+using HostCallFunction = std::function<Error(Span<const Argument> operands)>;
 
 /// What runs an executable's AMD devices.
 enum class AMDDevice {
@@ -75,21 +75,21 @@ struct RuntimeOptions {
   std::chrono::milliseconds waitTimeout{30000};
   /// Per device ("AMD:1"): a wait on its queues or its timeline uses this
   /// timeout instead of `waitTimeout`.
-  llvm::StringMap<std::chrono::milliseconds> deviceWaitTimeouts;
+  NameMap<std::chrono::milliseconds> deviceWaitTimeouts;
   /// Host calls by callee name; a run that reaches a host call missing here
   /// fails, naming it.
-  llvm::StringMap<HostCallFunction> hostCalls;
+  NameMap<HostCallFunction> hostCalls;
   /// The device AMD:N values and queues live on.
   AMDDevice amd = AMDDevice::None;
   /// CPU twins of AMD kernels by kernel symbol, for the emulated device;
   /// looked up before `twinLibraries`.
-  llvm::StringMap<hcq_amd_twin> amdTwins;
+  NameMap<hcq_amd_twin> amdTwins;
   /// Shared libraries (dlopen paths) defining `hcq_twin_<symbol>` for AMD
   /// kernels without an entry in `amdTwins`.
   std::vector<std::string> twinLibraries;
   /// CPU kernels in this process by kernel symbol: found before the
   /// kernel's library, which is then not loaded.
-  llvm::StringMap<cpu::KernelFunction> cpuKernels;
+  NameMap<cpu::KernelFunction> cpuKernels;
   /// Folders where kernel and twin libraries named without a '/' are looked
   /// for, in order, before the dynamic loader's own search (LD_LIBRARY_PATH
   /// is read once, when the process starts).
@@ -164,12 +164,12 @@ public:
   virtual ~LoadedExecutable() = default;
   /// Runs once: fills the inputs tables from `args`, executes the plan, and
   /// returns once everything is submitted (not finished: see synchronize).
-  virtual llvm::Error run(llvm::ArrayRef<Argument> args) = 0;
+  virtual Error run(Span<const Argument> args) = 0;
   /// Waits until every run so far has finished on every device the
   /// executable uses (and with it everything else submitted to them);
   /// reports a hang (a wait that timed out) with its device, queue and
   /// signal.
-  virtual llvm::Error synchronize() = 0;
+  virtual Error synchronize() = 0;
   /// The last finished run's timestamps, one event per call and lane in the
   /// executable's order; empty unless it was compiled with profiling on.
   /// Call it after synchronize.
@@ -190,15 +190,15 @@ public:
 
   /// Loads and links `exe` onto this runtime's devices (CPU devices, AMD
   /// devices as `RuntimeOptions::amd` says, or an error).
-  virtual llvm::Expected<std::unique_ptr<LoadedExecutable>>
+  virtual Expected<std::unique_ptr<LoadedExecutable>>
   load(const Executable &exe) = 0;
 
   /// `bytes` of zeroed memory on `device` (opened if it is not yet),
   /// 256-byte aligned.
-  llvm::Expected<Buffer> allocate(DeviceId device, uint64_t bytes);
+  Expected<Buffer> allocate(DeviceId device, uint64_t bytes);
 
   /// Waits until everything submitted to every open device has finished.
-  virtual llvm::Error synchronize() = 0;
+  virtual Error synchronize() = 0;
 
   /// The devices open so far.
   virtual std::vector<DeviceId> openDevices() const = 0;
@@ -206,24 +206,23 @@ public:
 protected:
   friend class Buffer;
   explicit Runtime(RuntimeOptions options) : options(std::move(options)) {}
-  virtual llvm::Expected<uint64_t> allocateMemory(DeviceId device,
-                                                  uint64_t bytes) = 0;
+  virtual Expected<uint64_t> allocateMemory(DeviceId device,
+                                            uint64_t bytes) = 0;
   virtual void freeMemory(DeviceId device, uint64_t address) = 0;
 
   RuntimeOptions options;
 };
 
 /// Loads `exe` onto `runtime`: runtime.load(exe).
-inline llvm::Expected<std::unique_ptr<LoadedExecutable>>
+inline Expected<std::unique_ptr<LoadedExecutable>>
 loadExecutable(Runtime &runtime, const Executable &exe) {
   return runtime.load(exe);
 }
 
-/// Writes `events` as Chrome trace JSON (chrome://tracing, Perfetto): one
+/// `events` as Chrome trace JSON (chrome://tracing, Perfetto): one
 /// complete event per call, one process per device, one thread per queue,
 /// times in microseconds from the first event.
-void writeChromeTrace(llvm::ArrayRef<ProfileEvent> events,
-                      llvm::raw_ostream &os);
+std::string chromeTrace(Span<const ProfileEvent> events);
 
 } // namespace hcq::runtime
 

@@ -1,6 +1,8 @@
 //===- CodeObject.cpp - AMDHSA code objects -------------------------------===//
 
 #include "HCQ/Target/AMD/CodeObject.h"
+#include "HCQ/Support/LLVMError.h"
+#include "HCQ/Target/AMD/Target.h"
 
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/BinaryFormat/MsgPackReader.h"
@@ -14,7 +16,7 @@ using namespace llvm::object;
 
 namespace hcq::amd {
 
-static Error fail(const Twine &message) {
+static llvm::Error fail(const Twine &message) {
   return createStringError(inconvertibleErrorCode(), message);
 }
 
@@ -31,7 +33,8 @@ static bool fits(uint64_t at, uint64_t size, uint64_t limit) {
 /// its own: symbol and relocation tables must have their entry size (a zero
 /// one makes the symbol iterator loop forever and the relocation count divide
 /// by zero) and lie inside the file (or the library aborts the process).
-static Error checkSectionTables(const ELF64LEFile &elf, uint64_t fileBytes) {
+static llvm::Error checkSectionTables(const ELF64LEFile &elf,
+                                      uint64_t fileBytes) {
   auto sections = elf.sections();
   if (!sections)
     return fail("malformed section headers: " + toString(sections.takeError()));
@@ -71,15 +74,15 @@ static Error checkSectionTables(const ELF64LEFile &elf, uint64_t fileBytes) {
       return fail("a relocation table names section " + Twine(header.sh_link) +
                   " of " + Twine(sections->size()) + " as its symbol table");
   }
-  return Error::success();
+  return llvm::Error::success();
 }
 
 template <typename T> static T readLE(ArrayRef<uint8_t> image, uint64_t at) {
   return support::endian::read<T, llvm::endianness::little>(image.data() + at);
 }
 
-Error decodeKernelDescriptor(ArrayRef<uint8_t> image, uint64_t kd,
-                             KernelInfo &info) {
+static llvm::Error decodeDescriptor(ArrayRef<uint8_t> image, uint64_t kd,
+                                    KernelInfo &info) {
   auto bad = [&](const Twine &what) {
     return createStringError(inconvertibleErrorCode(),
                              "kernel descriptor at 0x" + Twine::utohexstr(kd) +
@@ -130,7 +133,7 @@ Error decodeKernelDescriptor(ArrayRef<uint8_t> image, uint64_t kd,
       return bad(Twine("enables the ") + what +
                  " user SGPR, which hcq does not set up (build the kernel "
                  "without it, e.g. as code object v5)");
-  return Error::success();
+  return llvm::Error::success();
 }
 
 namespace {
@@ -142,9 +145,9 @@ public:
   explicit MetadataWalk(StringRef blob)
       : reader(MemoryBufferRef(blob, "AMDGPU metadata")) {}
 
-  Expected<msgpack::Object> next() {
+  llvm::Expected<msgpack::Object> next() {
     msgpack::Object object;
-    Expected<bool> more = reader.read(object);
+    llvm::Expected<bool> more = reader.read(object);
     if (!more)
       return more.takeError();
     if (!*more)
@@ -152,14 +155,14 @@ public:
     return object;
   }
   /// Skips what `object` opens (the items of an array or a map).
-  Error skip(const msgpack::Object &object) {
+  llvm::Error skip(const msgpack::Object &object) {
     for (uint64_t pending = items(object); pending; --pending) {
-      Expected<msgpack::Object> item = next();
+      llvm::Expected<msgpack::Object> item = next();
       if (!item)
         return item.takeError();
       pending += items(*item);
     }
-    return Error::success();
+    return llvm::Error::success();
   }
   static std::optional<uint64_t> number(const msgpack::Object &object) {
     if (object.Kind == msgpack::Type::UInt)
@@ -173,24 +176,26 @@ public:
   }
   /// Reads the `count` items of an array, each handed to `visit`, which
   /// must read or skip what the item opens.
-  Error forEachItem(uint64_t count,
-                    function_ref<Error(const msgpack::Object &)> visit) {
+  llvm::Error
+  forEachItem(uint64_t count,
+              function_ref<llvm::Error(const msgpack::Object &)> visit) {
     for (uint64_t i = 0; i < count; ++i) {
-      Expected<msgpack::Object> item = next();
+      llvm::Expected<msgpack::Object> item = next();
       if (!item)
         return item.takeError();
-      if (Error e = visit(*item))
+      if (llvm::Error e = visit(*item))
         return e;
     }
-    return Error::success();
+    return llvm::Error::success();
   }
   /// Reads the `count` key-value pairs of a map, as forEachItem.
-  Error forEachPair(uint64_t count,
-                    function_ref<Error(const msgpack::Object &key,
+  llvm::Error
+  forEachPair(uint64_t count,
+              function_ref<llvm::Error(const msgpack::Object &key,
                                        const msgpack::Object &value)>
-                        visit) {
-    return forEachItem(count, [&](const msgpack::Object &key) -> Error {
-      Expected<msgpack::Object> value = next();
+                  visit) {
+    return forEachItem(count, [&](const msgpack::Object &key) -> llvm::Error {
+      llvm::Expected<msgpack::Object> value = next();
       if (!value)
         return value.takeError();
       return visit(key, *value);
@@ -198,10 +203,10 @@ public:
   }
   /// Reads the items of `object` if it is a map, with forEachPair, and
   /// skips anything else.
-  Error ifMap(const msgpack::Object &object,
-              function_ref<Error(const msgpack::Object &key,
-                                 const msgpack::Object &value)>
-                  visit) {
+  llvm::Error ifMap(const msgpack::Object &object,
+                    function_ref<llvm::Error(const msgpack::Object &key,
+                                             const msgpack::Object &value)>
+                        visit) {
     if (object.Kind != msgpack::Type::Map)
       return skip(object);
     return forEachPair(object.Length, visit);
@@ -220,18 +225,18 @@ private:
 
 /// One kernel's entry: {.name, .max_flat_workgroup_size, .args: [{.offset,
 /// .size, .value_kind}], ...}.
-Error readKernelMetadata(MetadataWalk &walk, const msgpack::Object &entry,
-                         KernelInfo &info) {
+llvm::Error readKernelMetadata(MetadataWalk &walk, const msgpack::Object &entry,
+                               KernelInfo &info) {
   using Object = msgpack::Object;
   std::string name;
   std::optional<uint64_t> maxFlat;
   std::vector<KernelInfo::HiddenArgument> hidden;
   bool hiddenOutside = false;
-  auto readArgument = [&](const Object &arg) -> Error {
+  auto readArgument = [&](const Object &arg) -> llvm::Error {
     std::optional<uint64_t> offset, size;
     std::string kind;
-    if (Error e = walk.ifMap(
-            arg, [&](const Object &key, const Object &value) -> Error {
+    if (llvm::Error e = walk.ifMap(
+            arg, [&](const Object &key, const Object &value) -> llvm::Error {
               if (MetadataWalk::isString(key, ".offset"))
                 offset = MetadataWalk::number(value);
               else if (MetadataWalk::isString(key, ".size"))
@@ -241,20 +246,20 @@ Error readKernelMetadata(MetadataWalk &walk, const msgpack::Object &entry,
                 kind = value.Raw.str();
               else
                 return walk.skip(value);
-              return Error::success();
+              return llvm::Error::success();
             }))
       return e;
     if (!StringRef(kind).starts_with("hidden_"))
-      return Error::success();
+      return llvm::Error::success();
     if (!offset || !size || *size > 8 || *offset > info.kernargBytes ||
         *size > info.kernargBytes - *offset)
       hiddenOutside = true;
     else
       hidden.push_back({kind, uint32_t(*offset), uint32_t(*size)});
-    return Error::success();
+    return llvm::Error::success();
   };
-  if (Error e = walk.ifMap(
-          entry, [&](const Object &key, const Object &value) -> Error {
+  if (llvm::Error e = walk.ifMap(
+          entry, [&](const Object &key, const Object &value) -> llvm::Error {
             if (MetadataWalk::isString(key, ".name") &&
                 value.Kind == msgpack::Type::String)
               name = value.Raw.str();
@@ -265,37 +270,37 @@ Error readKernelMetadata(MetadataWalk &walk, const msgpack::Object &entry,
               return walk.forEachItem(value.Length, readArgument);
             else
               return walk.skip(value);
-            return Error::success();
+            return llvm::Error::success();
           }))
     return e;
   if (name != info.name)
-    return Error::success();
+    return llvm::Error::success();
   if (hiddenOutside)
     return fail("a hidden argument of '" + name +
                 "' lies outside its kernel arguments");
   if (maxFlat)
     info.maxFlatWorkgroupSize = uint32_t(std::min<uint64_t>(*maxFlat, ~0u));
   info.hiddenArguments = std::move(hidden);
-  return Error::success();
+  return llvm::Error::success();
 }
 
 /// The kernel's entry in the NT_AMDGPU_METADATA note ({"amdhsa.kernels":
 /// [...], ...}), when the code object has one.
-Error readMetadataNote(StringRef blob, KernelInfo &info) {
+llvm::Error readMetadataNote(StringRef blob, KernelInfo &info) {
   using Object = msgpack::Object;
   MetadataWalk walk(blob);
-  Expected<Object> root = walk.next();
+  llvm::Expected<Object> root = walk.next();
   if (!root)
     return root.takeError();
   if (root->Kind != msgpack::Type::Map)
     return fail("AMDGPU metadata is not a map");
   return walk.forEachPair(
-      root->Length, [&](const Object &key, const Object &value) -> Error {
+      root->Length, [&](const Object &key, const Object &value) -> llvm::Error {
         if (!MetadataWalk::isString(key, "amdhsa.kernels") ||
             value.Kind != msgpack::Type::Array)
           return walk.skip(value);
         return walk.forEachItem(value.Length,
-                                [&](const Object &entry) -> Error {
+                                [&](const Object &entry) -> llvm::Error {
                                   return readKernelMetadata(walk, entry, info);
                                 });
       });
@@ -304,14 +309,14 @@ Error readMetadataNote(StringRef blob, KernelInfo &info) {
 
 /// The kernel's metadata (LLVM AMDGPUUsage "Code Object V3 to V6
 /// Metadata"), from the code object's NT_AMDGPU_METADATA notes.
-static Error readMetadata(const ELF64LEFile &elf, KernelInfo &info) {
+static llvm::Error readMetadata(const ELF64LEFile &elf, KernelInfo &info) {
   auto sections = elf.sections();
   if (!sections)
     return fail("malformed section table: " + toString(sections.takeError()));
   for (const auto &section : *sections) {
     if (section.sh_type != ELF::SHT_NOTE)
       continue;
-    Error error = Error::success();
+    llvm::Error error = llvm::Error::success();
     for (const auto &note : elf.notes(section, error)) {
       if (note.getName() != "AMDGPU" ||
           note.getType() != ELF::NT_AMDGPU_METADATA)
@@ -319,7 +324,7 @@ static Error readMetadata(const ELF64LEFile &elf, KernelInfo &info) {
       // As the note iterator aligns (LLVM allows 0, 1, 4 and 8 here).
       ArrayRef<uint8_t> desc =
           note.getDesc(std::max<uint64_t>(section.sh_addralign, 4));
-      if (Error e = readMetadataNote(
+      if (llvm::Error e = readMetadataNote(
               StringRef(reinterpret_cast<const char *>(desc.data()),
                         desc.size()),
               info)) {
@@ -330,10 +335,11 @@ static Error readMetadata(const ELF64LEFile &elf, KernelInfo &info) {
     if (error)
       return fail("malformed note: " + toString(std::move(error)));
   }
-  return Error::success();
+  return llvm::Error::success();
 }
 
-Expected<KernelInfo> readKernel(StringRef bytes, StringRef name) {
+static llvm::Expected<KernelInfo> readCodeObject(StringRef bytes,
+                                                 StringRef name) {
   if (bytes.size() < 4 || !bytes.starts_with("\x7f"
                                              "ELF"))
     return fail("not an ELF file (bad magic)");
@@ -349,7 +355,7 @@ Expected<KernelInfo> readKernel(StringRef bytes, StringRef name) {
     return fail("ELF is not an AMDHSA code object (OS ABI " +
                 Twine(elf.getHeader().e_ident[ELF::EI_OSABI]) + ")");
 
-  if (Error e = checkSectionTables(elf, bytes.size()))
+  if (llvm::Error e = checkSectionTables(elf, bytes.size()))
     return std::move(e);
 
   KernelInfo info;
@@ -417,7 +423,8 @@ Expected<KernelInfo> readKernel(StringRef bytes, StringRef name) {
     }
   }
   // A symbol's place in the image.
-  auto symbolAddress = [&](const ELFSymbolRef &symbol) -> Expected<uint64_t> {
+  auto symbolAddress =
+      [&](const ELFSymbolRef &symbol) -> llvm::Expected<uint64_t> {
     auto value = symbol.getValue();
     if (!value)
       return value.takeError();
@@ -510,11 +517,29 @@ Expected<KernelInfo> readKernel(StringRef bytes, StringRef name) {
                         : fail("code object has no kernel '" + name + "'");
   info.name = descriptor->first;
   uint64_t kd = descriptor->second;
-  if (Error e = decodeKernelDescriptor(info.image, kd, info))
+  if (llvm::Error e = decodeDescriptor(info.image, kd, info))
     return fail(toString(std::move(e)));
-  if (Error e = readMetadata(elf, info))
+  if (llvm::Error e = readMetadata(elf, info))
     return std::move(e);
   return info;
+}
+
+// The record's processor numbers are stated in Target.h without LLVM.
+static_assert(ELF_MACH_MASK == ELF::EF_AMDGPU_MACH &&
+              ELF_MACH_GFX1100 == ELF::EF_AMDGPU_MACH_AMDGCN_GFX1100 &&
+              ELF_MACH_GFX1101 == ELF::EF_AMDGPU_MACH_AMDGCN_GFX1101 &&
+              ELF_MACH_GFX1102 == ELF::EF_AMDGPU_MACH_AMDGCN_GFX1102 &&
+              ELF_MACH_GFX942 == ELF::EF_AMDGPU_MACH_AMDGCN_GFX942);
+
+hcq::Error decodeKernelDescriptor(Span<const uint8_t> image, uint64_t kd,
+                                  KernelInfo &info) {
+  return fromLLVMError(
+      decodeDescriptor(ArrayRef(image.data(), image.size()), kd, info));
+}
+
+hcq::Expected<KernelInfo> readKernel(std::string_view bytes,
+                                     std::string_view name) {
+  return fromLLVMExpected(readCodeObject(bytes, name));
 }
 
 } // namespace hcq::amd

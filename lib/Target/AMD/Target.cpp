@@ -4,9 +4,6 @@
 #include "HCQ/Target/AMD/PM4.h"
 #include "HCQ/Target/AMD/SDMA.h"
 
-#include "llvm/ADT/STLExtras.h"
-#include "llvm/BinaryFormat/ELF.h"
-
 namespace hcq::amd {
 
 namespace {
@@ -22,24 +19,24 @@ uint32_t Target::rsrc3Register() const {
                   : pm4::reg::COMPUTE_PGM_RSRC3_GFX11;
 }
 
-llvm::ArrayRef<Target> getTargets() {
+Span<const Target> getTargets() {
   // Scratch waves: 32 per compute unit (96 CUs in 6 SEs on gfx1100, 60 in 3
   // on gfx1101, 32 in 2 on gfx1102: RX 7900 XTX, 7800 XT, 7600), clamped to
   // the 12-bit WAVES field on gfx942 (304 CUs), which counts the device.
   static const Target targets[] = {
       {"gfx1100", 11, 64 * 1024, sdma::COPY_MAX_BYTES_SDMA6, 256, 15, 3072, 6,
-       llvm::ELF::EF_AMDGPU_MACH_AMDGCN_GFX1100, COPY_gfx1100},
+       ELF_MACH_GFX1100, COPY_gfx1100},
       {"gfx1101", 11, 64 * 1024, sdma::COPY_MAX_BYTES_SDMA6, 256, 15, 1920, 3,
-       llvm::ELF::EF_AMDGPU_MACH_AMDGCN_GFX1101, COPY_gfx1101},
+       ELF_MACH_GFX1101, COPY_gfx1101},
       {"gfx1102", 11, 64 * 1024, sdma::COPY_MAX_BYTES_SDMA6, 256, 15, 1024, 2,
-       llvm::ELF::EF_AMDGPU_MACH_AMDGCN_GFX1102, COPY_gfx1102},
+       ELF_MACH_GFX1102, COPY_gfx1102},
       {"gfx942", 9, 64 * 1024, sdma::COPY_MAX_BYTES_SDMA4, 1024, 13, 4095, 1,
-       llvm::ELF::EF_AMDGPU_MACH_AMDGCN_GFX942, COPY_gfx942},
+       ELF_MACH_GFX942, COPY_gfx942},
   };
   return targets;
 }
 
-std::optional<Target> lookupTarget(llvm::StringRef name) {
+std::optional<Target> lookupTarget(std::string_view name) {
   for (const Target &target : getTargets())
     if (target.name == name)
       return target;

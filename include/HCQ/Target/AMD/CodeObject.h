@@ -2,19 +2,21 @@
 //
 // Reads what the encoder needs from a kernel's AMDHSA code object: the loaded
 // image with its relocations applied, and the kernel descriptor's fields.
-// MLIR-free, so the runtime can load the same image.
+// The KernelInfo record is LLVM-free (the runtime rebuilds it from the
+// executable file); reading a code object uses LLVM's object library and
+// stays on the compiler side (and in the simulated kernel driver).
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef HCQ_TARGET_AMD_CODEOBJECT_H
 #define HCQ_TARGET_AMD_CODEOBJECT_H
 
-#include "llvm/ADT/ArrayRef.h"
-#include "llvm/ADT/StringRef.h"
-#include "llvm/Support/Error.h"
+#include "HCQ/Base/Error.h"
+#include "HCQ/Base/Span.h"
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace hcq::amd {
@@ -65,16 +67,15 @@ struct KernelInfo {
 /// the image, an entry outside it or off 256 bytes, and one enabling user
 /// SGPRs hcq does not set up. Shared by readKernel and the simulated kernel
 /// driver, which finds kernels in GPU memory.
-llvm::Error decodeKernelDescriptor(llvm::ArrayRef<uint8_t> image, uint64_t kd,
-                                   KernelInfo &info);
+Error decodeKernelDescriptor(Span<const uint8_t> image, uint64_t kd,
+                             KernelInfo &info);
 
 /// Parses `bytes` as an AMDHSA code object (64-bit little-endian ELF for
 /// EM_AMDGPU, linked or relocatable) and reads kernel `name`, or the only
 /// kernel when `name` is empty. Errors name what is wrong: not an ELF, not
 /// AMDGPU, no or several kernels, a descriptor out of bounds, an unsupported
 /// relocation.
-llvm::Expected<KernelInfo> readKernel(llvm::StringRef bytes,
-                                      llvm::StringRef name);
+Expected<KernelInfo> readKernel(std::string_view bytes, std::string_view name);
 
 } // namespace hcq::amd
 

@@ -3,17 +3,17 @@
 #ifndef HCQ_TARGET_AMD_TARGET_H
 #define HCQ_TARGET_AMD_TARGET_H
 
-#include "llvm/ADT/ArrayRef.h"
-#include "llvm/ADT/StringRef.h"
+#include "HCQ/Base/Span.h"
 
 #include <cstdint>
 #include <optional>
+#include <string_view>
 
 namespace hcq::amd {
 
 /// What the encoder needs to know about one GPU generation.
 struct Target {
-  llvm::StringRef name; // "gfx1100"
+  std::string_view name; // "gfx1100"
   /// 9 or 11: picks the packet variants (ACQUIRE_MEM, RELEASE_MEM cache bits,
   /// DISPATCH_INITIATOR, FENCE MTYPE) and register offsets.
   unsigned major;
@@ -40,12 +40,12 @@ struct Target {
   /// The TMPRING_SIZE WAVES field for scratchWaves.
   uint32_t tmpringWaves() const { return scratchWaves / scratchShaderEngines; }
   /// The ELF header's EF_AMDGPU_MACH for this processor: a code object
-  /// built for another one is refused [llvm/BinaryFormat/ELF.h].
+  /// built for another one is refused (the values: ELF_MACH_* below).
   uint32_t elfMach;
   /// The builtin copy kernel built for this target: a code object from
   /// lib/Target/AMD/Builtins/copy.cl, whose kernel `BUILTIN_COPY_SYMBOL`
   /// takes (dst, src, element bytes) and copies element x in workgroup x.
-  llvm::ArrayRef<uint8_t> builtinCopyCodeObject;
+  Span<const uint8_t> builtinCopyCodeObject;
 
   bool isGfx9() const { return major == 9; }
   uint32_t rsrc3Register() const;
@@ -53,10 +53,19 @@ struct Target {
 
 /// The targets the encoder supports: gfx1100, gfx1101, gfx1102 (gfx11) and
 /// gfx942 (gfx9, as tinygrad supports it).
-llvm::ArrayRef<Target> getTargets();
-std::optional<Target> lookupTarget(llvm::StringRef name);
+Span<const Target> getTargets();
+std::optional<Target> lookupTarget(std::string_view name);
 /// The target whose code objects carry EF_AMDGPU_MACH `mach`, if known.
 std::optional<Target> lookupTargetByMach(uint32_t mach);
+
+/// EF_AMDGPU_MACH values of the supported processors (LLVM AMDGPUUsage,
+/// "AMDGPU ELF Header"; llvm/BinaryFormat/ELF.h). Stated here so the runtime
+/// needs no LLVM; CodeObject.cpp checks them against LLVM's.
+constexpr uint32_t ELF_MACH_MASK = 0x0ff;
+constexpr uint32_t ELF_MACH_GFX1100 = 0x041;
+constexpr uint32_t ELF_MACH_GFX1101 = 0x046;
+constexpr uint32_t ELF_MACH_GFX1102 = 0x047;
+constexpr uint32_t ELF_MACH_GFX942 = 0x04c;
 
 /// The kernel symbol of every target's builtin copy code object.
 constexpr const char *BUILTIN_COPY_SYMBOL = "hcq_copy";

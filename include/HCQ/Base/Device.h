@@ -1,16 +1,15 @@
 //===- Device.h - Device and queue names ------------------------*- C++ -*-===//
 //
 // Device strings ("AMD:0", "CPU") and queue strings ("COMPUTE:0") as used by
-// the dialect's attributes, the pass options and the runtime. MLIR-free so the
-// runtime can share it.
+// the dialect's attributes, the pass options and the runtime. LLVM-free: the
+// runtime shares it.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef HCQ_SUPPORT_DEVICE_H
-#define HCQ_SUPPORT_DEVICE_H
+#ifndef HCQ_BASE_DEVICE_H
+#define HCQ_BASE_DEVICE_H
 
-#include "llvm/ADT/StringRef.h"
-#include "llvm/Support/Error.h"
+#include "HCQ/Base/Error.h"
 
 #include <cstdint>
 #include <optional>
@@ -27,10 +26,10 @@ enum class DeviceKind : uint32_t { AMD, CPU, CUDA, NV, METAL, DISK };
 /// host queue that runs the batched submitter.
 enum class QueueKind : uint32_t { COMPUTE, COPY, SUBMIT };
 
-llvm::StringRef stringifyDeviceKind(DeviceKind kind);
-std::optional<DeviceKind> symbolizeDeviceKind(llvm::StringRef name);
-llvm::StringRef stringifyQueueKind(QueueKind kind);
-std::optional<QueueKind> symbolizeQueueKind(llvm::StringRef name);
+std::string_view stringifyDeviceKind(DeviceKind kind);
+std::optional<DeviceKind> symbolizeDeviceKind(std::string_view name);
+std::string_view stringifyQueueKind(QueueKind kind);
+std::optional<QueueKind> symbolizeQueueKind(std::string_view name);
 
 /// Whether the kind has a command-queue backend (the seed's HCQ_DEVS).
 bool hasCommandQueueBackend(DeviceKind kind);
@@ -54,13 +53,13 @@ struct QueueName {
 };
 
 /// Parses "KIND" or "KIND:N". A missing index means 0, as in tinygrad.
-llvm::Expected<DeviceName> parseDeviceName(llvm::StringRef text);
+Expected<DeviceName> parseDeviceName(std::string_view text);
 /// Parses "KIND" or "KIND:N" for queues.
-llvm::Expected<QueueName> parseQueueName(llvm::StringRef text);
+Expected<QueueName> parseQueueName(std::string_view text);
 /// Parses a comma-separated set of device kinds, e.g. "AMD,CPU"; rejects
 /// unknown and repeated kinds. Returns a bit mask indexed by DeviceKind.
-llvm::Expected<uint32_t> parseDeviceKindSet(llvm::StringRef text);
+Expected<uint32_t> parseDeviceKindSet(std::string_view text);
 
 } // namespace hcq
 
-#endif // HCQ_SUPPORT_DEVICE_H
+#endif // HCQ_BASE_DEVICE_H
