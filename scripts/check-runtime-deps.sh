@@ -12,8 +12,9 @@ if (($# < 2)); then
   exit 2
 fi
 status=0
-# What a program of the C++ standard library may need, and nothing else.
-allowed='^(libc|libm|libstdc\+\+|libgcc_s|libdl|libpthread|librt|ld-linux-x86-64|ld-linux-aarch64)\.so'
+# What a program of the C++ standard library may need (glibc's parts; a
+# sanitizer runtime adds libresolv), and nothing else.
+allowed='^(libc|libm|libstdc\+\+|libgcc_s|libdl|libpthread|librt|libresolv|ld-linux-x86-64|ld-linux-aarch64)\.so'
 for binary in "$1" "$2"; do
   needed=$(readelf -d "$binary" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
   if [[ -z $needed ]]; then
