@@ -872,7 +872,7 @@ struct WordRefParser {
 
   /// Parses `0x..`, `addr(%v [+ off] [>> shift])`, `lo(...)`, `hi(...)`,
   /// `var(%v)` or `load(%v [+|- off])`, then an optional `| 0x..`.
-  ParseResult parseWord(WordAttr &word) {
+  ParseResult parseWord(Word &word) {
     if (parseWordBody(word))
       return failure();
     if (failed(parser.parseOptionalVerticalBar()))
@@ -883,14 +883,11 @@ struct WordRefParser {
       return failure();
     if (word.isConstant())
       return parser.emitError(loc, "a constant word takes no '|' bits");
-    word = WordAttr::get(parser.getContext(), word.getKind(), word.getValue(),
-                         word.getRef(), word.getPart(), word.getShift(), bits,
-                         word.getLanes());
+    word.orBits = bits;
     return success();
   }
 
-  ParseResult parseWordBody(WordAttr &word) {
-    MLIRContext *ctx = parser.getContext();
+  ParseResult parseWordBody(Word &word) {
     SMLoc loc = parser.getCurrentLocation();
     APInt constant;
     OptionalParseResult isInt = parser.parseOptionalInteger(constant);
@@ -900,7 +897,7 @@ struct WordRefParser {
       if (constant.isNegative() || constant.getActiveBits() > 64)
         return parser.emitError(loc, "word constant must fit in 64 bits "
                                      "unsigned");
-      word = WordAttr::get(ctx, constant.getZExtValue());
+      word = Word::constant(constant.getZExtValue());
       return success();
     }
     StringRef keyword;
@@ -912,8 +909,8 @@ struct WordRefParser {
       if (parser.parseLParen() || parseWordOperand(ref, lanes) ||
           parser.parseRParen())
         return failure();
-      word = WordAttr::get(ctx, WordKind::variable, 0, ref, WordPart::full, 0,
-                           0, lanes);
+      word = Word{WordKind::variable, 0, ref, WordPart::full, 0,
+                           0, lanes};
       return success();
     }
     if (keyword == "load" || keyword == "load.lo" || keyword == "load.hi") {
@@ -924,8 +921,8 @@ struct WordRefParser {
       if (parser.parseLParen() || parseWordOperand(ref, lanes) ||
           parseOptionalAddend(parser, addend) || parser.parseRParen())
         return failure();
-      word = WordAttr::get(ctx, WordKind::load, static_cast<uint64_t>(addend),
-                           ref, loadPart, 0, 0, lanes);
+      word = Word{WordKind::load, static_cast<uint64_t>(addend),
+                           ref, loadPart, 0, 0, lanes};
       return success();
     }
     WordPart part;
@@ -954,8 +951,8 @@ struct WordRefParser {
     }
     if (parser.parseRParen())
       return failure();
-    word = WordAttr::get(ctx, WordKind::address, offset, ref, part, shift, 0,
-                         lanes);
+    word = Word{WordKind::address, offset, ref, part,
+                static_cast<uint32_t>(shift), 0, lanes};
     return success();
   }
 
@@ -967,20 +964,20 @@ struct WordRefParser {
 };
 } // namespace
 
-void hcq::printWord(raw_ostream &os, WordAttr word, ValueRange refs,
+void hcq::printWord(raw_ostream &os, const Word &word, ValueRange refs,
                     unsigned bits,
                     function_ref<void(raw_ostream &, Value)> printValue) {
   auto operand = [&]() {
-    if (word.getLanes() == 1)
-      return printValue(os, refs[word.getRef()]);
+    if (word.lanes == 1)
+      return printValue(os, refs[word.ref]);
     os << '[';
-    llvm::interleaveComma(refs.slice(word.getRef(), word.getLanes()), os,
+    llvm::interleaveComma(refs.slice(word.ref, word.lanes), os,
                           [&](Value v) { printValue(os, v); });
     os << ']';
   };
-  switch (word.getKind()) {
+  switch (word.kind) {
   case WordKind::constant:
-    os << llvm::format_hex(word.getValue(), bits == 32 ? 10 : 18);
+    os << llvm::format_hex(word.value, bits == 32 ? 10 : 18);
     return;
   case WordKind::variable:
     os << "var(";
@@ -988,63 +985,63 @@ void hcq::printWord(raw_ostream &os, WordAttr word, ValueRange refs,
     os << ')';
     break;
   case WordKind::load: {
-    os << (word.getPart() == WordPart::lo   ? "load.lo("
-           : word.getPart() == WordPart::hi ? "load.hi("
+    os << (word.part == WordPart::lo   ? "load.lo("
+           : word.part == WordPart::hi ? "load.hi("
                                             : "load(");
     operand();
-    printAddend(os, static_cast<int64_t>(word.getValue()));
+    printAddend(os, static_cast<int64_t>(word.value));
     os << ')';
     break;
   }
   case WordKind::address:
-    os << (word.getPart() == WordPart::lo   ? "lo("
-           : word.getPart() == WordPart::hi ? "hi("
+    os << (word.part == WordPart::lo   ? "lo("
+           : word.part == WordPart::hi ? "hi("
                                             : "addr(");
     operand();
-    if (word.getValue())
-      os << " + " << word.getValue();
-    if (word.getShift())
-      os << " >> " << word.getShift();
+    if (word.value)
+      os << " + " << word.value;
+    if (word.shift)
+      os << " >> " << word.shift;
     os << ')';
     break;
   }
-  if (word.getOrBits())
-    os << " | " << llvm::format_hex(word.getOrBits(), bits == 32 ? 10 : 18);
+  if (word.orBits)
+    os << " | " << llvm::format_hex(word.orBits, bits == 32 ? 10 : 18);
 }
 
-static void printWordOperands(OpAsmPrinter &printer, WordAttr word,
+static void printWordOperands(OpAsmPrinter &printer, const Word &word,
                               ValueRange refs, unsigned bits) {
   hcq::printWord(printer.getStream(), word, refs, bits,
                  [&](raw_ostream &, Value v) { printer.printOperand(v); });
 }
 
 /// Bits a patch word writes: 32 for a half, else the width of the value.
-static unsigned getPatchBits(WordAttr word, ValueRange refs) {
-  if (word.getPart() != WordPart::full)
+static unsigned getPatchBits(const Word &word, ValueRange refs) {
+  if (word.part != WordPart::full)
     return 32;
-  if (word.getKind() == WordKind::variable)
-    return refs[word.getRef()].getType().getIntOrFloatBitWidth() <= 32 ? 32
+  if (word.kind == WordKind::variable)
+    return refs[word.ref].getType().getIntOrFloatBitWidth() <= 32 ? 32
                                                                        : 64;
   return 64;
 }
 
 /// Checks one operand of a word (each lane's, for a per-lane word).
-static LogicalResult verifyWordOperand(Operation *op, WordAttr word,
+static LogicalResult verifyWordOperand(Operation *op, const Word &word,
                                        size_t index, Value ref) {
   auto fail = [&]() { return op->emitOpError() << "word #" << index << " "; };
   Type type = ref.getType();
-  if (word.getKind() == WordKind::variable) {
+  if (word.kind == WordKind::variable) {
     if (!isBoundVariableType(type))
       return fail() << "is a variable but its operand has type " << type;
-    if (word.getValue() || word.getShift())
+    if (word.value || word.shift)
       return fail() << "is a variable and takes no offset or shift";
     return success();
   }
-  if (word.getKind() == WordKind::load) {
+  if (word.kind == WordKind::load) {
     if (!isSignalType(type) ||
         !(getPlaceholder(ref) || isSubmitterArgument(ref)))
       return fail() << "loads from a value that is not a 64-bit placeholder";
-    if (word.getShift())
+    if (word.shift)
       return fail() << "is a load and takes no shift";
     return success();
   }
@@ -1054,29 +1051,29 @@ static LogicalResult verifyWordOperand(Operation *op, WordAttr word,
   if (!buffer)
     return fail() << "takes the address of a " << type
                   << ", not a buffer or stream";
-  if (word.getValue() > static_cast<uint64_t>(buffer.getByteSize()))
-    return fail() << "address offset " << word.getValue() << " is outside the "
+  if (word.value > static_cast<uint64_t>(buffer.getByteSize()))
+    return fail() << "address offset " << word.value << " is outside the "
                   << buffer.getByteSize() << "-byte buffer";
   return success();
 }
 
 /// Checks one word against the operands it refers to.
-static LogicalResult verifyWord(Operation *op, WordAttr word, size_t index,
+static LogicalResult verifyWord(Operation *op, const Word &word, size_t index,
                                 ValueRange refs) {
   auto fail = [&]() { return op->emitOpError() << "word #" << index << " "; };
-  if (word.getKind() == WordKind::constant) {
-    if (word.getRef() != -1 || word.getPart() != WordPart::full ||
-        word.getShift() || word.getOrBits() || word.getLanes() != 1)
+  if (word.kind == WordKind::constant) {
+    if (word.ref != -1 || word.part != WordPart::full ||
+        word.shift || word.orBits || word.lanes != 1)
       return fail() << "is a constant but names an operand, part, shift or "
                        "bits";
     return success();
   }
-  if (word.getLanes() == 0 || word.getRef() < 0 ||
-      word.getRef() + word.getLanes() > refs.size())
-    return fail() << "refers to operands [" << word.getRef() << ", "
-                  << word.getRef() + word.getLanes() << ") but there are "
+  if (word.lanes == 0 || word.ref < 0 ||
+      word.ref + word.lanes > refs.size())
+    return fail() << "refers to operands [" << word.ref << ", "
+                  << word.ref + word.lanes << ") but there are "
                   << refs.size();
-  for (Value ref : refs.slice(word.getRef(), word.getLanes()))
+  for (Value ref : refs.slice(word.ref, word.lanes))
     if (failed(verifyWordOperand(op, word, index, ref)))
       return failure();
   return success();
@@ -1103,13 +1100,13 @@ ParseResult CmdsOp::parse(OpAsmParser &parser, OperationState &result) {
     return parser.emitError(bitsLoc, "word width must be i32 or i64");
 
   WordRefParser words{parser, {}, {}};
-  SmallVector<Attribute> wordList;
+  WordStreamBuilder stream;
   if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square,
                                      [&]() -> ParseResult {
-                                       WordAttr word;
+                                       Word word;
                                        if (words.parseWord(word))
                                          return failure();
-                                       wordList.push_back(word);
+                                       stream.push(word);
                                        return success();
                                      }))
     return failure();
@@ -1124,8 +1121,9 @@ ParseResult CmdsOp::parse(OpAsmParser &parser, OperationState &result) {
   result.addAttribute(
       getWordBitsAttrName(result.name),
       parser.getBuilder().getI32IntegerAttr(bitsType.getIntOrFloatBitWidth()));
-  result.addAttribute(getWordsAttrName(result.name),
-                      parser.getBuilder().getArrayAttr(wordList));
+  Properties &props = result.getOrAddProperties<Properties>();
+  props.setWords(stream.dense);
+  props.setSymbols(stream.symbols);
   if (*tag != PlaceholderTag::cmdbuf)
     result.addTypes(LinearType::get(ctx));
   return success();
@@ -1134,8 +1132,12 @@ ParseResult CmdsOp::parse(OpAsmParser &parser, OperationState &result) {
 void CmdsOp::print(OpAsmPrinter &printer) {
   printer << ' ' << stringifyPlaceholderTag(getTag()) << " i" << getWordBits()
           << " [";
-  llvm::interleaveComma(getWords(), printer, [&](Attribute word) {
-    printWordOperands(printer, cast<WordAttr>(word), getRefs(), getWordBits());
+  bool first = true;
+  getStream().forEach([&](size_t, const Word &word) {
+    if (!first)
+      printer << ", ";
+    first = false;
+    printWordOperands(printer, word, getRefs(), getWordBits());
   });
   printer << ']';
   if (!getRefs().empty()) {
@@ -1144,7 +1146,7 @@ void CmdsOp::print(OpAsmPrinter &printer) {
   }
   printer.printOptionalAttrDict(
       (*this)->getAttrs(),
-      {getTagAttrName(), getWordBitsAttrName(), getWordsAttrName()});
+      {getTagAttrName(), getWordBitsAttrName()});
 }
 
 LogicalResult CmdsOp::verify() {
@@ -1160,16 +1162,28 @@ LogicalResult CmdsOp::verify() {
   if (!submit)
     return emitOpError("must be inside an hcq.submit");
   size_t lanes = submit.getDevices().size();
-  for (auto [i, attr] : llvm::enumerate(getWords())) {
-    auto word = cast<WordAttr>(attr);
+  WordStream stream = getStream();
+  if (std::optional<std::string> why = stream.getSymbols().check())
+    return emitOpError() << "symbols table " << *why;
+  SymbolicWords symbols = stream.getSymbols();
+  if (symbols.size() && size_t(symbols.at(symbols.size() - 1)) >= stream.size())
+    return emitOpError() << "symbolic word at " << symbols.at(symbols.size() - 1)
+                         << " is past the stream's " << stream.size()
+                         << " words";
+  for (size_t k = 0; k < symbols.size(); ++k)
+    if (stream.getDense()[symbols.at(k)] != 0)
+      return emitOpError() << "word #" << symbols.at(k)
+                           << " is symbolic but has constant bits too";
+  for (size_t i = 0; i < stream.size(); ++i) {
+    Word word = stream[i];
     if (failed(verifyWord(*this, word, i, getRefs())))
       return failure();
-    if (word.getLanes() != 1 && word.getLanes() != lanes)
-      return emitOpError() << "word #" << i << " has " << word.getLanes()
+    if (word.lanes != 1 && word.lanes != lanes)
+      return emitOpError() << "word #" << i << " has " << word.lanes
                            << " lanes but the submit has " << lanes;
     if (word.isConstant()) {
-      if (bits == 32 && word.getValue() > UINT32_MAX)
-        return emitOpError() << "word #" << i << " constant " << word.getValue()
+      if (bits == 32 && word.value > UINT32_MAX)
+        return emitOpError() << "word #" << i << " constant " << word.value
                              << " does not fit in 32 bits";
       continue;
     }
@@ -1177,7 +1191,7 @@ LogicalResult CmdsOp::verify() {
       return emitOpError() << "word #" << i
                            << " is 64 bits wide in a 32-bit stream: use "
                               "lo(...) and hi(...)";
-    if (bits == 64 && word.getPart() != WordPart::full)
+    if (bits == 64 && word.part != WordPart::full)
       return emitOpError() << "word #" << i
                            << " is a 32-bit half in a 64-bit stream";
   }
@@ -1189,7 +1203,6 @@ LogicalResult CmdsOp::verify() {
 //===----------------------------------------------------------------------===//
 
 ParseResult BlobOp::parse(OpAsmParser &parser, OperationState &result) {
-  Builder &builder = parser.getBuilder();
   OpAsmParser::UnresolvedOperand target;
   SmallVector<int32_t> data;
   if (parser.parseOperand(target) || parser.parseEqual() ||
@@ -1207,18 +1220,21 @@ ParseResult BlobOp::parse(OpAsmParser &parser, OperationState &result) {
     return failure();
 
   WordRefParser words{parser, {}, {}};
-  SmallVector<int64_t> offsets;
-  SmallVector<Attribute> patches;
+  SmallVector<int64_t> patches;
   if (succeeded(parser.parseOptionalKeyword("patches")) &&
       parser.parseCommaSeparatedList(
           OpAsmParser::Delimiter::Square, [&]() -> ParseResult {
+            SMLoc loc = parser.getCurrentLocation();
             int64_t offset;
-            WordAttr word;
+            Word word;
             if (parser.parseInteger(offset) || parser.parseColon() ||
                 words.parseWord(word))
               return failure();
-            offsets.push_back(offset);
-            patches.push_back(word);
+            if (word.isConstant())
+              return parser.emitError(loc, "a patch is an address, not a "
+                                           "constant: constants belong in "
+                                           "the data");
+            appendSymbol(patches, offset, word);
             return success();
           }))
     return failure();
@@ -1232,12 +1248,9 @@ ParseResult BlobOp::parse(OpAsmParser &parser, OperationState &result) {
       parser.resolveOperand(target, targetType, result.operands) ||
       words.resolve(result, refTypes))
     return failure();
-  result.addAttribute(getDataAttrName(result.name),
-                      builder.getDenseI32ArrayAttr(data));
-  result.addAttribute(getPatchOffsetsAttrName(result.name),
-                      builder.getDenseI64ArrayAttr(offsets));
-  result.addAttribute(getPatchesAttrName(result.name),
-                      builder.getArrayAttr(patches));
+  Properties &props = result.getOrAddProperties<Properties>();
+  props.setData(data);
+  props.setPatches(patches);
   return success();
 }
 
@@ -1247,22 +1260,19 @@ void BlobOp::print(OpAsmPrinter &printer) {
     printer << llvm::format_hex(static_cast<uint32_t>(dword), 10);
   });
   printer << ']';
-  if (!getPatches().empty()) {
+  SymbolicWords patches = getPatchTable();
+  if (patches.size()) {
     printer << " patches [";
-    llvm::interleaveComma(
-        llvm::zip(getPatchOffsets(), getPatches()), printer, [&](auto pair) {
-          auto [offset, word] = pair;
-          printer << offset << ": ";
-          printWordOperands(printer, cast<WordAttr>(word), getRefs(), 64);
-        });
+    for (size_t k = 0; k < patches.size(); ++k) {
+      printer << (k ? ", " : "") << patches.at(k) << ": ";
+      printWordOperands(printer, patches.word(k), getRefs(), 64);
+    }
     printer << ']';
   }
   printer << " : " << getTarget().getType();
   for (Type type : getRefs().getTypes())
     printer << ", " << type;
-  printer.printOptionalAttrDict(
-      (*this)->getAttrs(),
-      {getDataAttrName(), getPatchOffsetsAttrName(), getPatchesAttrName()});
+  printer.printOptionalAttrDict((*this)->getAttrs());
 }
 
 LogicalResult BlobOp::verify() {
@@ -1276,20 +1286,19 @@ LogicalResult BlobOp::verify() {
   if (bytes > target.getByteSize())
     return emitOpError() << "writes " << bytes << " bytes into a "
                          << target.getByteSize() << "-byte placeholder";
-  if (getPatchOffsets().size() != getPatches().size())
-    return emitOpError() << "has " << getPatchOffsets().size()
-                         << " patch offsets but " << getPatches().size()
-                         << " patch words";
-  for (auto [i, offset, attr] :
-       llvm::enumerate(getPatchOffsets(), getPatches())) {
-    auto word = cast<WordAttr>(attr);
+  SymbolicWords patches = getPatchTable();
+  if (std::optional<std::string> why = patches.check())
+    return emitOpError() << "patch table " << *why;
+  for (size_t i = 0; i < patches.size(); ++i) {
+    int64_t offset = patches.at(i);
+    Word word = patches.word(i);
     if (failed(verifyWord(*this, word, i, getRefs())))
       return failure();
-    if (word.getKind() != WordKind::address)
+    if (word.kind != WordKind::address)
       return emitOpError() << "patch #" << i
                            << " must be an address: constants belong in the "
                               "data, variables in an hcq.patch_group";
-    for (Value ref : getRefs().slice(word.getRef(), word.getLanes()))
+    for (Value ref : getRefs().slice(word.ref, word.lanes))
       if (!isa<LinearType>(ref.getType()) && !isLinkTimeBuffer(ref))
         return emitOpError()
                << "patch #" << i
@@ -1348,7 +1357,7 @@ ParseResult PatchGroupOp::parse(OpAsmParser &parser, OperationState &result) {
   int64_t start, count;
   Type bitsType;
   WordRefParser words{parser, {}, {}};
-  WordAttr word;
+  Word word;
   SMLoc loc = parser.getCurrentLocation();
   SmallVector<Type> types;
   if (parser.parseOperand(target) || parser.parseKeyword("offsets") ||
@@ -1377,14 +1386,15 @@ ParseResult PatchGroupOp::parse(OpAsmParser &parser, OperationState &result) {
   result.addAttribute(
       getBitsAttrName(result.name),
       builder.getI32IntegerAttr(bitsType.getIntOrFloatBitWidth()));
-  result.addAttribute(getWordAttrName(result.name), word);
+  result.addAttribute(getWordAttrName(result.name),
+                      hcq::getWordAttr(parser.getContext(), word));
   return success();
 }
 
 void PatchGroupOp::print(OpAsmPrinter &printer) {
   printer << ' ' << getTarget() << " offsets " << getOffsets() << '['
           << getStart() << ", " << getCount() << "] i" << getBits() << ' ';
-  printWordOperands(printer, getWord(), getSource(), getBits());
+  printWordOperands(printer, hcq::getWord(getWord()), getSource(), getBits());
   printer.printOptionalAttrDict((*this)->getAttrs(),
                                 {getStartAttrName(), getCountAttrName(),
                                  getBitsAttrName(), getWordAttrName()});
@@ -1411,21 +1421,21 @@ LogicalResult PatchGroupOp::verify() {
   unsigned bits = getBits();
   if (bits != 32 && bits != 64)
     return emitOpError() << "patch width must be 32 or 64, got " << bits;
-  WordAttr word = getWord();
+  Word word = hcq::getWord(getWord());
   if (word.isConstant())
     return emitOpError("a constant belongs in the blob, not in a patch group");
   // An address's offset is into the input the table slot names, not into
   // the table: there is nothing to bound it by here.
-  if (word.getKind() == WordKind::address) {
+  if (word.kind == WordKind::address) {
     if (failed(verifyTable(*this, getSource(), PlaceholderTag::inputs, 64,
                            "an address patch's source")))
       return failure();
   } else if (failed(verifyWord(*this, word, 0, getSource()))) {
     return failure();
   }
-  bool half = word.getPart() != WordPart::full;
+  bool half = word.part != WordPart::full;
   if (half != (bits == 32) &&
-      !(word.getKind() == WordKind::variable &&
+      !(word.kind == WordKind::variable &&
         getSource().getType().getIntOrFloatBitWidth() <= bits))
     return emitOpError() << "writes a " << (half ? "32-bit half" : "64-bit")
                          << " word as " << bits << " bits";

@@ -11,7 +11,7 @@ using namespace mlir;
 namespace hcq {
 
 void CommandStream::constant(uint64_t value) {
-  words.push_back(WordAttr::get(ctx, value));
+  words.push(Word::constant(value));
 }
 
 void CommandStream::constants(ArrayRef<uint32_t> values) {
@@ -19,9 +19,8 @@ void CommandStream::constants(ArrayRef<uint32_t> values) {
     constant(value);
 }
 
-WordAttr WordOperands::word(WordKind kind, uint64_t value,
-                            ArrayRef<Value> lanes, WordPart part,
-                            uint32_t shift, uint64_t orBits) {
+Word WordOperands::word(WordKind kind, uint64_t value, ArrayRef<Value> lanes,
+                        WordPart part, uint32_t shift, uint64_t orBits) {
   // One operand when every lane names the same value.
   ArrayRef<Value> run = lanes;
   if (llvm::all_equal(lanes))
@@ -32,19 +31,19 @@ WordAttr WordOperands::word(WordKind kind, uint64_t value,
   auto [it, inserted] = runs.try_emplace(key, refs.size());
   if (inserted)
     refs.append(run.begin(), run.end());
-  return WordAttr::get(ctx, kind, value, it->second, part, shift, orBits,
-                       run.size());
+  return Word{kind,  value,  it->second,
+              part,  shift,  orBits,
+              static_cast<uint32_t>(run.size())};
 }
 
-WordAttr WordOperands::remap(WordAttr w, ValueRange from) {
-  SmallVector<Value> lanes(from.slice(w.getRef(), w.getLanes()));
-  return word(w.getKind(), w.getValue(), lanes, w.getPart(), w.getShift(),
-              w.getOrBits());
+Word WordOperands::remap(const Word &w, ValueRange from) {
+  SmallVector<Value> lanes(from.slice(w.ref, w.lanes));
+  return word(w.kind, w.value, lanes, w.part, w.shift, w.orBits);
 }
 
 void CommandStream::word(WordKind kind, uint64_t value, ArrayRef<Value> lanes,
                          WordPart part, uint32_t shift, uint64_t orBits) {
-  words.push_back(operands.word(kind, value, lanes, part, shift, orBits));
+  words.push(operands.word(kind, value, lanes, part, shift, orBits));
 }
 
 void CommandStream::address(ArrayRef<Value> lanes, WordPart part,
@@ -107,7 +106,7 @@ CmdsOp CommandStream::build(OpBuilder &builder, Location loc,
                             PlaceholderTag tag, unsigned bits) const {
   Type result = tag == PlaceholderTag::cmdbuf ? Type() : LinearType::get(ctx);
   return CmdsOp::create(builder, loc, result ? TypeRange{result} : TypeRange{},
-                        tag, bits, builder.getArrayAttr(words),
+                        tag, bits, words.dense, words.symbols,
                         operands.values());
 }
 

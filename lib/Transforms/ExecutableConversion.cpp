@@ -39,7 +39,7 @@ private:
   FailureOr<uint32_t> value(Value v);
   FailureOr<uint32_t> kernel(FlatSymbolRefAttr name, Operation *user);
   FailureOr<uint32_t> submitter(FlatSymbolRefAttr name, Operation *user);
-  rt::Word word(WordAttr w, ValueRange refs,
+  rt::Word word(const Word &w, ValueRange refs,
                 llvm::function_ref<uint32_t(Value)> index);
 
   ExecutableOp exe;
@@ -131,15 +131,12 @@ FailureOr<uint32_t> Converter::value(Value v) {
   return index;
 }
 
-rt::Word Converter::word(WordAttr w, ValueRange refs,
+rt::Word Converter::word(const Word &w, ValueRange refs,
                          llvm::function_ref<uint32_t(Value)> index) {
-  rt::Word result{toAbi<rt::WordKind>(w.getKind()),
-                  toAbi<rt::WordPart>(w.getPart()),
-                  w.getShift(),
-                  w.getValue(),
-                  w.getOrBits(),
-                  {}};
-  for (Value ref : refs.slice(w.getRef(), w.getLanes()))
+  rt::Word result{toAbi<rt::WordKind>(w.kind), toAbi<rt::WordPart>(w.part),
+                  w.shift,                     w.value,
+                  w.orBits,                    {}};
+  for (Value ref : refs.slice(w.ref, w.lanes))
     result.refs.push_back(index(ref));
   return result;
 }
@@ -178,7 +175,7 @@ FailureOr<uint32_t> Converter::submitter(FlatSymbolRefAttr name,
       step.patch.start = static_cast<uint64_t>(group.getStart());
       step.patch.count = static_cast<uint64_t>(group.getCount());
       step.patch.bits = group.getBits();
-      step.patch.word = word(group.getWord(), group.getSource(), arg);
+      step.patch.word = word(getWord(group.getWord()), group.getSource(), arg);
     } else if (auto push = dyn_cast<PushOp>(op)) {
       step.kind = rt::StepKind::Push;
       step.operands = args(push->getOperands());
@@ -235,10 +232,10 @@ FailureOr<rt::Executable> Converter::convert() {
       for (int32_t dword : blob.getData())
         for (int i = 0; i < 4; ++i)
           b.data.push_back(static_cast<uint32_t>(dword) >> (8 * i));
-      for (auto [offset, attr] :
-           llvm::zip(blob.getPatchOffsets(), blob.getPatches()))
-        b.patches.push_back(
-            {offset, word(cast<WordAttr>(attr), blob.getRefs(), index)});
+      SymbolicWords patches = blob.getPatchTable();
+      for (size_t k = 0; k < patches.size(); ++k)
+        b.patches.push_back({static_cast<uint64_t>(patches.at(k)),
+                             word(patches.word(k), blob.getRefs(), index)});
       out.blobs.push_back(std::move(b));
     } else if (auto inputs = dyn_cast<InputsOp>(op)) {
       rt::InputsTable t;

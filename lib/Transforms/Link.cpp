@@ -60,9 +60,8 @@ struct LinkPass : public hcq::impl::HCQLinkBase<LinkPass> {
           SmallVector<int32_t> dwords(bytes.size() / 4);
           std::memcpy(dwords.data(), bytes.data(), dwords.size() * 4);
           BlobOp::create(
-              at, blob.getLoc(), blob.getTarget(),
-              at.getDenseI32ArrayAttr(dwords), at.getDenseI64ArrayAttr({}),
-              at.getArrayAttr({}), ValueRange{},
+              at, blob.getLoc(), blob.getTarget(), dwords,
+              ArrayRef<int64_t>{}, ValueRange{},
               lanes.size() > 1 ? at.getI32IntegerAttr(lane) : IntegerAttr());
         }
         blob.erase();

@@ -69,14 +69,11 @@ struct LowerSubmitPass : public hcq::impl::HCQLowerSubmitBase<LowerSubmitPass> {
           PlaceholderTag::cmdbuf, placeholders.freshSlot(),
           BufferType::get(ctx, blobBytes, IntegerType::get(ctx, 8), devices),
           /*isVolatile=*/false);
-      BlobOp::create(
-          builder, loc, packet, builder.getDenseI32ArrayAttr(data),
-          builder.getDenseI64ArrayAttr({4, 8}),
-          builder.getArrayAttr({WordAttr::get(ctx, WordKind::address, 0, 0,
-                                              WordPart::lo, 0, 0, 1),
-                                WordAttr::get(ctx, WordKind::address, 0, 0,
-                                              WordPart::hi, 0, 0, 1)}),
-          ValueRange{source}, /*lane=*/nullptr);
+      SmallVector<int64_t> patches;
+      appendSymbol(patches, 4, Word{WordKind::address, 0, 0, WordPart::lo});
+      appendSymbol(patches, 8, Word{WordKind::address, 0, 0, WordPart::hi});
+      BlobOp::create(builder, loc, packet, data, patches, ValueRange{source},
+                     /*lane=*/nullptr);
       source = packet;
       size = packetBytes;
     }

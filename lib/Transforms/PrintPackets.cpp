@@ -157,11 +157,10 @@ struct PrintPacketsPass
                       AsmState &state, llvm::raw_ostream &os) {
     unsigned bits = cmds.getWordBits();
     SmallVector<DisasmWord> words;
-    for (Attribute attr : cmds.getWords()) {
-      auto word = cast<WordAttr>(attr);
+    cmds.getStream().forEach([&](size_t, const Word &word) {
       DisasmWord w;
       if (word.isConstant()) {
-        w.value = word.getValue();
+        w.value = word.value;
       } else {
         llvm::raw_string_ostream text(w.symbol);
         printWord(text, word, cmds.getRefs(), bits,
@@ -169,12 +168,12 @@ struct PrintPacketsPass
                     v.printAsOperand(out, state);
                   });
         if (auto placeholder =
-                cmds.getRefs()[word.getRef()].getDefiningOp<PlaceholderOp>())
+                cmds.getRefs()[word.ref].getDefiningOp<PlaceholderOp>())
           if (placeholder.getTag() == PlaceholderTag::host_function)
             w.hostFunction = placeholder.getSlot();
       }
       words.push_back(std::move(w));
-    }
+    });
 
     os << "// submit on ";
     llvm::interleaveComma(submit.getDevices().getDevices(), os,

@@ -32,8 +32,8 @@ constexpr size_t BLOB_ALIGNMENT = 128;
 /// One blob under construction: the merged streams of one tag.
 struct Blob {
   std::vector<uint8_t> bytes;
-  SmallVector<int64_t> patchOffsets;
-  SmallVector<std::pair<WordAttr, SmallVector<Value>>> patches;
+  /// Link-time patches: byte offset, word, the word's operands.
+  SmallVector<std::tuple<int64_t, Word, SmallVector<Value>>> patches;
   Value placeholder;
 };
 
@@ -92,12 +92,12 @@ LogicalResult SealPass::seal(SubmitOp submit, PlaceholderCache &placeholders) {
   for (CmdsOp cmds : streams) {
     Blob &blob = blobs[cmds.getTag()];
     streamOffset[cmds] = blob.bytes.size();
-    size_t bytes = cmds.getWords().size() * (cmds.getWordBits() / 8);
+    size_t bytes = cmds.getNumWords() * (cmds.getWordBits() / 8);
     blob.bytes.resize(blob.bytes.size() + llvm::alignTo(bytes, BLOB_ALIGNMENT),
                       PADDING_BYTE);
   }
   int64_t cmdbufBytes =
-      streams.front().getWords().size() * (streams.front().getWordBits() / 8);
+      streams.front().getNumWords() * (streams.front().getWordBits() / 8);
   for (auto &[tag, blob] : blobs) {
     auto type = BufferType::get(ctx, llvm::PowerOf2Ceil(blob.bytes.size()),
                                 IntegerType::get(ctx, 8), devices);
@@ -109,7 +109,7 @@ LogicalResult SealPass::seal(SubmitOp submit, PlaceholderCache &placeholders) {
   struct RuntimeWord {
     PlaceholderTag tag;
     int64_t offset;
-    WordAttr word;
+    Word word;
     Value source;
     unsigned bits;
   };
@@ -118,41 +118,40 @@ LogicalResult SealPass::seal(SubmitOp submit, PlaceholderCache &placeholders) {
     unsigned width = cmds.getWordBits() / 8;
     Blob &blob = blobs[cmds.getTag()];
     ValueRange refs = cmds.getRefs();
-    for (auto [i, attr] : llvm::enumerate(cmds.getWords())) {
-      auto word = cast<WordAttr>(attr);
+    // The dense words as they are (little-endian), then each symbolic one.
+    ArrayRef<int64_t> dense = cmds.getWords();
+    uint8_t *start = blob.bytes.data() + streamOffset[cmds];
+    for (auto [i, value] : llvm::enumerate(dense))
+      for (unsigned b = 0; b < width; ++b)
+        start[i * width + b] = static_cast<uint8_t>(uint64_t(value) >> (8 * b));
+    SymbolicWords symbols(cmds.getSymbols());
+    for (size_t k = 0; k < symbols.size(); ++k) {
+      int64_t i = symbols.at(k);
+      Word word = symbols.word(k);
       int64_t at = streamOffset[cmds] + i * width;
       uint8_t *bytes = blob.bytes.data() + at;
-      if (word.isConstant()) {
-        for (unsigned b = 0; b < width; ++b)
-          bytes[b] = static_cast<uint8_t>(word.getValue() >> (8 * b));
-        continue;
-      }
       std::fill(bytes, bytes + width, UNKNOWN_BYTE);
-      SmallVector<Value> operands(refs.slice(word.getRef(), word.getLanes()));
-      if (word.getKind() == WordKind::address &&
+      SmallVector<Value> operands(refs.slice(word.ref, word.lanes));
+      if (word.kind == WordKind::address &&
           llvm::all_of(operands, isLinkTime)) {
         // An indirect stream is now its tag's placeholder at its offset.
-        uint64_t offset = word.getValue();
+        Word patch = word;
         for (Value &operand : operands) {
           if (auto linear = operand.getDefiningOp<CmdsOp>()) {
-            offset = word.getValue() + streamOffset[linear];
+            patch.value = word.value + streamOffset[linear];
             operand = blobs[linear.getTag()].placeholder;
           }
         }
-        blob.patchOffsets.push_back(at);
-        blob.patches.push_back(
-            {WordAttr::get(ctx, word.getKind(), offset, 0, word.getPart(),
-                           word.getShift(), word.getOrBits(), operands.size()),
-             operands});
+        blob.patches.push_back({at, patch, operands});
         continue;
       }
-      if (word.getLanes() != 1)
+      if (word.lanes != 1)
         return cmds.emitOpError()
                << "word #" << i
                << " differs per lane and is known only at run time: not "
                   "supported";
       Value source = operands.front();
-      if (word.getKind() == WordKind::address && !isa<BlockArgument>(source))
+      if (word.kind == WordKind::address && !isa<BlockArgument>(source))
         return cmds.emitOpError() << "word #" << i
                                   << " takes the address of a buffer that is "
                                      "neither linked memory nor an input";
@@ -163,24 +162,24 @@ LogicalResult SealPass::seal(SubmitOp submit, PlaceholderCache &placeholders) {
   OpBuilder builder(submit);
   Location loc = submit.getLoc();
   for (auto &[tag, blob] : blobs) {
-    WordOperands operands(ctx);
-    SmallVector<Attribute> patches;
-    for (auto &[word, lanesOfWord] : blob.patches)
-      patches.push_back(operands.remap(word, lanesOfWord));
+    WordOperands operands;
+    SmallVector<int64_t> patches;
+    for (auto &[at, word, lanesOfWord] : blob.patches) {
+      Word patch = operands.word(word.kind, word.value, lanesOfWord, word.part,
+                                 word.shift, word.orBits);
+      appendSymbol(patches, at, patch);
+    }
     SmallVector<int32_t> dwords(blob.bytes.size() / 4);
     std::memcpy(dwords.data(), blob.bytes.data(), blob.bytes.size());
-    BlobOp::create(builder, loc, blob.placeholder,
-                   builder.getDenseI32ArrayAttr(dwords),
-                   builder.getDenseI64ArrayAttr(blob.patchOffsets),
-                   builder.getArrayAttr(patches), operands.values(),
-                   /*lane=*/nullptr);
+    BlobOp::create(builder, loc, blob.placeholder, dwords, patches,
+                   operands.values(), /*lane=*/nullptr);
   }
 
   if (!runtime.empty()) {
     // The inputs table: a slot per input and lane.
     llvm::MapVector<Value, int64_t> inputSlots;
     for (const RuntimeWord &w : runtime)
-      if (w.word.getKind() == WordKind::address)
+      if (w.word.kind == WordKind::address)
         inputSlots.try_emplace(w.source, inputSlots.size() * lanes);
     Value table;
     if (!inputSlots.empty()) {
@@ -216,11 +215,12 @@ LogicalResult SealPass::seal(SubmitOp submit, PlaceholderCache &placeholders) {
     llvm::DenseMap<std::tuple<uint32_t, Attribute, Value, unsigned>, size_t>
         groupIndex;
     for (const RuntimeWord &w : runtime) {
-      bool isAddress = w.word.getKind() == WordKind::address;
+      bool isAddress = w.word.kind == WordKind::address;
       Value source = isAddress ? table : w.source;
-      auto normalized = WordAttr::get(ctx, w.word.getKind(), w.word.getValue(),
-                                      0, w.word.getPart(), w.word.getShift(),
-                                      w.word.getOrBits(), 1);
+      Word one = w.word;
+      one.ref = 0;
+      one.lanes = 1;
+      WordAttr normalized = getWordAttr(ctx, one);
       auto key = std::make_tuple(static_cast<uint32_t>(w.tag),
                                  Attribute(normalized), source, w.bits);
       auto [it, inserted] = groupIndex.try_emplace(key, groups.size());
@@ -241,8 +241,7 @@ LogicalResult SealPass::seal(SubmitOp submit, PlaceholderCache &placeholders) {
                          BufferType::get(ctx, llvm::PowerOf2Ceil(pairs.size()),
                                          IntegerType::get(ctx, 32), cpu),
                          /*isVolatile=*/false);
-    BlobOp::create(builder, loc, offsets, builder.getDenseI32ArrayAttr(pairs),
-                   builder.getDenseI64ArrayAttr({}), builder.getArrayAttr({}),
+    BlobOp::create(builder, loc, offsets, pairs, ArrayRef<int64_t>{},
                    ValueRange{}, /*lane=*/nullptr);
     int64_t start = 0;
     for (const Group &g : groups) {

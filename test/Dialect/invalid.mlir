@@ -486,7 +486,7 @@ hcq.schedule @s(%b: !hcq.buffer<4xf32, CPU:0>) {
 hcq.schedule @s() {
   hcq.submit on AMD:0 queue COMPUTE:0 {
     // expected-error @+1 {{'hcq.cmds' op word width must be 32 or 64, got 16}}
-    "hcq.cmds"() <{tag = 7 : i32, word_bits = 16 : i32, words = []}> : () -> ()
+    "hcq.cmds"() <{tag = 7 : i32, word_bits = 16 : i32, words = array<i64>, symbols = array<i64>}> : () -> ()
   }
 }
 
@@ -496,7 +496,7 @@ hcq.schedule @s() {
 hcq.schedule @s() {
   hcq.submit on AMD:0 queue COMPUTE:0 {
     // expected-error @+1 {{'hcq.cmds' op with a tag other than 'cmdbuf' must return its !hcq.linear stream}}
-    "hcq.cmds"() <{tag = 8 : i32, word_bits = 64 : i32, words = []}> : () -> ()
+    "hcq.cmds"() <{tag = 8 : i32, word_bits = 64 : i32, words = array<i64>, symbols = array<i64>}> : () -> ()
   }
 }
 
@@ -506,7 +506,7 @@ hcq.schedule @s() {
 hcq.schedule @s() {
   hcq.submit on AMD:0 queue COMPUTE:0 {
     // expected-error @+1 {{'hcq.cmds' op with tag 'cmdbuf' must not have a result}}
-    %l = "hcq.cmds"() <{tag = 7 : i32, word_bits = 32 : i32, words = []}> : () -> !hcq.linear
+    %l = "hcq.cmds"() <{tag = 7 : i32, word_bits = 32 : i32, words = array<i64>, symbols = array<i64>}> : () -> !hcq.linear
   }
 }
 
@@ -520,11 +520,64 @@ hcq.schedule @s() {
 
 // -----
 
-// Tests that a constant word names no operand.
+// Tests that a symbolic word has no constant bits in the dense words (its
+// OR bits are in its symbols entry: [at, value, ref | lanes << 32,
+// kind | part << 8 | shift << 16, or_bits]).
+hcq.schedule @s(%b: !hcq.buffer<4xf32, AMD:0>) {
+  hcq.submit on AMD:0 queue COMPUTE:0 {
+    // expected-error @+1 {{'hcq.cmds' op word #0 is symbolic but has constant bits too}}
+    "hcq.cmds"(%b) <{tag = 7 : i32, word_bits = 64 : i32, words = array<i64: 1>, symbols = array<i64: 0, 0, 4294967296, 1, 0>}> : (!hcq.buffer<4xf32, AMD:0>) -> ()
+  }
+}
+
+// -----
+
+// Tests that the symbols table holds whole entries.
 hcq.schedule @s() {
   hcq.submit on AMD:0 queue COMPUTE:0 {
-    // expected-error @+1 {{'hcq.cmds' op word #0 is a constant but names an operand, part, shift or bits}}
-    "hcq.cmds"() <{tag = 7 : i32, word_bits = 32 : i32, words = [#hcq.word<constant, 1, 0, full, 0, 0, 1>]}> : () -> ()
+    // expected-error @+1 {{'hcq.cmds' op symbols table holds 3 integers, not 5 per entry}}
+    "hcq.cmds"() <{tag = 7 : i32, word_bits = 32 : i32, words = array<i64: 0>, symbols = array<i64: 0, 0, 4294967296>}> : () -> ()
+  }
+}
+
+// -----
+
+// Tests that symbolic words are listed once each, in order.
+hcq.schedule @s(%b: !hcq.buffer<4xf32, AMD:0>) {
+  hcq.submit on AMD:0 queue COMPUTE:0 {
+    // expected-error @+1 {{'hcq.cmds' op symbols table entry 1 is at 0, not after the one before}}
+    "hcq.cmds"(%b) <{tag = 7 : i32, word_bits = 32 : i32, words = array<i64: 0, 0>, symbols = array<i64: 0, 0, 4294967296, 257, 0, 0, 0, 4294967296, 513, 0>}> : (!hcq.buffer<4xf32, AMD:0>) -> ()
+  }
+}
+
+// -----
+
+// Tests that the symbols table holds symbolic kinds only: a constant is a
+// dense word.
+hcq.schedule @s() {
+  hcq.submit on AMD:0 queue COMPUTE:0 {
+    // expected-error @+1 {{'hcq.cmds' op symbols table entry 0 has kind 0, not address, variable or load}}
+    "hcq.cmds"() <{tag = 7 : i32, word_bits = 32 : i32, words = array<i64: 0>, symbols = array<i64: 0, 5, 4294967295, 0, 0>}> : () -> ()
+  }
+}
+
+// -----
+
+// Tests that a symbolic word's shift is below 64.
+hcq.schedule @s(%b: !hcq.buffer<4xf32, AMD:0>) {
+  hcq.submit on AMD:0 queue COMPUTE:0 {
+    // expected-error @+1 {{'hcq.cmds' op symbols table entry 0 shifts by 64, not below 64}}
+    "hcq.cmds"(%b) <{tag = 7 : i32, word_bits = 64 : i32, words = array<i64: 0>, symbols = array<i64: 0, 0, 4294967296, 4194305, 0>}> : (!hcq.buffer<4xf32, AMD:0>) -> ()
+  }
+}
+
+// -----
+
+// Tests that a symbolic word stands in the stream.
+hcq.schedule @s(%b: !hcq.buffer<4xf32, AMD:0>) {
+  hcq.submit on AMD:0 queue COMPUTE:0 {
+    // expected-error @+1 {{'hcq.cmds' op symbolic word at 1 is past the stream's 1 words}}
+    "hcq.cmds"(%b) <{tag = 7 : i32, word_bits = 64 : i32, words = array<i64: 0>, symbols = array<i64: 1, 0, 4294967296, 1, 0>}> : (!hcq.buffer<4xf32, AMD:0>) -> ()
   }
 }
 
@@ -534,7 +587,7 @@ hcq.schedule @s() {
 hcq.schedule @s() {
   hcq.submit on AMD:0 queue COMPUTE:0 {
     // expected-error @+1 {{'hcq.cmds' op word #0 refers to operands [2, 3) but there are 0}}
-    "hcq.cmds"() <{tag = 7 : i32, word_bits = 32 : i32, words = [#hcq.word<address, 0, 2, lo, 0, 0, 1>]}> : () -> ()
+    "hcq.cmds"() <{tag = 7 : i32, word_bits = 32 : i32, words = array<i64: 0>, symbols = array<i64: 0, 0, 4294967298, 257, 0>}> : () -> ()
   }
 }
 
@@ -554,7 +607,7 @@ hcq.schedule @s(%b: !hcq.buffer<4xf32, AMD:0>) {
 hcq.schedule @s(%n: i32) {
   hcq.submit on AMD:0 queue COMPUTE:0 {
     // expected-error @+1 {{'hcq.cmds' op word #0 is a variable and takes no offset or shift}}
-    "hcq.cmds"(%n) <{tag = 7 : i32, word_bits = 32 : i32, words = [#hcq.word<variable, 4, 0, full, 0, 0, 1>]}> : (i32) -> ()
+    "hcq.cmds"(%n) <{tag = 7 : i32, word_bits = 32 : i32, words = array<i64: 0>, symbols = array<i64: 0, 4, 4294967296, 2, 0>}> : (i32) -> ()
   }
 }
 
@@ -627,11 +680,21 @@ hcq.schedule @e() {
 
 // -----
 
-// Tests that blob patch offsets and words pair up.
+// Tests that a blob's patch table holds whole entries.
 hcq.schedule @e() {
   %p = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<8xi8, AMD:0>
-  // expected-error @+1 {{'hcq.blob' op has 1 patch offsets but 0 patch words}}
-  "hcq.blob"(%p) <{data = array<i32: 1, 2>, patch_offsets = array<i64: 0>, patches = []}> : (!hcq.buffer<8xi8, AMD:0>) -> ()
+  // expected-error @+1 {{'hcq.blob' op patch table holds 1 integers, not 5 per entry}}
+  "hcq.blob"(%p) <{data = array<i32: 1, 2>, patches = array<i64: 0>}> : (!hcq.buffer<8xi8, AMD:0>) -> ()
+}
+
+// -----
+
+// Tests that two patches do not write the same bytes.
+hcq.schedule @e() {
+  %p = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<16xi8, AMD:0>
+  %s = hcq.placeholder signal slot 2 : !hcq.buffer<1xi64, AMD:0>
+  // expected-error @+1 {{'hcq.blob' op patch table entry 1 is at 4, not after the one before}}
+  hcq.blob %p = [0x1, 0x2, 0x3, 0x4] patches [4: lo(%s), 4: hi(%s)] : !hcq.buffer<16xi8, AMD:0>, !hcq.buffer<1xi64, AMD:0>
 }
 
 // -----
@@ -811,7 +874,7 @@ hcq.schedule @s() {
   %t = hcq.placeholder timeline_value device : !hcq.buffer<1xi64, CPU:0>
   hcq.submit on AMD:0 queue COMPUTE:0 {
     // expected-error @+1 {{'hcq.cmds' op word #0 is a load and takes no shift}}
-    "hcq.cmds"(%t) <{tag = 7 : i32, word_bits = 64 : i32, words = [#hcq.word<load, 0, 0, full, 8, 0, 1>]}> : (!hcq.buffer<1xi64, CPU:0>) -> ()
+    "hcq.cmds"(%t) <{tag = 7 : i32, word_bits = 64 : i32, words = array<i64: 0>, symbols = array<i64: 0, 0, 4294967296, 524291, 0>}> : (!hcq.buffer<1xi64, CPU:0>) -> ()
   }
 }
 

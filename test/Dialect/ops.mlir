@@ -146,8 +146,8 @@ hcq.schedule @exe(%x: !hcq.buffer<16xf32, [AMD:0, AMD:1]>, %n: i32) {
   %in = hcq.placeholder inputs slot 4 : !hcq.buffer<2xi64, CPU:0>
   // CHECK: %[[OFF:.*]] = hcq.placeholder offtbl slot 5 : !hcq.buffer<4xi32, CPU:0>
   %off = hcq.placeholder offtbl slot 5 : !hcq.buffer<4xi32, CPU:0>
-  // CHECK: hcq.blob %[[CB]] = [0xc0053c00, 0xbebebebe, 0xbebebebe, 0xbfbfbfbf] patches [4: lo(%[[S:.*]]), 8: hi(%[[S]]), 8: addr(%[[S]])] : !hcq.buffer<256xi8, [AMD:0, AMD:1]>, !hcq.buffer<1xi64, [AMD:0, AMD:1]>
-  hcq.blob %cb = [0xc0053c00, 0xbebebebe, 0xbebebebe, 0xbfbfbfbf] patches [4: lo(%s), 8: hi(%s), 8: addr(%s + 0)] : !hcq.buffer<256xi8, [AMD:0, AMD:1]>, !hcq.buffer<1xi64, [AMD:0, AMD:1]>
+  // CHECK: hcq.blob %[[CB]] = [0xc0053c00, 0xbebebebe, 0xbebebebe, 0xbebebebe, 0xbebebebe, 0xbfbfbfbf] patches [4: lo(%[[S:.*]]), 8: hi(%[[S]]), 12: addr(%[[S]])] : !hcq.buffer<256xi8, [AMD:0, AMD:1]>, !hcq.buffer<1xi64, [AMD:0, AMD:1]>
+  hcq.blob %cb = [0xc0053c00, 0xbebebebe, 0xbebebebe, 0xbebebebe, 0xbebebebe, 0xbfbfbfbf] patches [4: lo(%s), 8: hi(%s), 12: addr(%s + 0)] : !hcq.buffer<256xi8, [AMD:0, AMD:1]>, !hcq.buffer<1xi64, [AMD:0, AMD:1]>
   // CHECK: hcq.blob %[[OFF]] = [0x00000004, 0x00000000, 0x0000000c, 0x00000000] : !hcq.buffer<4xi32, CPU:0>
   hcq.blob %off = [4, 0, 12, 0] : !hcq.buffer<4xi32, CPU:0>
   // CHECK: hcq.inputs %[[IN]] = [%{{.*}}, %{{.*}}] lanes [0, 1] : !hcq.buffer<2xi64, CPU:0>, !hcq.buffer<16xf32, [AMD:0, AMD:1]>, !hcq.buffer<16xf32, [AMD:0, AMD:1]>

@@ -16,7 +16,8 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "HCQ/Dialect/HCQDialect.h.inc"
-#include "HCQ/Dialect/HCQEnums.h.inc"
+#include "HCQ/Dialect/HCQEnums.h"
+#include "HCQ/Dialect/Words.h"
 
 namespace hcq {
 /// How a queue call uses one buffer: the bytes [offset, offset + size) of
@@ -62,8 +63,19 @@ constexpr llvm::StringLiteral ACCESS_ATTR = "hcq.access";
 /// Prints a command word as the ops do (`lo(%s + 8)`), with `printValue`
 /// naming each operand.
 void printWord(
-    llvm::raw_ostream &os, WordAttr word, mlir::ValueRange refs, unsigned bits,
+    llvm::raw_ostream &os, const Word &word, mlir::ValueRange refs,
+    unsigned bits,
     llvm::function_ref<void(llvm::raw_ostream &, mlir::Value)> printValue);
+
+/// A #hcq.word (hcq.patch_group's) as a value, and back.
+inline Word getWord(WordAttr attr) {
+  return {attr.getKind(),  attr.getValue(),  attr.getRef(), attr.getPart(),
+          attr.getShift(), attr.getOrBits(), attr.getLanes()};
+}
+inline WordAttr getWordAttr(mlir::MLIRContext *ctx, const Word &word) {
+  return WordAttr::get(ctx, word.kind, word.value, word.ref, word.part,
+                       word.shift, word.orBits, word.lanes);
+}
 } // namespace hcq
 
 #endif // HCQ_DIALECT_HCQ_H

@@ -510,6 +510,14 @@ def HCQ_FinalizeOp : HCQ_Op<"finalize", [HCQ_HostStep]> {
 // Command words (hcq-encode-*)
 //===----------------------------------------------------------------------===//
 
+// Encoded data lives in op properties, not in attributes uniqued by the
+// context (HCQ/Dialect/Words.h).
+def HCQ_WordsProp : IntArrayProp<I64Prop,
+    "every word's constant bits (0 where a symbolic word stands)">;
+def HCQ_SymbolsProp : IntArrayProp<I64Prop,
+    "symbolic words, 5 integers each (HCQ/Dialect/Words.h)">;
+def HCQ_DwordsProp : IntArrayProp<I32Prop, "dwords">;
+
 def HCQ_CmdsOp : HCQ_Op<"cmds", [HCQ_InSubmit]> {
   let summary = "a stream of command words";
   let description = [{
@@ -532,10 +540,18 @@ def HCQ_CmdsOp : HCQ_Op<"cmds", [HCQ_InSubmit]> {
     ```
   }];
   let arguments = (ins HCQ_PlaceholderTag:$tag, I32Attr:$word_bits,
-                       HCQ_WordArrayAttr:$words, Variadic<AnyType>:$refs);
+                       HCQ_WordsProp:$words, HCQ_SymbolsProp:$symbols,
+                       Variadic<AnyType>:$refs);
   let results = (outs Optional<HCQ_LinearType>:$linear);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The words, dense and symbolic (HCQ/Dialect/Words.h).
+    ::hcq::WordStream getStream() {
+      return ::hcq::WordStream(getWords(), getSymbols());
+    }
+    size_t getNumWords() { return getWords().size(); }
+  }];
 }
 
 //===----------------------------------------------------------------------===//
@@ -556,12 +572,17 @@ def HCQ_BlobOp : HCQ_Op<"blob", [HCQ_InExecutable]> {
     hcq.blob %cb = [0xc0053c00, 0xbebebebe] patches [4: lo(%s + 0)] : !t, !s
     ```
   }];
-  let arguments = (ins HCQ_AnyBuffer:$target, DenseI32ArrayAttr:$data,
-                       DenseI64ArrayAttr:$patch_offsets,
-                       HCQ_WordArrayAttr:$patches, Variadic<AnyType>:$refs,
+  let arguments = (ins HCQ_AnyBuffer:$target, HCQ_DwordsProp:$data,
+                       HCQ_SymbolsProp:$patches, Variadic<AnyType>:$refs,
                        OptionalAttr<I32Attr>:$lane);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The link-time patches: each at a byte offset (HCQ/Dialect/Words.h).
+    ::hcq::SymbolicWords getPatchTable() {
+      return ::hcq::SymbolicWords(getPatches());
+    }
+  }];
 }
 
 def HCQ_InputsOp : HCQ_Op<"inputs", [HCQ_InExecutable]> {

@@ -15,28 +15,26 @@
 namespace hcq {
 
 /// The operands words refer to, each run of lanes once, in order of first
-/// use; makes the WordAttr that names them.
+/// use; makes the Word that names them.
 class WordOperands {
 public:
-  explicit WordOperands(mlir::MLIRContext *ctx) : ctx(ctx) {}
+  WordOperands() = default;
 
   /// A word of `kind` on `lanes` (one value for every lane, or one per lane).
-  WordAttr word(WordKind kind, uint64_t value,
-                llvm::ArrayRef<mlir::Value> lanes, WordPart part,
-                uint32_t shift, uint64_t orBits);
+  Word word(WordKind kind, uint64_t value, llvm::ArrayRef<mlir::Value> lanes,
+            WordPart part, uint32_t shift, uint64_t orBits);
   /// The same word as `word` of another op, its operands re-added here.
-  WordAttr remap(WordAttr word, mlir::ValueRange refs);
+  Word remap(const Word &word, mlir::ValueRange refs);
   llvm::ArrayRef<mlir::Value> values() const { return refs; }
 
 private:
-  mlir::MLIRContext *ctx;
   llvm::SmallVector<mlir::Value> refs;
   std::map<std::vector<const void *>, int32_t> runs;
 };
 
 class CommandStream {
 public:
-  explicit CommandStream(mlir::MLIRContext *ctx) : ctx(ctx), operands(ctx) {}
+  explicit CommandStream(mlir::MLIRContext *ctx) : ctx(ctx) {}
 
   void constant(uint64_t value);
   void constants(llvm::ArrayRef<uint32_t> values);
@@ -64,7 +62,7 @@ private:
             WordPart part, uint32_t shift, uint64_t orBits);
 
   mlir::MLIRContext *ctx;
-  llvm::SmallVector<mlir::Attribute> words;
+  WordStreamBuilder words;
   WordOperands operands;
 };
 

@@ -1,0 +1,119 @@
+//===- Words.h - Command words as op-local data -----------------*- C++ -*-===//
+//
+// An encoded stream is dense data: every word's constant bits in one integer
+// array, and a sparse table of the few symbolic words (an address, a
+// variable, a host load), both op properties (hcq.cmds `words` and
+// `symbols`, hcq.blob `data` and `patches`). Nothing of a stream is uniqued
+// in the MLIRContext, and a symbolic word is in the shape the executable
+// file's patches take. The ops print every word inline (`0xc0053c00`,
+// `lo(%sig + 8)`, `var(%n)`); these types are what the passes read and
+// write.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HCQ_DIALECT_WORDS_H
+#define HCQ_DIALECT_WORDS_H
+
+#include "HCQ/Dialect/HCQEnums.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace hcq {
+
+/// One command word as a value. `ref` and `lanes` name operands of the op
+/// holding it: `ref .. ref + lanes - 1`, one per lane when `lanes` > 1.
+struct Word {
+  WordKind kind = WordKind::constant;
+  /// The constant; an address's byte offset; a load's signed addend.
+  uint64_t value = 0;
+  int32_t ref = -1;
+  WordPart part = WordPart::full;
+  uint32_t shift = 0;
+  /// Constant bits OR-ed into a symbolic word.
+  uint64_t orBits = 0;
+  uint32_t lanes = 1;
+
+  static Word constant(uint64_t value) { return {WordKind::constant, value}; }
+  bool isConstant() const { return kind == WordKind::constant; }
+  bool operator==(const Word &o) const {
+    return kind == o.kind && value == o.value && ref == o.ref &&
+           part == o.part && shift == o.shift && orBits == o.orBits &&
+           lanes == o.lanes;
+  }
+};
+
+/// The sparse table of symbolic words: SYMBOL_FIELDS integers per word, in
+/// increasing `at` (a word index in a stream, a byte offset in a blob):
+///   [at, value, ref | lanes << 32, kind | part << 8 | shift << 16, or_bits]
+/// A stream's dense data is 0 where a symbolic word stands.
+constexpr size_t SYMBOL_FIELDS = 5;
+
+/// Reads a symbols property.
+class SymbolicWords {
+public:
+  explicit SymbolicWords(llvm::ArrayRef<int64_t> fields) : fields(fields) {}
+  size_t size() const { return fields.size() / SYMBOL_FIELDS; }
+  /// Entry `k`'s position.
+  int64_t at(size_t k) const { return fields[k * SYMBOL_FIELDS]; }
+  /// Entry `k` as a word.
+  Word word(size_t k) const;
+  /// Whether the property holds whole entries in increasing position, each
+  /// of a symbolic kind and a known part; otherwise why not.
+  std::optional<std::string> check() const;
+
+private:
+  llvm::ArrayRef<int64_t> fields;
+};
+
+/// Appends `word` (not a constant) at position `at` to a symbols property.
+void appendSymbol(llvm::SmallVectorImpl<int64_t> &fields, int64_t at,
+                  const Word &word);
+
+/// A stream's words (hcq.cmds): dense bits and the symbols table.
+class WordStream {
+public:
+  WordStream(llvm::ArrayRef<int64_t> dense, llvm::ArrayRef<int64_t> symbols)
+      : dense(dense), symbols(symbols) {}
+  size_t size() const { return dense.size(); }
+  size_t numSymbolic() const { return symbols.size(); }
+  /// Word `i` (a search of the symbols table).
+  Word operator[](size_t i) const;
+  /// Calls `fn(i, word)` for every word in order (one pass over both).
+  template <typename Fn> void forEach(Fn fn) const {
+    size_t k = 0;
+    for (size_t i = 0; i < dense.size(); ++i) {
+      if (k < symbols.size() && size_t(symbols.at(k)) == i) {
+        fn(i, symbols.word(k));
+        ++k;
+      } else {
+        fn(i, Word::constant(uint64_t(dense[i])));
+      }
+    }
+  }
+  llvm::ArrayRef<int64_t> getDense() const { return dense; }
+  const SymbolicWords &getSymbols() const { return symbols; }
+
+private:
+  llvm::ArrayRef<int64_t> dense;
+  SymbolicWords symbols;
+};
+
+/// Builds a stream's two properties word by word.
+struct WordStreamBuilder {
+  llvm::SmallVector<int64_t> dense, symbols;
+  void push(const Word &word) {
+    if (!word.isConstant())
+      appendSymbol(symbols, int64_t(dense.size()), word);
+    dense.push_back(word.isConstant() ? int64_t(word.value) : 0);
+  }
+  size_t size() const { return dense.size(); }
+};
+
+} // namespace hcq
+
+#endif // HCQ_DIALECT_WORDS_H
