@@ -909,8 +909,7 @@ struct WordRefParser {
       if (parser.parseLParen() || parseWordOperand(ref, lanes) ||
           parser.parseRParen())
         return failure();
-      word = Word{WordKind::variable, 0, ref, WordPart::full, 0,
-                           0, lanes};
+      word = Word{WordKind::variable, 0, ref, WordPart::full, 0, 0, lanes};
       return success();
     }
     if (keyword == "load" || keyword == "load.lo" || keyword == "load.hi") {
@@ -921,8 +920,9 @@ struct WordRefParser {
       if (parser.parseLParen() || parseWordOperand(ref, lanes) ||
           parseOptionalAddend(parser, addend) || parser.parseRParen())
         return failure();
-      word = Word{WordKind::load, static_cast<uint64_t>(addend),
-                           ref, loadPart, 0, 0, lanes};
+      word = Word{
+          WordKind::load, static_cast<uint64_t>(addend), ref, loadPart, 0, 0,
+          lanes};
       return success();
     }
     WordPart part;
@@ -951,8 +951,13 @@ struct WordRefParser {
     }
     if (parser.parseRParen())
       return failure();
-    word = Word{WordKind::address, offset, ref, part,
-                static_cast<uint32_t>(shift), 0, lanes};
+    word = Word{WordKind::address,
+                offset,
+                ref,
+                part,
+                static_cast<uint32_t>(shift),
+                0,
+                lanes};
     return success();
   }
 
@@ -987,7 +992,7 @@ void hcq::printWord(raw_ostream &os, const Word &word, ValueRange refs,
   case WordKind::load: {
     os << (word.part == WordPart::lo   ? "load.lo("
            : word.part == WordPart::hi ? "load.hi("
-                                            : "load(");
+                                       : "load(");
     operand();
     printAddend(os, static_cast<int64_t>(word.value));
     os << ')';
@@ -996,7 +1001,7 @@ void hcq::printWord(raw_ostream &os, const Word &word, ValueRange refs,
   case WordKind::address:
     os << (word.part == WordPart::lo   ? "lo("
            : word.part == WordPart::hi ? "hi("
-                                            : "addr(");
+                                       : "addr(");
     operand();
     if (word.value)
       os << " + " << word.value;
@@ -1020,8 +1025,7 @@ static unsigned getPatchBits(const Word &word, ValueRange refs) {
   if (word.part != WordPart::full)
     return 32;
   if (word.kind == WordKind::variable)
-    return refs[word.ref].getType().getIntOrFloatBitWidth() <= 32 ? 32
-                                                                       : 64;
+    return refs[word.ref].getType().getIntOrFloatBitWidth() <= 32 ? 32 : 64;
   return 64;
 }
 
@@ -1062,17 +1066,15 @@ static LogicalResult verifyWord(Operation *op, const Word &word, size_t index,
                                 ValueRange refs) {
   auto fail = [&]() { return op->emitOpError() << "word #" << index << " "; };
   if (word.kind == WordKind::constant) {
-    if (word.ref != -1 || word.part != WordPart::full ||
-        word.shift || word.orBits || word.lanes != 1)
+    if (word.ref != -1 || word.part != WordPart::full || word.shift ||
+        word.orBits || word.lanes != 1)
       return fail() << "is a constant but names an operand, part, shift or "
                        "bits";
     return success();
   }
-  if (word.lanes == 0 || word.ref < 0 ||
-      word.ref + word.lanes > refs.size())
+  if (word.lanes == 0 || word.ref < 0 || word.ref + word.lanes > refs.size())
     return fail() << "refers to operands [" << word.ref << ", "
-                  << word.ref + word.lanes << ") but there are "
-                  << refs.size();
+                  << word.ref + word.lanes << ") but there are " << refs.size();
   for (Value ref : refs.slice(word.ref, word.lanes))
     if (failed(verifyWordOperand(op, word, index, ref)))
       return failure();
@@ -1144,9 +1146,8 @@ void CmdsOp::print(OpAsmPrinter &printer) {
     printer << " : ";
     llvm::interleaveComma(getRefs().getTypes(), printer);
   }
-  printer.printOptionalAttrDict(
-      (*this)->getAttrs(),
-      {getTagAttrName(), getWordBitsAttrName()});
+  printer.printOptionalAttrDict((*this)->getAttrs(),
+                                {getTagAttrName(), getWordBitsAttrName()});
 }
 
 LogicalResult CmdsOp::verify() {
@@ -1167,7 +1168,8 @@ LogicalResult CmdsOp::verify() {
     return emitOpError() << "symbols table " << *why;
   SymbolicWords symbols = stream.getSymbols();
   if (symbols.size() && size_t(symbols.at(symbols.size() - 1)) >= stream.size())
-    return emitOpError() << "symbolic word at " << symbols.at(symbols.size() - 1)
+    return emitOpError() << "symbolic word at "
+                         << symbols.at(symbols.size() - 1)
                          << " is past the stream's " << stream.size()
                          << " words";
   for (size_t k = 0; k < symbols.size(); ++k)

@@ -45,12 +45,12 @@ std::optional<std::string> SymbolicWords::check() const {
 void hcq::appendSymbol(llvm::SmallVectorImpl<int64_t> &fields, int64_t at,
                        const Word &word) {
   assert(word.shift < 64 && !word.isConstant() && "not a symbolic word");
-  fields.append({at, int64_t(word.value),
-                 int64_t(uint64_t(uint32_t(word.ref)) |
-                         uint64_t(word.lanes) << 32),
-                 int64_t(uint64_t(word.kind) | uint64_t(word.part) << 8 |
-                         uint64_t(word.shift) << 16),
-                 int64_t(word.orBits)});
+  fields.append(
+      {at, int64_t(word.value),
+       int64_t(uint64_t(uint32_t(word.ref)) | uint64_t(word.lanes) << 32),
+       int64_t(uint64_t(word.kind) | uint64_t(word.part) << 8 |
+               uint64_t(word.shift) << 16),
+       int64_t(word.orBits)});
 }
 
 Word WordStream::operator[](size_t i) const {

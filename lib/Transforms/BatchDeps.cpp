@@ -578,10 +578,8 @@ struct BatchDepsPass : public hcq::impl::HCQBatchDepsBase<BatchDepsPass> {
   }
 
   void runOnOperation() override {
-    ModuleOp module = getOperation();
-    for (ScheduleOp schedule : getSchedules(module))
-      if (failed(runOnSchedule(schedule, kinds)))
-        return signalPassFailure();
+    if (failed(runOnSchedule(getOperation(), kinds)))
+      return signalPassFailure();
   }
 
   DeviceKindSet kinds;

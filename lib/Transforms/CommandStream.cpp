@@ -31,8 +31,12 @@ Word WordOperands::word(WordKind kind, uint64_t value, ArrayRef<Value> lanes,
   auto [it, inserted] = runs.try_emplace(key, refs.size());
   if (inserted)
     refs.append(run.begin(), run.end());
-  return Word{kind,  value,  it->second,
-              part,  shift,  orBits,
+  return Word{kind,
+              value,
+              it->second,
+              part,
+              shift,
+              orBits,
               static_cast<uint32_t>(run.size())};
 }
 

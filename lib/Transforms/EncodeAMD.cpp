@@ -141,7 +141,7 @@ private:
   LogicalResult dispatch(LaunchOp launch, DevicesAttr devices,
                          OpBuilder &builder, CommandStream &cmds);
   FailureOr<const amd::KernelInfo *> kernelInfo(KernelOp kernel);
-  KernelOp builtinCopyKernel(KernelOp builtin);
+  FailureOr<KernelOp> builtinCopyKernel(LaunchOp launch);
 
   const amd::Target &target;
   PlaceholderCache &placeholders;
@@ -276,26 +276,17 @@ FailureOr<const amd::KernelInfo *> Encoder::kernelInfo(KernelOp kernel) {
 }
 
 /// The amd kernel `@hcq_copy_<target>` holding the target's builtin copy
-/// code object, made at the module's start the first time it is needed.
-KernelOp Encoder::builtinCopyKernel(KernelOp builtin) {
-  auto module = builtin->getParentOfType<ModuleOp>();
-  std::string name = "hcq_copy_" + std::string(target.name);
-  if (auto existing = symbols.lookupSymbolIn<KernelOp>(
-          module, StringAttr::get(module.getContext(), name)))
-    return existing;
-  MLIRContext *ctx = module.getContext();
-  OpBuilder builder = OpBuilder::atBlockBegin(module.getBody());
-  ArrayRef<uint8_t> bytes = target.builtinCopyCodeObject;
-  auto kernel = KernelOp::create(
-      builder, builtin.getLoc(), name, KernelTarget::amd,
-      builder.getArrayAttr({AccessAttr::get(ctx, Access::write),
-                            AccessAttr::get(ctx, Access::read)}),
-      builder.getTypeArrayAttr({builder.getI8Type(), builder.getI8Type()}),
-      /*num_vars=*/0, builder.getStringAttr(amd::BUILTIN_COPY_SYMBOL),
-      /*library=*/nullptr,
-      builder.getStringAttr(StringRef(
-          reinterpret_cast<const char *>(bytes.data()), bytes.size())));
-  symbols.getSymbolTable(module).insert(kernel);
+/// code object, which hcq-materialize-builtins made beside the schedule
+/// (this pass runs on one schedule and adds nothing outside it).
+FailureOr<KernelOp> Encoder::builtinCopyKernel(LaunchOp launch) {
+  std::string name = getBuiltinCopyKernelName(target.name);
+  auto kernel = symbols.lookupNearestSymbolFrom<KernelOp>(
+      launch, StringAttr::get(launch.getContext(), name));
+  if (!kernel || kernel.getTarget() != KernelTarget::amd)
+    return launch.emitOpError()
+           << "is a builtin copy on " << target.name << " but there is no amd "
+           << "kernel @" << name
+           << ": run hcq-materialize-builtins first (hcq-pipeline does)";
   return kernel;
 }
 
@@ -311,7 +302,10 @@ LogicalResult Encoder::dispatch(LaunchOp launch, DevicesAttr devices,
       kernel.getSymbol() == "copy") {
     copyElementBytes = cast<BufferType>(launch.getBuffers().front().getType())
                            .getElementBytes();
-    kernel = builtinCopyKernel(kernel);
+    FailureOr<KernelOp> builtin = builtinCopyKernel(launch);
+    if (failed(builtin))
+      return failure();
+    kernel = *builtin;
   }
   if (kernel.getTarget() != KernelTarget::amd) {
     InFlightDiagnostic diag = launch.emitOpError()
@@ -605,22 +599,19 @@ struct EncodeAMDPass : public hcq::impl::HCQEncodeAMDBase<EncodeAMDPass> {
   }
 
   void runOnOperation() override {
-    ModuleOp module = getOperation();
+    ScheduleOp schedule = getOperation();
     SymbolTableCollection symbols;
     DenseMap<Operation *, amd::KernelInfo> kernels;
-    for (ScheduleOp schedule : getSchedules(module)) {
-      PlaceholderCache placeholders(schedule);
-      Encoder encoder(*found, placeholders, symbols, kernels);
-      WalkResult walk = schedule.walk([&](SubmitOp submit) {
-        if (!submit.getDevices().allOfKind(DeviceKind::AMD))
-          return WalkResult::advance();
-        return succeeded(encodeSubmit(submit, encoder))
-                   ? WalkResult::advance()
-                   : WalkResult::interrupt();
-      });
-      if (walk.wasInterrupted())
-        return signalPassFailure();
-    }
+    PlaceholderCache placeholders(schedule);
+    Encoder encoder(*found, placeholders, symbols, kernels);
+    WalkResult walk = schedule.walk([&](SubmitOp submit) {
+      if (!submit.getDevices().allOfKind(DeviceKind::AMD))
+        return WalkResult::advance();
+      return succeeded(encodeSubmit(submit, encoder)) ? WalkResult::advance()
+                                                      : WalkResult::interrupt();
+    });
+    if (walk.wasInterrupted())
+      return signalPassFailure();
   }
 
   LogicalResult encodeSubmit(SubmitOp submit, Encoder &encoder) {

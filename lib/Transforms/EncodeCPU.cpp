@@ -26,19 +26,18 @@ namespace {
 struct EncodeCPUPass : public hcq::impl::HCQEncodeCPUBase<EncodeCPUPass> {
   void runOnOperation() override {
     SymbolTableCollection symbols;
-    for (ScheduleOp schedule : getSchedules(getOperation())) {
-      PlaceholderCache placeholders(schedule);
-      WalkResult walk = schedule.walk([&](SubmitOp submit) {
-        if (!submit.getDevices().allOfKind(DeviceKind::CPU) ||
-            submit.getQueue().getKind() == QueueKind::SUBMIT)
-          return WalkResult::advance();
-        return succeeded(encodeSubmit(submit, placeholders, symbols))
-                   ? WalkResult::advance()
-                   : WalkResult::interrupt();
-      });
-      if (walk.wasInterrupted())
-        return signalPassFailure();
-    }
+    ScheduleOp schedule = getOperation();
+    PlaceholderCache placeholders(schedule);
+    WalkResult walk = schedule.walk([&](SubmitOp submit) {
+      if (!submit.getDevices().allOfKind(DeviceKind::CPU) ||
+          submit.getQueue().getKind() == QueueKind::SUBMIT)
+        return WalkResult::advance();
+      return succeeded(encodeSubmit(submit, placeholders, symbols))
+                 ? WalkResult::advance()
+                 : WalkResult::interrupt();
+    });
+    if (walk.wasInterrupted())
+      return signalPassFailure();
   }
 
   LogicalResult encodeSubmit(SubmitOp submit, PlaceholderCache &placeholders,

@@ -133,9 +133,12 @@ FailureOr<uint32_t> Converter::value(Value v) {
 
 rt::Word Converter::word(const Word &w, ValueRange refs,
                          llvm::function_ref<uint32_t(Value)> index) {
-  rt::Word result{toAbi<rt::WordKind>(w.kind), toAbi<rt::WordPart>(w.part),
-                  w.shift,                     w.value,
-                  w.orBits,                    {}};
+  rt::Word result{toAbi<rt::WordKind>(w.kind),
+                  toAbi<rt::WordPart>(w.part),
+                  w.shift,
+                  w.value,
+                  w.orBits,
+                  {}};
   for (Value ref : refs.slice(w.ref, w.lanes))
     result.refs.push_back(index(ref));
   return result;

@@ -59,10 +59,10 @@ struct LinkPass : public hcq::impl::HCQLinkBase<LinkPass> {
         for (auto [lane, bytes] : llvm::enumerate(lanes)) {
           SmallVector<int32_t> dwords(bytes.size() / 4);
           std::memcpy(dwords.data(), bytes.data(), dwords.size() * 4);
-          BlobOp::create(
-              at, blob.getLoc(), blob.getTarget(), dwords,
-              ArrayRef<int64_t>{}, ValueRange{},
-              lanes.size() > 1 ? at.getI32IntegerAttr(lane) : IntegerAttr());
+          BlobOp::create(at, blob.getLoc(), blob.getTarget(), dwords,
+                         ArrayRef<int64_t>{}, ValueRange{},
+                         lanes.size() > 1 ? at.getI32IntegerAttr(lane)
+                                          : IntegerAttr());
         }
         blob.erase();
       }

@@ -26,15 +26,14 @@ struct LowerSubmitPass : public hcq::impl::HCQLowerSubmitBase<LowerSubmitPass> {
   using Base::Base;
 
   void runOnOperation() override {
-    for (ScheduleOp schedule : getSchedules(getOperation())) {
-      if (schedule.getBody().empty())
-        continue;
-      PlaceholderCache placeholders(schedule);
-      for (EnqueueOp enqueue : llvm::make_early_inc_range(
-               schedule.getBody().front().getOps<EnqueueOp>()))
-        if (failed(lower(enqueue, placeholders)))
-          return signalPassFailure();
-    }
+    ScheduleOp schedule = getOperation();
+    if (schedule.getBody().empty())
+      return;
+    PlaceholderCache placeholders(schedule);
+    for (EnqueueOp enqueue : llvm::make_early_inc_range(
+             schedule.getBody().front().getOps<EnqueueOp>()))
+      if (failed(lower(enqueue, placeholders)))
+        return signalPassFailure();
   }
 
   LogicalResult lower(EnqueueOp enqueue, PlaceholderCache &placeholders) {

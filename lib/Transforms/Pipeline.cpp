@@ -1,6 +1,9 @@
 //===- Pipeline.cpp - The hcq-pipeline ------------------------------------===//
 
+#include "HCQ/Dialect/HCQ.h"
 #include "HCQ/Transforms/Passes.h"
+
+#include "mlir/IR/BuiltinOps.h"
 
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -20,18 +23,33 @@ void buildPipeline(OpPassManager &pm, const PipelineOptions &options) {
   stage.copyQueues = options.copyQueues;
   pm.addPass(createHCQStageCopies(stage));
 
+  // One module pass adds the target's builtin kernels; the passes after it
+  // work on one schedule each (MLIR may run them on several schedules at
+  // once), in the top-level module and in modules nested in it.
+  HCQMaterializeBuiltinsOptions builtins;
+  builtins.target = options.target;
+  pm.addPass(createHCQMaterializeBuiltins(builtins));
+
   HCQBatchDepsOptions batch;
   batch.batchSize = options.batchSize;
   batch.profile = options.profile;
   batch.devices = options.devices;
-  pm.addPass(createHCQBatchDeps(batch));
-
   HCQEncodeAMDOptions encode;
   encode.target = options.target;
-  pm.addPass(createHCQEncodeAMD(encode));
-  pm.addPass(createHCQEncodeCPU());
-  pm.addPass(createHCQSeal());
-  pm.addPass(createHCQLowerSubmit());
+  auto addSchedulePasses = [&](OpPassManager &schedules) {
+    schedules.addPass(createHCQBatchDeps(batch));
+    schedules.addPass(createHCQEncodeAMD(encode));
+    schedules.addPass(createHCQEncodeCPU());
+    schedules.addPass(createHCQSeal());
+    schedules.addPass(createHCQLowerSubmit());
+  };
+  OpPassManager *modules = &pm;
+  for (unsigned depth = 0;; ++depth) {
+    addSchedulePasses(modules->nest<ScheduleOp>());
+    if (depth + 1 == MAX_MODULE_NESTING)
+      break;
+    modules = &modules->nest<ModuleOp>();
+  }
   pm.addPass(createHCQBuildExecutable());
 }
 

@@ -47,15 +47,14 @@ bool isLinkTime(Value value) {
 
 struct SealPass : public hcq::impl::HCQSealBase<SealPass> {
   void runOnOperation() override {
-    for (ScheduleOp schedule : getSchedules(getOperation())) {
-      if (schedule.getBody().empty())
-        continue;
-      PlaceholderCache placeholders(schedule);
-      for (SubmitOp submit : llvm::make_early_inc_range(
-               schedule.getBody().front().getOps<SubmitOp>()))
-        if (failed(seal(submit, placeholders)))
-          return signalPassFailure();
-    }
+    ScheduleOp schedule = getOperation();
+    if (schedule.getBody().empty())
+      return;
+    PlaceholderCache placeholders(schedule);
+    for (SubmitOp submit : llvm::make_early_inc_range(
+             schedule.getBody().front().getOps<SubmitOp>()))
+      if (failed(seal(submit, placeholders)))
+        return signalPassFailure();
   }
 
   LogicalResult seal(SubmitOp submit, PlaceholderCache &placeholders);

@@ -22,6 +22,10 @@ SmallVector<ScheduleOp> getSchedules(ModuleOp root) {
   return collect<ScheduleOp>(root);
 }
 
+std::string getBuiltinCopyKernelName(std::string_view target) {
+  return "hcq_copy_" + std::string(target);
+}
+
 SmallVector<ExecutableOp> getExecutables(ModuleOp root) {
   return collect<ExecutableOp>(root);
 }

@@ -17,3 +17,22 @@ module {
     return
   }
 }
+
+// -----
+
+// Tests that a schedule nested deeper than hcq-pipeline compiles is refused:
+// left uncompiled, its calls would pass for host work.
+module {
+  module {
+    module {
+      module {
+        module {
+          // expected-error @+1 {{'hcq.schedule' op is nested in 5 modules; hcq-pipeline compiles schedules nested in at most 4}}
+          hcq.schedule @deep(%n: i32) {
+            hcq.host_call "h"(%n : i32)
+          }
+        }
+      }
+    }
+  }
+}

@@ -15,6 +15,12 @@
 // EARLY: <unknown>:0: error: hcq-encode-amd: unknown AMD target 'gfx803'
 // EARLY-NOT: cannot be tracked
 
+// Tests that a builtin copy whose target kernel was not materialized is
+// refused by name: hcq-encode-amd works on one schedule and adds nothing
+// beside it, so hcq-materialize-builtins must run first.
+// RUN: not hcq-opt %t/builtin-copy.mlir --hcq-encode-amd 2>&1 | FileCheck %s --check-prefix=NOBUILTIN
+// NOBUILTIN: error: 'hcq.launch' op is a builtin copy on gfx1100 but there is no amd kernel @hcq_copy_gfx1100: run hcq-materialize-builtins first (hcq-pipeline does)
+
 // Tests that a code object that is not a valid ELF is reported on its kernel.
 // RUN: cat %t/garbage.k %t/launch.mlir | not hcq-opt --hcq-encode-amd 2>&1 | FileCheck %s --check-prefix=GARBAGE
 // GARBAGE: 1:1: error: 'hcq.kernel' op has a bad code object: malformed ELF:
@@ -140,4 +146,11 @@ hcq.kernel @read cpu (read f32) symbol "r" library "libk.so"
 hcq.schedule @untracked(%a: !hcq.buffer<16xf32, AMD:0>) {
   %x = builtin.unrealized_conversion_cast %a : !hcq.buffer<16xf32, AMD:0> to !hcq.buffer<16xf32, AMD:1>
   hcq.launch @read(%x : !hcq.buffer<16xf32, AMD:1>) global [1, 1, 1] local [1, 1, 1]
+}
+//--- builtin-copy.mlir
+hcq.kernel @hcq_copy_f32_f32 builtin (write f32, read f32) symbol "copy"
+hcq.schedule @s(%a: !hcq.buffer<64xf32, AMD:0>, %b: !hcq.buffer<64xf32, AMD:0>) {
+  hcq.submit on AMD:0 queue COMPUTE:0 {
+    hcq.launch @hcq_copy_f32_f32(%a, %b : !hcq.buffer<64xf32, AMD:0>, !hcq.buffer<64xf32, AMD:0>) global [64, 1, 1] local [1, 1, 1]
+  }
 }

@@ -8,10 +8,10 @@
 // RUN: %embed %inputs/kernels-gfx942.co vadd "(write f32, read f32, read f32)" --symbol vadd --vars 1 > %t.k9
 // RUN: %embed %inputs/kernels-gfx942.co scale "(readwrite f32)" --symbol scale --vars 1 >> %t.k9
 // RUN: %embed %inputs/kernels-gfx942.co reduce "(write f32, read f32)" --symbol reduce >> %t.k9
-// RUN: cat %t.k11 %s | hcq-opt --hcq-encode-amd=target=gfx1100 | FileCheck %s --check-prefix=GFX11
-// RUN: cat %t.k9 %s | hcq-opt --hcq-encode-amd=target=gfx942 | FileCheck %s --check-prefix=GFX9
-// RUN: cat %t.k11 %s | hcq-opt --hcq-encode-amd=target=gfx1100 --hcq-print-packets=target=gfx1100 -o /dev/null | FileCheck %s --check-prefix=DIS11
-// RUN: cat %t.k9 %s | hcq-opt --hcq-encode-amd=target=gfx942 --hcq-print-packets=target=gfx942 -o /dev/null | FileCheck %s --check-prefix=DIS9
+// RUN: cat %t.k11 %s | hcq-opt --hcq-materialize-builtins=target=gfx1100 --hcq-encode-amd=target=gfx1100 | FileCheck %s --check-prefix=GFX11
+// RUN: cat %t.k9 %s | hcq-opt --hcq-materialize-builtins=target=gfx942 --hcq-encode-amd=target=gfx942 | FileCheck %s --check-prefix=GFX9
+// RUN: cat %t.k11 %s | hcq-opt --hcq-materialize-builtins=target=gfx1100 --hcq-encode-amd=target=gfx1100 --hcq-print-packets=target=gfx1100 -o /dev/null | FileCheck %s --check-prefix=DIS11
+// RUN: cat %t.k9 %s | hcq-opt --hcq-materialize-builtins=target=gfx942 --hcq-encode-amd=target=gfx942 --hcq-print-packets=target=gfx942 -o /dev/null | FileCheck %s --check-prefix=DIS9
 //
 // The same kernels as unlinked objects: each descriptor reaches its code
 // through an R_AMDGPU_REL64 relocation, which the reader must apply (vadd is
@@ -20,7 +20,7 @@
 // RUN: %embed %inputs/kernels-gfx1100.o vadd "(write f32, read f32, read f32)" --symbol vadd --vars 1 > %t.o11
 // RUN: %embed %inputs/kernels-gfx1100.o scale "(readwrite f32)" --symbol scale --vars 1 >> %t.o11
 // RUN: %embed %inputs/kernels-gfx1100.o reduce "(write f32, read f32)" --symbol reduce >> %t.o11
-// RUN: cat %t.o11 %s | hcq-opt --hcq-encode-amd --hcq-print-packets -o /dev/null | FileCheck %s --check-prefix=REL
+// RUN: cat %t.o11 %s | hcq-opt --hcq-materialize-builtins --hcq-encode-amd --hcq-print-packets -o /dev/null | FileCheck %s --check-prefix=REL
 // REL-LABEL: // hcq.schedule @dispatch
 // REL: SET_SH_REG COMPUTE_PGM_LO(0x20c) = lo(%{{[a-z0-9]+}} >> 8) hi(%{{[a-z0-9]+}} >> 8)
 // REL-LABEL: // hcq.schedule @dispatch_packet
@@ -437,13 +437,13 @@ hcq.schedule @lanes() {
 }
 
 // Tests that a builtin copy kernel on an AMD queue (a copy on AMD without a
-// copy queue) runs the target's builtin copy code object: an amd kernel
-// @hcq_copy_<target> is made once at the module's start, its program is
+// copy queue) runs the target's builtin copy code object: the amd kernel
+// @hcq_copy_<target> hcq-materialize-builtins made at the module's start, its program is
 // dispatched, and the element size (4 bytes for f32) is the third kernel
 // argument, as on the CPU device.
-// RUN: cat %t.k11 %s | hcq-opt --hcq-encode-amd=target=gfx1100 | FileCheck %s --check-prefix=KCOPY11
-// RUN: cat %t.k9 %s | hcq-opt --hcq-encode-amd=target=gfx942 | FileCheck %s --check-prefix=KCOPY9
-// RUN: cat %t.k11 %s | hcq-opt --hcq-encode-amd --hcq-print-packets -o /dev/null | FileCheck %s --check-prefix=KCOPYDIS
+// RUN: cat %t.k11 %s | hcq-opt --hcq-materialize-builtins=target=gfx1100 --hcq-encode-amd=target=gfx1100 | FileCheck %s --check-prefix=KCOPY11
+// RUN: cat %t.k9 %s | hcq-opt --hcq-materialize-builtins=target=gfx942 --hcq-encode-amd=target=gfx942 | FileCheck %s --check-prefix=KCOPY9
+// RUN: cat %t.k11 %s | hcq-opt --hcq-materialize-builtins --hcq-encode-amd --hcq-print-packets -o /dev/null | FileCheck %s --check-prefix=KCOPYDIS
 // KCOPY11: hcq.kernel @hcq_copy_gfx1100 amd (write i8, read i8) symbol "hcq_copy" code_object "\7FELF
 // KCOPY11-NOT: hcq.kernel @hcq_copy_gfx1100
 // KCOPY11-LABEL: hcq.schedule @kernel_copy

@@ -69,7 +69,7 @@ void printWord(
 
 /// A #hcq.word (hcq.patch_group's) as a value, and back.
 inline Word getWord(WordAttr attr) {
-  return {attr.getKind(),  attr.getValue(),  attr.getRef(), attr.getPart(),
+  return {attr.getKind(),  attr.getValue(),  attr.getRef(),  attr.getPart(),
           attr.getShift(), attr.getOrBits(), attr.getLanes()};
 }
 inline WordAttr getWordAttr(mlir::MLIRContext *ctx, const Word &word) {

@@ -82,7 +82,7 @@ def HCQStageCopies : Pass<"hcq-stage-copies", "::mlir::ModuleOp"> {
   ];
 }
 
-def HCQBatchDeps : Pass<"hcq-batch-deps", "::mlir::ModuleOp"> {
+def HCQBatchDeps : Pass<"hcq-batch-deps", "::hcq::ScheduleOp"> {
   let summary = "Batch enqueueable calls into submits with their "
                 "dependencies (seed 2)";
   let description = [{
@@ -125,7 +125,28 @@ def HCQBatchDeps : Pass<"hcq-batch-deps", "::mlir::ModuleOp"> {
   ];
 }
 
-def HCQEncodeAMD : Pass<"hcq-encode-amd", "::mlir::ModuleOp"> {
+def HCQMaterializeBuiltins : Pass<"hcq-materialize-builtins",
+                                  "::mlir::ModuleOp"> {
+  let summary = "Add the target's builtin kernels beside the schedules that "
+                "need them";
+  let description = [{
+    A builtin copy kernel (`hcq.kernel ... builtin ... symbol "copy"`, what
+    hcq-stage-copies makes for a copy on a device without a copy queue)
+    launched on AMD devices runs the target's builtin copy code object. For
+    every module with such a launch in one of its schedules, this adds the
+    amd kernel `@hcq_copy_<target>` at the module's start, once. It runs
+    before the passes that work on one schedule each (hcq-encode-amd among
+    them), which must not add symbols beside their schedule: MLIR may run
+    them on several schedules at once.
+  }];
+  let options = [
+    Option<"target", "target", "std::string", "\"gfx1100\"",
+           "GPU generation: gfx1100, gfx1101, gfx1102 (gfx11) or gfx942 "
+           "(gfx9)">,
+  ];
+}
+
+def HCQEncodeAMD : Pass<"hcq-encode-amd", "::hcq::ScheduleOp"> {
   let summary = "Encode AMD submits as PM4 (compute) and SDMA (copy) words "
                 "(seed 3)";
   let description = [{
@@ -159,7 +180,7 @@ def HCQEncodeAMD : Pass<"hcq-encode-amd", "::mlir::ModuleOp"> {
   ];
 }
 
-def HCQEncodeCPU : Pass<"hcq-encode-cpu", "::mlir::ModuleOp"> {
+def HCQEncodeCPU : Pass<"hcq-encode-cpu", "::hcq::ScheduleOp"> {
   let summary = "Encode CPU submits as CPU queue entries (seed 3)";
   let description = [{
     Replaces the body of every `hcq.submit` on CPU devices by `hcq.cmds`
@@ -178,7 +199,7 @@ def HCQEncodeCPU : Pass<"hcq-encode-cpu", "::mlir::ModuleOp"> {
   }];
 }
 
-def HCQSeal : Pass<"hcq-seal", "::mlir::ModuleOp"> {
+def HCQSeal : Pass<"hcq-seal", "::hcq::ScheduleOp"> {
   let summary = "Pack every submit's words into blobs and patch tables "
                 "(seed 4)";
   let description = [{
@@ -201,7 +222,7 @@ def HCQSeal : Pass<"hcq-seal", "::mlir::ModuleOp"> {
   }];
 }
 
-def HCQLowerSubmit : Pass<"hcq-lower-submit", "::mlir::ModuleOp"> {
+def HCQLowerSubmit : Pass<"hcq-lower-submit", "::hcq::ScheduleOp"> {
   let summary = "Lower every enqueue to its backend's queue push (seed 5)";
   let description = [{
     Replaces each `hcq.enqueue` by an `hcq.push` onto its device queue:

@@ -47,6 +47,10 @@ llvm::SmallVector<ScheduleOp> getSchedules(mlir::ModuleOp root);
 /// Likewise every hcq.executable.
 llvm::SmallVector<ExecutableOp> getExecutables(mlir::ModuleOp root);
 
+/// The amd kernel hcq-materialize-builtins adds for the builtin copy on
+/// `target`, "hcq_copy_<target>", which hcq-encode-amd dispatches.
+std::string getBuiltinCopyKernelName(std::string_view target);
+
 /// Whether `submit` is encoded already (only command words left): an
 /// encoder then leaves it as it is. One holding both command words and ops
 /// to encode is refused here, naming it: an encoder that stopped halfway,

@@ -1,0 +1,89 @@
+//===- MaterializeBuiltins.cpp - The target's builtin kernels -------------===//
+//
+// Adds `@hcq_copy_<target>`, the amd kernel of the target's builtin copy
+// code object, to every module whose schedules launch a builtin copy on AMD
+// devices; hcq-encode-amd, which runs on one schedule at a time, dispatches
+// it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HCQ/Target/AMD/Target.h"
+#include "HCQ/Transforms/Passes.h"
+#include "HCQ/Transforms/Utils.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace hcq {
+#define GEN_PASS_DEF_HCQMATERIALIZEBUILTINS
+#include "HCQ/Transforms/Passes.h.inc"
+} // namespace hcq
+
+using namespace mlir;
+using namespace hcq;
+
+namespace {
+
+/// Whether `launch` runs a builtin copy on AMD devices: one of its buffers
+/// is on an AMD device (a non-CPU device is where a call is enqueued,
+/// getEnqueueDevices).
+bool isAMDBuiltinCopy(LaunchOp launch, SymbolTableCollection &symbols) {
+  auto kernel =
+      symbols.lookupNearestSymbolFrom<KernelOp>(launch, launch.getKernelAttr());
+  if (!kernel || kernel.getTarget() != KernelTarget::builtin ||
+      kernel.getSymbol() != "copy")
+    return false;
+  return llvm::any_of(launch.getBuffers(), [](Value buffer) {
+    auto type = dyn_cast<BufferType>(buffer.getType());
+    return type &&
+           llvm::any_of(type.getDevices().getDevices(), [](DeviceAttr d) {
+             return d.getKind() == DeviceKind::AMD;
+           });
+  });
+}
+
+struct MaterializeBuiltinsPass
+    : public hcq::impl::HCQMaterializeBuiltinsBase<MaterializeBuiltinsPass> {
+  using Base::Base;
+  std::optional<amd::Target> found;
+
+  LogicalResult initialize(MLIRContext *ctx) override {
+    found = amd::lookupTarget(target);
+    if (!found)
+      return emitOptionError(ctx, getArgument())
+             << "unknown AMD target '" << target
+             << "' (expected gfx1100, gfx1101, gfx1102 or gfx942)";
+    return success();
+  }
+
+  void runOnOperation() override {
+    SymbolTableCollection symbols;
+    std::string name = getBuiltinCopyKernelName(found->name);
+    for (ScheduleOp schedule : getSchedules(getOperation())) {
+      auto module = schedule->getParentOfType<ModuleOp>();
+      auto nameAttr = StringAttr::get(module.getContext(), name);
+      if (symbols.lookupSymbolIn(module, nameAttr))
+        continue;
+      WalkResult needed = schedule.walk([&](LaunchOp launch) {
+        return isAMDBuiltinCopy(launch, symbols) ? WalkResult::interrupt()
+                                                 : WalkResult::advance();
+      });
+      if (!needed.wasInterrupted())
+        continue;
+      MLIRContext *ctx = module.getContext();
+      OpBuilder builder = OpBuilder::atBlockBegin(module.getBody());
+      Span<const uint8_t> bytes = found->builtinCopyCodeObject;
+      auto kernel = KernelOp::create(
+          builder, module.getLoc(), name, KernelTarget::amd,
+          builder.getArrayAttr({AccessAttr::get(ctx, Access::write),
+                                AccessAttr::get(ctx, Access::read)}),
+          builder.getTypeArrayAttr({builder.getI8Type(), builder.getI8Type()}),
+          /*num_vars=*/0, builder.getStringAttr(amd::BUILTIN_COPY_SYMBOL),
+          /*library=*/nullptr,
+          builder.getStringAttr(StringRef(
+              reinterpret_cast<const char *>(bytes.data()), bytes.size())));
+      symbols.getSymbolTable(module).insert(kernel);
+    }
+  }
+};
+
+} // namespace
