@@ -10,6 +10,23 @@
 
 namespace hcq {
 
+/// Reads `n` bytes from `fd` into `out`, retrying interrupted reads; how many
+/// it read, and errno (0 when the file ended first, or all was read).
+static std::pair<size_t, int> readExactly(int fd, uint8_t *out, size_t n) {
+  size_t done = 0;
+  while (done < n) {
+    ssize_t got = ::read(fd, out + done, n - done);
+    if (got < 0 && errno == EINTR)
+      continue;
+    if (got < 0)
+      return {done, errno};
+    if (got == 0)
+      break;
+    done += size_t(got);
+  }
+  return {done, 0};
+}
+
 Expected<std::vector<uint8_t>> readRegularFile(const std::string &path) {
   auto failure = [&](const char *why) {
     return makeError("cannot read '", path, "': ", why);
@@ -23,21 +40,29 @@ Expected<std::vector<uint8_t>> readRegularFile(const std::string &path) {
     return failure("not a regular file");
   }
   std::vector<uint8_t> bytes(size_t(st.st_size));
-  size_t done = 0;
-  while (done < bytes.size()) {
-    ssize_t n = ::read(fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0) {
-      // A file that shrank while read ends early: an I/O error here.
-      int error = n < 0 ? errno : EIO;
-      ::close(fd);
-      return failure(std::strerror(error));
-    }
-    done += size_t(n);
-  }
+  auto [done, error] = readExactly(fd, bytes.data(), bytes.size());
   ::close(fd);
+  // A file that shrank while read ends early: an I/O error here.
+  if (error || done < bytes.size())
+    return failure(std::strerror(error ? error : EIO));
   return bytes;
+}
+
+Error readFilePrefix(const std::string &path, Span<uint8_t> bytes) {
+  auto failure = [&](const std::string &why) {
+    return makeError("cannot read ", bytes.size(), " bytes from ", path, ": ",
+                     why);
+  };
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return failure(std::strerror(errno));
+  auto [done, error] = readExactly(fd, bytes.data(), bytes.size());
+  ::close(fd);
+  if (error)
+    return failure(std::strerror(error));
+  if (done < bytes.size())
+    return failure(concat("the file ends after ", done, " bytes"));
+  return Error::success();
 }
 
 Error writeFile(const std::string &path, const void *data, size_t size) {

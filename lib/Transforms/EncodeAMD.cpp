@@ -590,12 +590,8 @@ struct EncodeAMDPass : public hcq::impl::HCQEncodeAMDBase<EncodeAMDPass> {
   /// Options are checked when the pass manager is set up, before any pass
   /// runs.
   LogicalResult initialize(MLIRContext *ctx) override {
-    found = amd::lookupTarget(target);
-    if (!found)
-      return emitOptionError(ctx, getArgument())
-             << "unknown AMD target '" << target
-             << "' (expected gfx1100, gfx1101, gfx1102 or gfx942)";
-    return success();
+    found = lookupTargetOption(ctx, getArgument(), target);
+    return success(found.has_value());
   }
 
   void runOnOperation() override {

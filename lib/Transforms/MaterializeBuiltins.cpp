@@ -47,12 +47,8 @@ struct MaterializeBuiltinsPass
   std::optional<amd::Target> found;
 
   LogicalResult initialize(MLIRContext *ctx) override {
-    found = amd::lookupTarget(target);
-    if (!found)
-      return emitOptionError(ctx, getArgument())
-             << "unknown AMD target '" << target
-             << "' (expected gfx1100, gfx1101, gfx1102 or gfx942)";
-    return success();
+    found = lookupTargetOption(ctx, getArgument(), target);
+    return success(found.has_value());
   }
 
   void runOnOperation() override {

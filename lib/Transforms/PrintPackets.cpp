@@ -27,11 +27,8 @@ struct PrintPacketsPass
 
   /// Options are checked when the pass manager is set up.
   LogicalResult initialize(MLIRContext *ctx) override {
-    amdTarget = amd::lookupTarget(target);
-    if (!amdTarget)
-      return emitOptionError(ctx, getArgument())
-             << "unknown AMD target '" << target << "'";
-    return success();
+    amdTarget = lookupTargetOption(ctx, getArgument(), target);
+    return success(amdTarget.has_value());
   }
 
   void runOnOperation() override {

@@ -30,6 +30,23 @@ SmallVector<ExecutableOp> getExecutables(ModuleOp root) {
   return collect<ExecutableOp>(root);
 }
 
+std::optional<amd::Target> lookupTargetOption(MLIRContext *ctx, StringRef pass,
+                                              StringRef name) {
+  std::optional<amd::Target> target = amd::lookupTarget(name);
+  if (target)
+    return target;
+  InFlightDiagnostic diag = emitOptionError(ctx, pass);
+  diag << "unknown AMD target '" << name << "' (expected ";
+  Span<const amd::Target> all = amd::getTargets();
+  for (size_t i = 0; i < all.size(); ++i)
+    diag << (i == 0                ? ""
+             : i + 1 == all.size() ? " or "
+                                   : ", ")
+         << StringRef(all[i].name);
+  diag << ")";
+  return std::nullopt;
+}
+
 InFlightDiagnostic emitOptionError(MLIRContext *ctx, StringRef pass) {
   InFlightDiagnostic diag = emitError(UnknownLoc::get(ctx));
   diag << pass << ": ";

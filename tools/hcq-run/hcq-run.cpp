@@ -130,33 +130,6 @@ struct HostBuffer {
   }
 };
 
-/// Reads exactly `bytes.size()` bytes from the start of `path`, however
-/// long (or endless, as /dev/zero) the file is.
-Error readPrefix(const std::string &path, std::vector<uint8_t> &bytes) {
-  auto error = [&](const std::string &why) {
-    return makeError("cannot read ", bytes.size(), " bytes from ", path, ": ",
-                     why);
-  };
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    return error(std::strerror(errno));
-  size_t done = 0;
-  while (done < bytes.size()) {
-    ssize_t n = ::read(fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0) {
-      std::string why = n < 0 ? std::strerror(errno)
-                              : concat("the file ends after ", done, " bytes");
-      ::close(fd);
-      return error(why);
-    }
-    done += size_t(n);
-  }
-  ::close(fd);
-  return Error::success();
-}
-
 Expected<HostBuffer> makeBuffer(std::string_view spec) {
   auto [type, rest] = splitOnce(spec, ':');
   auto [countText, initText] = splitOnce(rest, ':');
@@ -174,7 +147,7 @@ Expected<HostBuffer> makeBuffer(std::string_view spec) {
   HostBuffer buffer{std::string(type), std::vector<uint8_t>(*count * 4), {}};
   std::string_view init = initText;
   if (consumeFront(init, "file=")) {
-    if (Error e = readPrefix(std::string(init), buffer.bytes))
+    if (Error e = readFilePrefix(std::string(init), buffer.bytes))
       return std::move(e);
     return buffer;
   }

@@ -4,6 +4,7 @@
 #define HCQ_TRANSFORMS_UTILS_H
 
 #include "HCQ/Dialect/HCQ.h"
+#include "HCQ/Target/AMD/Target.h"
 
 #include "mlir/IR/BuiltinOps.h"
 
@@ -13,6 +14,12 @@ namespace hcq {
 /// naming the pass, e.g. "hcq-batch-deps: 'batch-size' must not be negative".
 mlir::InFlightDiagnostic emitOptionError(mlir::MLIRContext *ctx,
                                          llvm::StringRef pass);
+
+/// The AMD target a pass option names; an unknown one is reported (naming
+/// the pass and the targets there are) and gives nothing.
+std::optional<amd::Target> lookupTargetOption(mlir::MLIRContext *ctx,
+                                              llvm::StringRef pass,
+                                              llvm::StringRef name);
 
 /// A set of device kinds, parsed from a pass option such as "AMD,CPU".
 class DeviceKindSet {
