@@ -1172,23 +1172,25 @@ LogicalResult CmdsOp::verify() {
                          << symbols.at(symbols.size() - 1)
                          << " is past the stream's " << stream.size()
                          << " words";
-  for (size_t k = 0; k < symbols.size(); ++k)
-    if (stream.getDense()[symbols.at(k)] != 0)
-      return emitOpError() << "word #" << symbols.at(k)
+  // Constants only need to fit; each symbolic word is checked against its
+  // operands (a pass over the few, not a search per word).
+  if (bits == 32)
+    for (auto [i, value] : llvm::enumerate(stream.getDense()))
+      if (static_cast<uint64_t>(value) > UINT32_MAX)
+        return emitOpError()
+               << "word #" << i << " constant " << static_cast<uint64_t>(value)
+               << " does not fit in 32 bits";
+  for (size_t k = 0; k < symbols.size(); ++k) {
+    int64_t i = symbols.at(k);
+    if (stream.getDense()[i] != 0)
+      return emitOpError() << "word #" << i
                            << " is symbolic but has constant bits too";
-  for (size_t i = 0; i < stream.size(); ++i) {
-    Word word = stream[i];
+    Word word = symbols.word(k);
     if (failed(verifyWord(*this, word, i, getRefs())))
       return failure();
     if (word.lanes != 1 && word.lanes != lanes)
       return emitOpError() << "word #" << i << " has " << word.lanes
                            << " lanes but the submit has " << lanes;
-    if (word.isConstant()) {
-      if (bits == 32 && word.value > UINT32_MAX)
-        return emitOpError() << "word #" << i << " constant " << word.value
-                             << " does not fit in 32 bits";
-      continue;
-    }
     if (bits == 32 && getPatchBits(word, getRefs()) != 32)
       return emitOpError() << "word #" << i
                            << " is 64 bits wide in a 32-bit stream: use "

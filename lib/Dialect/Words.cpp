@@ -22,22 +22,22 @@ std::optional<std::string> SymbolicWords::check() const {
     return "holds " + std::to_string(fields.size()) + " integers, not " +
            std::to_string(SYMBOL_FIELDS) + " per entry";
   for (size_t k = 0; k < size(); ++k) {
-    std::string entry = "entry " + std::to_string(k) + " ";
+    auto entry = [&]() { return "entry " + std::to_string(k) + " "; };
     if (at(k) < 0 || (k && at(k) <= at(k - 1)))
-      return entry + "is at " + std::to_string(at(k)) +
+      return entry() + "is at " + std::to_string(at(k)) +
              ", not after the one before";
     uint64_t meta = uint64_t(fields[k * SYMBOL_FIELDS + 3]);
     std::optional<WordKind> kind = symbolizeWordKind(meta & 0xff);
     if (!kind || *kind == WordKind::constant)
-      return entry + "has kind " + std::to_string(meta & 0xff) +
+      return entry() + "has kind " + std::to_string(meta & 0xff) +
              ", not address, variable or load";
     if (!symbolizeWordPart((meta >> 8) & 0xff))
-      return entry + "has part " + std::to_string((meta >> 8) & 0xff);
+      return entry() + "has part " + std::to_string((meta >> 8) & 0xff);
     if (((meta >> 16) & 0xff) >= 64)
-      return entry + "shifts by " + std::to_string((meta >> 16) & 0xff) +
+      return entry() + "shifts by " + std::to_string((meta >> 16) & 0xff) +
              ", not below 64";
     if (meta >> 24)
-      return entry + "has unknown bits " + std::to_string(meta >> 24);
+      return entry() + "has unknown bits " + std::to_string(meta >> 24);
   }
   return std::nullopt;
 }
