@@ -1102,15 +1102,23 @@ ParseResult CmdsOp::parse(OpAsmParser &parser, OperationState &result) {
     return parser.emitError(bitsLoc, "word width must be i32 or i64");
 
   WordRefParser words{parser, {}, {}};
+  unsigned bits = bitsType.getIntOrFloatBitWidth();
   WordStreamBuilder stream;
-  if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square,
-                                     [&]() -> ParseResult {
-                                       Word word;
-                                       if (words.parseWord(word))
-                                         return failure();
-                                       stream.push(word);
-                                       return success();
-                                     }))
+  if (parser.parseCommaSeparatedList(
+          OpAsmParser::Delimiter::Square, [&]() -> ParseResult {
+            SMLoc loc = parser.getCurrentLocation();
+            Word word;
+            if (words.parseWord(word))
+              return failure();
+            // A 32-bit stream stores 32 bits of constant per word.
+            uint64_t constant = word.isConstant() ? word.value : word.orBits;
+            if (bits == 32 && constant > UINT32_MAX)
+              return parser.emitError(loc)
+                     << "word #" << stream.size() << " constant " << constant
+                     << " does not fit in 32 bits";
+            stream.push(word);
+            return success();
+          }))
     return failure();
   SmallVector<Type> types;
   if (succeeded(parser.parseOptionalColon()) && parser.parseTypeList(types))
@@ -1120,11 +1128,10 @@ ParseResult CmdsOp::parse(OpAsmParser &parser, OperationState &result) {
     return failure();
   result.addAttribute(getTagAttrName(result.name),
                       PlaceholderTagAttr::get(ctx, *tag));
-  result.addAttribute(
-      getWordBitsAttrName(result.name),
-      parser.getBuilder().getI32IntegerAttr(bitsType.getIntOrFloatBitWidth()));
+  result.addAttribute(getWordBitsAttrName(result.name),
+                      parser.getBuilder().getI32IntegerAttr(bits));
   Properties &props = result.getOrAddProperties<Properties>();
-  props.setWords(stream.dense);
+  props.setWords(stream.dwords(bits));
   props.setSymbols(stream.symbols);
   if (*tag != PlaceholderTag::cmdbuf)
     result.addTypes(LinearType::get(ctx));
@@ -1163,6 +1170,9 @@ LogicalResult CmdsOp::verify() {
   if (!submit)
     return emitOpError("must be inside an hcq.submit");
   size_t lanes = submit.getDevices().size();
+  if (getWords().size() % (bits / 32))
+    return emitOpError() << "words hold " << getWords().size()
+                         << " 32-bit units, not whole 64-bit words";
   WordStream stream = getStream();
   if (std::optional<std::string> why = stream.getSymbols().check())
     return emitOpError() << "symbols table " << *why;
@@ -1172,17 +1182,11 @@ LogicalResult CmdsOp::verify() {
                          << symbols.at(symbols.size() - 1)
                          << " is past the stream's " << stream.size()
                          << " words";
-  // Constants only need to fit; each symbolic word is checked against its
-  // operands (a pass over the few, not a search per word).
-  if (bits == 32)
-    for (auto [i, value] : llvm::enumerate(stream.getDense()))
-      if (static_cast<uint64_t>(value) > UINT32_MAX)
-        return emitOpError()
-               << "word #" << i << " constant " << static_cast<uint64_t>(value)
-               << " does not fit in 32 bits";
+  // Each symbolic word is checked against its operands (a pass over the
+  // few, not a search per word); constants fit their width by storage.
   for (size_t k = 0; k < symbols.size(); ++k) {
     int64_t i = symbols.at(k);
-    if (stream.getDense()[i] != 0)
+    if (stream.constantBits(i) != 0)
       return emitOpError() << "word #" << i
                            << " is symbolic but has constant bits too";
     Word word = symbols.word(k);

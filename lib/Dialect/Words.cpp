@@ -6,14 +6,15 @@ using namespace hcq;
 
 Word SymbolicWords::word(size_t k) const {
   const int64_t *f = fields.data() + k * SYMBOL_FIELDS;
+  uint64_t meta = uint64_t(f[0]) >> 32;
   Word w;
-  w.value = uint64_t(f[1]);
-  w.ref = int32_t(uint64_t(f[2]) & 0xffffffff);
-  w.lanes = uint32_t(uint64_t(f[2]) >> 32);
-  w.kind = static_cast<WordKind>(uint64_t(f[3]) & 0xff);
-  w.part = static_cast<WordPart>((uint64_t(f[3]) >> 8) & 0xff);
-  w.shift = uint32_t((uint64_t(f[3]) >> 16) & 0xff);
-  w.orBits = uint64_t(f[4]);
+  w.kind = static_cast<WordKind>(meta & 0xff);
+  w.part = static_cast<WordPart>((meta >> 8) & 0xff);
+  w.shift = uint32_t((meta >> 16) & 0xff);
+  w.ref = int32_t(uint64_t(f[1]) & 0xffffffff);
+  w.lanes = uint32_t(uint64_t(f[1]) >> 32);
+  w.value = uint64_t(f[2]);
+  w.orBits = uint64_t(f[3]);
   return w;
 }
 
@@ -23,10 +24,10 @@ std::optional<std::string> SymbolicWords::check() const {
            std::to_string(SYMBOL_FIELDS) + " per entry";
   for (size_t k = 0; k < size(); ++k) {
     auto entry = [&]() { return "entry " + std::to_string(k) + " "; };
-    if (at(k) < 0 || (k && at(k) <= at(k - 1)))
+    if (k && at(k) <= at(k - 1))
       return entry() + "is at " + std::to_string(at(k)) +
              ", not after the one before";
-    uint64_t meta = uint64_t(fields[k * SYMBOL_FIELDS + 3]);
+    uint64_t meta = uint64_t(fields[k * SYMBOL_FIELDS]) >> 32;
     std::optional<WordKind> kind = symbolizeWordKind(meta & 0xff);
     if (!kind || *kind == WordKind::constant)
       return entry() + "has kind " + std::to_string(meta & 0xff) +
@@ -44,13 +45,14 @@ std::optional<std::string> SymbolicWords::check() const {
 
 void hcq::appendSymbol(llvm::SmallVectorImpl<int64_t> &fields, int64_t at,
                        const Word &word) {
-  assert(word.shift < 64 && !word.isConstant() && "not a symbolic word");
+  assert(word.shift < 64 && !word.isConstant() && at >= 0 &&
+         at <= int64_t(UINT32_MAX) && "not a symbolic word");
+  uint64_t meta = uint64_t(word.kind) | uint64_t(word.part) << 8 |
+                  uint64_t(word.shift) << 16;
   fields.append(
-      {at, int64_t(word.value),
+      {int64_t(uint64_t(at) | meta << 32),
        int64_t(uint64_t(uint32_t(word.ref)) | uint64_t(word.lanes) << 32),
-       int64_t(uint64_t(word.kind) | uint64_t(word.part) << 8 |
-               uint64_t(word.shift) << 16),
-       int64_t(word.orBits)});
+       int64_t(word.value), int64_t(word.orBits)});
 }
 
 Word WordStream::operator[](size_t i) const {
@@ -64,5 +66,17 @@ Word WordStream::operator[](size_t i) const {
   }
   if (lo < symbols.size() && size_t(symbols.at(lo)) == i)
     return symbols.word(lo);
-  return Word::constant(uint64_t(dense[i]));
+  return Word::constant(constantBits(i));
+}
+
+llvm::SmallVector<int32_t> WordStreamBuilder::dwords(unsigned bits) const {
+  llvm::SmallVector<int32_t> out;
+  out.reserve(dense.size() * (bits / 32));
+  for (uint64_t value : dense) {
+    assert((bits == 64 || value <= UINT32_MAX) && "a 32-bit word of more");
+    out.push_back(int32_t(uint32_t(value)));
+    if (bits == 64)
+      out.push_back(int32_t(uint32_t(value >> 32)));
+  }
+  return out;
 }

@@ -110,7 +110,7 @@ CmdsOp CommandStream::build(OpBuilder &builder, Location loc,
                             PlaceholderTag tag, unsigned bits) const {
   Type result = tag == PlaceholderTag::cmdbuf ? Type() : LinearType::get(ctx);
   return CmdsOp::create(builder, loc, result ? TypeRange{result} : TypeRange{},
-                        tag, bits, words.dense, words.symbols,
+                        tag, bits, words.dwords(bits), words.symbols,
                         operands.values());
 }
 

@@ -31,7 +31,14 @@ constexpr size_t BLOB_ALIGNMENT = 128;
 
 /// One blob under construction: the merged streams of one tag.
 struct Blob {
-  std::vector<uint8_t> bytes;
+  /// The bytes, kept as the dwords the hcq.blob will hold (every stream is
+  /// padded to 128 bytes, so the size stays a multiple of 4).
+  SmallVector<int32_t> dwords;
+  size_t size() const { return dwords.size() * 4; }
+  uint8_t *bytes() { return reinterpret_cast<uint8_t *>(dwords.data()); }
+  void resize(size_t bytes, uint8_t fill) {
+    dwords.resize(bytes / 4, int32_t(uint32_t(fill) * 0x01010101u));
+  }
   /// Link-time patches: byte offset, word, the word's operands.
   SmallVector<std::tuple<int64_t, Word, SmallVector<Value>>> patches;
   Value placeholder;
@@ -90,15 +97,15 @@ LogicalResult SealPass::seal(SubmitOp submit, PlaceholderCache &placeholders) {
   DenseMap<Operation *, int64_t> streamOffset;
   for (CmdsOp cmds : streams) {
     Blob &blob = blobs[cmds.getTag()];
-    streamOffset[cmds] = blob.bytes.size();
+    streamOffset[cmds] = blob.size();
     size_t bytes = cmds.getNumWords() * (cmds.getWordBits() / 8);
-    blob.bytes.resize(blob.bytes.size() + llvm::alignTo(bytes, BLOB_ALIGNMENT),
-                      PADDING_BYTE);
+    blob.resize(blob.size() + llvm::alignTo(bytes, BLOB_ALIGNMENT),
+                PADDING_BYTE);
   }
   int64_t cmdbufBytes =
       streams.front().getNumWords() * (streams.front().getWordBits() / 8);
   for (auto &[tag, blob] : blobs) {
-    auto type = BufferType::get(ctx, llvm::PowerOf2Ceil(blob.bytes.size()),
+    auto type = BufferType::get(ctx, llvm::PowerOf2Ceil(blob.size()),
                                 IntegerType::get(ctx, 8), devices);
     blob.placeholder = placeholders.get(tag, placeholders.freshSlot(), type,
                                         /*isVolatile=*/false);
@@ -117,18 +124,17 @@ LogicalResult SealPass::seal(SubmitOp submit, PlaceholderCache &placeholders) {
     unsigned width = cmds.getWordBits() / 8;
     Blob &blob = blobs[cmds.getTag()];
     ValueRange refs = cmds.getRefs();
-    // The dense words as they are (little-endian), then each symbolic one.
-    ArrayRef<int64_t> dense = cmds.getWords();
-    uint8_t *start = blob.bytes.data() + streamOffset[cmds];
-    for (auto [i, value] : llvm::enumerate(dense))
-      for (unsigned b = 0; b < width; ++b)
-        start[i * width + b] = static_cast<uint8_t>(uint64_t(value) >> (8 * b));
+    // The dense words as they are, then each symbolic one.
+    // The 32-bit units are the stream's little-endian bytes already.
+    ArrayRef<int32_t> dwords = cmds.getWords();
+    std::memcpy(blob.bytes() + streamOffset[cmds], dwords.data(),
+                dwords.size() * 4);
     SymbolicWords symbols(cmds.getSymbols());
     for (size_t k = 0; k < symbols.size(); ++k) {
       int64_t i = symbols.at(k);
       Word word = symbols.word(k);
       int64_t at = streamOffset[cmds] + i * width;
-      uint8_t *bytes = blob.bytes.data() + at;
+      uint8_t *bytes = blob.bytes() + at;
       std::fill(bytes, bytes + width, UNKNOWN_BYTE);
       SmallVector<Value> operands(refs.slice(word.ref, word.lanes));
       if (word.kind == WordKind::address &&
@@ -168,10 +174,12 @@ LogicalResult SealPass::seal(SubmitOp submit, PlaceholderCache &placeholders) {
                                  word.shift, word.orBits);
       appendSymbol(patches, at, patch);
     }
-    SmallVector<int32_t> dwords(blob.bytes.size() / 4);
-    std::memcpy(dwords.data(), blob.bytes.data(), blob.bytes.size());
-    BlobOp::create(builder, loc, blob.placeholder, dwords, patches,
-                   operands.values(), /*lane=*/nullptr);
+    // The blob's bytes move into the op: a big submit's command buffer is
+    // not copied again.
+    auto op =
+        BlobOp::create(builder, loc, blob.placeholder, ArrayRef<int32_t>{},
+                       patches, operands.values(), /*lane=*/nullptr);
+    op.getProperties().data = std::move(blob.dwords);
   }
 
   if (!runtime.empty()) {

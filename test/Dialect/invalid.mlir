@@ -486,7 +486,7 @@ hcq.schedule @s(%b: !hcq.buffer<4xf32, CPU:0>) {
 hcq.schedule @s() {
   hcq.submit on AMD:0 queue COMPUTE:0 {
     // expected-error @+1 {{'hcq.cmds' op word width must be 32 or 64, got 16}}
-    "hcq.cmds"() <{tag = 7 : i32, word_bits = 16 : i32, words = array<i64>, symbols = array<i64>}> : () -> ()
+    "hcq.cmds"() <{tag = 7 : i32, word_bits = 16 : i32, words = array<i32>, symbols = array<i64>}> : () -> ()
   }
 }
 
@@ -496,7 +496,7 @@ hcq.schedule @s() {
 hcq.schedule @s() {
   hcq.submit on AMD:0 queue COMPUTE:0 {
     // expected-error @+1 {{'hcq.cmds' op with a tag other than 'cmdbuf' must return its !hcq.linear stream}}
-    "hcq.cmds"() <{tag = 8 : i32, word_bits = 64 : i32, words = array<i64>, symbols = array<i64>}> : () -> ()
+    "hcq.cmds"() <{tag = 8 : i32, word_bits = 64 : i32, words = array<i32>, symbols = array<i64>}> : () -> ()
   }
 }
 
@@ -506,7 +506,7 @@ hcq.schedule @s() {
 hcq.schedule @s() {
   hcq.submit on AMD:0 queue COMPUTE:0 {
     // expected-error @+1 {{'hcq.cmds' op with tag 'cmdbuf' must not have a result}}
-    %l = "hcq.cmds"() <{tag = 7 : i32, word_bits = 32 : i32, words = array<i64>, symbols = array<i64>}> : () -> !hcq.linear
+    %l = "hcq.cmds"() <{tag = 7 : i32, word_bits = 32 : i32, words = array<i32>, symbols = array<i64>}> : () -> !hcq.linear
   }
 }
 
@@ -521,12 +521,12 @@ hcq.schedule @s() {
 // -----
 
 // Tests that a symbolic word has no constant bits in the dense words (its
-// OR bits are in its symbols entry: [at, value, ref | lanes << 32,
-// kind | part << 8 | shift << 16, or_bits]).
+// OR bits are in its symbols entry: [at | (kind | part << 8 | shift << 16)
+// << 32, ref | lanes << 32, value, or_bits]).
 hcq.schedule @s(%b: !hcq.buffer<4xf32, AMD:0>) {
   hcq.submit on AMD:0 queue COMPUTE:0 {
     // expected-error @+1 {{'hcq.cmds' op word #0 is symbolic but has constant bits too}}
-    "hcq.cmds"(%b) <{tag = 7 : i32, word_bits = 64 : i32, words = array<i64: 1>, symbols = array<i64: 0, 0, 4294967296, 1, 0>}> : (!hcq.buffer<4xf32, AMD:0>) -> ()
+    "hcq.cmds"(%b) <{tag = 7 : i32, word_bits = 64 : i32, words = array<i32: 1, 0>, symbols = array<i64: 4294967296, 4294967296, 0, 0>}> : (!hcq.buffer<4xf32, AMD:0>) -> ()
   }
 }
 
@@ -535,8 +535,8 @@ hcq.schedule @s(%b: !hcq.buffer<4xf32, AMD:0>) {
 // Tests that the symbols table holds whole entries.
 hcq.schedule @s() {
   hcq.submit on AMD:0 queue COMPUTE:0 {
-    // expected-error @+1 {{'hcq.cmds' op symbols table holds 3 integers, not 5 per entry}}
-    "hcq.cmds"() <{tag = 7 : i32, word_bits = 32 : i32, words = array<i64: 0>, symbols = array<i64: 0, 0, 4294967296>}> : () -> ()
+    // expected-error @+1 {{'hcq.cmds' op symbols table holds 3 integers, not 4 per entry}}
+    "hcq.cmds"() <{tag = 7 : i32, word_bits = 32 : i32, words = array<i32: 0>, symbols = array<i64: 0, 0, 4294967296>}> : () -> ()
   }
 }
 
@@ -546,7 +546,7 @@ hcq.schedule @s() {
 hcq.schedule @s(%b: !hcq.buffer<4xf32, AMD:0>) {
   hcq.submit on AMD:0 queue COMPUTE:0 {
     // expected-error @+1 {{'hcq.cmds' op symbols table entry 1 is at 0, not after the one before}}
-    "hcq.cmds"(%b) <{tag = 7 : i32, word_bits = 32 : i32, words = array<i64: 0, 0>, symbols = array<i64: 0, 0, 4294967296, 257, 0, 0, 0, 4294967296, 513, 0>}> : (!hcq.buffer<4xf32, AMD:0>) -> ()
+    "hcq.cmds"(%b) <{tag = 7 : i32, word_bits = 32 : i32, words = array<i32: 0, 0>, symbols = array<i64: 1103806595072, 4294967296, 0, 0, 2203318222848, 4294967296, 0, 0>}> : (!hcq.buffer<4xf32, AMD:0>) -> ()
   }
 }
 
@@ -557,7 +557,7 @@ hcq.schedule @s(%b: !hcq.buffer<4xf32, AMD:0>) {
 hcq.schedule @s() {
   hcq.submit on AMD:0 queue COMPUTE:0 {
     // expected-error @+1 {{'hcq.cmds' op symbols table entry 0 has kind 0, not address, variable or load}}
-    "hcq.cmds"() <{tag = 7 : i32, word_bits = 32 : i32, words = array<i64: 0>, symbols = array<i64: 0, 5, 4294967295, 0, 0>}> : () -> ()
+    "hcq.cmds"() <{tag = 7 : i32, word_bits = 32 : i32, words = array<i32: 0>, symbols = array<i64: 0, 4294967295, 5, 0>}> : () -> ()
   }
 }
 
@@ -567,7 +567,7 @@ hcq.schedule @s() {
 hcq.schedule @s(%b: !hcq.buffer<4xf32, AMD:0>) {
   hcq.submit on AMD:0 queue COMPUTE:0 {
     // expected-error @+1 {{'hcq.cmds' op symbols table entry 0 shifts by 64, not below 64}}
-    "hcq.cmds"(%b) <{tag = 7 : i32, word_bits = 64 : i32, words = array<i64: 0>, symbols = array<i64: 0, 0, 4294967296, 4194305, 0>}> : (!hcq.buffer<4xf32, AMD:0>) -> ()
+    "hcq.cmds"(%b) <{tag = 7 : i32, word_bits = 64 : i32, words = array<i32: 0, 0>, symbols = array<i64: 18014402804449280, 4294967296, 0, 0>}> : (!hcq.buffer<4xf32, AMD:0>) -> ()
   }
 }
 
@@ -577,7 +577,7 @@ hcq.schedule @s(%b: !hcq.buffer<4xf32, AMD:0>) {
 hcq.schedule @s(%b: !hcq.buffer<4xf32, AMD:0>) {
   hcq.submit on AMD:0 queue COMPUTE:0 {
     // expected-error @+1 {{'hcq.cmds' op symbolic word at 1 is past the stream's 1 words}}
-    "hcq.cmds"(%b) <{tag = 7 : i32, word_bits = 64 : i32, words = array<i64: 0>, symbols = array<i64: 1, 0, 4294967296, 1, 0>}> : (!hcq.buffer<4xf32, AMD:0>) -> ()
+    "hcq.cmds"(%b) <{tag = 7 : i32, word_bits = 64 : i32, words = array<i32: 0, 0>, symbols = array<i64: 4294967297, 4294967296, 0, 0>}> : (!hcq.buffer<4xf32, AMD:0>) -> ()
   }
 }
 
@@ -587,7 +587,7 @@ hcq.schedule @s(%b: !hcq.buffer<4xf32, AMD:0>) {
 hcq.schedule @s() {
   hcq.submit on AMD:0 queue COMPUTE:0 {
     // expected-error @+1 {{'hcq.cmds' op word #0 refers to operands [2, 3) but there are 0}}
-    "hcq.cmds"() <{tag = 7 : i32, word_bits = 32 : i32, words = array<i64: 0>, symbols = array<i64: 0, 0, 4294967298, 257, 0>}> : () -> ()
+    "hcq.cmds"() <{tag = 7 : i32, word_bits = 32 : i32, words = array<i32: 0>, symbols = array<i64: 1103806595072, 4294967298, 0, 0>}> : () -> ()
   }
 }
 
@@ -607,7 +607,7 @@ hcq.schedule @s(%b: !hcq.buffer<4xf32, AMD:0>) {
 hcq.schedule @s(%n: i32) {
   hcq.submit on AMD:0 queue COMPUTE:0 {
     // expected-error @+1 {{'hcq.cmds' op word #0 is a variable and takes no offset or shift}}
-    "hcq.cmds"(%n) <{tag = 7 : i32, word_bits = 32 : i32, words = array<i64: 0>, symbols = array<i64: 0, 4, 4294967296, 2, 0>}> : (i32) -> ()
+    "hcq.cmds"(%n) <{tag = 7 : i32, word_bits = 32 : i32, words = array<i32: 0>, symbols = array<i64: 8589934592, 4294967296, 4, 0>}> : (i32) -> ()
   }
 }
 
@@ -633,11 +633,31 @@ hcq.schedule @s(%b: !hcq.buffer<4xf32, AMD:0>) {
 
 // -----
 
-// Tests that constants of a 32-bit stream fit in 32 bits.
+// Tests that constants of a 32-bit stream fit in 32 bits (a 32-bit stream
+// stores 32 bits per word), OR bits too.
 hcq.schedule @s() {
   hcq.submit on AMD:0 queue COMPUTE:0 {
-    // expected-error @+1 {{'hcq.cmds' op word #0 constant 4294967296 does not fit in 32 bits}}
+    // expected-error @+1 {{word #0 constant 4294967296 does not fit in 32 bits}}
     hcq.cmds cmdbuf i32 [0x100000000]
+  }
+}
+
+// -----
+
+hcq.schedule @s(%b: !hcq.buffer<4xf32, AMD:0>) {
+  hcq.submit on AMD:0 queue COMPUTE:0 {
+    // expected-error @+1 {{word #1 constant 8589934592 does not fit in 32 bits}}
+    hcq.cmds cmdbuf i32 [0x1, lo(%b) | 0x200000000] : !hcq.buffer<4xf32, AMD:0>
+  }
+}
+
+// -----
+
+// Tests that a 64-bit stream's words are whole pairs of 32-bit units.
+hcq.schedule @s() {
+  hcq.submit on CPU:0 queue COMPUTE:0 {
+    // expected-error @+1 {{'hcq.cmds' op words hold 3 32-bit units, not whole 64-bit words}}
+    "hcq.cmds"() <{tag = 7 : i32, word_bits = 64 : i32, words = array<i32: 1, 2, 3>, symbols = array<i64>}> : () -> ()
   }
 }
 
@@ -683,7 +703,7 @@ hcq.schedule @e() {
 // Tests that a blob's patch table holds whole entries.
 hcq.schedule @e() {
   %p = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<8xi8, AMD:0>
-  // expected-error @+1 {{'hcq.blob' op patch table holds 1 integers, not 5 per entry}}
+  // expected-error @+1 {{'hcq.blob' op patch table holds 1 integers, not 4 per entry}}
   "hcq.blob"(%p) <{data = array<i32: 1, 2>, patches = array<i64: 0>}> : (!hcq.buffer<8xi8, AMD:0>) -> ()
 }
 
@@ -874,7 +894,7 @@ hcq.schedule @s() {
   %t = hcq.placeholder timeline_value device : !hcq.buffer<1xi64, CPU:0>
   hcq.submit on AMD:0 queue COMPUTE:0 {
     // expected-error @+1 {{'hcq.cmds' op word #0 is a load and takes no shift}}
-    "hcq.cmds"(%t) <{tag = 7 : i32, word_bits = 64 : i32, words = array<i64: 0>, symbols = array<i64: 0, 0, 4294967296, 524291, 0>}> : (!hcq.buffer<1xi64, CPU:0>) -> ()
+    "hcq.cmds"(%t) <{tag = 7 : i32, word_bits = 64 : i32, words = array<i32: 0, 0>, symbols = array<i64: 2251812698587136, 4294967296, 0, 0>}> : (!hcq.buffer<1xi64, CPU:0>) -> ()
   }
 }
 

@@ -512,10 +512,11 @@ def HCQ_FinalizeOp : HCQ_Op<"finalize", [HCQ_HostStep]> {
 
 // Encoded data lives in op properties, not in attributes uniqued by the
 // context (HCQ/Dialect/Words.h).
-def HCQ_WordsProp : IntArrayProp<I64Prop,
-    "every word's constant bits (0 where a symbolic word stands)">;
+def HCQ_WordsProp : IntArrayProp<I32Prop,
+    "every word's constant bits in 32-bit units, a 64-bit word low half "
+    "first (0 where a symbolic word stands)">;
 def HCQ_SymbolsProp : IntArrayProp<I64Prop,
-    "symbolic words, 5 integers each (HCQ/Dialect/Words.h)">;
+    "symbolic words, 4 integers each (HCQ/Dialect/Words.h)">;
 def HCQ_DwordsProp : IntArrayProp<I32Prop, "dwords">;
 
 def HCQ_CmdsOp : HCQ_Op<"cmds", [HCQ_InSubmit]> {
@@ -548,9 +549,9 @@ def HCQ_CmdsOp : HCQ_Op<"cmds", [HCQ_InSubmit]> {
   let extraClassDeclaration = [{
     /// The words, dense and symbolic (HCQ/Dialect/Words.h).
     ::hcq::WordStream getStream() {
-      return ::hcq::WordStream(getWords(), getSymbols());
+      return ::hcq::WordStream(getWords(), getSymbols(), getWordBits());
     }
-    size_t getNumWords() { return getWords().size(); }
+    size_t getNumWords() { return getStream().size(); }
   }];
 }
 

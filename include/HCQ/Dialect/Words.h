@@ -1,7 +1,8 @@
 //===- Words.h - Command words as op-local data -----------------*- C++ -*-===//
 //
-// An encoded stream is dense data: every word's constant bits in one integer
-// array, and a sparse table of the few symbolic words (an address, a
+// An encoded stream is dense data: every word's constant bits in one array
+// of 32-bit units (a 64-bit word is two, low half first), and a sparse table
+// of the few symbolic words (an address, a
 // variable, a host load), both op properties (hcq.cmds `words` and
 // `symbols`, hcq.blob `data` and `patches`). Nothing of a stream is uniqued
 // in the MLIRContext, and a symbolic word is in the shape the executable
@@ -48,10 +49,12 @@ struct Word {
 };
 
 /// The sparse table of symbolic words: SYMBOL_FIELDS integers per word, in
-/// increasing `at` (a word index in a stream, a byte offset in a blob):
-///   [at, value, ref | lanes << 32, kind | part << 8 | shift << 16, or_bits]
+/// increasing `at` (a word index in a stream, a byte offset in a blob; below
+/// 2^32):
+///   [at | (kind | part << 8 | shift << 16) << 32, ref | lanes << 32, value,
+///    or_bits]
 /// A stream's dense data is 0 where a symbolic word stands.
-constexpr size_t SYMBOL_FIELDS = 5;
+constexpr size_t SYMBOL_FIELDS = 4;
 
 /// Reads a symbols property.
 class SymbolicWords {
@@ -59,7 +62,9 @@ public:
   explicit SymbolicWords(llvm::ArrayRef<int64_t> fields) : fields(fields) {}
   size_t size() const { return fields.size() / SYMBOL_FIELDS; }
   /// Entry `k`'s position.
-  int64_t at(size_t k) const { return fields[k * SYMBOL_FIELDS]; }
+  int64_t at(size_t k) const {
+    return int64_t(uint64_t(fields[k * SYMBOL_FIELDS]) & 0xffffffff);
+  }
   /// Entry `k` as a word.
   Word word(size_t k) const;
   /// Whether the property holds whole entries in increasing position, each
@@ -77,41 +82,56 @@ void appendSymbol(llvm::SmallVectorImpl<int64_t> &fields, int64_t at,
 /// A stream's words (hcq.cmds): dense bits and the symbols table.
 class WordStream {
 public:
-  WordStream(llvm::ArrayRef<int64_t> dense, llvm::ArrayRef<int64_t> symbols)
-      : dense(dense), symbols(symbols) {}
-  size_t size() const { return dense.size(); }
+  WordStream(llvm::ArrayRef<int32_t> dwords, llvm::ArrayRef<int64_t> symbols,
+             unsigned bits)
+      : dwords(dwords), symbols(symbols), perWord(bits / 32) {}
+  size_t size() const { return dwords.size() / perWord; }
+  /// Word `i`'s constant bits (0 under a symbolic word).
+  uint64_t constantBits(size_t i) const {
+    uint64_t lo = uint32_t(dwords[i * perWord]);
+    return perWord == 1
+               ? lo
+               : lo | uint64_t(uint32_t(dwords[i * perWord + 1])) << 32;
+  }
   size_t numSymbolic() const { return symbols.size(); }
   /// Word `i` (a search of the symbols table).
   Word operator[](size_t i) const;
   /// Calls `fn(i, word)` for every word in order (one pass over both).
   template <typename Fn> void forEach(Fn fn) const {
     size_t k = 0;
-    for (size_t i = 0; i < dense.size(); ++i) {
+    for (size_t i = 0, n = size(); i < n; ++i) {
       if (k < symbols.size() && size_t(symbols.at(k)) == i) {
         fn(i, symbols.word(k));
         ++k;
       } else {
-        fn(i, Word::constant(uint64_t(dense[i])));
+        fn(i, Word::constant(constantBits(i)));
       }
     }
   }
-  llvm::ArrayRef<int64_t> getDense() const { return dense; }
+  /// The dense data: little-endian 32-bit units, as the stream's bytes.
+  llvm::ArrayRef<int32_t> getDwords() const { return dwords; }
   const SymbolicWords &getSymbols() const { return symbols; }
 
 private:
-  llvm::ArrayRef<int64_t> dense;
+  llvm::ArrayRef<int32_t> dwords;
   SymbolicWords symbols;
+  unsigned perWord;
 };
 
 /// Builds a stream's two properties word by word.
 struct WordStreamBuilder {
-  llvm::SmallVector<int64_t> dense, symbols;
+  llvm::SmallVector<uint64_t> dense;
+  llvm::SmallVector<int64_t> symbols;
   void push(const Word &word) {
     if (!word.isConstant())
       appendSymbol(symbols, int64_t(dense.size()), word);
-    dense.push_back(word.isConstant() ? int64_t(word.value) : 0);
+    dense.push_back(word.isConstant() ? word.value : 0);
   }
   size_t size() const { return dense.size(); }
+  /// The dense words as the `words` property of a `bits`-wide stream (the
+  /// high halves of 32-bit words are dropped: the verifier of the words
+  /// pushed, or the parser, has refused them).
+  llvm::SmallVector<int32_t> dwords(unsigned bits) const;
 };
 
 } // namespace hcq
