@@ -8,6 +8,7 @@
 
 #include "HCQ/Dialect/HCQ.h"
 #include "HCQ/Transforms/Passes.h"
+#include "HCQ/Transforms/Targets.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -26,6 +27,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   mlir::DialectRegistry registry;
   registry.insert<hcq::HCQDialect, mlir::arith::ArithDialect,
                   mlir::func::FuncDialect>();
+  hcq::registerTargetInterfaces(registry);
   mlir::MLIRContext context(registry, mlir::MLIRContext::Threading::DISABLED);
   context.loadAllAvailableDialects();
   // Diagnostics are expected: swallow them.

@@ -1,6 +1,7 @@
 //===- CompileCacheTest.cpp - Pipeline results by content -----------------===//
 
 #include "HCQ/Transforms/CompileCache.h"
+#include "HCQ/Transforms/Targets.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -27,7 +28,9 @@ OwningOpRef<ModuleOp> parse(MLIRContext &ctx, int grid) {
 } // namespace
 
 TEST(CompileCache, CompilesEachContentOnce) {
-  MLIRContext ctx;
+  DialectRegistry registry;
+  hcq::registerTargetInterfaces(registry);
+  MLIRContext ctx(registry);
   ctx.loadDialect<hcq::HCQDialect>();
   hcq::CompileCache cache;
   hcq::PipelineOptions options;

@@ -6,12 +6,16 @@
 //===----------------------------------------------------------------------===//
 
 #include "HCQ/Dialect/HCQ.h"
+#include "HCQ/Transforms/Passes.h"
+#include "HCQ/Transforms/Targets.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
 
 #include "gtest/gtest.h"
 
@@ -44,4 +48,47 @@ hcq.submitter @second(%z: i32) {
   // Retargeting through the interface changes the op's callee.
   asCall.setCalleeFromCallable(FlatSymbolRefAttr::get(&ctx, "second"));
   EXPECT_EQ(call.getCallee(), "second");
+}
+
+namespace {
+/// Runs hcq-encode on a schedule naming its targets, in a context with or
+/// without the target models; the first error, if any.
+std::string encodeWith(bool registerModels) {
+  DialectRegistry registry;
+  if (registerModels)
+    hcq::registerTargetInterfaces(registry);
+  MLIRContext ctx(registry);
+  ctx.loadDialect<hcq::HCQDialect>();
+  std::string error;
+  ScopedDiagnosticHandler handler(&ctx, [&](Diagnostic &d) {
+    if (error.empty())
+      error = d.str();
+    return success();
+  });
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(R"mlir(
+hcq.schedule @s() attributes {hcq.targets = [#hcq.cpu_target]} {
+  %sig = hcq.placeholder signal slot 1 volatile : !hcq.buffer<1xi64, CPU:0>
+  hcq.submit on CPU:0 queue COMPUTE:0 {
+    hcq.store %sig = 1 : !hcq.buffer<1xi64, CPU:0>
+  }
+}
+)mlir",
+                                                             &ctx);
+  EXPECT_TRUE(module);
+  PassManager pm(&ctx);
+  pm.nest<hcq::ScheduleOp>().addPass(hcq::createHCQEncode());
+  bool ok = succeeded(pm.run(*module));
+  EXPECT_EQ(ok, error.empty()) << error;
+  return error;
+}
+} // namespace
+
+TEST(Dialect, TargetsEncodeThroughTheirRegisteredModels) {
+  // The attribute names the target; what it does is registered apart, so a
+  // context without the models is told how to get them, not crashed.
+  EXPECT_EQ(encodeWith(/*registerModels=*/true), "");
+  EXPECT_EQ(encodeWith(/*registerModels=*/false),
+            "'hcq.submit' op has target #hcq.cpu_target but its interface is "
+            "not registered: call hcq::registerTargetInterfaces on the "
+            "context's registry");
 }

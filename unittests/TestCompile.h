@@ -14,6 +14,7 @@
 #include "HCQ/Runtime/Runtime.h"
 #include "HCQ/Transforms/CompileCache.h"
 #include "HCQ/Transforms/ExecutableConversion.h"
+#include "HCQ/Transforms/Targets.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/MLIRContext.h"
@@ -62,7 +63,9 @@ inline std::string amdKernel(const std::string &path, const std::string &name,
 /// Compiles the only schedule of `source` into an executable.
 inline std::optional<runtime::Executable>
 compileExecutable(const std::string &source, PipelineOptions &options) {
-  mlir::MLIRContext ctx;
+  mlir::DialectRegistry registry;
+  registerTargetInterfaces(registry);
+  mlir::MLIRContext ctx(registry);
   ctx.loadDialect<HCQDialect, mlir::arith::ArithDialect>();
   // Diagnostics go to stderr through MLIR's default handler.
   mlir::OwningOpRef<mlir::ModuleOp> module =

@@ -13,6 +13,7 @@
 #include "HCQ/Runtime/Runtime.h"
 #include "HCQ/Transforms/ExecutableConversion.h"
 #include "HCQ/Transforms/Passes.h"
+#include "HCQ/Transforms/Targets.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -56,10 +57,12 @@ int fail(const std::string &what) {
 } // namespace
 
 int main() {
-  // 1. The compiler's context knows the hcq dialect; the passes and the
+  // 1. The compiler's context knows the hcq dialect and what its targets
+  //    compile (#hcq.amd_target, #hcq.cpu_target); the passes and the
   //    pipeline are registered by name.
   mlir::DialectRegistry registry;
   registry.insert<hcq::HCQDialect>();
+  hcq::registerTargetInterfaces(registry);
   mlir::MLIRContext context(registry);
   context.loadAllAvailableDialects();
   hcq::registerPasses();

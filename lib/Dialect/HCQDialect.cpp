@@ -3,6 +3,7 @@
 #include "HCQ/Dialect/AsmUtils.h"
 #include "HCQ/Dialect/HCQ.h"
 #include "HCQ/Runtime/ABI.h"
+#include "HCQ/Target/AMD/Target.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -12,6 +13,7 @@
 using namespace mlir;
 using namespace hcq;
 
+#include "HCQ/Dialect/HCQAttrInterfaces.cpp.inc"
 #include "HCQ/Dialect/HCQDialect.cpp.inc"
 #include "HCQ/Dialect/HCQEnums.cpp.inc"
 
@@ -67,6 +69,72 @@ HCQ_SAME_CASE(WordPart, hi);
 static_assert(getMaxEnumValForWordPart() ==
               static_cast<uint32_t>(abi::WordPart::hi));
 #undef HCQ_SAME_CASE
+
+LogicalResult
+AMDTargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                      StringRef chip) {
+  if (amd::lookupTarget(chip))
+    return success();
+  InFlightDiagnostic diag = emitError();
+  diag << "unknown AMD chip '" << chip << "' (expected ";
+  Span<const amd::Target> all = amd::getTargets();
+  for (size_t i = 0; i < all.size(); ++i)
+    diag << (i == 0                ? ""
+             : i + 1 == all.size() ? " or "
+                                   : ", ")
+         << StringRef(all[i].name);
+  return diag << ")";
+}
+
+/// The device kind a target attribute compiles for, without its interface
+/// (the dialect verifies attributes its models may not be registered for).
+static std::optional<DeviceKind> getTargetKind(Attribute attr) {
+  if (isa<AMDTargetAttr>(attr))
+    return DeviceKind::AMD;
+  if (isa<CPUTargetAttr>(attr))
+    return DeviceKind::CPU;
+  return std::nullopt;
+}
+
+Attribute hcq::getTargetAttr(Operation *op, DeviceKind kind) {
+  for (; op; op = op->getParentOp()) {
+    auto targets = op->getAttrOfType<ArrayAttr>(TARGETS_ATTR);
+    if (!targets)
+      continue;
+    for (Attribute target : targets)
+      if (getTargetKind(target) == kind)
+        return target;
+    return {};
+  }
+  return {};
+}
+
+LogicalResult HCQDialect::verifyOperationAttribute(Operation *op,
+                                                   NamedAttribute attribute) {
+  // Other hcq.* attributes (hcq.addresses, hcq.device) are their passes'
+  // to check.
+  if (attribute.getName() != TARGETS_ATTR)
+    return success();
+  if (!isa<ScheduleOp, ExecutableOp>(op))
+    return op->emitError() << "'" << TARGETS_ATTR
+                           << "' belongs on an hcq.schedule or hcq.executable";
+  auto targets = dyn_cast<ArrayAttr>(attribute.getValue());
+  if (!targets)
+    return op->emitError() << "'" << TARGETS_ATTR
+                           << "' must be an array of targets";
+  llvm::SmallSet<uint32_t, 4> kinds;
+  for (Attribute target : targets) {
+    std::optional<DeviceKind> kind = getTargetKind(target);
+    if (!kind)
+      return op->emitError() << "'" << TARGETS_ATTR << "' holds " << target
+                             << ", not an #hcq.amd_target or #hcq.cpu_target";
+    if (!kinds.insert(static_cast<uint32_t>(*kind)).second)
+      return op->emitError()
+             << "'" << TARGETS_ATTR << "' names two targets "
+             << "for " << stringifyDeviceKind(*kind) << " devices";
+  }
+  return success();
+}
 
 LogicalResult HCQDialect::verifyRegionArgAttribute(Operation *op,
                                                    unsigned regionIndex,

@@ -186,6 +186,9 @@ LogicalResult BuildExecutablePass::build(ScheduleOp schedule,
       schedule.getFunctionType(), schedule.getArgAttrsAttr(),
       schedule.getResAttrsAttr(), schedule.getArgNamesAttr());
   executable.getBody().takeBody(schedule.getBody());
+  // What its words were compiled for stays with them (hcq-print-packets).
+  if (Attribute targets = schedule->getAttr(TARGETS_ATTR))
+    executable->setAttr(TARGETS_ATTR, targets);
   schedule.erase();
   return success();
 }

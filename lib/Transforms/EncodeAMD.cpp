@@ -12,17 +12,12 @@
 #include "HCQ/Target/AMD/SDMA.h"
 #include "HCQ/Target/AMD/Target.h"
 #include "HCQ/Transforms/CommandStream.h"
-#include "HCQ/Transforms/Passes.h"
+#include "HCQ/Transforms/Targets.h"
 #include "HCQ/Transforms/Utils.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
-
-namespace hcq {
-#define GEN_PASS_DEF_HCQENCODEAMD
-#include "HCQ/Transforms/Passes.h.inc"
-} // namespace hcq
 
 using namespace mlir;
 using namespace hcq;
@@ -286,7 +281,8 @@ FailureOr<KernelOp> Encoder::builtinCopyKernel(LaunchOp launch) {
     return launch.emitOpError()
            << "is a builtin copy on " << target.name << " but there is no amd "
            << "kernel @" << name
-           << ": run hcq-materialize-builtins first (hcq-pipeline does)";
+           << ": run hcq-materialize-builtins before hcq-encode (hcq-pipeline "
+              "does)";
   return kernel;
 }
 
@@ -583,63 +579,47 @@ LogicalResult Encoder::encodeCopy(SubmitOp submit, CommandStream &cmds) {
   return success();
 }
 
-struct EncodeAMDPass : public hcq::impl::HCQEncodeAMDBase<EncodeAMDPass> {
-  using Base::Base;
-  std::optional<amd::Target> found;
-
-  /// Options are checked when the pass manager is set up, before any pass
-  /// runs.
-  LogicalResult initialize(MLIRContext *ctx) override {
-    found = lookupTargetOption(ctx, getArgument(), target);
-    return success(found.has_value());
+/// Encodes one submit not encoded yet.
+LogicalResult encodeSubmit(SubmitOp submit, Encoder &encoder,
+                           int64_t maxIndirectDwords) {
+  Block &body = submit.getBody().front();
+  SmallVector<Operation *> original =
+      llvm::map_to_vector(body, [](Operation &op) { return &op; });
+  OpBuilder builder = OpBuilder::atBlockEnd(&body);
+  CommandStream cmds(submit.getContext());
+  QueueKind queue = submit.getQueue().getKind();
+  if (queue == QueueKind::COMPUTE) {
+    if (failed(encoder.encodeCompute(submit, builder, cmds)))
+      return failure();
+    if (static_cast<int64_t>(cmds.size()) > maxIndirectDwords)
+      return submit.emitOpError()
+             << "needs " << cmds.size()
+             << " dwords, more than one indirect buffer holds ("
+             << maxIndirectDwords << "): lower the pipeline's batch-size";
+  } else if (queue == QueueKind::COPY) {
+    if (failed(encoder.encodeCopy(submit, cmds)))
+      return failure();
+  } else {
+    return submit.emitOpError("an AMD device has no SUBMIT queue");
   }
-
-  void runOnOperation() override {
-    ScheduleOp schedule = getOperation();
-    SymbolTableCollection symbols;
-    DenseMap<Operation *, amd::KernelInfo> kernels;
-    PlaceholderCache placeholders(schedule);
-    Encoder encoder(*found, placeholders, symbols, kernels);
-    WalkResult walk = schedule.walk([&](SubmitOp submit) {
-      if (!submit.getDevices().allOfKind(DeviceKind::AMD))
-        return WalkResult::advance();
-      return succeeded(encodeSubmit(submit, encoder)) ? WalkResult::advance()
-                                                      : WalkResult::interrupt();
-    });
-    if (walk.wasInterrupted())
-      return signalPassFailure();
-  }
-
-  LogicalResult encodeSubmit(SubmitOp submit, Encoder &encoder) {
-    FailureOr<bool> encoded = isEncoded(submit);
-    if (failed(encoded) || *encoded)
-      return failure(failed(encoded));
-    Block &body = submit.getBody().front();
-    SmallVector<Operation *> original =
-        llvm::map_to_vector(body, [](Operation &op) { return &op; });
-    OpBuilder builder = OpBuilder::atBlockEnd(&body);
-    CommandStream cmds(submit.getContext());
-    QueueKind queue = submit.getQueue().getKind();
-    if (queue == QueueKind::COMPUTE) {
-      if (failed(encoder.encodeCompute(submit, builder, cmds)))
-        return failure();
-      if (static_cast<int64_t>(cmds.size()) > maxIndirectDwords)
-        return submit.emitOpError()
-               << "needs " << cmds.size()
-               << " dwords, more than one indirect buffer holds ("
-               << static_cast<int64_t>(maxIndirectDwords)
-               << "): lower the pipeline's batch-size";
-    } else if (queue == QueueKind::COPY) {
-      if (failed(encoder.encodeCopy(submit, cmds)))
-        return failure();
-    } else {
-      return submit.emitOpError("an AMD device has no SUBMIT queue");
-    }
-    cmds.build(builder, submit.getLoc(), PlaceholderTag::cmdbuf, 32);
-    for (Operation *op : original)
-      op->erase();
-    return success();
-  }
-};
+  cmds.build(builder, submit.getLoc(), PlaceholderTag::cmdbuf, 32);
+  for (Operation *op : original)
+    op->erase();
+  return success();
+}
 
 } // namespace
+
+LogicalResult hcq::encodeAMDSubmits(const amd::Target &target,
+                                    ScheduleOp schedule,
+                                    ArrayRef<SubmitOp> submits,
+                                    int64_t maxIndirectDwords) {
+  SymbolTableCollection symbols;
+  DenseMap<Operation *, amd::KernelInfo> kernels;
+  PlaceholderCache placeholders(schedule);
+  Encoder encoder(target, placeholders, symbols, kernels);
+  for (SubmitOp submit : submits)
+    if (failed(encodeSubmit(submit, encoder, maxIndirectDwords)))
+      return failure();
+  return success();
+}

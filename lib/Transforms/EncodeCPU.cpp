@@ -7,44 +7,20 @@
 
 #include "HCQ/Target/CPU/Entry.h"
 #include "HCQ/Transforms/CommandStream.h"
-#include "HCQ/Transforms/Passes.h"
+#include "HCQ/Transforms/Targets.h"
 #include "HCQ/Transforms/Utils.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/TypeSwitch.h"
-
-namespace hcq {
-#define GEN_PASS_DEF_HCQENCODECPU
-#include "HCQ/Transforms/Passes.h.inc"
-} // namespace hcq
 
 using namespace mlir;
 using namespace hcq;
 
 namespace {
 
-struct EncodeCPUPass : public hcq::impl::HCQEncodeCPUBase<EncodeCPUPass> {
-  void runOnOperation() override {
-    SymbolTableCollection symbols;
-    ScheduleOp schedule = getOperation();
-    PlaceholderCache placeholders(schedule);
-    WalkResult walk = schedule.walk([&](SubmitOp submit) {
-      if (!submit.getDevices().allOfKind(DeviceKind::CPU) ||
-          submit.getQueue().getKind() == QueueKind::SUBMIT)
-        return WalkResult::advance();
-      return succeeded(encodeSubmit(submit, placeholders, symbols))
-                 ? WalkResult::advance()
-                 : WalkResult::interrupt();
-    });
-    if (walk.wasInterrupted())
-      return signalPassFailure();
-  }
-
+struct CPUEncoder {
   LogicalResult encodeSubmit(SubmitOp submit, PlaceholderCache &placeholders,
                              SymbolTableCollection &symbols) {
-    FailureOr<bool> encoded = isEncoded(submit);
-    if (failed(encoded) || *encoded)
-      return failure(failed(encoded));
     Block &body = submit.getBody().front();
     MLIRContext *ctx = submit.getContext();
     DevicesAttr devices = submit.getDevices();
@@ -167,3 +143,14 @@ struct EncodeCPUPass : public hcq::impl::HCQEncodeCPUBase<EncodeCPUPass> {
 };
 
 } // namespace
+
+LogicalResult hcq::encodeCPUSubmits(ScheduleOp schedule,
+                                    ArrayRef<SubmitOp> submits) {
+  SymbolTableCollection symbols;
+  PlaceholderCache placeholders(schedule);
+  CPUEncoder encoder;
+  for (SubmitOp submit : submits)
+    if (failed(encoder.encodeSubmit(submit, placeholders, symbols)))
+      return failure();
+  return success();
+}

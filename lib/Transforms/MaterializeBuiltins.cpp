@@ -1,9 +1,9 @@
 //===- MaterializeBuiltins.cpp - The target's builtin kernels -------------===//
 //
-// Adds `@hcq_copy_<target>`, the amd kernel of the target's builtin copy
-// code object, to every module whose schedules launch a builtin copy on AMD
-// devices; hcq-encode-amd, which runs on one schedule at a time, dispatches
-// it.
+// Adds `@hcq_copy_<chip>`, the amd kernel of the builtin copy code object
+// of the schedule's AMD target, to every module whose schedules launch a
+// builtin copy on AMD devices; hcq-encode, which runs on one schedule at a
+// time, dispatches it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -43,31 +43,33 @@ bool isAMDBuiltinCopy(LaunchOp launch, SymbolTableCollection &symbols) {
 
 struct MaterializeBuiltinsPass
     : public hcq::impl::HCQMaterializeBuiltinsBase<MaterializeBuiltinsPass> {
-  using Base::Base;
-  std::optional<amd::Target> found;
-
-  LogicalResult initialize(MLIRContext *ctx) override {
-    found = lookupTargetOption(ctx, getArgument(), target);
-    return success(found.has_value());
-  }
-
   void runOnOperation() override {
     SymbolTableCollection symbols;
-    std::string name = getBuiltinCopyKernelName(found->name);
     for (ScheduleOp schedule : getSchedules(getOperation())) {
-      auto module = schedule->getParentOfType<ModuleOp>();
-      auto nameAttr = StringAttr::get(module.getContext(), name);
-      if (symbols.lookupSymbolIn(module, nameAttr))
-        continue;
       WalkResult needed = schedule.walk([&](LaunchOp launch) {
         return isAMDBuiltinCopy(launch, symbols) ? WalkResult::interrupt()
                                                  : WalkResult::advance();
       });
       if (!needed.wasInterrupted())
         continue;
+      auto target = dyn_cast_or_null<AMDTargetAttr>(
+          getTargetAttr(schedule, DeviceKind::AMD));
+      if (!target) {
+        schedule.emitOpError()
+            << "launches a builtin copy on AMD devices but names no AMD "
+               "target in '"
+            << TARGETS_ATTR << "': run hcq-attach-targets";
+        return signalPassFailure();
+      }
+      amd::Target chip = *amd::lookupTarget(target.getChip());
+      std::string name = getBuiltinCopyKernelName(chip.name);
+      auto module = schedule->getParentOfType<ModuleOp>();
+      auto nameAttr = StringAttr::get(module.getContext(), name);
+      if (symbols.lookupSymbolIn(module, nameAttr))
+        continue;
       MLIRContext *ctx = module.getContext();
       OpBuilder builder = OpBuilder::atBlockBegin(module.getBody());
-      Span<const uint8_t> bytes = found->builtinCopyCodeObject;
+      Span<const uint8_t> bytes = chip.builtinCopyCodeObject;
       auto kernel = KernelOp::create(
           builder, module.getLoc(), name, KernelTarget::amd,
           builder.getArrayAttr({AccessAttr::get(ctx, Access::write),

@@ -23,23 +23,22 @@ void buildPipeline(OpPassManager &pm, const PipelineOptions &options) {
   stage.copyQueues = options.copyQueues;
   pm.addPass(createHCQStageCopies(stage));
 
-  // One module pass adds the target's builtin kernels; the passes after it
-  // work on one schedule each (MLIR may run them on several schedules at
-  // once), in the top-level module and in modules nested in it.
-  HCQMaterializeBuiltinsOptions builtins;
-  builtins.target = options.target;
-  pm.addPass(createHCQMaterializeBuiltins(builtins));
+  // The schedules name their targets, then one module pass adds the
+  // targets' builtin kernels; the passes after it work on one schedule each
+  // (MLIR may run them on several schedules at once), in the top-level
+  // module and in modules nested in it.
+  HCQAttachTargetsOptions targets;
+  targets.amd = options.target;
+  pm.addPass(createHCQAttachTargets(targets));
+  pm.addPass(createHCQMaterializeBuiltins());
 
   HCQBatchDepsOptions batch;
   batch.batchSize = options.batchSize;
   batch.profile = options.profile;
   batch.devices = options.devices;
-  HCQEncodeAMDOptions encode;
-  encode.target = options.target;
   auto addSchedulePasses = [&](OpPassManager &schedules) {
     schedules.addPass(createHCQBatchDeps(batch));
-    schedules.addPass(createHCQEncodeAMD(encode));
-    schedules.addPass(createHCQEncodeCPU());
+    schedules.addPass(createHCQEncode());
     schedules.addPass(createHCQSeal());
     schedules.addPass(createHCQLowerSubmit());
   };

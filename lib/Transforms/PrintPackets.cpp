@@ -3,6 +3,7 @@
 #include "HCQ/Target/CPU/Entry.h"
 #include "HCQ/Target/Disassembler.h"
 #include "HCQ/Transforms/Passes.h"
+#include "HCQ/Transforms/Targets.h"
 #include "HCQ/Transforms/Utils.h"
 
 #include "mlir/IR/AsmState.h"
@@ -23,13 +24,6 @@ namespace {
 struct PrintPacketsPass
     : public hcq::impl::HCQPrintPacketsBase<PrintPacketsPass> {
   using Base::Base;
-  std::optional<amd::Target> amdTarget;
-
-  /// Options are checked when the pass manager is set up.
-  LogicalResult initialize(MLIRContext *ctx) override {
-    amdTarget = lookupTargetOption(ctx, getArgument(), target);
-    return success(amdTarget.has_value());
-  }
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -39,7 +33,7 @@ struct PrintPacketsPass
       os << "// hcq.schedule @" << schedule.getSymName() << '\n';
       WalkResult walk = schedule.walk([&](SubmitOp submit) {
         for (CmdsOp cmds : submit.getBody().getOps<CmdsOp>())
-          if (failed(print(submit, cmds, *amdTarget, state, os)))
+          if (failed(print(submit, cmds, state, os)))
             return WalkResult::interrupt();
         return WalkResult::advance();
       });
@@ -47,15 +41,14 @@ struct PrintPacketsPass
         return signalPassFailure();
     }
     for (ExecutableOp exe : getExecutables(module))
-      if (failed(printLinked(exe, *amdTarget, os)))
+      if (failed(printLinked(exe, os)))
         return signalPassFailure();
   }
 
   /// A linked executable: every push's bytes, followed from the submitter
   /// calls, for every lane. PM4 pushes are INDIRECT_BUFFER packets: the
   /// command buffer they point at is disassembled too.
-  LogicalResult printLinked(ExecutableOp exe, const amd::Target &amd,
-                            llvm::raw_ostream &os) {
+  LogicalResult printLinked(ExecutableOp exe, llvm::raw_ostream &os) {
     os << "// hcq.executable @" << exe.getSymName() << '\n';
     // Linked bytes by (value, lane) and by address; host functions by
     // address.
@@ -112,6 +105,12 @@ struct PrintPacketsPass
           size_t count = push.getSize() / 4;
           if (data.size() < count)
             return push.emitOpError("pushes bytes no blob holds");
+          DevicesAttr devices = push.getDevices();
+          FailureOr<TargetAttrInterface> target =
+              lookupTarget(push, devices.front().getKind(), exe);
+          if (failed(target))
+            return failure();
+          QueueKind queue = push.getQueue().getKind();
           llvm::Error error = llvm::Error::success();
           if (push.getMode() == PushMode::cpu) {
             SmallVector<DisasmWord> words;
@@ -124,22 +123,24 @@ struct PrintPacketsPass
                 word.hostFunction = fn->second;
               words.push_back(word);
             }
-            error = disassembleCPU(words, os);
-          } else if (push.getMode() == PushMode::sdma) {
-            error = disassembleSDMA(dwords(data, count), amd, os);
+            error = target->disassemble(queue, words, os);
           } else {
-            error = disassemblePM4(dwords(data, count), amd, os);
-            // Follow the INDIRECT_BUFFER to its command buffer.
+            error = target->disassemble(queue, dwords(data, count), os);
+          }
+          // A PM4 push is an INDIRECT_BUFFER packet: follow it to its
+          // command buffer.
+          if (!error && push.getMode() == PushMode::pm4 && count >= 4) {
             uint64_t address = static_cast<uint32_t>(data[1]) |
                                (uint64_t(static_cast<uint32_t>(data[2])) << 32);
-            auto target = bytesAt.find(address);
-            if (!error && target != bytesAt.end()) {
+            auto buffer = bytesAt.find(address);
+            if (buffer != bytesAt.end()) {
               os << "// indirect buffer at " << llvm::format_hex(address, 18)
                  << '\n';
-              error = disassemblePM4(
-                  dwords(target->second,
+              error = target->disassemble(
+                  queue,
+                  dwords(buffer->second,
                          static_cast<uint32_t>(data[3]) & 0xFFFFF),
-                  amd, os);
+                  os);
             }
           }
           if (error)
@@ -150,8 +151,8 @@ struct PrintPacketsPass
     return success();
   }
 
-  LogicalResult print(SubmitOp submit, CmdsOp cmds, const amd::Target &amd,
-                      AsmState &state, llvm::raw_ostream &os) {
+  LogicalResult print(SubmitOp submit, CmdsOp cmds, AsmState &state,
+                      llvm::raw_ostream &os) {
     unsigned bits = cmds.getWordBits();
     SmallVector<DisasmWord> words;
     cmds.getStream().forEach([&](size_t, const Word &word) {
@@ -192,12 +193,12 @@ struct PrintPacketsPass
           os << w.symbol;
         os << '\n';
       }
-    } else if (submit.getDevices().allOfKind(DeviceKind::CPU)) {
-      error = disassembleCPU(words, os);
-    } else if (submit.getQueue().getKind() == QueueKind::COPY) {
-      error = disassembleSDMA(words, amd, os);
     } else {
-      error = disassemblePM4(words, amd, os);
+      FailureOr<TargetAttrInterface> target =
+          lookupTarget(submit, submit.getDevices().front().getKind());
+      if (failed(target))
+        return failure();
+      error = target->disassemble(submit.getQueue().getKind(), words, os);
     }
     if (error)
       return cmds.emitOpError() << llvm::toString(std::move(error));

@@ -81,8 +81,8 @@ LogicalResult SealPass::seal(SubmitOp submit, PlaceholderCache &placeholders) {
   for (Operation &op : submit.getBody().front()) {
     auto cmds = dyn_cast<CmdsOp>(op);
     if (!cmds)
-      return op.emitOpError("is not encoded: run hcq-encode-amd and "
-                            "hcq-encode-cpu before hcq-seal");
+      return op.emitOpError("is not encoded: run hcq-encode before "
+                            "hcq-seal");
     if (cmds.getTag() == PlaceholderTag::cmdbuf)
       streams.insert(streams.begin(), cmds);
     else

@@ -1075,3 +1075,44 @@ hcq.schedule @bad_access(%a: !hcq.buffer<4xf32, CPU:0> {hcq.access = "sometimes"
 // expected-error @+1 {{argument #0 has 'hcq.access' but is not a buffer}}
 hcq.schedule @variable_access(%n: i32 {hcq.access = "read"}) {
 }
+
+// -----
+
+// Tests that an AMD target names a chip the encoder knows.
+// expected-error @+1 {{unknown AMD chip 'gfx803' (expected gfx1100, gfx1101, gfx1102 or gfx942)}}
+hcq.schedule @s(%n: i32) attributes {hcq.targets = [#hcq.amd_target<chip = "gfx803">]} {
+  hcq.host_call "h"(%n : i32)
+}
+
+// -----
+
+// Tests that a schedule names one target per device kind.
+// expected-error @+1 {{'hcq.targets' names two targets for AMD devices}}
+hcq.schedule @s(%n: i32) attributes {hcq.targets = [#hcq.amd_target<chip = "gfx1100">, #hcq.amd_target<chip = "gfx942">]} {
+  hcq.host_call "h"(%n : i32)
+}
+
+// -----
+
+// Tests that the targets are target attributes.
+// expected-error @+1 {{'hcq.targets' holds 5 : i64, not an #hcq.amd_target or #hcq.cpu_target}}
+hcq.schedule @s(%n: i32) attributes {hcq.targets = [5]} {
+  hcq.host_call "h"(%n : i32)
+}
+
+// -----
+
+// Tests that the targets are an array.
+// expected-error @+1 {{'hcq.targets' must be an array of targets}}
+hcq.schedule @s(%n: i32) attributes {hcq.targets = #hcq.cpu_target} {
+  hcq.host_call "h"(%n : i32)
+}
+
+// -----
+
+// Tests that targets belong to schedules and executables.
+hcq.schedule @s(%n: i32) {
+  // expected-error @+1 {{'hcq.targets' belongs on an hcq.schedule or hcq.executable}}
+  %p = hcq.placeholder cmdbuf slot 1 {hcq.targets = [#hcq.cpu_target]} : !hcq.buffer<128xi8, CPU:0>
+  hcq.host_call "h"(%n : i32)
+}

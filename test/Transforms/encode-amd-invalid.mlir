@@ -1,4 +1,4 @@
-// Bad input to hcq-encode-amd: each case a diagnostic naming the problem and
+// Bad input to hcq-encode on AMD submits: each case a diagnostic naming the problem and
 // a non-zero exit. The cases are separate files (split-file); the kernels come
 // from real code objects, made bad where a case needs it.
 //
@@ -6,94 +6,94 @@
 // RUN: %embed %inputs/kernels-gfx1100.co vadd "(write f32, read f32, read f32)" --symbol vadd --vars 1 > %t/vadd.k
 
 // Tests that an unknown target is named.
-// RUN: cat %t/vadd.k %t/launch.mlir | not hcq-opt --hcq-encode-amd=target=gfx803 2>&1 | FileCheck %s --check-prefix=TARGET
-// TARGET: <unknown>:0: error: hcq-encode-amd: unknown AMD target 'gfx803' (expected gfx1100, gfx1101, gfx1102 or gfx942)
+// RUN: cat %t/vadd.k %t/launch.mlir | not hcq-opt --hcq-attach-targets=amd=gfx803 --hcq-materialize-builtins --hcq-encode 2>&1 | FileCheck %s --check-prefix=TARGET
+// TARGET: <unknown>:0: error: hcq-attach-targets: unknown AMD target 'gfx803' (expected gfx1100, gfx1101, gfx1102 or gfx942)
 // The option is checked when the pass manager is set up, before any pass
 // runs: hcq-batch-deps, which would refuse this input (a launch on a buffer
 // of unknown origin), never runs.
-// RUN: not hcq-opt %t/untracked.mlir --hcq-batch-deps --hcq-encode-amd=target=gfx803 2>&1 | FileCheck %s --check-prefix=EARLY
-// EARLY: <unknown>:0: error: hcq-encode-amd: unknown AMD target 'gfx803'
+// RUN: not hcq-opt %t/untracked.mlir --hcq-batch-deps --hcq-attach-targets=amd=gfx803 --hcq-materialize-builtins --hcq-encode 2>&1 | FileCheck %s --check-prefix=EARLY
+// EARLY: <unknown>:0: error: hcq-attach-targets: unknown AMD target 'gfx803'
 // EARLY-NOT: cannot be tracked
 
 // Tests that a builtin copy whose target kernel was not materialized is
-// refused by name: hcq-encode-amd works on one schedule and adds nothing
+// refused by name: hcq-encode works on one schedule and adds nothing
 // beside it, so hcq-materialize-builtins must run first.
-// RUN: not hcq-opt %t/builtin-copy.mlir --hcq-encode-amd 2>&1 | FileCheck %s --check-prefix=NOBUILTIN
-// NOBUILTIN: error: 'hcq.launch' op is a builtin copy on gfx1100 but there is no amd kernel @hcq_copy_gfx1100: run hcq-materialize-builtins first (hcq-pipeline does)
+// RUN: not hcq-opt %t/builtin-copy.mlir --hcq-attach-targets --hcq-encode 2>&1 | FileCheck %s --check-prefix=NOBUILTIN
+// NOBUILTIN: error: 'hcq.launch' op is a builtin copy on gfx1100 but there is no amd kernel @hcq_copy_gfx1100: run hcq-materialize-builtins before hcq-encode (hcq-pipeline does)
 
 // Tests that a code object that is not a valid ELF is reported on its kernel.
-// RUN: cat %t/garbage.k %t/launch.mlir | not hcq-opt --hcq-encode-amd 2>&1 | FileCheck %s --check-prefix=GARBAGE
+// RUN: cat %t/garbage.k %t/launch.mlir | not hcq-opt --hcq-attach-targets --hcq-materialize-builtins --hcq-encode 2>&1 | FileCheck %s --check-prefix=GARBAGE
 // GARBAGE: 1:1: error: 'hcq.kernel' op has a bad code object: malformed ELF:
 
 // Tests that a truncated code object is reported.
 // RUN: %embed %inputs/kernels-gfx1100.co vadd "(write f32, read f32, read f32)" --symbol vadd --vars 1 --truncate 300 > %t/cut.k
-// RUN: cat %t/cut.k %t/launch.mlir | not hcq-opt --hcq-encode-amd 2>&1 | FileCheck %s --check-prefix=CUT
+// RUN: cat %t/cut.k %t/launch.mlir | not hcq-opt --hcq-attach-targets --hcq-materialize-builtins --hcq-encode 2>&1 | FileCheck %s --check-prefix=CUT
 // CUT: error: 'hcq.kernel' op has a bad code object: malformed ELF
 
 // Tests that an ELF for another machine is reported.
 // RUN: %embed %inputs/host.o vadd "(write f32, read f32, read f32)" --vars 1 > %t/host.k
-// RUN: cat %t/host.k %t/launch.mlir | not hcq-opt --hcq-encode-amd 2>&1 | FileCheck %s --check-prefix=HOST
+// RUN: cat %t/host.k %t/launch.mlir | not hcq-opt --hcq-attach-targets --hcq-materialize-builtins --hcq-encode 2>&1 | FileCheck %s --check-prefix=HOST
 // HOST: error: 'hcq.kernel' op has a bad code object: ELF is not for AMDGPU (e_machine 62)
 
 // Tests that a code object built for another processor is refused: gfx1100
 // code encoded for gfx942 (and the other way round) would not run there.
-// RUN: cat %t/vadd.k %t/launch.mlir | not hcq-opt --hcq-encode-amd=target=gfx942 2>&1 | FileCheck %s --check-prefix=MACH
+// RUN: cat %t/vadd.k %t/launch.mlir | not hcq-opt --hcq-attach-targets=amd=gfx942 --hcq-materialize-builtins --hcq-encode 2>&1 | FileCheck %s --check-prefix=MACH
 // MACH: 1:1: error: 'hcq.kernel' op has a code object for gfx1100, not gfx942
 // RUN: %embed %inputs/kernels-gfx942.co vadd "(write f32, read f32, read f32)" --symbol vadd --vars 1 > %t/vadd9.k
-// RUN: cat %t/vadd9.k %t/launch.mlir | not hcq-opt --hcq-encode-amd=target=gfx1101 2>&1 | FileCheck %s --check-prefix=MACH9
+// RUN: cat %t/vadd9.k %t/launch.mlir | not hcq-opt --hcq-attach-targets=amd=gfx1101 --hcq-materialize-builtins --hcq-encode 2>&1 | FileCheck %s --check-prefix=MACH9
 // MACH9: error: 'hcq.kernel' op has a code object for gfx942, not gfx1101
 
 // Tests that a descriptor asking for more LDS than the target has is reported.
 // RUN: %embed %inputs/kernels-gfx1100.co vadd "(write f32, read f32, read f32)" --symbol vadd --vars 1 --set-lds 131072 > %t/lds.k
-// RUN: cat %t/lds.k %t/launch.mlir | not hcq-opt --hcq-encode-amd 2>&1 | FileCheck %s --check-prefix=LDS
+// RUN: cat %t/lds.k %t/launch.mlir | not hcq-opt --hcq-attach-targets --hcq-materialize-builtins --hcq-encode 2>&1 | FileCheck %s --check-prefix=LDS
 // LDS: error: 'hcq.kernel' op asks for 131072 bytes of LDS but gfx1100 has 65536
 
 // Tests that a code object of several kernels needs the kernel's symbol.
 // RUN: %embed %inputs/kernels-gfx1100.co vadd "(write f32, read f32, read f32)" --vars 1 > %t/many.k
-// RUN: cat %t/many.k %t/launch.mlir | not hcq-opt --hcq-encode-amd 2>&1 | FileCheck %s --check-prefix=MANY
+// RUN: cat %t/many.k %t/launch.mlir | not hcq-opt --hcq-attach-targets --hcq-materialize-builtins --hcq-encode 2>&1 | FileCheck %s --check-prefix=MANY
 // MANY: error: 'hcq.kernel' op has a bad code object: code object holds several kernels ('{{.*}}', '{{.*}}'): name one with 'symbol'
 
 // Tests that a missing kernel symbol is named.
 // RUN: %embed %inputs/kernels-gfx1100.co vadd "(write f32, read f32, read f32)" --symbol vsub --vars 1 > %t/missing.k
-// RUN: cat %t/missing.k %t/launch.mlir | not hcq-opt --hcq-encode-amd 2>&1 | FileCheck %s --check-prefix=MISSING
+// RUN: cat %t/missing.k %t/launch.mlir | not hcq-opt --hcq-attach-targets --hcq-materialize-builtins --hcq-encode 2>&1 | FileCheck %s --check-prefix=MISSING
 // MISSING: error: 'hcq.kernel' op has a bad code object: code object has no kernel 'vsub'
 
 // Tests that a launch passing more kernel arguments than the code object takes
 // is reported.
 // RUN: %embed %inputs/kernels-gfx1100.co vadd "(write f32, read f32, read f32, read f32)" --symbol vadd --vars 1 > %t/wide.k
-// RUN: cat %t/wide.k %t/launch4.mlir | not hcq-opt --hcq-encode-amd 2>&1 | FileCheck %s --check-prefix=WIDE
+// RUN: cat %t/wide.k %t/launch4.mlir | not hcq-opt --hcq-attach-targets --hcq-materialize-builtins --hcq-encode 2>&1 | FileCheck %s --check-prefix=WIDE
 // WIDE: error: 'hcq.launch' op passes 36 bytes of kernel arguments but @vadd's code object takes 28
 
 // Tests that a submit too large for one indirect buffer is reported.
-// RUN: cat %t/vadd.k %t/launch.mlir | not hcq-opt --hcq-encode-amd=max-indirect-dwords=50 2>&1 | FileCheck %s --check-prefix=IB
+// RUN: cat %t/vadd.k %t/launch.mlir | not hcq-opt --hcq-attach-targets --hcq-encode=max-command-dwords=50 2>&1 | FileCheck %s --check-prefix=IB
 // IB: error: 'hcq.submit' op needs 55 dwords, more than one indirect buffer holds (50): lower the pipeline's batch-size
 
 // Tests that a cpu kernel cannot run on an AMD queue: the launch is named,
 // and the kernel.
-// RUN: not hcq-opt %t/cpu-kernel.mlir --hcq-encode-amd 2>&1 | FileCheck %s --check-prefix=CPUK
+// RUN: not hcq-opt %t/cpu-kernel.mlir --hcq-attach-targets --hcq-materialize-builtins --hcq-encode 2>&1 | FileCheck %s --check-prefix=CPUK
 // CPUK: cpu-kernel.mlir:4:5: error: 'hcq.launch' op runs @k, a cpu kernel: AMD queues run only amd kernels
 // CPUK: cpu-kernel.mlir:1:1: note: kernel declared here
 
 // Tests that a copy on a compute queue and a launch on a copy queue are
 // reported.
-// RUN: cat %t/vadd.k %t/wrong-queue.mlir | not hcq-opt --hcq-encode-amd 2>&1 | FileCheck %s --check-prefix=QUEUE
+// RUN: cat %t/vadd.k %t/wrong-queue.mlir | not hcq-opt --hcq-attach-targets --hcq-materialize-builtins --hcq-encode 2>&1 | FileCheck %s --check-prefix=QUEUE
 // QUEUE: error: 'hcq.copy' op cannot be encoded on an AMD COMPUTE queue
-// RUN: cat %t/vadd.k %t/wrong-queue2.mlir | not hcq-opt --hcq-encode-amd 2>&1 | FileCheck %s --check-prefix=QUEUE2
+// RUN: cat %t/vadd.k %t/wrong-queue2.mlir | not hcq-opt --hcq-attach-targets --hcq-materialize-builtins --hcq-encode 2>&1 | FileCheck %s --check-prefix=QUEUE2
 // QUEUE2: error: 'hcq.launch' op cannot be encoded on an AMD COPY queue
 
 // Tests that a launch of more work-items per workgroup than the kernel was
 // compiled for (.max_flat_workgroup_size, 256 by default) is refused.
-// RUN: cat %t/vadd.k %t/workgroup512.mlir | not hcq-opt --hcq-encode-amd 2>&1 | FileCheck %s --check-prefix=MAXWG
+// RUN: cat %t/vadd.k %t/workgroup512.mlir | not hcq-opt --hcq-attach-targets --hcq-materialize-builtins --hcq-encode 2>&1 | FileCheck %s --check-prefix=MAXWG
 // MAXWG: error: 'hcq.launch' op runs 512 work-items per workgroup, and @vadd was compiled for at most 256 (.max_flat_workgroup_size in its code object)
 
 // Tests that a kernel reading a hidden argument hcq does not provide (here
 // the multigrid sync argument) is refused, not given zero; and one whose descriptor
 // asks for a user SGPR hcq does not load (the queue pointer) too.
 // RUN: %embed %inputs/hardware-gfx1100.co hostcall "(write i64)" --symbol hostcall > %t/hostcall.k
-// RUN: sed s/@queue/@hostcall/ %t/queue-ptr.mlir | cat %t/hostcall.k - | not hcq-opt --hcq-encode-amd 2>&1 | FileCheck %s --check-prefix=HIDDEN
+// RUN: sed s/@queue/@hostcall/ %t/queue-ptr.mlir | cat %t/hostcall.k - | not hcq-opt --hcq-attach-targets --hcq-materialize-builtins --hcq-encode 2>&1 | FileCheck %s --check-prefix=HIDDEN
 // HIDDEN: error: 'hcq.launch' op @hostcall reads the hidden argument hidden_multigrid_sync_arg, which hcq does not provide
 // RUN: %embed %inputs/hardware-gfx1100.co queue "(write i64)" --symbol queue > %t/queue.k
-// RUN: cat %t/queue.k %t/queue-ptr.mlir | not hcq-opt --hcq-encode-amd 2>&1 | FileCheck %s --check-prefix=QUEUEPTR
+// RUN: cat %t/queue.k %t/queue-ptr.mlir | not hcq-opt --hcq-attach-targets --hcq-materialize-builtins --hcq-encode 2>&1 | FileCheck %s --check-prefix=QUEUEPTR
 // QUEUEPTR: error: 'hcq.kernel' op has a bad code object: kernel descriptor at 0x{{[0-9a-f]+}} enables the queue_ptr user SGPR, which hcq does not set up
 
 //--- garbage.k

@@ -1,4 +1,4 @@
-// RUN: hcq-opt %s -split-input-file --hcq-encode-cpu -verify-diagnostics
+// RUN: hcq-opt %s -split-input-file --hcq-attach-targets --hcq-encode -verify-diagnostics
 
 // Tests that an amd kernel cannot run on a CPU queue.
 hcq.kernel @k amd (write f32) code_object "\7FELF"

@@ -1,4 +1,4 @@
-// RUN: hcq-opt %s -split-input-file --hcq-lower-submit -verify-diagnostics
+// RUN: hcq-opt %s -split-input-file --hcq-attach-targets --hcq-lower-submit -verify-diagnostics
 
 // Tests that a compute command buffer must be whole dwords.
 hcq.schedule @s() {

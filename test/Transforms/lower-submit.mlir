@@ -1,4 +1,4 @@
-// RUN: hcq-opt %s -split-input-file --hcq-lower-submit | FileCheck %s
+// RUN: hcq-opt %s -split-input-file --hcq-attach-targets --hcq-lower-submit | FileCheck %s
 
 // Tests that an AMD compute enqueue pushes a 16-byte INDIRECT_BUFFER packet:
 // header 0xc0023f00, the command buffer's address patched at link time, its

@@ -1,5 +1,5 @@
-// RUN: hcq-opt %s -split-input-file --hcq-materialize-builtins | FileCheck %s
-// RUN: hcq-opt %s -split-input-file --hcq-materialize-builtins=target=gfx942 | FileCheck %s --check-prefix=GFX9
+// RUN: hcq-opt %s -split-input-file --hcq-attach-targets --hcq-materialize-builtins | FileCheck %s
+// RUN: hcq-opt %s -split-input-file --hcq-attach-targets=amd=gfx942 --hcq-materialize-builtins | FileCheck %s --check-prefix=GFX9
 
 // Tests that a builtin copy launched on AMD devices gets the target's amd
 // copy kernel at the module's start, once however many schedules launch it,

@@ -3,7 +3,7 @@
 // Tests that sealing needs encoded submits.
 hcq.schedule @s() {
   hcq.submit on AMD:0 queue COMPUTE:0 {
-    // expected-error @+1 {{'hcq.barrier' op is not encoded: run hcq-encode-amd and hcq-encode-cpu before hcq-seal}}
+    // expected-error @+1 {{'hcq.barrier' op is not encoded: run hcq-encode before hcq-seal}}
     hcq.barrier
   }
 }

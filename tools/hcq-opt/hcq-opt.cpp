@@ -7,6 +7,7 @@
 
 #include "HCQ/Dialect/HCQ.h"
 #include "HCQ/Transforms/Passes.h"
+#include "HCQ/Transforms/Targets.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -27,6 +28,7 @@ int main(int argc, char **argv) {
                   mlir::scf::SCFDialect, mlir::gpu::GPUDialect,
                   mlir::LLVM::LLVMDialect, mlir::NVVM::NVVMDialect,
                   mlir::ROCDL::ROCDLDialect>();
+  hcq::registerTargetInterfaces(registry);
   mlir::registerCSEPass();
   mlir::registerCanonicalizerPass();
   mlir::registerSymbolDCEPass();

@@ -14,6 +14,7 @@
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/Support/Error.h"
 
 #include "HCQ/Dialect/HCQDialect.h.inc"
 #include "HCQ/Dialect/HCQEnums.h"
@@ -55,10 +56,24 @@ class InExecutable
 #define GET_OP_CLASSES
 #include "HCQ/Dialect/HCQOps.h.inc"
 
+// The target interface names ops, so it comes after them; the attributes
+// implement it through external models (HCQ/Transforms/Targets.h).
+namespace hcq {
+class PlaceholderCache;
+struct DisasmWord;
+} // namespace hcq
+#include "HCQ/Dialect/HCQAttrInterfaces.h.inc"
+
 namespace hcq {
 /// The argument attribute saying how a schedule uses a buffer argument:
 /// "read", "write" or "readwrite" (recorded by hcq-batch-deps).
 constexpr llvm::StringLiteral ACCESS_ATTR = "hcq.access";
+/// What a schedule's (and then its executable's) submits compile for: an
+/// array of target attributes (TargetAttrInterface), one per device kind.
+constexpr llvm::StringLiteral TARGETS_ATTR = "hcq.targets";
+/// The target `op` (a schedule or executable, or inside one) names for
+/// devices of `kind`; null if it names none.
+mlir::Attribute getTargetAttr(mlir::Operation *op, DeviceKind kind);
 
 /// Prints a command word as the ops do (`lo(%s + 8)`), with `printValue`
 /// naming each operand.

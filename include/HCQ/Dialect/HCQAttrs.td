@@ -114,4 +114,25 @@ def HCQ_WordAttr : HCQ_Attr<"Word", "word"> {
 
 def HCQ_WordArrayAttr : TypedArrayAttrBase<HCQ_WordAttr, "array of words">;
 
+def HCQ_AMDTargetAttr : HCQ_Attr<"AMDTarget", "amd_target"> {
+  let summary = "AMD GPUs of one generation, as what submits compile for";
+  let description = [{
+    `#hcq.amd_target<chip = "gfx1100">`: a schedule's submits on AMD
+    devices become PM4 (compute) and SDMA (copy) words for this generation
+    (gfx1100, gfx1101, gfx1102 or gfx942), its builtin copy kernel is the
+    chip's, and its packets read back as the chip's. A TargetAttrInterface.
+  }];
+  let parameters = (ins StringRefParameter<"GPU generation">:$chip);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
+def HCQ_CPUTargetAttr : HCQ_Attr<"CPUTarget", "cpu_target"> {
+  let summary = "The CPU device, as what submits compile for";
+  let description = [{
+    `#hcq.cpu_target`: a schedule's submits on CPU devices become CPU queue
+    entries (64-bit words). A TargetAttrInterface.
+  }];
+}
+
 #endif // HCQ_ATTRS_TD

@@ -37,6 +37,49 @@ def HCQ_QueueCallOpInterface : OpInterface<"QueueCallOpInterface"> {
   ];
 }
 
+def HCQ_TargetAttrInterface : AttrInterface<"TargetAttrInterface"> {
+  let cppNamespace = "::hcq";
+  let description = [{
+    What a device kind's submits are compiled for (`#hcq.amd_target`,
+    `#hcq.cpu_target`), attached to a schedule as its `hcq.targets` by
+    hcq-attach-targets (as upstream's rocdl-attach-target attaches
+    `#rocdl.target`s) and carried on to its executable. The target encodes
+    the submits on its devices (hcq-encode), says how an enqueue of a sealed
+    command buffer is pushed (hcq-lower-submit) and reads its command words
+    back (hcq-print-packets), so no pass takes a target option. The methods
+    are external models (HCQ/Transforms/Targets.h): a context that compiles
+    registers them with `hcq::registerTargetInterfaces`.
+  }];
+  let methods = [
+    InterfaceMethod<"The device kind whose submits it compiles.",
+      "::hcq::DeviceKind", "getDeviceKind">,
+    InterfaceMethod<[{
+        Replaces the body of each of `submits` (submits of `schedule` on
+        this target's devices, not encoded yet) by command words; a queue
+        stream of more than `maxCommandDwords` dwords is refused.
+      }], "::mlir::LogicalResult", "encodeSubmits",
+      (ins "::hcq::ScheduleOp":$schedule,
+           "::llvm::ArrayRef<::hcq::SubmitOp>":$submits,
+           "int64_t":$maxCommandDwords)>,
+    InterfaceMethod<[{
+        How `enqueue` is pushed onto its queue: the push mode, and the
+        buffer and size pushed (on a PM4 ring, an INDIRECT_BUFFER packet to
+        the command buffer, made in a placeholder of `placeholders` before
+        `enqueue`).
+      }], "::mlir::LogicalResult", "lowerEnqueue",
+      (ins "::hcq::EnqueueOp":$enqueue,
+           "::hcq::PlaceholderCache &":$placeholders,
+           "::hcq::PushMode &":$mode, "::mlir::Value &":$source,
+           "int64_t &":$size)>,
+    InterfaceMethod<[{
+        Prints `queue`'s command words as packets, one per line.
+      }], "::llvm::Error", "disassemble",
+      (ins "::hcq::QueueKind":$queue,
+           "::llvm::ArrayRef<::hcq::DisasmWord>":$words,
+           "::llvm::raw_ostream &":$os)>,
+  ];
+}
+
 // Where an op may stand. hcq.submit holds device-side work, a submitter
 // host-side steps, an executable link-time memory and calls.
 def HCQ_InSubmit : NativeOpTrait<"InSubmit"> {

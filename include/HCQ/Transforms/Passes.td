@@ -132,26 +132,44 @@ def HCQMaterializeBuiltins : Pass<"hcq-materialize-builtins",
   let description = [{
     A builtin copy kernel (`hcq.kernel ... builtin ... symbol "copy"`, what
     hcq-stage-copies makes for a copy on a device without a copy queue)
-    launched on AMD devices runs the target's builtin copy code object. For
-    every module with such a launch in one of its schedules, this adds the
-    amd kernel `@hcq_copy_<target>` at the module's start, once. It runs
-    before the passes that work on one schedule each (hcq-encode-amd among
-    them), which must not add symbols beside their schedule: MLIR may run
-    them on several schedules at once.
+    launched on AMD devices runs the schedule's AMD target's builtin copy
+    code object. For every module with such a launch in one of its
+    schedules, this adds the amd kernel `@hcq_copy_<chip>` at the module's
+    start, once per chip. It runs before the passes that work on one
+    schedule each (hcq-encode among them), which must not add symbols beside
+    their schedule: MLIR may run them on several schedules at once.
   }];
+}
+
+def HCQAttachTargets : Pass<"hcq-attach-targets", "::mlir::ModuleOp"> {
+  let summary = "Name what every schedule's submits compile for";
+  let description = [{
+    Gives every `hcq.schedule` (in nested modules too) that has none an
+    `hcq.targets` attribute: `[#hcq.amd_target<chip = amd>,
+    #hcq.cpu_target]`. The passes after it read the targets from the
+    schedule (hcq-materialize-builtins, hcq-encode, hcq-lower-submit) and
+    from its executable (hcq-print-packets), as upstream's
+    rocdl-attach-target gives a `gpu.module` its `#rocdl.target`. A schedule
+    that names its targets keeps them.
+  }];
+  let dependentDialects = ["::hcq::HCQDialect"];
   let options = [
-    Option<"target", "target", "std::string", "\"gfx1100\"",
-           "GPU generation: gfx1100, gfx1101, gfx1102 (gfx11) or gfx942 "
+    Option<"amd", "amd", "std::string", "\"gfx1100\"",
+           "AMD GPU generation: gfx1100, gfx1101, gfx1102 (gfx11) or gfx942 "
            "(gfx9)">,
   ];
 }
 
-def HCQEncodeAMD : Pass<"hcq-encode-amd", "::hcq::ScheduleOp"> {
-  let summary = "Encode AMD submits as PM4 (compute) and SDMA (copy) words "
-                "(seed 3)";
+def HCQEncode : Pass<"hcq-encode", "::hcq::ScheduleOp"> {
+  let summary = "Encode every submit as its target's command words (seed 3)";
   let description = [{
-    Replaces the body of every `hcq.submit` on AMD devices by `hcq.cmds`
-    command words for its queue, for the GPU generation `target`:
+    Replaces the body of every `hcq.submit` not encoded yet by `hcq.cmds`
+    command words: the schedule's target for the submit's device kind
+    (`hcq.targets`, a TargetAttrInterface) encodes it. A submit whose device
+    kind has no target is refused, naming hcq-attach-targets.
+
+    `#hcq.amd_target<chip = ...>`: the body of every `hcq.submit` on AMD
+    devices becomes `hcq.cmds` command words for its queue, for the chip:
 
     * `COMPUTE:0`, PM4 type-3 packets: `hcq.wait` is WAIT_REG_MEM on memory
       (`>=`); `hcq.barrier` an HDP flush wait and ACQUIRE_MEM; `hcq.store`
@@ -168,23 +186,9 @@ def HCQEncodeAMD : Pass<"hcq-encode-amd", "::hcq::ScheduleOp"> {
     Kernel facts (resources, entry point, kernel-argument size, wave size,
     SGPR layout) come from the kernel's AMDHSA code object. The kernel's
     code is an `hcq.program` value; scratch an `hcq.placeholder scratch`.
-  }];
-  let options = [
-    Option<"target", "target", "std::string", "\"gfx1100\"",
-           "GPU generation: gfx1100, gfx1101, gfx1102 (gfx11) or gfx942 "
-           "(gfx9)">,
-    Option<"maxIndirectDwords", "max-indirect-dwords", "int64_t",
-           "(1 << 20) - 1",
-           "Most dwords one compute command buffer may hold (the "
-           "INDIRECT_BUFFER size field)">,
-  ];
-}
 
-def HCQEncodeCPU : Pass<"hcq-encode-cpu", "::hcq::ScheduleOp"> {
-  let summary = "Encode CPU submits as CPU queue entries (seed 3)";
-  let description = [{
-    Replaces the body of every `hcq.submit` on CPU devices by `hcq.cmds`
-    entries of 8 64-bit words: the address of a runtime host function
+    `#hcq.cpu_target`: the body of every `hcq.submit` on CPU devices
+    becomes `hcq.cmds` entries of 8 64-bit words: the address of a runtime host function
     (`hcq.placeholder host_function slot <id>`), then its arguments:
 
     * `hcq.launch`: `launch(kernel, kernargs, x, y, z)`, with the kernel's
@@ -197,6 +201,12 @@ def HCQEncodeCPU : Pass<"hcq-encode-cpu", "::hcq::ScheduleOp"> {
 
     The format is in docs/cpu-queue.md.
   }];
+  let options = [
+    Option<"maxCommandDwords", "max-command-dwords", "int64_t",
+           "(1 << 20) - 1",
+           "Most dwords one AMD compute command buffer may hold (the "
+           "INDIRECT_BUFFER size field)">,
+  ];
 }
 
 def HCQSeal : Pass<"hcq-seal", "::hcq::ScheduleOp"> {
@@ -295,12 +305,9 @@ def HCQPrintPackets : Pass<"hcq-print-packets", "::mlir::ModuleOp"> {
     PM4 on AMD compute queues, SDMA on AMD copy queues, entries on CPU
     queues, and the words of indirect streams. Addresses the link has not
     resolved print as their words (`lo(%3)`). A packet that cannot be
-    decoded is an error naming its dword offset.
+    decoded is an error naming its dword offset. Each schedule's (and
+    executable's) `hcq.targets` says what the words are for.
   }];
-  let options = [
-    Option<"target", "target", "std::string", "\"gfx1100\"",
-           "GPU generation the AMD words are for">,
-  ];
 }
 
 #endif // HCQ_TRANSFORMS_PASSES_TD

@@ -55,7 +55,7 @@ llvm::SmallVector<ScheduleOp> getSchedules(mlir::ModuleOp root);
 llvm::SmallVector<ExecutableOp> getExecutables(mlir::ModuleOp root);
 
 /// The amd kernel hcq-materialize-builtins adds for the builtin copy on
-/// `target`, "hcq_copy_<target>", which hcq-encode-amd dispatches.
+/// `target`, "hcq_copy_<target>", which hcq-encode dispatches.
 std::string getBuiltinCopyKernelName(std::string_view target);
 
 /// Whether `submit` is encoded already (only command words left): an

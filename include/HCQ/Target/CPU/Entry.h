@@ -1,7 +1,7 @@
 //===- Entry.h - The CPU queue's entry format -------------------*- C++ -*-===//
 //
 // A CPU queue is a ring of fixed-size entries that a worker thread runs in
-// order. Shared by hcq-encode-cpu and the runtime; documented in
+// order. Shared by hcq-encode (the CPU target) and the runtime; documented in
 // docs/cpu-queue.md.
 //
 //===----------------------------------------------------------------------===//
