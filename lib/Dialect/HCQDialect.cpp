@@ -75,15 +75,8 @@ AMDTargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                       StringRef chip) {
   if (amd::lookupTarget(chip))
     return success();
-  InFlightDiagnostic diag = emitError();
-  diag << "unknown AMD chip '" << chip << "' (expected ";
-  Span<const amd::Target> all = amd::getTargets();
-  for (size_t i = 0; i < all.size(); ++i)
-    diag << (i == 0                ? ""
-             : i + 1 == all.size() ? " or "
-                                   : ", ")
-         << StringRef(all[i].name);
-  return diag << ")";
+  return emitError() << "unknown AMD chip '" << chip << "' (expected "
+                     << amd::listTargetNames() << ")";
 }
 
 /// The device kind a target attribute compiles for, without its interface

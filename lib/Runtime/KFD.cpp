@@ -258,14 +258,10 @@ Expected<std::unique_ptr<Gpu>> Gpu::open(unsigned index, std::string name) {
   const GpuNode &node = (*nodes)[index];
   std::unique_ptr<Gpu> gpu(new Gpu(**driver, node, name));
   // A target the encoder does not know cannot run what it encoded.
-  if (!amd::lookupTarget(gpu->target)) {
-    std::string known;
-    for (const amd::Target &t : amd::getTargets())
-      known += concat(known.empty() ? "" : ", ", t.name);
+  if (!amd::lookupTarget(gpu->target))
     return runtimeError(name + " is a " + gpu->target +
-                        ", which hcq does not encode for (it does " + known +
-                        ")");
-  }
+                        ", which hcq does not encode for (it does " +
+                        amd::listTargetNames() + ")");
   // Several XCCs share one queue's dispatches; hcq gives each dispatch one
   // scratch base and writes signals and timestamps once, as for one XCC.
   if (node.numXcc != 1)

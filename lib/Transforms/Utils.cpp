@@ -35,15 +35,8 @@ std::optional<amd::Target> lookupTargetOption(MLIRContext *ctx, StringRef pass,
   std::optional<amd::Target> target = amd::lookupTarget(name);
   if (target)
     return target;
-  InFlightDiagnostic diag = emitOptionError(ctx, pass);
-  diag << "unknown AMD target '" << name << "' (expected ";
-  Span<const amd::Target> all = amd::getTargets();
-  for (size_t i = 0; i < all.size(); ++i)
-    diag << (i == 0                ? ""
-             : i + 1 == all.size() ? " or "
-                                   : ", ")
-         << StringRef(all[i].name);
-  diag << ")";
+  emitOptionError(ctx, pass) << "unknown AMD target '" << name << "' (expected "
+                             << amd::listTargetNames() << ")";
   return std::nullopt;
 }
 

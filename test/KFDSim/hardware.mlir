@@ -70,7 +70,7 @@
 // RUN: not %kfdsim HCQ_KFD_SIM_GPUS=gfx1100,gfx1100 hcq-run %t/gfx942.mlir --pipeline-options=target=gfx942 --amd=hardware --arg f32:64:arange --arg f32:64:fill=0 --arg i32=64 2>&1 | FileCheck %s --check-prefix=TARGET
 // TARGET: error: AMD kernel vadd was compiled for gfx942, and AMD:0 is a gfx1100
 // RUN: not %kfdsim HCQ_KFD_SIM_GPUS=gfx90a hcq-run %S/Inputs/stuck.mlir --amd=hardware --arg f32:64:fill=0 2>&1 | FileCheck %s --check-prefix=GFX90A
-// GFX90A: error: AMD:0 is a gfx90a, which hcq does not encode for (it does gfx1100, gfx1101, gfx1102, gfx942)
+// GFX90A: error: AMD:0 is a gfx90a, which hcq does not encode for (it does gfx1100, gfx1101, gfx1102 or gfx942)
 // RUN: not %kfdsim HCQ_KFD_SIM_GPUS=gfx942x8 hcq-run %S/Inputs/stuck.mlir --amd=hardware --arg f32:64:fill=0 2>&1 | FileCheck %s --check-prefix=XCC
 // XCC: error: AMD:0 is a gfx942 with 8 XCCs, which hcq does not drive yet: partition it into one device per XCC (CPX mode, e.g. amd-smi set --compute-partition CPX)
 // RUN: not %kfdsim HCQ_KFD_SIM_GPUS=gfx1100 hcq-run %hcq_src_root/examples/mlp.mlir --amd=hardware --arg f32:256:arange --arg f32:4096:fill=0.5 --arg f32:4096:fill=-0.25 --arg f32:256:fill=0 2>&1 | FileCheck %s --check-prefix=ONEGPU

@@ -43,6 +43,16 @@ std::optional<Target> lookupTarget(std::string_view name) {
   return std::nullopt;
 }
 
+std::string listTargetNames() {
+  std::string names;
+  Span<const Target> all = getTargets();
+  for (size_t i = 0; i < all.size(); ++i) {
+    names += i == 0 ? "" : i + 1 == all.size() ? " or " : ", ";
+    names += all[i].name;
+  }
+  return names;
+}
+
 std::optional<Target> lookupTargetByMach(uint32_t mach) {
   for (const Target &target : getTargets())
     if (target.elfMach == mach)

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace hcq::amd {
@@ -55,6 +56,9 @@ struct Target {
 /// gfx942 (gfx9, as tinygrad supports it).
 Span<const Target> getTargets();
 std::optional<Target> lookupTarget(std::string_view name);
+/// The targets' names as a message lists them: "gfx1100, gfx1101, gfx1102
+/// or gfx942".
+std::string listTargetNames();
 /// The target whose code objects carry EF_AMDGPU_MACH `mach`, if known.
 std::optional<Target> lookupTargetByMach(uint32_t mach);
 
