@@ -19,8 +19,9 @@ root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 build = sys.argv[1] if len(sys.argv) > 1 else os.path.join(root, "build")
 opt = os.path.join(build, "bin", "hcq-opt")
 code_object = os.path.join(build, "test", "Inputs", "kernels-gfx1100.o")
-passes = ["HCQStageCopies", "HCQBatchDeps", "HCQEncode", "HCQSeal",
-          "HCQLowerSubmit", "HCQBuildExecutable"]
+passes = ["HCQStageCopies", "HCQAttachTargets", "HCQMaterializeBuiltins",
+          "HCQBatchDeps", "HCQEncode", "HCQSeal", "HCQLowerSubmit",
+          "HCQBuildExecutable"]
 
 
 def run(path):
