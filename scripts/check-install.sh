@@ -27,7 +27,8 @@ cmake --build "$work/embedding" > "$work/build.log" 2>&1 || { cat "$work/build.l
 "$work/prefix/bin/hcq-exe-dump" "$work/chain.hcqx" | head -1
 # The installed runtime links no LLVM, and its hcq-run runs the example.
 "$root/scripts/check-runtime-deps.sh" "$work/prefix/lib/libhcq-runtime.so" \
-  "$work/prefix/bin/hcq-run" "$work/prefix/lib/libHCQRuntime.a" \
+  "$work/prefix/bin/hcq-run" "$work/prefix/bin/hcq-exe-dump" \
+  "$work/prefix/lib/libHCQRuntime.a" \
   "$work/prefix/lib/libHCQBase.a" "$work/prefix/lib/libHCQTargetInfo.a"
 LD_LIBRARY_PATH="$build/test/Inputs" "$work/prefix/bin/hcq-run" \
   "$work/chain.hcqx" --arg f32:64:arange --arg f32:64:fill=1 \

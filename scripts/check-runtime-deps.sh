@@ -1,21 +1,25 @@
 #!/usr/bin/env bash
-# Checks that the runtime is LLVM-free (docs/runtime.md): the shared
-# libraries libhcq-runtime.so and hcq-run need only the C and C++ runtimes,
-# and the runtime's static libraries reference no LLVM or MLIR symbol. CTest
-# runs it on the build (runtime-links-no-llvm); check-install.sh on the
-# installed copies.
+# Checks that the runtime is LLVM-free (docs/runtime.md): its shared
+# library and programs (libhcq-runtime.so, hcq-run, hcq-exe-dump) need only
+# the C and C++ runtimes, and its static libraries (*.a) reference no LLVM
+# or MLIR symbol. CTest runs it on the build (runtime-links-no-llvm);
+# check-install.sh on the installed copies.
 #
-#   scripts/check-runtime-deps.sh LIBHCQ_RUNTIME_SO HCQ_RUN [ARCHIVE...]
+#   scripts/check-runtime-deps.sh FILE...
 set -euo pipefail
-if (($# < 2)); then
-  echo "usage: $0 LIBHCQ_RUNTIME_SO HCQ_RUN [ARCHIVE...]" >&2
+if (($# < 1)); then
+  echo "usage: $0 FILE... (shared libraries, programs, *.a archives)" >&2
   exit 2
 fi
 status=0
 # What a program of the C++ standard library may need (glibc's parts; a
 # sanitizer runtime adds libresolv), and nothing else.
 allowed='^(libc|libm|libstdc\+\+|libgcc_s|libdl|libpthread|librt|libresolv|ld-linux-x86-64|ld-linux-aarch64)\.so'
-for binary in "$1" "$2"; do
+binaries=() archives=()
+for file in "$@"; do
+  if [[ $file == *.a ]]; then archives+=("$file"); else binaries+=("$file"); fi
+done
+for binary in "${binaries[@]}"; do
   needed=$(readelf -d "$binary" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
   if [[ -z $needed ]]; then
     echo "error: $binary: readelf shows no NEEDED entries" >&2
@@ -29,8 +33,7 @@ for binary in "$1" "$2"; do
   done
   echo "$binary: needs $(echo $needed | tr ' ' ',')"
 done
-shift 2
-for archive in "$@"; do
+for archive in "${archives[@]}"; do
   if nm -C --undefined-only "$archive" 2>/dev/null | grep -E ' (llvm|mlir)::' >/dev/null; then
     echo "error: $archive references LLVM or MLIR:" >&2
     nm -C --undefined-only "$archive" | grep -E ' (llvm|mlir)::' | sort -u | head -5 >&2

@@ -6,51 +6,45 @@
 //===----------------------------------------------------------------------===//
 
 #include "HCQ/Base/Device.h"
+#include "HCQ/Base/File.h"
+#include "HCQ/Base/Ranges.h"
+#include "HCQ/Base/Strings.h"
 #include "HCQ/Runtime/Executable.h"
 
-#include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/CommandLine.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/WithColor.h"
-#include "llvm/Support/raw_ostream.h"
+#include <cstdio>
+#include <cstring>
+#include <iostream>
 
-using namespace llvm;
+using namespace hcq;
 using namespace hcq::runtime;
 
-static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<file.hcqx>"),
-                                      cl::Required);
-
 int main(int argc, char **argv) {
-  InitLLVM init(argc, argv);
-  cl::ParseCommandLineOptions(argc, argv, "hcq executable dumper\n");
-  sys::fs::file_status status;
-  if (!sys::fs::status(inputFile, status) &&
-      !sys::fs::is_regular_file(status)) {
-    WithColor::error() << "cannot read '" << inputFile
-                       << "': not a regular file\n";
+  if (argc == 2 &&
+      (!std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h"))) {
+    std::printf("USAGE: hcq-exe-dump <file.hcqx>\n\nPrints what an hcq "
+                "executable file holds, read as the runtime reads it.\n");
+    return 0;
+  }
+  if (argc != 2 || argv[1][0] == '-') {
+    std::fprintf(stderr, "error: expected one executable file (usage: "
+                         "hcq-exe-dump <file.hcqx>)\n");
     return 1;
   }
-  auto buffer = MemoryBuffer::getFile(inputFile, /*IsText=*/false,
-                                      /*RequiresNullTerminator=*/false);
-  if (!buffer) {
-    WithColor::error() << "cannot read '" << inputFile
-                       << "': " << buffer.getError().message() << '\n';
+  std::string inputFile = argv[1];
+  Expected<std::vector<uint8_t>> bytes = readRegularFile(inputFile);
+  if (!bytes) {
+    std::fprintf(stderr, "error: %s\n", toString(bytes.takeError()).c_str());
     return 1;
   }
-  ArrayRef<uint8_t> bytes(
-      reinterpret_cast<const uint8_t *>((*buffer)->getBufferStart()),
-      (*buffer)->getBufferSize());
-  hcq::Expected<Executable> exe = readExecutable(bytes);
+  Expected<Executable> exe = readExecutable(*bytes);
   if (!exe) {
-    WithColor::error() << inputFile << ": " << hcq::toString(exe.takeError())
-                       << '\n';
+    std::fprintf(stderr, "error: %s: %s\n", inputFile.c_str(),
+                 toString(exe.takeError()).c_str());
     return 1;
   }
-  raw_ostream &os = outs();
+  std::ostream &os = std::cout;
   os << "executable @" << exe->name << " (" << exe->numArgs << " arguments)\n";
-  for (auto [i, argument] : llvm::enumerate(exe->arguments))
+  for (auto [i, argument] : enumerate(exe->arguments))
     os << "argument " << i << " " << formatArgument(argument, i) << '\n';
   os << "values " << exe->values.size() << ", kernels " << exe->kernels.size()
      << ", blobs " << exe->blobs.size() << ", inputs tables "
@@ -61,7 +55,7 @@ int main(int argc, char **argv) {
     os << "kernel " << k.name << ": ";
     if (k.target == KernelTarget::amd)
       os << "image " << k.amd.image << " (" << exe->images[k.amd.image].size()
-         << " bytes), entry at 0x" << llvm::utohexstr(k.amd.entryOffset)
+         << " bytes), entry at 0x" << toHex(k.amd.entryOffset, /*upper=*/true)
          << '\n';
     else if (k.target == KernelTarget::builtin)
       os << "the runtime's builtin " << k.symbol << '\n';
@@ -73,7 +67,7 @@ int main(int argc, char **argv) {
        << b.patches.size() << " patches\n";
   static const char *const stepNames[] = {"fence", "reset", "patch_group",
                                           "push", "finalize"};
-  for (auto [i, s] : llvm::enumerate(exe->submitters)) {
+  for (auto [i, s] : enumerate(exe->submitters)) {
     os << "submitter " << i << " (" << s.numArgs << " arguments):";
     for (const Step &step : s.steps)
       os << ' ' << stepNames[uint32_t(step.kind)];
