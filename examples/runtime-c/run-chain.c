@@ -1,12 +1,11 @@
-/*===- run-chain.c - Run the bundled CPU example through the C API
----------===*\
+/*===- run-chain.c - The bundled CPU example through the C API ----*- C -*-===*\
 |*                                                                            *|
 |*   run-chain chain.hcqx KERNEL_FOLDER                                       *|
 |*                                                                            *|
-|* Loads examples/cpu-chain.mlir's executable (sum((a + b) * s) over n      *|
-|* elements), finds its kernel library in KERNEL_FOLDER, runs it 100 times   *|
-|* with a = 0..63 + run, b = 1, s = 2 and checks each sum against the same   *|
-|* arithmetic done here. Exit status 0 when every sum matches.              *|
+|* Loads examples/cpu-chain.mlir's executable (sum((a + b) * s) over n        *|
+|* elements), finds its kernel library in KERNEL_FOLDER, runs it 100 times    *|
+|* with a = 0..63 + run, b = 1, s = 2 and checks each sum against the same    *|
+|* arithmetic done here. Exit status 0 when every sum matches.                *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 

@@ -55,20 +55,6 @@ void hcq::appendSymbol(llvm::SmallVectorImpl<int64_t> &fields, int64_t at,
        int64_t(word.value), int64_t(word.orBits)});
 }
 
-Word WordStream::operator[](size_t i) const {
-  size_t lo = 0, hi = symbols.size();
-  while (lo < hi) {
-    size_t mid = (lo + hi) / 2;
-    if (size_t(symbols.at(mid)) < i)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  if (lo < symbols.size() && size_t(symbols.at(lo)) == i)
-    return symbols.word(lo);
-  return Word::constant(constantBits(i));
-}
-
 llvm::SmallVector<int32_t> WordStreamBuilder::dwords(unsigned bits) const {
   llvm::SmallVector<int32_t> out;
   out.reserve(dense.size() * (bits / 32));

@@ -40,11 +40,6 @@ Word WordOperands::word(WordKind kind, uint64_t value, ArrayRef<Value> lanes,
               static_cast<uint32_t>(run.size())};
 }
 
-Word WordOperands::remap(const Word &w, ValueRange from) {
-  SmallVector<Value> lanes(from.slice(w.ref, w.lanes));
-  return word(w.kind, w.value, lanes, w.part, w.shift, w.orBits);
-}
-
 void CommandStream::word(WordKind kind, uint64_t value, ArrayRef<Value> lanes,
                          WordPart part, uint32_t shift, uint64_t orBits) {
   words.push(operands.word(kind, value, lanes, part, shift, orBits));

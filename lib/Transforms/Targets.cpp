@@ -26,8 +26,6 @@ amd::Target targetOf(Attribute attr) {
 
 struct AMDTargetModel
     : public TargetAttrInterface::ExternalModel<AMDTargetModel, AMDTargetAttr> {
-  DeviceKind getDeviceKind(Attribute) const { return DeviceKind::AMD; }
-
   LogicalResult encodeSubmits(Attribute attr, ScheduleOp schedule,
                               ArrayRef<SubmitOp> submits,
                               int64_t maxCommandDwords) const {
@@ -81,8 +79,6 @@ struct AMDTargetModel
 
 struct CPUTargetModel
     : public TargetAttrInterface::ExternalModel<CPUTargetModel, CPUTargetAttr> {
-  DeviceKind getDeviceKind(Attribute) const { return DeviceKind::CPU; }
-
   LogicalResult encodeSubmits(Attribute, ScheduleOp schedule,
                               ArrayRef<SubmitOp> submits, int64_t) const {
     return encodeCPUSubmits(schedule, submits);

@@ -1,5 +1,4 @@
-//===- Bytes.h - Little-endian fields, alignment, checksums ------*- C++
-//-*-===//
+//===- Bytes.h - Little-endian fields, alignment, checksums -----*- C++ -*-===//
 //
 // The byte-level helpers the executable format and the runtime need, without
 // LLVM: little-endian loads and stores, alignment, the file's CRC-32 and the
@@ -49,12 +48,6 @@ uint32_t crc32(Span<const uint8_t> bytes);
 /// different executables share one only by accident of 2^-128.
 struct Digest128 {
   uint64_t low = 0, high = 0;
-  bool operator<(const Digest128 &o) const {
-    return low != o.low ? low < o.low : high < o.high;
-  }
-  bool operator==(const Digest128 &o) const {
-    return low == o.low && high == o.high;
-  }
 };
 Digest128 digest128(Span<const uint8_t> bytes);
 

@@ -1,5 +1,4 @@
-//===- Error.h - Errors and expected values without LLVM ---------*- C++
-//-*-===//
+//===- Error.h - Errors and expected values without LLVM --------*- C++ -*-===//
 //
 // The runtime's error type: a failure carries a message that names the
 // problem; success is a null pointer. Modelled on llvm::Error / Expected (the
@@ -130,13 +129,6 @@ private:
   std::optional<Stored> value;
   Error error;
 };
-
-/// The value of `x`, which must hold one (a programming error otherwise:
-/// for results that cannot fail by construction).
-template <typename T> T cantFail(Expected<T> x) {
-  assert(x && "cantFail: the Expected holds an error");
-  return std::move(*x);
-}
 
 } // namespace hcq
 

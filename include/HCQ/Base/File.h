@@ -1,5 +1,4 @@
-//===- File.h - Whole files in and out, without LLVM -------------*- C++
-//-*-===//
+//===- File.h - Whole files in and out, without LLVM ------------*- C++ -*-===//
 
 #ifndef HCQ_BASE_FILE_H
 #define HCQ_BASE_FILE_H

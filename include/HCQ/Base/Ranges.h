@@ -1,5 +1,4 @@
-//===- Ranges.h - The range helpers the runtime needs ------------*- C++
-//-*-===//
+//===- Ranges.h - The range helpers the runtime needs -----------*- C++ -*-===//
 //
 // enumerate (index and element, as llvm::enumerate) and the membership test,
 // without LLVM.

@@ -1,5 +1,4 @@
-//===- Span.h - A view of contiguous elements --------------------*- C++
-//-*-===//
+//===- Span.h - A view of contiguous elements -------------------*- C++ -*-===//
 //
 // What std::span is in C++20, for the runtime's C++17 interfaces: a pointer
 // and a count, made from any container with data() and size() (a vector, an

@@ -1,5 +1,4 @@
-//===- Strings.h - The string helpers the runtime needs ----------*- C++
-//-*-===//
+//===- Strings.h - The string helpers the runtime needs ---------*- C++ -*-===//
 //
 // Hexadecimal, trimming, splitting and number parsing on std::string_view,
 // without LLVM (C++17's string_view has no starts_with).
@@ -50,20 +49,6 @@ std::vector<std::string_view> splitAll(std::string_view s, char separator);
 std::optional<uint64_t> parseUnsigned(std::string_view s, unsigned radix = 10);
 /// As parseUnsigned, with an optional leading '-'.
 std::optional<int64_t> parseSigned(std::string_view s);
-
-/// The pieces joined with `separator` between them.
-template <typename Range>
-std::string join(const Range &pieces, std::string_view separator) {
-  std::string out;
-  bool first = true;
-  for (const auto &piece : pieces) {
-    if (!first)
-      out += separator;
-    first = false;
-    out += piece;
-  }
-  return out;
-}
 
 } // namespace hcq
 

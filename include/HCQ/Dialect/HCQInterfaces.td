@@ -51,8 +51,6 @@ def HCQ_TargetAttrInterface : AttrInterface<"TargetAttrInterface"> {
     registers them with `hcq::registerTargetInterfaces`.
   }];
   let methods = [
-    InterfaceMethod<"The device kind whose submits it compiles.",
-      "::hcq::DeviceKind", "getDeviceKind">,
     InterfaceMethod<[{
         Replaces the body of each of `submits` (submits of `schedule` on
         this target's devices, not encoded yet) by command words; a queue

@@ -41,11 +41,6 @@ struct Word {
 
   static Word constant(uint64_t value) { return {WordKind::constant, value}; }
   bool isConstant() const { return kind == WordKind::constant; }
-  bool operator==(const Word &o) const {
-    return kind == o.kind && value == o.value && ref == o.ref &&
-           part == o.part && shift == o.shift && orBits == o.orBits &&
-           lanes == o.lanes;
-  }
 };
 
 /// The sparse table of symbolic words: SYMBOL_FIELDS integers per word, in
@@ -93,9 +88,6 @@ public:
                ? lo
                : lo | uint64_t(uint32_t(dwords[i * perWord + 1])) << 32;
   }
-  size_t numSymbolic() const { return symbols.size(); }
-  /// Word `i` (a search of the symbols table).
-  Word operator[](size_t i) const;
   /// Calls `fn(i, word)` for every word in order (one pass over both).
   template <typename Fn> void forEach(Fn fn) const {
     size_t k = 0;
@@ -108,8 +100,6 @@ public:
       }
     }
   }
-  /// The dense data: little-endian 32-bit units, as the stream's bytes.
-  llvm::ArrayRef<int32_t> getDwords() const { return dwords; }
   const SymbolicWords &getSymbols() const { return symbols; }
 
 private:

@@ -1,8 +1,7 @@
-//===- LLVMError.h - Between hcq::Error and llvm::Error ----------*- C++
-//-*-===//
+//===- LLVMError.h - Between hcq::Error and llvm::Error ---------*- C++ -*-===//
 //
-// The compiler's edge with the LLVM-free runtime: its errors become LLVM's
-// and back, with their messages.
+// The compiler's edge with the LLVM-free base: an llvm::Error (of the
+// object-file reader) becomes an hcq::Error with its message.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,19 +13,6 @@
 #include "llvm/Support/Error.h"
 
 namespace hcq {
-
-inline llvm::Error toLLVMError(Error e) {
-  if (!e)
-    return llvm::Error::success();
-  return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                 toString(std::move(e)));
-}
-
-template <typename T> llvm::Expected<T> toLLVMExpected(Expected<T> x) {
-  if (!x)
-    return toLLVMError(x.takeError());
-  return std::move(*x);
-}
 
 inline Error fromLLVMError(llvm::Error e) {
   if (!e)

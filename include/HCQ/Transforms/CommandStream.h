@@ -23,8 +23,6 @@ public:
   /// A word of `kind` on `lanes` (one value for every lane, or one per lane).
   Word word(WordKind kind, uint64_t value, llvm::ArrayRef<mlir::Value> lanes,
             WordPart part, uint32_t shift, uint64_t orBits);
-  /// The same word as `word` of another op, its operands re-added here.
-  Word remap(const Word &word, mlir::ValueRange refs);
   llvm::ArrayRef<mlir::Value> values() const { return refs; }
 
 private:

@@ -1,5 +1,4 @@
-//===- Targets.h - What submits compile for ----------------------*- C++
-//-*-===//
+//===- Targets.h - What submits compile for ---------------------*- C++ -*-===//
 //
 // The TargetAttrInterface models of #hcq.amd_target and #hcq.cpu_target, and
 // the encoders behind them. A context that compiles hcq registers them:
