@@ -50,7 +50,7 @@ struct EncodePass : public hcq::impl::HCQEncodeBase<EncodePass> {
       return signalPassFailure();
     for (auto &[kind, submits] : byKind) {
       FailureOr<TargetAttrInterface> target =
-          lookupTarget(submits.front(), kind);
+          lookupScheduleTarget(submits.front(), kind);
       if (failed(target) ||
           failed(target->encodeSubmits(schedule, submits, maxCommandDwords)))
         return signalPassFailure();

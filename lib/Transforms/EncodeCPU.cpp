@@ -18,129 +18,127 @@ using namespace hcq;
 
 namespace {
 
-struct CPUEncoder {
-  LogicalResult encodeSubmit(SubmitOp submit, PlaceholderCache &placeholders,
-                             SymbolTableCollection &symbols) {
-    Block &body = submit.getBody().front();
-    MLIRContext *ctx = submit.getContext();
-    DevicesAttr devices = submit.getDevices();
-    size_t lanes = devices.size();
-    SmallVector<Operation *> original =
-        llvm::map_to_vector(body, [](Operation &op) { return &op; });
-    OpBuilder builder = OpBuilder::atBlockEnd(&body);
-    CommandStream cmds(ctx);
+/// Encodes one submit not encoded yet.
+LogicalResult encodeSubmit(SubmitOp submit, PlaceholderCache &placeholders,
+                           SymbolTableCollection &symbols) {
+  Block &body = submit.getBody().front();
+  MLIRContext *ctx = submit.getContext();
+  DevicesAttr devices = submit.getDevices();
+  size_t lanes = devices.size();
+  SmallVector<Operation *> original =
+      llvm::map_to_vector(body, [](Operation &op) { return &op; });
+  OpBuilder builder = OpBuilder::atBlockEnd(&body);
+  CommandStream cmds(ctx);
 
-    // One entry: the host function, then its arguments, zero-padded.
-    auto entry = [&](cpu::HostFunction function, auto &&fillArguments) {
-      size_t start = cmds.size();
-      Value fn = placeholders.get(
-          PlaceholderTag::host_function, static_cast<uint32_t>(function),
-          BufferType::get(ctx, 1, IntegerType::get(ctx, 8), devices),
-          /*isVolatile=*/false);
-      cmds.address(fn, WordPart::full);
-      fillArguments();
-      while (cmds.size() - start < cpu::ENTRY_WORDS)
-        cmds.constant(0);
-    };
-    auto lanesOf = [&](ValueRange values) {
-      return values.size() == 1 ? SmallVector<Value>(lanes, values[0])
-                                : llvm::to_vector(values);
-    };
-    bool isCopyQueue = submit.getQueue().getKind() == QueueKind::COPY;
+  // One entry: the host function, then its arguments, zero-padded.
+  auto entry = [&](cpu::HostFunction function, auto &&fillArguments) {
+    size_t start = cmds.size();
+    Value fn = placeholders.get(
+        PlaceholderTag::host_function, static_cast<uint32_t>(function),
+        BufferType::get(ctx, 1, IntegerType::get(ctx, 8), devices),
+        /*isVolatile=*/false);
+    cmds.address(fn, WordPart::full);
+    fillArguments();
+    while (cmds.size() - start < cpu::ENTRY_WORDS)
+      cmds.constant(0);
+  };
+  auto lanesOf = [&](ValueRange values) {
+    return values.size() == 1 ? SmallVector<Value>(lanes, values[0])
+                              : llvm::to_vector(values);
+  };
+  bool isCopyQueue = submit.getQueue().getKind() == QueueKind::COPY;
 
-    for (Operation &op : llvm::make_early_inc_range(body)) {
-      if (isa<CmdsOp>(op))
-        continue;
-      LogicalResult result =
-          llvm::TypeSwitch<Operation *, LogicalResult>(&op)
-              .Case([&](BarrierOp) { return success(); })
-              .Case([&](WaitOp wait) {
-                entry(cpu::HostFunction::Wait, [&] {
-                  cmds.address(lanesOf(wait.getSignals()), WordPart::full);
-                  cmds.signalValue(wait.getValueBuffer(), wait.getValue(),
-                                   WordPart::full);
-                });
-                return success();
-              })
-              .Case([&](StoreOp store) {
-                entry(cpu::HostFunction::Signal, [&] {
-                  cmds.address(lanesOf(store.getSignals()), WordPart::full);
-                  cmds.signalValue(store.getValueBuffer(), store.getValue(),
-                                   WordPart::full);
-                });
-                return success();
-              })
-              .Case([&](TimestampOp ts) {
-                entry(cpu::HostFunction::Timestamp, [&] {
-                  cmds.address(lanesOf(ts.getSlots()), WordPart::full);
-                });
-                return success();
-              })
-              .Case([&](CopyOp copy) -> LogicalResult {
-                if (!isCopyQueue)
-                  return copy.emitOpError(
-                      "on a CPU COMPUTE queue needs a kernel copy "
-                      "(hcq-stage-copies)");
-                entry(cpu::HostFunction::Copy, [&] {
-                  cmds.address(copy.getDst(), WordPart::full,
-                               copy.getDstOffset());
-                  cmds.address(copy.getSrc(), WordPart::full,
-                               copy.getSrcOffset());
-                  cmds.constant(copy.getSrcSize());
-                });
-                return success();
-              })
-              .Case([&](LaunchOp launch) -> LogicalResult {
-                if (isCopyQueue)
-                  return launch.emitOpError("cannot run on a CPU COPY queue");
-                auto kernel = symbols.lookupNearestSymbolFrom<KernelOp>(
-                    launch, launch.getKernelAttr());
-                if (kernel.getTarget() == KernelTarget::amd)
-                  return launch.emitOpError()
-                         << "launches the amd kernel @" << launch.getKernel()
-                         << " on a CPU queue";
-                // One 64-bit word per buffer address and bound variable.
-                CommandStream kernargs(ctx);
-                for (Value buffer : launch.getBuffers())
-                  kernargs.address(buffer, WordPart::full);
-                for (Value var : launch.getVars())
-                  kernargs.variable(var);
-                // The runtime's builtin copy is one function for every
-                // element type: it takes the element's byte size third.
-                if (kernel.getTarget() == KernelTarget::builtin)
-                  kernargs.constant(
-                      cast<BufferType>(launch.getBuffers().front().getType())
-                          .getElementBytes());
-                if (kernargs.size() == 0)
-                  kernargs.constant(0);
-                Value args = kernargs
-                                 .build(builder, launch.getLoc(),
-                                        PlaceholderTag::kernargs, 64)
-                                 .getLinear();
-                Value program =
-                    placeholders.getProgram(launch.getKernelAttr(), devices, 1);
-                ArrayRef<int64_t> global = launch.getGlobalSize();
-                entry(cpu::HostFunction::Launch, [&] {
-                  cmds.address(program, WordPart::full);
-                  cmds.address(args, WordPart::full);
-                  for (int64_t g : global)
-                    cmds.constant(g);
-                });
-                return success();
-              })
-              .Default([&](Operation *other) {
-                return other->emitOpError()
-                       << "cannot be encoded on a CPU queue";
+  for (Operation &op : llvm::make_early_inc_range(body)) {
+    if (isa<CmdsOp>(op))
+      continue;
+    LogicalResult result =
+        llvm::TypeSwitch<Operation *, LogicalResult>(&op)
+            .Case([&](BarrierOp) { return success(); })
+            .Case([&](WaitOp wait) {
+              entry(cpu::HostFunction::Wait, [&] {
+                cmds.address(lanesOf(wait.getSignals()), WordPart::full);
+                cmds.signalValue(wait.getValueBuffer(), wait.getValue(),
+                                 WordPart::full);
               });
-      if (failed(result))
-        return failure();
-    }
-    cmds.build(builder, submit.getLoc(), PlaceholderTag::cmdbuf, 64);
-    for (Operation *op : original)
-      op->erase();
-    return success();
+              return success();
+            })
+            .Case([&](StoreOp store) {
+              entry(cpu::HostFunction::Signal, [&] {
+                cmds.address(lanesOf(store.getSignals()), WordPart::full);
+                cmds.signalValue(store.getValueBuffer(), store.getValue(),
+                                 WordPart::full);
+              });
+              return success();
+            })
+            .Case([&](TimestampOp ts) {
+              entry(cpu::HostFunction::Timestamp, [&] {
+                cmds.address(lanesOf(ts.getSlots()), WordPart::full);
+              });
+              return success();
+            })
+            .Case([&](CopyOp copy) -> LogicalResult {
+              if (!isCopyQueue)
+                return copy.emitOpError(
+                    "on a CPU COMPUTE queue needs a kernel copy "
+                    "(hcq-stage-copies)");
+              entry(cpu::HostFunction::Copy, [&] {
+                cmds.address(copy.getDst(), WordPart::full,
+                             copy.getDstOffset());
+                cmds.address(copy.getSrc(), WordPart::full,
+                             copy.getSrcOffset());
+                cmds.constant(copy.getSrcSize());
+              });
+              return success();
+            })
+            .Case([&](LaunchOp launch) -> LogicalResult {
+              if (isCopyQueue)
+                return launch.emitOpError("cannot run on a CPU COPY queue");
+              auto kernel = symbols.lookupNearestSymbolFrom<KernelOp>(
+                  launch, launch.getKernelAttr());
+              if (kernel.getTarget() == KernelTarget::amd)
+                return launch.emitOpError()
+                       << "launches the amd kernel @" << launch.getKernel()
+                       << " on a CPU queue";
+              // One 64-bit word per buffer address and bound variable.
+              CommandStream kernargs(ctx);
+              for (Value buffer : launch.getBuffers())
+                kernargs.address(buffer, WordPart::full);
+              for (Value var : launch.getVars())
+                kernargs.variable(var);
+              // The runtime's builtin copy is one function for every
+              // element type: it takes the element's byte size third.
+              if (kernel.getTarget() == KernelTarget::builtin)
+                kernargs.constant(
+                    cast<BufferType>(launch.getBuffers().front().getType())
+                        .getElementBytes());
+              if (kernargs.size() == 0)
+                kernargs.constant(0);
+              Value args = kernargs
+                               .build(builder, launch.getLoc(),
+                                      PlaceholderTag::kernargs, 64)
+                               .getLinear();
+              Value program =
+                  placeholders.getProgram(launch.getKernelAttr(), devices, 1);
+              ArrayRef<int64_t> global = launch.getGlobalSize();
+              entry(cpu::HostFunction::Launch, [&] {
+                cmds.address(program, WordPart::full);
+                cmds.address(args, WordPart::full);
+                for (int64_t g : global)
+                  cmds.constant(g);
+              });
+              return success();
+            })
+            .Default([&](Operation *other) {
+              return other->emitOpError() << "cannot be encoded on a CPU queue";
+            });
+    if (failed(result))
+      return failure();
   }
-};
+  cmds.build(builder, submit.getLoc(), PlaceholderTag::cmdbuf, 64);
+  for (Operation *op : original)
+    op->erase();
+  return success();
+}
 
 } // namespace
 
@@ -148,9 +146,8 @@ LogicalResult hcq::encodeCPUSubmits(ScheduleOp schedule,
                                     ArrayRef<SubmitOp> submits) {
   SymbolTableCollection symbols;
   PlaceholderCache placeholders(schedule);
-  CPUEncoder encoder;
   for (SubmitOp submit : submits)
-    if (failed(encoder.encodeSubmit(submit, placeholders, symbols)))
+    if (failed(encodeSubmit(submit, placeholders, symbols)))
       return failure();
   return success();
 }

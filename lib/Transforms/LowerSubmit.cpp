@@ -45,7 +45,7 @@ struct LowerSubmitPass : public hcq::impl::HCQLowerSubmitBase<LowerSubmitPass> {
     // INDIRECT_BUFFER packet to it); the ring, pointers and doorbell are the
     // runtime's: the push names the device queue, and the runtime checks at
     // load that the push fits its ring.
-    FailureOr<TargetAttrInterface> target = lookupTarget(enqueue, kind);
+    FailureOr<TargetAttrInterface> target = lookupScheduleTarget(enqueue, kind);
     if (failed(target))
       return failure();
     PushMode mode;

@@ -94,6 +94,12 @@ struct PrintPacketsPass
       for (PushOp push : submitter.getBody().getOps<PushOp>()) {
         Value source = call.getOperands()[cast<BlockArgument>(push.getSource())
                                               .getArgNumber()];
+        // What the executable's words are for, on the push's devices.
+        FailureOr<TargetAttrInterface> target = lookupScheduleTarget(
+            push, push.getDevices().front().getKind(), exe);
+        if (failed(target))
+          return failure();
+        QueueKind queue = push.getQueue().getKind();
         for (unsigned lane = 0; lane < push.getDevices().size(); ++lane) {
           os << "// push on " << push.getDevices().getDevices()[lane].str()
              << " queue " << push.getQueue().str() << ", "
@@ -105,12 +111,6 @@ struct PrintPacketsPass
           size_t count = push.getSize() / 4;
           if (data.size() < count)
             return push.emitOpError("pushes bytes no blob holds");
-          DevicesAttr devices = push.getDevices();
-          FailureOr<TargetAttrInterface> target =
-              lookupTarget(push, devices.front().getKind(), exe);
-          if (failed(target))
-            return failure();
-          QueueKind queue = push.getQueue().getKind();
           llvm::Error error = llvm::Error::success();
           if (push.getMode() == PushMode::cpu) {
             SmallVector<DisasmWord> words;
@@ -195,7 +195,7 @@ struct PrintPacketsPass
       }
     } else {
       FailureOr<TargetAttrInterface> target =
-          lookupTarget(submit, submit.getDevices().front().getKind());
+          lookupScheduleTarget(submit, submit.getDevices().front().getKind());
       if (failed(target))
         return failure();
       error = target->disassemble(submit.getQueue().getKind(), words, os);

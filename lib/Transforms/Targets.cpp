@@ -106,7 +106,7 @@ void hcq::registerTargetInterfaces(DialectRegistry &registry) {
 }
 
 FailureOr<TargetAttrInterface>
-hcq::lookupTarget(Operation *user, DeviceKind kind, Operation *scope) {
+hcq::lookupScheduleTarget(Operation *user, DeviceKind kind, Operation *scope) {
   Attribute attr = getTargetAttr(scope ? scope : user, kind);
   if (!attr)
     return user->emitOpError()

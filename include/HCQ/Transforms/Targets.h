@@ -28,8 +28,8 @@ void registerTargetInterfaces(mlir::DialectRegistry &registry);
 /// default, `user`'s): its TargetAttrInterface, or an error on `user` saying
 /// none is attached (or its interface is not registered).
 mlir::FailureOr<TargetAttrInterface>
-lookupTarget(mlir::Operation *user, DeviceKind kind,
-             mlir::Operation *scope = nullptr);
+lookupScheduleTarget(mlir::Operation *user, DeviceKind kind,
+                     mlir::Operation *scope = nullptr);
 
 /// PM4 and SDMA words for `target` (EncodeAMD.cpp); a command buffer of
 /// more than `maxIndirectDwords` dwords is refused.
