@@ -545,9 +545,10 @@ LogicalResult KernelOp::verify() {
     if (getLibrary() || getCodeObject())
       return emitOpError("builtin kernel must not carry a 'library' or "
                          "'code_object'");
-    if (getSymbol() != "copy")
+    if (getSymbol() != abi::BUILTIN_COPY_KERNEL)
       return emitOpError("unknown builtin kernel '")
-             << getSymbol().value_or("") << "' (expected 'copy')";
+             << getSymbol().value_or("") << "' (expected '"
+             << abi::BUILTIN_COPY_KERNEL << "')";
     if (getNumBufferArgs() != 2 || getAccess(0) != Access::write ||
         getAccess(1) != Access::read)
       return emitOpError("builtin 'copy' takes (write T, read U)");

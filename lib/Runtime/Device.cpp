@@ -519,7 +519,7 @@ Expected<void *> RuntimeImpl::openLibrary(const std::string &path) {
 
 Expected<uint64_t> RuntimeImpl::getHostFunction(const Kernel &kernel) {
   if (kernel.target == KernelTarget::builtin) {
-    if (kernel.symbol != "copy")
+    if (kernel.symbol != abi::BUILTIN_COPY_KERNEL)
       return runtimeError("kernel " + kernel.name + ": no builtin '" +
                           kernel.symbol + "' in this runtime");
     return reinterpret_cast<uint64_t>(&builtinCopy);

@@ -294,8 +294,7 @@ LogicalResult Encoder::dispatch(LaunchOp launch, DevicesAttr devices,
   // target's builtin copy kernel, which takes the element size third, as the
   // CPU device's does.
   std::optional<uint32_t> copyElementBytes;
-  if (kernel.getTarget() == KernelTarget::builtin &&
-      kernel.getSymbol() == "copy") {
+  if (isBuiltinCopy(kernel)) {
     copyElementBytes = cast<BufferType>(launch.getBuffers().front().getType())
                            .getElementBytes();
     FailureOr<KernelOp> builtin = builtinCopyKernel(launch);

@@ -29,8 +29,7 @@ namespace {
 bool isAMDBuiltinCopy(LaunchOp launch, SymbolTableCollection &symbols) {
   auto kernel =
       symbols.lookupNearestSymbolFrom<KernelOp>(launch, launch.getKernelAttr());
-  if (!kernel || kernel.getTarget() != KernelTarget::builtin ||
-      kernel.getSymbol() != "copy")
+  if (!kernel || !isBuiltinCopy(kernel))
     return false;
   return llvm::any_of(launch.getBuffers(), [](Value buffer) {
     auto type = dyn_cast<BufferType>(buffer.getType());

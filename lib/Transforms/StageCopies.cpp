@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "HCQ/Runtime/ABI.h"
 #include "HCQ/Transforms/Passes.h"
 #include "HCQ/Transforms/Utils.h"
 
@@ -120,7 +121,8 @@ FlatSymbolRefAttr StageCopiesPass::getCopyKernel(ModuleOp module, Type dstType,
                      b.getArrayAttr({AccessAttr::get(ctx, Access::write),
                                      AccessAttr::get(ctx, Access::read)}),
                      b.getTypeArrayAttr({dstType, srcType}), /*num_vars=*/0,
-                     b.getStringAttr("copy"), /*library=*/nullptr,
+                     b.getStringAttr(abi::BUILTIN_COPY_KERNEL),
+                     /*library=*/nullptr,
                      /*code_object=*/nullptr);
   }
   return FlatSymbolRefAttr::get(ctx, name);

@@ -1,6 +1,7 @@
 //===- Utils.cpp - Helpers shared by the hcq passes -----------------------===//
 
 #include "HCQ/Transforms/Utils.h"
+#include "HCQ/Runtime/ABI.h"
 
 #include "mlir/IR/Builders.h"
 
@@ -20,6 +21,11 @@ template <typename OpT> static SmallVector<OpT> collect(ModuleOp root) {
 
 SmallVector<ScheduleOp> getSchedules(ModuleOp root) {
   return collect<ScheduleOp>(root);
+}
+
+bool isBuiltinCopy(KernelOp kernel) {
+  return kernel.getTarget() == KernelTarget::builtin &&
+         kernel.getSymbol() == abi::BUILTIN_COPY_KERNEL;
 }
 
 std::string getBuiltinCopyKernelName(std::string_view target) {

@@ -109,6 +109,10 @@ constexpr PlaceholderScope getPlaceholderScope(PlaceholderTag tag) {
 /// Where a kernel's code comes from (hcq::KernelTarget).
 enum class KernelTarget : uint32_t { cpu = 0, amd = 1, builtin = 2 };
 
+/// The symbol of the one builtin kernel: a copy, element x of a [n, 1, 1]
+/// grid in workgroup x (made by hcq-stage-copies, run by every device).
+constexpr const char *BUILTIN_COPY_KERNEL = "copy";
+
 /// How a queue takes a push (hcq::PushMode).
 enum class PushMode : uint32_t { pm4 = 0, sdma = 1, cpu = 2 };
 

@@ -54,6 +54,10 @@ llvm::SmallVector<ScheduleOp> getSchedules(mlir::ModuleOp root);
 /// Likewise every hcq.executable.
 llvm::SmallVector<ExecutableOp> getExecutables(mlir::ModuleOp root);
 
+/// Whether `kernel` is the builtin copy (abi::BUILTIN_COPY_KERNEL), which
+/// AMD devices run as their chip's copy kernel.
+bool isBuiltinCopy(KernelOp kernel);
+
 /// The amd kernel hcq-materialize-builtins adds for the builtin copy on
 /// `target`, "hcq_copy_<target>", which hcq-encode dispatches.
 std::string getBuiltinCopyKernelName(std::string_view target);
