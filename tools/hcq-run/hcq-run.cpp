@@ -278,6 +278,8 @@ struct Program {
   std::vector<std::pair<bool, std::string>> argSpecs;
   std::vector<std::string> outputs, expected;
   Executable exe;
+  /// How the executable's plan uses each argument (getArgumentUses).
+  std::vector<ArgumentUse> uses;
   std::vector<Argument> arguments;
   /// Per argument: the host buffer it passes (an index into the pool), or
   /// -1 for a variable.
@@ -296,6 +298,7 @@ Error readProgram(Program &program) {
   if (!exe)
     return exe.takeError();
   program.exe = std::move(*exe);
+  program.uses = getArgumentUses(program.exe);
   return Error::success();
 }
 
@@ -363,7 +366,7 @@ Error makeTypedArgument(Program &program, BufferPool &pool, size_t i,
 /// Turns `program`'s --arg options into its arguments, checked against
 /// what the executable declares.
 Error makeArguments(Program &program, BufferPool &pool) {
-  std::vector<ArgumentUse> declared = getArgumentUses(program.exe);
+  const std::vector<ArgumentUse> &declared = program.uses;
   for (size_t i = 0; i < program.argSpecs.size(); ++i) {
     bool typed = program.argSpecs[i].first;
     const std::string &specText = program.argSpecs[i].second;
@@ -647,7 +650,7 @@ int main(int argc, char **argv) {
   // copied into it (once per buffer, however many executables use it).
   if (settings.amd == AMDDevice::Hardware)
     for (Program &program : programs) {
-      std::vector<ArgumentUse> uses = getArgumentUses(program.exe);
+      const std::vector<ArgumentUse> &uses = program.uses;
       for (auto [i, index] : enumerate(program.buffers)) {
         if (index < 0 || i >= uses.size())
           continue;
