@@ -3,15 +3,18 @@
 // Hand-written PM4 and SDMA packets pushed into an emulated AMD queue: what
 // each packet does to memory, every compare function, fillers and NOPs, the
 // SDMA ring's zeroed tail, a dispatch reaching its twin with the registers'
-// values, and every packet the emulator must refuse. The end-to-end tests
-// (EmulatedAMDTest.cpp) run what the pipeline emits; these run what it does
-// not emit but a command processor must still handle or reject.
+// values, and every packet the emulator must refuse. Then the packet
+// builders (emit*) of PM4.h and SDMA.h, run by the same command processor:
+// one definition of each layout, checked against its reader. The end-to-end
+// tests (EmulatedAMDTest.cpp) run what the pipeline emits; these run what it
+// does not emit but a command processor must still handle or reject.
 //
 //===----------------------------------------------------------------------===//
 
 #include "TestRing.h"
 
 #include "HCQ/Target/AMD/PM4.h"
+#include "HCQ/Target/AMD/PacketSink.h"
 #include "HCQ/Target/AMD/SDMA.h"
 
 #include "gtest/gtest.h"
@@ -257,6 +260,87 @@ TEST(EmulatedAMDQueue, SDMACopiesFencesAndStampsAcrossTheRingsEnd) {
   // The read pointer counts bytes, the skipped tails included: 72 for the
   // first push, 56 + 72 for each of the other 19.
   EXPECT_EQ(q.readPointer(), 72u + 19u * 128);
+}
+
+TEST(PacketBuilders, PM4PacketsRunAsTheyAreDescribed) {
+  EmulatedRing q(/*isPM4=*/true);
+  uint64_t signal = 5, data = 0, clock = 0;
+  std::vector<uint32_t> ib;
+  hcq::amd::DwordSink s{ib};
+  pm4::emitWaitRegisters(s, pm4::WAIT_FUNCTION_GEQ, 1, pm4::HDP_FLUSH_REQ,
+                         pm4::HDP_FLUSH_DONE, 0xFFFFFFFF, 0xFFFFFFFF);
+  pm4::emitAcquireMemGfx10(s, pm4::GCR_GL2_INV);
+  pm4::emitAcquireMemGfx9(s, pm4::COHER_TC);
+  pm4::emitWaitMemory(s, pm4::WAIT_FUNCTION_GEQ,
+                      reinterpret_cast<uint64_t>(&signal), 5, 0xFFFFFFFF);
+  pm4::emitEventWrite(s, pm4::CS_PARTIAL_FLUSH, pm4::EVENT_INDEX_PARTIAL_FLUSH);
+  pm4::emitReleaseMem(s,
+                      pm4::releaseEvent(pm4::CACHE_FLUSH_AND_INV_TS_EVENT,
+                                        pm4::EVENT_INDEX_END_OF_PIPE),
+                      pm4::releaseSelect(pm4::DATA_SEL_64, pm4::INT_SEL_NONE),
+                      reinterpret_cast<uint64_t>(&data), 0x1122334455667788ull,
+                      0u);
+  pm4::emitReleaseMem(
+      s, 0, pm4::releaseSelect(pm4::DATA_SEL_GPU_CLOCK, pm4::INT_SEL_NONE),
+      reinterpret_cast<uint64_t>(&clock), 0u, 0u);
+  EXPECT_EQ(q.runIndirect(ib), "");
+  EXPECT_EQ(data, 0x1122334455667788ull);
+  EXPECT_GT(clock, 0u);
+
+  // The same dwords through an INDIRECT_BUFFER the builder made.
+  data = 0;
+  std::vector<uint32_t> ring;
+  hcq::amd::DwordSink r{ring};
+  pm4::emitIndirectBuffer(r, reinterpret_cast<uint64_t>(ib.data()),
+                          uint32_t(ib.size()));
+  EXPECT_EQ(ring.size(), 1 + pm4::indirect_buffer::BODY_DWORDS);
+  EXPECT_EQ(q.run(ring), "");
+  EXPECT_EQ(data, 0x1122334455667788ull);
+}
+
+TEST(PacketBuilders, NopsFillExactlyWhatTheyAreAskedAndAreSkipped) {
+  // Every length, around the largest NOP too: the command processor skips
+  // them all and then runs the store after them.
+  EmulatedRing q(/*isPM4=*/true);
+  for (uint32_t dwords :
+       {1u, 2u, 3u, 7u, pm4::NOP_MAX_BODY_DWORDS, pm4::NOP_MAX_BODY_DWORDS + 1,
+        pm4::NOP_MAX_BODY_DWORDS + 2, pm4::NOP_MAX_BODY_DWORDS + 3,
+        2 * pm4::NOP_MAX_BODY_DWORDS + 2}) {
+    std::vector<uint32_t> ib;
+    hcq::amd::DwordSink s{ib};
+    pm4::emitNop(s, dwords);
+    ASSERT_EQ(ib.size(), dwords);
+    uint32_t value = 0;
+    pm4::emitReleaseMem(
+        s, 0, pm4::releaseSelect(pm4::DATA_SEL_LOW32, pm4::INT_SEL_NONE),
+        reinterpret_cast<uint64_t>(&value), dwords, 0u);
+    EXPECT_EQ(q.runIndirect(ib), "") << dwords;
+    EXPECT_EQ(value, dwords);
+  }
+}
+
+TEST(PacketBuilders, SDMAPacketsRunAsTheyAreDescribed) {
+  EmulatedRing q(/*isPM4=*/false);
+  uint32_t src[7] = {1, 2, 3, 4, 5, 6, 7}, dst[7] = {};
+  uint64_t signal = 9, fence = 0, stamp = 0;
+  std::vector<uint32_t> words;
+  hcq::amd::DwordSink s{words};
+  sdma::emitPollMemory(s, pm4::WAIT_FUNCTION_GEQ,
+                       reinterpret_cast<uint64_t>(&signal), 9, 0xFFFFFFFF, 4,
+                       0xFFF);
+  sdma::emitCopyLinear(s, sizeof src, reinterpret_cast<uint64_t>(src),
+                       reinterpret_cast<uint64_t>(dst));
+  sdma::emitFence(s, reinterpret_cast<uint64_t>(&fence), 0xABCD,
+                  sdma::FENCE_MTYPE_UC);
+  sdma::emitTimestamp(s, reinterpret_cast<uint64_t>(&stamp));
+  sdma::emitTrap(s, 3u);
+  EXPECT_EQ(words.size(), sdma::POLL_REGMEM_DWORDS + sdma::COPY_LINEAR_DWORDS +
+                              sdma::FENCE_DWORDS + sdma::TIMESTAMP_DWORDS +
+                              sdma::TRAP_DWORDS);
+  EXPECT_EQ(q.run(words), "");
+  EXPECT_EQ(std::memcmp(src, dst, sizeof src), 0);
+  EXPECT_EQ(fence, 0xABCDu);
+  EXPECT_GT(stamp, 0u);
 }
 
 TEST(EmulatedAMDQueue, StuckWaitIsReportedAndTheQueueGoesOn) {

@@ -188,6 +188,25 @@ TEST_P(EmulatedAMD, RingsWrapAroundOverManyRuns) {
   checkVaddScaleReduce(*exe, 300);
 }
 
+TEST_P(EmulatedAMD, CommandBuffersSplitOverIndirectBuffersRunWhole) {
+  // Indirect buffers of 64 dwords: the compute submit's three dispatches
+  // (about 200 dwords) are padded with NOPs at each multiple of 64 and
+  // pushed as four INDIRECT_BUFFER packets, which the command processor
+  // runs one after the other.
+  std::string schedule = vaddScaleReduce;
+  size_t body = schedule.find(") {\n");
+  ASSERT_NE(body, std::string::npos);
+  schedule.insert(body + 1,
+                  std::string(" attributes {hcq.targets = [#hcq.amd_target<"
+                              "chip = \"") +
+                      GetParam() +
+                      "\", indirect_buffer_dwords = 64>, #hcq.cpu_target]}");
+  hcq::PipelineOptions opts;
+  auto exe = load(schedule, opts);
+  ASSERT_TRUE(exe);
+  checkVaddScaleReduce(*exe, 100);
+}
+
 TEST_P(EmulatedAMD, ProfileOnKeepsTheResultsAndTimesEveryCall) {
   hcq::PipelineOptions opts;
   opts.profile = true;

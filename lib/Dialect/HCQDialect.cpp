@@ -72,11 +72,16 @@ static_assert(getMaxEnumValForWordPart() ==
 
 LogicalResult
 AMDTargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                      StringRef chip) {
-  if (amd::lookupTarget(chip))
-    return success();
-  return emitError() << "unknown AMD chip '" << chip << "' (expected "
-                     << amd::listTargetNames() << ")";
+                      StringRef chip, uint32_t indirectBufferDwords) {
+  if (!amd::lookupTarget(chip))
+    return emitError() << "unknown AMD chip '" << chip << "' (expected "
+                       << amd::listTargetNames() << ")";
+  if (indirectBufferDwords < amd::pm4::IB_MIN_SPLIT_DWORDS ||
+      indirectBufferDwords > amd::pm4::IB_MAX_DWORDS)
+    return emitError() << "indirect_buffer_dwords " << indirectBufferDwords
+                       << " is not in [" << amd::pm4::IB_MIN_SPLIT_DWORDS
+                       << ", " << amd::pm4::IB_MAX_DWORDS << "]";
+  return success();
 }
 
 /// The device kind a target attribute compiles for, without its interface

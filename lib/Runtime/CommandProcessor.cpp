@@ -123,7 +123,7 @@ Error CommandProcessor::stepPM4(const Dwords &dwords, uint64_t &pos,
   // Where the packet is, for messages: formatted only on an error.
   auto where = [&] { return dwords.where(pos); };
   // One-dword fillers [sid PKT2_NOP_PAD, PKT3_NOP_PAD].
-  if (header == 0x80000000 || header == 0xFFFF1000) {
+  if (header == 0x80000000 || header == pm4::NOP_PAD) {
     ++pos;
     return Error::success();
   }

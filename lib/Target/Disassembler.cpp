@@ -112,6 +112,11 @@ Error disassemblePM4(ArrayRef<DisasmWord> words, const amd::Target &target,
       ++at;
       continue;
     }
+    if (header == NOP_PAD) {
+      os << "NOP_PAD\n";
+      ++at;
+      continue;
+    }
     if (packetType(header) != 3)
       return failAt("PM4 packet", at,
                     "not a type-3 header (" + Twine::utohexstr(header) + ")");

@@ -51,8 +51,7 @@ struct EncodePass : public hcq::impl::HCQEncodeBase<EncodePass> {
     for (auto &[kind, submits] : byKind) {
       FailureOr<TargetAttrInterface> target =
           lookupScheduleTarget(submits.front(), kind);
-      if (failed(target) ||
-          failed(target->encodeSubmits(schedule, submits, maxCommandDwords)))
+      if (failed(target) || failed(target->encodeSubmits(schedule, submits)))
         return signalPassFailure();
     }
   }

@@ -9,6 +9,7 @@
 
 #include "HCQ/Target/AMD/CodeObject.h"
 #include "HCQ/Target/AMD/PM4.h"
+#include "HCQ/Target/AMD/PacketSink.h"
 #include "HCQ/Target/AMD/SDMA.h"
 #include "HCQ/Target/AMD/Target.h"
 #include "HCQ/Transforms/CommandStream.h"
@@ -92,6 +93,76 @@ SmallVector<Value> lanesOf(ValueRange signals, size_t numLanes) {
   return llvm::to_vector(signals);
 }
 
+/// An address known at link time: that of `lanes` (one value for every
+/// lane, or one per lane) plus `offset`, shifted right by `shift`, its high
+/// half OR `highBits`. Without lanes, the constant 0 with `highBits` (the
+/// absent scratch buffer).
+struct Address {
+  ArrayRef<Value> lanes;
+  uint64_t offset = 0;
+  uint32_t shift = 0;
+  uint64_t highBits = 0;
+};
+
+/// A signal value: the constant `value`, or the host value of `buffer` plus
+/// `value`.
+struct SignalValue {
+  Value buffer;
+  int64_t value = 0;
+};
+
+/// The device's interrupt event number, 32 bits: the low half of its
+/// placeholder's address (the runtime puts the placeholder at the number).
+struct EventNumber {
+  Value placeholder;
+};
+
+/// The packet builders' sink (PacketSink.h) over a CommandStream. On a PM4
+/// stream split every `splitDwords`, it pads with NOPs where a packet would
+/// straddle a split.
+class StreamSink {
+public:
+  StreamSink(CommandStream &cmds, uint32_t splitDwords)
+      : cmds(cmds), splitDwords(splitDwords) {}
+
+  void packet(uint32_t dwords) {
+    if (!splitDwords)
+      return;
+    uint32_t used = cmds.size() % splitDwords;
+    if (used + dwords <= splitDwords)
+      return;
+    std::vector<uint32_t> nops;
+    amd::DwordSink sink{nops};
+    pm4::emitNop(sink, splitDwords - used);
+    cmds.constants(nops);
+  }
+  void dword(uint32_t d) { cmds.constant(d); }
+  void low(uint64_t q) { cmds.constant(q & 0xFFFFFFFF); }
+  void high(uint64_t q) { cmds.constant(q >> 32); }
+  void low(const Address &a) {
+    if (a.lanes.empty())
+      return cmds.constant(0);
+    cmds.address(a.lanes, WordPart::lo, a.offset, a.shift);
+  }
+  void high(const Address &a) {
+    if (a.lanes.empty())
+      return cmds.constant(a.highBits);
+    cmds.address(a.lanes, WordPart::hi, a.offset, a.shift, a.highBits);
+  }
+  void low(const SignalValue &v) {
+    cmds.signalValue(v.buffer, v.value, WordPart::lo);
+  }
+  void high(const SignalValue &v) {
+    cmds.signalValue(v.buffer, v.value, WordPart::hi);
+  }
+  void low(const EventNumber &e) { cmds.address(e.placeholder, WordPart::lo); }
+  void high(const EventNumber &) { cmds.constant(0); }
+
+private:
+  CommandStream &cmds;
+  uint32_t splitDwords;
+};
+
 /// Encodes one submit's ops for a target.
 class Encoder {
 public:
@@ -102,39 +173,30 @@ public:
         kernels(kernels) {}
 
   LogicalResult encodeCompute(SubmitOp submit, OpBuilder &builder,
-                              CommandStream &cmds);
-  LogicalResult encodeCopy(SubmitOp submit, CommandStream &cmds);
+                              StreamSink &cmds);
+  LogicalResult encodeCopy(SubmitOp submit, StreamSink &cmds);
 
 private:
-  void packet(CommandStream &cmds, uint32_t opcode, size_t bodyDwords) {
-    cmds.constant(pm4::packet3(opcode, bodyDwords));
-  }
-  void setShRegisters(CommandStream &cmds, uint32_t reg, size_t count) {
-    packet(cmds, pm4::SET_SH_REG, count + 1);
-    cmds.constant(reg);
-  }
-  void acquireMem(CommandStream &cmds, bool full);
-  void releaseMem(CommandStream &cmds, ArrayRef<Value> address,
-                  uint32_t dataSelect, bool flush, Value valueBuffer,
-                  int64_t value);
+  void acquireMem(StreamSink &cmds, bool full);
+  /// RELEASE_MEM at the end of the pipe writing `data` as `dataSelect`
+  /// says, after flushing the caches if `flush`.
+  void releaseMem(StreamSink &cmds, ArrayRef<Value> address,
+                  uint32_t dataSelect, bool flush, SignalValue data);
   /// The interrupt event's placeholders on `devices`: its mailbox and its
   /// number.
   std::pair<Value, Value> interruptEvent(DevicesAttr devices);
   /// Writes the event's number into its mailbox, then raises the interrupt
   /// carrying it (KFD wakes a sleeping host only for an event whose mailbox
   /// slot was written: kfd_events.c lookup_signaled_event_by_partial_id).
-  void raiseInterruptPM4(CommandStream &cmds, DevicesAttr devices);
-  /// An SDMA FENCE header: uncached (MTYPE 3) on SDMA 6, which has the
-  /// field.
-  uint32_t fenceHeader() const {
-    return sdma::OP_FENCE | (target.isGfx9() ? 0 : sdma::fenceMType(3));
+  void raiseInterruptPM4(StreamSink &cmds, DevicesAttr devices);
+  /// An SDMA FENCE's MTYPE: uncached on SDMA 6, which has the field.
+  uint32_t fenceMType() const {
+    return target.isGfx9() ? 0 : sdma::FENCE_MTYPE_UC;
   }
-  void raiseInterruptSDMA(CommandStream &cmds, DevicesAttr devices);
-  void memoryBarrier(CommandStream &cmds);
-  void waitRegMem(CommandStream &cmds, ArrayRef<Value> address,
-                  Value valueBuffer, int64_t value);
+  void raiseInterruptSDMA(StreamSink &cmds, DevicesAttr devices);
+  void memoryBarrier(StreamSink &cmds);
   LogicalResult dispatch(LaunchOp launch, DevicesAttr devices,
-                         OpBuilder &builder, CommandStream &cmds);
+                         OpBuilder &builder, StreamSink &cmds);
   FailureOr<const amd::KernelInfo *> kernelInfo(KernelOp kernel);
   FailureOr<KernelOp> builtinCopyKernel(LaunchOp launch);
 
@@ -144,29 +206,24 @@ private:
   DenseMap<Operation *, amd::KernelInfo> &kernels;
 };
 
-void Encoder::acquireMem(CommandStream &cmds, bool full) {
+void Encoder::acquireMem(StreamSink &cmds, bool full) {
   // `full` invalidates every cache (the barrier); before a dispatch the
   // instruction cache and L2 are left alone, as tinygrad does.
   if (target.isGfx9()) {
     uint32_t coher = pm4::COHER_SH_KCACHE | pm4::COHER_TCL1;
     if (full)
       coher |= pm4::COHER_SH_ICACHE | pm4::COHER_TC | pm4::COHER_TC_WB;
-    packet(cmds, pm4::ACQUIRE_MEM, 6);
-    cmds.constants(
-        {coher, 0xFFFFFFFF, 0xFFFFFFFF, 0, 0, pm4::GFX9_ACQUIRE_POLL});
-    return;
+    return pm4::emitAcquireMemGfx9(cmds, coher);
   }
   uint32_t gcr = pm4::GCR_GLM_WB | pm4::GCR_GLM_INV | pm4::GCR_GLK_WB |
                  pm4::GCR_GLK_INV | pm4::GCR_GLV_INV | pm4::GCR_GL1_INV;
   if (full)
     gcr |= pm4::GCR_GLI_INV | pm4::GCR_GL2_INV | pm4::GCR_GL2_WB;
-  packet(cmds, pm4::ACQUIRE_MEM, 7);
-  cmds.constants({0, 0xFFFFFFFF, 0xFFFFFFFF, 0, 0, 0, gcr});
+  pm4::emitAcquireMemGfx10(cmds, gcr);
 }
 
-void Encoder::releaseMem(CommandStream &cmds, ArrayRef<Value> address,
-                         uint32_t dataSelect, bool flush, Value valueBuffer,
-                         int64_t value) {
+void Encoder::releaseMem(StreamSink &cmds, ArrayRef<Value> address,
+                         uint32_t dataSelect, bool flush, SignalValue data) {
   uint32_t event = pm4::releaseEvent(pm4::CACHE_FLUSH_AND_INV_TS_EVENT,
                                      pm4::EVENT_INDEX_END_OF_PIPE);
   if (flush)
@@ -176,13 +233,9 @@ void Encoder::releaseMem(CommandStream &cmds, ArrayRef<Value> address,
                        pm4::RELEASE_GCR_GL2_INV | pm4::RELEASE_GCR_GLM_WB |
                        pm4::RELEASE_GCR_GLM_INV | pm4::RELEASE_GCR_GL2_WB |
                        pm4::RELEASE_GCR_SEQ;
-  packet(cmds, pm4::RELEASE_MEM, 7);
-  cmds.constant(event);
-  cmds.constant(pm4::releaseSelect(dataSelect, pm4::INT_SEL_NONE));
-  cmds.addressLoHi(address);
-  cmds.signalValue(valueBuffer, value, WordPart::lo);
-  cmds.signalValue(valueBuffer, value, WordPart::hi);
-  cmds.constant(0); // interrupt context id
+  pm4::emitReleaseMem(cmds, event,
+                      pm4::releaseSelect(dataSelect, pm4::INT_SEL_NONE),
+                      Address{address}, data, /*contextId=*/0u);
 }
 
 std::pair<Value, Value> Encoder::interruptEvent(DevicesAttr devices) {
@@ -196,54 +249,36 @@ std::pair<Value, Value> Encoder::interruptEvent(DevicesAttr devices) {
   return {mailbox, number};
 }
 
-void Encoder::raiseInterruptPM4(CommandStream &cmds, DevicesAttr devices) {
+void Encoder::raiseInterruptPM4(StreamSink &cmds, DevicesAttr devices) {
   auto [mailbox, number] = interruptEvent(devices);
   // No cache action: the timeline store before it flushed; the interrupt
   // follows the write's confirmation [nvd/s15 RELEASE_MEM INT_SEL 2], and
   // its context id names the event [Linux amdkfd kfd_int_process_v9/v11.c:
   // CP_END_OF_PIPE -> kfd_signal_event_interrupt(context_id0)].
-  packet(cmds, pm4::RELEASE_MEM, 7);
-  cmds.constant(pm4::releaseEvent(pm4::CACHE_FLUSH_AND_INV_TS_EVENT,
-                                  pm4::EVENT_INDEX_END_OF_PIPE));
-  cmds.constant(pm4::releaseSelect(pm4::DATA_SEL_LOW32,
-                                   pm4::INT_SEL_AFTER_WRITE_CONFIRM));
-  cmds.addressLoHi(mailbox);
-  cmds.address(number, WordPart::lo);
-  cmds.constant(0);
-  cmds.address(number, WordPart::lo); // interrupt context id
+  pm4::emitReleaseMem(
+      cmds,
+      pm4::releaseEvent(pm4::CACHE_FLUSH_AND_INV_TS_EVENT,
+                        pm4::EVENT_INDEX_END_OF_PIPE),
+      pm4::releaseSelect(pm4::DATA_SEL_LOW32, pm4::INT_SEL_AFTER_WRITE_CONFIRM),
+      Address{mailbox}, EventNumber{number},
+      /*contextId=*/EventNumber{number});
 }
 
-void Encoder::raiseInterruptSDMA(CommandStream &cmds, DevicesAttr devices) {
+void Encoder::raiseInterruptSDMA(StreamSink &cmds, DevicesAttr devices) {
   auto [mailbox, number] = interruptEvent(devices);
   // FENCE into the mailbox, then TRAP with the event in INT_CONTEXT [27:0]
   // [sd6 SDMA_PKT_TRAP; Linux amdkfd kfd_int_process_v11.c SDMA_TRAP ->
   // kfd_signal_event_interrupt(context_id0 & 0xfffffff, 28)].
-  cmds.constant(fenceHeader());
-  cmds.addressLoHi(mailbox);
-  cmds.address(number, WordPart::lo);
-  cmds.constant(sdma::OP_TRAP);
-  cmds.address(number, WordPart::lo);
+  sdma::emitFence(cmds, Address{mailbox}, EventNumber{number}, fenceMType());
+  sdma::emitTrap(cmds, EventNumber{number});
 }
 
-void Encoder::memoryBarrier(CommandStream &cmds) {
+void Encoder::memoryBarrier(StreamSink &cmds) {
   // Wait for the HDP flush (register write-then-poll), then invalidate.
-  packet(cmds, pm4::WAIT_REG_MEM, 6);
-  cmds.constants({pm4::waitFunction(pm4::WAIT_FUNCTION_GEQ) |
-                      pm4::waitMemSpace(0) | pm4::waitOperation(1),
-                  pm4::HDP_FLUSH_REQ, pm4::HDP_FLUSH_DONE, 0xFFFFFFFF,
-                  0xFFFFFFFF, pm4::WAIT_POLL_INTERVAL});
+  pm4::emitWaitRegisters(cmds, pm4::WAIT_FUNCTION_GEQ, /*operation=*/1,
+                         pm4::HDP_FLUSH_REQ, pm4::HDP_FLUSH_DONE, 0xFFFFFFFF,
+                         0xFFFFFFFF);
   acquireMem(cmds, /*full=*/true);
-}
-
-void Encoder::waitRegMem(CommandStream &cmds, ArrayRef<Value> address,
-                         Value valueBuffer, int64_t value) {
-  packet(cmds, pm4::WAIT_REG_MEM, 6);
-  cmds.constant(pm4::waitFunction(pm4::WAIT_FUNCTION_GEQ) |
-                pm4::waitMemSpace(1));
-  cmds.addressLoHi(address);
-  cmds.signalValue(valueBuffer, value, WordPart::lo);
-  cmds.constant(0xFFFFFFFF);
-  cmds.constant(pm4::WAIT_POLL_INTERVAL);
 }
 
 FailureOr<const amd::KernelInfo *> Encoder::kernelInfo(KernelOp kernel) {
@@ -287,7 +322,7 @@ FailureOr<KernelOp> Encoder::builtinCopyKernel(LaunchOp launch) {
 }
 
 LogicalResult Encoder::dispatch(LaunchOp launch, DevicesAttr devices,
-                                OpBuilder &builder, CommandStream &cmds) {
+                                OpBuilder &builder, StreamSink &cmds) {
   auto kernel =
       symbols.lookupNearestSymbolFrom<KernelOp>(launch, launch.getKernelAttr());
   // A builtin copy (a copy on an AMD device without a copy queue) runs the
@@ -408,67 +443,71 @@ LogicalResult Encoder::dispatch(LaunchOp launch, DevicesAttr devices,
         BufferType::get(ctx, bytes, IntegerType::get(ctx, 8), devices),
         /*isVolatile=*/false);
   }
-  auto scratchLoHi = [&](uint32_t shift, uint64_t hiBits) {
-    if (!scratch)
-      return cmds.constants({0, static_cast<uint32_t>(hiBits)});
-    cmds.address(scratch, WordPart::lo, 0, shift);
-    cmds.address(scratch, WordPart::hi, 0, shift, hiBits);
+  auto scratchAddress = [&](uint32_t shift, uint64_t highBits) {
+    return Address{scratch ? ArrayRef<Value>(scratch) : ArrayRef<Value>(), 0,
+                   shift, highBits};
+  };
+  auto setAddress = [&](const Address &address) {
+    cmds.low(address);
+    cmds.high(address);
   };
 
   acquireMem(cmds, /*full=*/false);
-  setShRegisters(cmds, pm4::reg::COMPUTE_PGM_LO, 2);
-  cmds.addressLoHi(program, info.entryOffset, /*shift=*/8);
-  setShRegisters(cmds, pm4::reg::COMPUTE_PGM_RSRC1, 2);
+  pm4::emitSetShReg(cmds, pm4::reg::COMPUTE_PGM_LO, 2);
+  setAddress(Address{program, info.entryOffset, /*shift=*/8});
+  pm4::emitSetShReg(cmds, pm4::reg::COMPUTE_PGM_RSRC1, 2);
   // gfx11: PRIV for the trap handler's context save, and the LDS size in
   // 512-byte granules in RSRC2 (tinygrad ops_amd2.py amd_build_program).
   uint32_t ldsGranules = (info.groupSegmentBytes + 511) / 512;
-  cmds.constant(info.rsrc1 | (target.isGfx9() ? 0 : pm4::RSRC1_PRIV));
-  cmds.constant(info.rsrc2 | pm4::rsrc2LdsSize(ldsGranules));
-  setShRegisters(cmds, target.rsrc3Register(), 1);
-  cmds.constant(info.rsrc3);
-  setShRegisters(cmds, pm4::reg::COMPUTE_TMPRING_SIZE, 1);
-  cmds.constant(tmpring);
-  setShRegisters(cmds, pm4::reg::COMPUTE_DISPATCH_SCRATCH_BASE_LO, 2);
-  scratchLoHi(/*shift=*/8, 0);
-  setShRegisters(cmds, pm4::reg::COMPUTE_RESTART_X, 3);
-  cmds.constants({0, 0, 0});
+  cmds.dword(info.rsrc1 | (target.isGfx9() ? 0 : pm4::RSRC1_PRIV));
+  cmds.dword(info.rsrc2 | pm4::rsrc2LdsSize(ldsGranules));
+  pm4::emitSetShReg(cmds, target.rsrc3Register(), 1);
+  cmds.dword(info.rsrc3);
+  pm4::emitSetShReg(cmds, pm4::reg::COMPUTE_TMPRING_SIZE, 1);
+  cmds.dword(tmpring);
+  pm4::emitSetShReg(cmds, pm4::reg::COMPUTE_DISPATCH_SCRATCH_BASE_LO, 2);
+  setAddress(scratchAddress(/*shift=*/8, 0));
+  pm4::emitSetShReg(cmds, pm4::reg::COMPUTE_RESTART_X, 3);
+  for (int i = 0; i < 3; ++i)
+    cmds.dword(0);
 
   // User SGPRs in the order the hardware loads them: the scratch buffer
   // descriptor (base, and SWIZZLE_ENABLE | stride, size, flags as tinygrad
   // writes them), the dispatch packet pointer, the kernel argument pointer.
-  setShRegisters(cmds, pm4::reg::COMPUTE_USER_DATA_0, info.userDataCount());
+  pm4::emitSetShReg(cmds, pm4::reg::COMPUTE_USER_DATA_0, info.userDataCount());
   if (info.privateSegmentBuffer) {
-    scratchLoHi(/*shift=*/0, 1ull << 31);
-    cmds.constants({0xFFFFFFFF, 0x20C14000});
+    setAddress(scratchAddress(/*shift=*/0, 1ull << 31));
+    cmds.dword(0xFFFFFFFF);
+    cmds.dword(0x20C14000);
   }
   if (info.dispatchPtr)
-    cmds.addressLoHi(args, dispatchPacketOffset);
-  cmds.addressLoHi(args);
+    setAddress(Address{args, dispatchPacketOffset});
+  setAddress(Address{args});
 
-  setShRegisters(cmds, pm4::reg::COMPUTE_RESOURCE_LIMITS, 1);
-  cmds.constant(0);
+  pm4::emitSetShReg(cmds, pm4::reg::COMPUTE_RESOURCE_LIMITS, 1);
+  cmds.dword(0);
   ArrayRef<int64_t> global = launch.getGlobalSize(),
                     local = launch.getLocalSize();
-  setShRegisters(cmds, pm4::reg::COMPUTE_START_X, 8);
-  cmds.constants({0, 0, 0, static_cast<uint32_t>(local[0]),
-                  static_cast<uint32_t>(local[1]),
-                  static_cast<uint32_t>(local[2]), 0, 0});
+  // COMPUTE_START_X/Y/Z, then NUM_THREAD_X/Y/Z, then two reserved.
+  pm4::emitSetShReg(cmds, pm4::reg::COMPUTE_START_X, 8);
+  for (uint32_t value : {0u, 0u, 0u, static_cast<uint32_t>(local[0]),
+                         static_cast<uint32_t>(local[1]),
+                         static_cast<uint32_t>(local[2]), 0u, 0u})
+    cmds.dword(value);
   uint32_t initiator =
       pm4::INITIATOR_COMPUTE_SHADER_EN | pm4::INITIATOR_FORCE_START_AT_000;
   if (!target.isGfx9() && info.wave32)
     initiator |= pm4::INITIATOR_CS_W32_EN;
-  packet(cmds, pm4::DISPATCH_DIRECT, 4);
-  cmds.constants({static_cast<uint32_t>(global[0]),
-                  static_cast<uint32_t>(global[1]),
-                  static_cast<uint32_t>(global[2]), initiator});
-  packet(cmds, pm4::EVENT_WRITE, 1);
-  cmds.constant(
-      pm4::eventWrite(pm4::CS_PARTIAL_FLUSH, pm4::EVENT_INDEX_PARTIAL_FLUSH));
+  pm4::emitDispatchDirect(cmds, static_cast<uint32_t>(global[0]),
+                          static_cast<uint32_t>(global[1]),
+                          static_cast<uint32_t>(global[2]), initiator);
+  pm4::emitEventWrite(cmds, pm4::CS_PARTIAL_FLUSH,
+                      pm4::EVENT_INDEX_PARTIAL_FLUSH);
   return success();
 }
 
 LogicalResult Encoder::encodeCompute(SubmitOp submit, OpBuilder &builder,
-                                     CommandStream &cmds) {
+                                     StreamSink &cmds) {
   size_t lanes = submit.getDevices().size();
   for (Operation &op : submit.getBody().front()) {
     // Kernel arguments are appended to the block as they are made.
@@ -481,8 +520,11 @@ LogicalResult Encoder::encodeCompute(SubmitOp submit, OpBuilder &builder,
               return success();
             })
             .Case([&](WaitOp wait) {
-              waitRegMem(cmds, lanesOf(wait.getSignals(), lanes),
-                         wait.getValueBuffer(), wait.getValue());
+              pm4::emitWaitMemory(
+                  cmds, pm4::WAIT_FUNCTION_GEQ,
+                  Address{lanesOf(wait.getSignals(), lanes)},
+                  SignalValue{wait.getValueBuffer(), wait.getValue()},
+                  0xFFFFFFFF);
               // gfx9's SDMA engines write memory around the compute L2, and
               // the per-dispatch ACQUIRE_MEM invalidates only K$ and L1:
               // once the waits are done, what they waited for (a copy of
@@ -494,9 +536,9 @@ LogicalResult Encoder::encodeCompute(SubmitOp submit, OpBuilder &builder,
               return success();
             })
             .Case([&](StoreOp store) {
-              releaseMem(
-                  cmds, lanesOf(store.getSignals(), lanes), pm4::DATA_SEL_LOW32,
-                  /*flush=*/true, store.getValueBuffer(), store.getValue());
+              releaseMem(cmds, lanesOf(store.getSignals(), lanes),
+                         pm4::DATA_SEL_LOW32, /*flush=*/true,
+                         SignalValue{store.getValueBuffer(), store.getValue()});
               if (hostWaitsOn(store))
                 raiseInterruptPM4(cmds, submit.getDevices());
               return success();
@@ -504,7 +546,7 @@ LogicalResult Encoder::encodeCompute(SubmitOp submit, OpBuilder &builder,
             .Case([&](TimestampOp ts) {
               releaseMem(cmds, lanesOf(ts.getSlots(), lanes),
                          pm4::DATA_SEL_GPU_CLOCK,
-                         /*flush=*/false, Value(), 0);
+                         /*flush=*/false, SignalValue{});
               return success();
             })
             .Case([&](LaunchOp launch) {
@@ -520,7 +562,7 @@ LogicalResult Encoder::encodeCompute(SubmitOp submit, OpBuilder &builder,
   return success();
 }
 
-LogicalResult Encoder::encodeCopy(SubmitOp submit, CommandStream &cmds) {
+LogicalResult Encoder::encodeCopy(SubmitOp submit, StreamSink &cmds) {
   size_t lanes = submit.getDevices().size();
   for (Operation &op : submit.getBody().front()) {
     // Kernel arguments are appended to the block as they are made.
@@ -534,38 +576,32 @@ LogicalResult Encoder::encodeCopy(SubmitOp submit, CommandStream &cmds) {
               for (uint64_t done = 0; done < size;
                    done += target.copyMaxBytes) {
                 uint64_t n = std::min(target.copyMaxBytes, size - done);
-                cmds.constants(
-                    {sdma::header(sdma::OP_COPY, sdma::SUBOP_COPY_LINEAR),
-                     static_cast<uint32_t>(n - 1), 0});
-                cmds.addressLoHi(copy.getSrc(), copy.getSrcOffset() + done);
-                cmds.addressLoHi(copy.getDst(), copy.getDstOffset() + done);
+                sdma::emitCopyLinear(
+                    cmds, static_cast<uint32_t>(n),
+                    Address{copy.getSrc(), copy.getSrcOffset() + done},
+                    Address{copy.getDst(), copy.getDstOffset() + done});
               }
               return success();
             })
             .Case([&](WaitOp wait) {
-              cmds.constant(sdma::OP_POLL_REGMEM |
-                            sdma::pollFunction(pm4::WAIT_FUNCTION_GEQ) |
-                            sdma::POLL_MEM);
-              cmds.addressLoHi(lanesOf(wait.getSignals(), lanes));
-              cmds.signalValue(wait.getValueBuffer(), wait.getValue(),
-                               WordPart::lo);
-              cmds.constant(0xFFFFFFFF);
-              cmds.constant(sdma::pollIntervalRetry(4, 0xFFF));
+              sdma::emitPollMemory(
+                  cmds, pm4::WAIT_FUNCTION_GEQ,
+                  Address{lanesOf(wait.getSignals(), lanes)},
+                  SignalValue{wait.getValueBuffer(), wait.getValue()},
+                  0xFFFFFFFF, /*interval=*/4, /*retry=*/0xFFF);
               return success();
             })
             .Case([&](StoreOp store) {
-              cmds.constant(fenceHeader());
-              cmds.addressLoHi(lanesOf(store.getSignals(), lanes));
-              cmds.signalValue(store.getValueBuffer(), store.getValue(),
-                               WordPart::lo);
+              sdma::emitFence(
+                  cmds, Address{lanesOf(store.getSignals(), lanes)},
+                  SignalValue{store.getValueBuffer(), store.getValue()},
+                  fenceMType());
               if (hostWaitsOn(store))
                 raiseInterruptSDMA(cmds, submit.getDevices());
               return success();
             })
             .Case([&](TimestampOp ts) {
-              cmds.constant(sdma::header(sdma::OP_TIMESTAMP,
-                                         sdma::SUBOP_TIMESTAMP_GET_GLOBAL));
-              cmds.addressLoHi(lanesOf(ts.getSlots(), lanes));
+              sdma::emitTimestamp(cmds, Address{lanesOf(ts.getSlots(), lanes)});
               return success();
             })
             .Default([&](Operation *other) {
@@ -580,7 +616,7 @@ LogicalResult Encoder::encodeCopy(SubmitOp submit, CommandStream &cmds) {
 
 /// Encodes one submit not encoded yet.
 LogicalResult encodeSubmit(SubmitOp submit, Encoder &encoder,
-                           int64_t maxIndirectDwords) {
+                           uint32_t indirectBufferDwords) {
   Block &body = submit.getBody().front();
   SmallVector<Operation *> original =
       llvm::map_to_vector(body, [](Operation &op) { return &op; });
@@ -588,15 +624,12 @@ LogicalResult encodeSubmit(SubmitOp submit, Encoder &encoder,
   CommandStream cmds(submit.getContext());
   QueueKind queue = submit.getQueue().getKind();
   if (queue == QueueKind::COMPUTE) {
-    if (failed(encoder.encodeCompute(submit, builder, cmds)))
+    StreamSink sink(cmds, indirectBufferDwords);
+    if (failed(encoder.encodeCompute(submit, builder, sink)))
       return failure();
-    if (static_cast<int64_t>(cmds.size()) > maxIndirectDwords)
-      return submit.emitOpError()
-             << "needs " << cmds.size()
-             << " dwords, more than one indirect buffer holds ("
-             << maxIndirectDwords << "): lower the pipeline's batch-size";
   } else if (queue == QueueKind::COPY) {
-    if (failed(encoder.encodeCopy(submit, cmds)))
+    StreamSink sink(cmds, /*splitDwords=*/0);
+    if (failed(encoder.encodeCopy(submit, sink)))
       return failure();
   } else {
     return submit.emitOpError("an AMD device has no SUBMIT queue");
@@ -610,15 +643,15 @@ LogicalResult encodeSubmit(SubmitOp submit, Encoder &encoder,
 } // namespace
 
 LogicalResult hcq::encodeAMDSubmits(const amd::Target &target,
+                                    uint32_t indirectBufferDwords,
                                     ScheduleOp schedule,
-                                    ArrayRef<SubmitOp> submits,
-                                    int64_t maxIndirectDwords) {
+                                    ArrayRef<SubmitOp> submits) {
   SymbolTableCollection symbols;
   DenseMap<Operation *, amd::KernelInfo> kernels;
   PlaceholderCache placeholders(schedule);
   Encoder encoder(target, placeholders, symbols, kernels);
   for (SubmitOp submit : submits)
-    if (failed(encodeSubmit(submit, encoder, maxIndirectDwords)))
+    if (failed(encodeSubmit(submit, encoder, indirectBufferDwords)))
       return failure();
   return success();
 }

@@ -7,6 +7,7 @@
 
 #include "HCQ/Transforms/Targets.h"
 #include "HCQ/Target/AMD/PM4.h"
+#include "HCQ/Target/AMD/PacketSink.h"
 #include "HCQ/Target/Disassembler.h"
 #include "HCQ/Transforms/Utils.h"
 
@@ -24,42 +25,64 @@ amd::Target targetOf(Attribute attr) {
   return *amd::lookupTarget(cast<AMDTargetAttr>(attr).getChip());
 }
 
+/// The packet builders' sink (PacketSink.h) over a blob's data: a quantity
+/// is a byte offset into the command buffer, patched at link time.
+struct BlobSink {
+  SmallVectorImpl<int32_t> &data;
+  SmallVectorImpl<int64_t> &patches;
+
+  void packet(uint32_t) {}
+  void dword(uint32_t d) { data.push_back(static_cast<int32_t>(d)); }
+  void low(uint64_t offset) { patch(offset, WordPart::lo); }
+  void high(uint64_t offset) { patch(offset, WordPart::hi); }
+  void patch(uint64_t offset, WordPart part) {
+    appendSymbol(patches, int64_t(data.size()) * 4,
+                 Word{WordKind::address, offset, 0, part});
+    data.push_back(static_cast<int32_t>(0xbebebebe));
+  }
+};
+
 struct AMDTargetModel
     : public TargetAttrInterface::ExternalModel<AMDTargetModel, AMDTargetAttr> {
   LogicalResult encodeSubmits(Attribute attr, ScheduleOp schedule,
-                              ArrayRef<SubmitOp> submits,
-                              int64_t maxCommandDwords) const {
-    return encodeAMDSubmits(targetOf(attr), schedule, submits,
-                            maxCommandDwords);
+                              ArrayRef<SubmitOp> submits) const {
+    return encodeAMDSubmits(targetOf(attr),
+                            cast<AMDTargetAttr>(attr).getIndirectBufferDwords(),
+                            schedule, submits);
   }
 
-  LogicalResult lowerEnqueue(Attribute, EnqueueOp enqueue,
+  LogicalResult lowerEnqueue(Attribute attr, EnqueueOp enqueue,
                              PlaceholderCache &placeholders, PushMode &mode,
                              Value &source, int64_t &size) const {
     if (enqueue.getQueue().getKind() == QueueKind::COPY) {
       mode = PushMode::sdma;
       return success();
     }
-    // The ring carries one INDIRECT_BUFFER packet [nvd PACKET3_INDIRECT_
-    // BUFFER]: address of the command buffer, its size in dwords, VALID.
+    // The ring carries INDIRECT_BUFFER packets [nvd PACKET3_INDIRECT_
+    // BUFFER], one per `split` dwords of the command buffer (the encoder
+    // kept packets from straddling a split).
     mode = PushMode::pm4;
-    if (size % 4 || size / 4 > pm4::IB_MAX_DWORDS)
-      return enqueue.emitOpError() << "command buffer of " << size
-                                   << " bytes does not fit one INDIRECT_BUFFER";
+    uint64_t split = cast<AMDTargetAttr>(attr).getIndirectBufferDwords();
+    if (size % 4)
+      return enqueue.emitOpError()
+             << "command buffer of " << size << " bytes is not whole dwords";
     MLIRContext *ctx = enqueue.getContext();
-    constexpr int64_t packetBytes = 16, blobBytes = 128;
-    SmallVector<int32_t> data(blobBytes / 4, static_cast<int32_t>(0xbfbfbfbf));
-    data[0] = static_cast<int32_t>(pm4::packet3(pm4::INDIRECT_BUFFER, 3));
-    data[1] = data[2] = static_cast<int32_t>(0xbebebebe);
-    data[3] = static_cast<int32_t>((size / 4) | pm4::IB_VALID);
+    SmallVector<int32_t> data;
+    SmallVector<int64_t> patches;
+    BlobSink sink{data, patches};
+    uint64_t dwords = size / 4;
+    for (uint64_t at = 0; at == 0 || at < dwords; at += split)
+      pm4::emitIndirectBuffer(
+          sink, at * 4, static_cast<uint32_t>(std::min(split, dwords - at)));
+    // The packets, then a fill the ring never reads, to a 128-byte blob.
+    int64_t packetBytes = int64_t(data.size()) * 4;
+    int64_t blobBytes = llvm::alignTo(packetBytes, 128);
+    data.resize(blobBytes / 4, static_cast<int32_t>(0xbfbfbfbf));
     Value packet = placeholders.get(
         PlaceholderTag::cmdbuf, placeholders.freshSlot(),
         BufferType::get(ctx, blobBytes, IntegerType::get(ctx, 8),
                         enqueue.getDevices()),
         /*isVolatile=*/false);
-    SmallVector<int64_t> patches;
-    appendSymbol(patches, 4, Word{WordKind::address, 0, 0, WordPart::lo});
-    appendSymbol(patches, 8, Word{WordKind::address, 0, 0, WordPart::hi});
     OpBuilder builder(enqueue);
     BlobOp::create(builder, enqueue.getLoc(), packet, data, patches,
                    ValueRange{source}, /*lane=*/nullptr);
@@ -80,7 +103,7 @@ struct AMDTargetModel
 struct CPUTargetModel
     : public TargetAttrInterface::ExternalModel<CPUTargetModel, CPUTargetAttr> {
   LogicalResult encodeSubmits(Attribute, ScheduleOp schedule,
-                              ArrayRef<SubmitOp> submits, int64_t) const {
+                              ArrayRef<SubmitOp> submits) const {
     return encodeCPUSubmits(schedule, submits);
   }
 

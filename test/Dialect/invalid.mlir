@@ -1086,6 +1086,22 @@ hcq.schedule @s(%n: i32) attributes {hcq.targets = [#hcq.amd_target<chip = "gfx8
 
 // -----
 
+// Tests that an AMD target's indirect buffers hold more than the longest
+// packet and fit the INDIRECT_BUFFER size field.
+// expected-error @+1 {{indirect_buffer_dwords 63 is not in [64, 1048575]}}
+hcq.schedule @s(%n: i32) attributes {hcq.targets = [#hcq.amd_target<chip = "gfx1100", indirect_buffer_dwords = 63>]} {
+  hcq.host_call "h"(%n : i32)
+}
+
+// -----
+
+// expected-error @+1 {{indirect_buffer_dwords 1048576 is not in [64, 1048575]}}
+hcq.schedule @s(%n: i32) attributes {hcq.targets = [#hcq.amd_target<chip = "gfx1100", indirect_buffer_dwords = 1048576>]} {
+  hcq.host_call "h"(%n : i32)
+}
+
+// -----
+
 // Tests that a schedule names one target per device kind.
 // expected-error @+1 {{'hcq.targets' names two targets for AMD devices}}
 hcq.schedule @s(%n: i32) attributes {hcq.targets = [#hcq.amd_target<chip = "gfx1100">, #hcq.amd_target<chip = "gfx942">]} {

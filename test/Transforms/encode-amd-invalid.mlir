@@ -64,10 +64,6 @@
 // RUN: cat %t/wide.k %t/launch4.mlir | not hcq-opt --hcq-attach-targets --hcq-materialize-builtins --hcq-encode 2>&1 | FileCheck %s --check-prefix=WIDE
 // WIDE: error: 'hcq.launch' op passes 36 bytes of kernel arguments but @vadd's code object takes 28
 
-// Tests that a submit too large for one indirect buffer is reported.
-// RUN: cat %t/vadd.k %t/launch.mlir | not hcq-opt --hcq-attach-targets --hcq-encode=max-command-dwords=50 2>&1 | FileCheck %s --check-prefix=IB
-// IB: error: 'hcq.submit' op needs 55 dwords, more than one indirect buffer holds (50): lower the pipeline's batch-size
-
 // Tests that a cpu kernel cannot run on an AMD queue: the launch is named,
 // and the kernel.
 // RUN: not hcq-opt %t/cpu-kernel.mlir --hcq-attach-targets --hcq-materialize-builtins --hcq-encode 2>&1 | FileCheck %s --check-prefix=CPUK

@@ -484,3 +484,44 @@ hcq.schedule @cpu_by_its_target() {
     hcq.store %s = 1 : !hcq.buffer<1xi64, CPU:0>
   }
 }
+
+// Tests that a command buffer longer than the target's indirect_buffer_dwords
+// (here 64) gets NOPs where a packet would straddle a multiple of it, so that
+// hcq-lower-submit can push it as INDIRECT_BUFFERs of 64 dwords each: a
+// header-only NOP_PAD before the tenth wait (at 63), a 6-dword NOP before
+// the last wait (at 122).
+// DIS11-LABEL: // hcq.schedule @split
+// DIS11-NEXT: // submit on AMD:0 queue COMPUTE:0, cmdbuf, 135 words
+// DIS11: 56: WAIT_REG_MEM mem function=5 operation=0 {{.*}} ref=0x00000008
+// DIS11-NEXT: 63: NOP_PAD
+// DIS11-NEXT: 64: WAIT_REG_MEM mem function=5 operation=0 {{.*}} ref=0x00000009
+// DIS11: 99: WAIT_REG_MEM mem function=5 operation=0 {{.*}} ref=0x0000000e
+// DIS11-NEXT: 106: RELEASE_MEM {{.*}} data_sel=3
+// DIS11-NEXT: 114: RELEASE_MEM {{.*}} data_sel=3
+// DIS11-NEXT: 122: NOP dwords=5
+// DIS11-NEXT: 128: WAIT_REG_MEM mem function=5 operation=0 {{.*}} ref=0x0000000f
+// DIS11-NOT: NOP
+hcq.schedule @split() attributes {hcq.targets = [#hcq.amd_target<chip = "gfx1100", indirect_buffer_dwords = 64>]} {
+  %sig = hcq.placeholder signal slot 1 volatile : !hcq.buffer<1xi64, AMD:0>
+  %ts = hcq.placeholder timestamp slot 2 volatile : !hcq.buffer<1xi64, AMD:0>
+  hcq.submit on AMD:0 queue COMPUTE:0 {
+    hcq.wait %sig >= 0 : !hcq.buffer<1xi64, AMD:0>
+    hcq.wait %sig >= 1 : !hcq.buffer<1xi64, AMD:0>
+    hcq.wait %sig >= 2 : !hcq.buffer<1xi64, AMD:0>
+    hcq.wait %sig >= 3 : !hcq.buffer<1xi64, AMD:0>
+    hcq.wait %sig >= 4 : !hcq.buffer<1xi64, AMD:0>
+    hcq.wait %sig >= 5 : !hcq.buffer<1xi64, AMD:0>
+    hcq.wait %sig >= 6 : !hcq.buffer<1xi64, AMD:0>
+    hcq.wait %sig >= 7 : !hcq.buffer<1xi64, AMD:0>
+    hcq.wait %sig >= 8 : !hcq.buffer<1xi64, AMD:0>
+    hcq.wait %sig >= 9 : !hcq.buffer<1xi64, AMD:0>
+    hcq.wait %sig >= 10 : !hcq.buffer<1xi64, AMD:0>
+    hcq.wait %sig >= 11 : !hcq.buffer<1xi64, AMD:0>
+    hcq.wait %sig >= 12 : !hcq.buffer<1xi64, AMD:0>
+    hcq.wait %sig >= 13 : !hcq.buffer<1xi64, AMD:0>
+    hcq.wait %sig >= 14 : !hcq.buffer<1xi64, AMD:0>
+    hcq.timestamp %ts : !hcq.buffer<1xi64, AMD:0>
+    hcq.timestamp %ts : !hcq.buffer<1xi64, AMD:0>
+    hcq.wait %sig >= 15 : !hcq.buffer<1xi64, AMD:0>
+  }
+}

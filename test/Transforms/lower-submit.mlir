@@ -18,6 +18,22 @@ hcq.schedule @compute() {
 
 // -----
 
+// Tests that a compute command buffer longer than the target's
+// indirect_buffer_dwords is pushed as one INDIRECT_BUFFER per that many
+// dwords, each at its offset in the buffer (here 150 dwords in pieces of 64:
+// 64, 64 and 22).
+// CHECK-LABEL: hcq.schedule @split
+// CHECK-DAG: %[[IB:.*]] = hcq.placeholder cmdbuf slot 2 : !hcq.buffer<128xi8, AMD:0>
+// CHECK-DAG: %[[CB:.*]] = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<1024xi8, AMD:0>
+// CHECK: hcq.blob %[[IB]] = [0xc0023f00, 0xbebebebe, 0xbebebebe, 0x00800040, 0xc0023f00, 0xbebebebe, 0xbebebebe, 0x00800040, 0xc0023f00, 0xbebebebe, 0xbebebebe, 0x00800016, 0xbfbfbfbf, {{.*}}] patches [4: lo(%[[CB]]), 8: hi(%[[CB]]), 20: lo(%[[CB]] + 256), 24: hi(%[[CB]] + 256), 36: lo(%[[CB]] + 512), 40: hi(%[[CB]] + 512)]
+// CHECK-NEXT: hcq.push %[[IB]][48] pm4 on AMD:0 queue COMPUTE:0 : !hcq.buffer<128xi8, AMD:0>
+hcq.schedule @split() attributes {hcq.targets = [#hcq.amd_target<chip = "gfx1100", indirect_buffer_dwords = 64>]} {
+  %cb = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<1024xi8, AMD:0>
+  hcq.enqueue %cb[600] on AMD:0 queue COMPUTE:0 : !hcq.buffer<1024xi8, AMD:0>
+}
+
+// -----
+
 // Tests that an AMD copy enqueue pushes the command buffer itself, and CPU
 // enqueues push their entries, each onto the device queue it names.
 // CHECK-LABEL: hcq.schedule @copy_and_cpu

@@ -4,6 +4,7 @@
 #define HCQ_DIALECT_HCQ_H
 
 #include "HCQ/Base/Device.h"
+#include "HCQ/Target/AMD/PM4.h"
 
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/BuiltinTypes.h"

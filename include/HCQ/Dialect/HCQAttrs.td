@@ -121,8 +121,22 @@ def HCQ_AMDTargetAttr : HCQ_Attr<"AMDTarget", "amd_target"> {
     devices become PM4 (compute) and SDMA (copy) words for this generation
     (gfx1100, gfx1101, gfx1102 or gfx942), its builtin copy kernel is the
     chip's, and its packets read back as the chip's. A TargetAttrInterface.
+
+    `indirect_buffer_dwords` (default 1048574, printed only when it differs)
+    is how much of a compute command buffer one INDIRECT_BUFFER packet runs:
+    a longer buffer is padded with NOPs so that no packet straddles a
+    multiple of it and pushed as several INDIRECT_BUFFER packets. It is at
+    least 64 and at most 1048575 (the packet's 20-bit size field).
   }];
-  let parameters = (ins StringRefParameter<"GPU generation">:$chip);
+  let parameters = (ins StringRefParameter<"GPU generation">:$chip,
+      DefaultValuedParameter<"uint32_t", "::hcq::amd::pm4::IB_DEFAULT_DWORDS",
+                             "dwords per INDIRECT_BUFFER">:
+          $indirect_buffer_dwords);
+  let builders = [
+    AttrBuilder<(ins "::llvm::StringRef":$chip), [{
+      return $_get($_ctxt, chip, ::hcq::amd::pm4::IB_DEFAULT_DWORDS);
+    }]>
+  ];
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
 }

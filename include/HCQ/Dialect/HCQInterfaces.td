@@ -53,15 +53,13 @@ def HCQ_TargetAttrInterface : AttrInterface<"TargetAttrInterface"> {
   let methods = [
     InterfaceMethod<[{
         Replaces the body of each of `submits` (submits of `schedule` on
-        this target's devices, not encoded yet) by command words; a queue
-        stream of more than `maxCommandDwords` dwords is refused.
+        this target's devices, not encoded yet) by command words.
       }], "::mlir::LogicalResult", "encodeSubmits",
       (ins "::hcq::ScheduleOp":$schedule,
-           "::llvm::ArrayRef<::hcq::SubmitOp>":$submits,
-           "int64_t":$maxCommandDwords)>,
+           "::llvm::ArrayRef<::hcq::SubmitOp>":$submits)>,
     InterfaceMethod<[{
         How `enqueue` is pushed onto its queue: the push mode, and the
-        buffer and size pushed (on a PM4 ring, an INDIRECT_BUFFER packet to
+        buffer and size pushed (on a PM4 ring, INDIRECT_BUFFER packets to
         the command buffer, made in a placeholder of `placeholders` before
         `enqueue`).
       }], "::mlir::LogicalResult", "lowerEnqueue",

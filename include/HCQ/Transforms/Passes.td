@@ -178,7 +178,10 @@ def HCQEncode : Pass<"hcq-encode", "::hcq::ScheduleOp"> {
       dispatch sequence (ACQUIRE_MEM, SET_SH_REG of the program, resources,
       scratch, user SGPRs and workgroup size, DISPATCH_DIRECT, EVENT_WRITE
       CS_PARTIAL_FLUSH) with its kernel arguments in an indirect `kernargs`
-      stream.
+      stream. A command buffer longer than the target's
+      `indirect_buffer_dwords` gets NOPs where a packet would straddle a
+      multiple of it (hcq-lower-submit pushes it as several INDIRECT_BUFFER
+      packets).
     * `COPY:0`, SDMA packets: `hcq.copy` is COPY_LINEAR split at the
       target's maximum copy size; `hcq.wait` POLL_REGMEM; `hcq.store` FENCE
       and TRAP; `hcq.timestamp` TIMESTAMP (global); `hcq.barrier` nothing.
@@ -201,12 +204,6 @@ def HCQEncode : Pass<"hcq-encode", "::hcq::ScheduleOp"> {
 
     The format is in docs/cpu-queue.md.
   }];
-  let options = [
-    Option<"maxCommandDwords", "max-command-dwords", "int64_t",
-           "(1 << 20) - 1",
-           "Most dwords one AMD compute command buffer may hold (the "
-           "INDIRECT_BUFFER size field)">,
-  ];
 }
 
 def HCQSeal : Pass<"hcq-seal", "::hcq::ScheduleOp"> {

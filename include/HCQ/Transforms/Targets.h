@@ -31,12 +31,13 @@ mlir::FailureOr<TargetAttrInterface>
 lookupScheduleTarget(mlir::Operation *user, DeviceKind kind,
                      mlir::Operation *scope = nullptr);
 
-/// PM4 and SDMA words for `target` (EncodeAMD.cpp); a command buffer of
-/// more than `maxIndirectDwords` dwords is refused.
+/// PM4 and SDMA words for `target` (EncodeAMD.cpp); no PM4 packet
+/// straddles a multiple of `indirectBufferDwords`, where hcq-lower-submit
+/// splits a command buffer between INDIRECT_BUFFER packets.
 mlir::LogicalResult encodeAMDSubmits(const amd::Target &target,
+                                     uint32_t indirectBufferDwords,
                                      ScheduleOp schedule,
-                                     llvm::ArrayRef<SubmitOp> submits,
-                                     int64_t maxIndirectDwords);
+                                     llvm::ArrayRef<SubmitOp> submits);
 /// CPU queue entries (EncodeCPU.cpp).
 mlir::LogicalResult encodeCPUSubmits(ScheduleOp schedule,
                                      llvm::ArrayRef<SubmitOp> submits);

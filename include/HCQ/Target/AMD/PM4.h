@@ -1,10 +1,12 @@
 //===- PM4.h - PM4 type-3 packet facts --------------------------*- C++ -*-===//
 //
 // The PM4 packets the compute encoder emits, each field written once: a
-// builder (`waitFunction(f)`) and its reader (`waitFunctionOf(dword)`) side
-// by side, as Mesa's sid.h pairs S_ and G_ macros, used by the encoder, the
-// disassembler and the emulated command processor alike. Values are
-// hardware facts; each cites its public source:
+// setter (`waitFunction(f)`) and its reader (`waitFunctionOf(dword)`) side
+// by side, as Mesa's sid.h pairs S_ and G_ macros, and each packet's body
+// layout (the namespaces of dword positions), used by the encoder, the
+// disassembler and the emulated command processor alike; at the end one
+// builder per packet (emit*, into a sink as PacketSink.h describes). Values
+// are hardware facts; each cites its public source:
 //   [nvd]  Linux drivers/gpu/drm/amd/amdgpu/nvd.h      (gfx10/11 PM4)
 //   [s15]  Linux drivers/gpu/drm/amd/amdgpu/soc15d.h   (gfx9 PM4)
 //   [sid]  Mesa src/amd/common/sid.h                    (register names)
@@ -16,6 +18,7 @@
 #ifndef HCQ_TARGET_AMD_PM4_H
 #define HCQ_TARGET_AMD_PM4_H
 
+#include <algorithm>
 #include <cstdint>
 
 namespace hcq::amd::pm4 {
@@ -36,6 +39,11 @@ constexpr uint32_t packetOpcode(uint32_t header) {
 
 // Opcodes, the same on gfx9 and gfx11 [nvd, s15, sid PKT3_*].
 constexpr uint32_t NOP = 0x10;
+/// A NOP whose COUNT is 0x3FFF is header-only: a one-dword filler [sid
+/// PKT3_NOP_PAD, "header-only version of NOP"].
+constexpr uint32_t NOP_PAD = packet3(NOP, 0x4000);
+/// The most body dwords a (non-filler) NOP carries.
+constexpr uint32_t NOP_MAX_BODY_DWORDS = 0x3FFF;
 constexpr uint32_t DISPATCH_DIRECT = 0x15;
 constexpr uint32_t WAIT_REG_MEM = 0x3C;
 constexpr uint32_t INDIRECT_BUFFER = 0x3F;
@@ -137,6 +145,12 @@ constexpr uint32_t eventWrite(uint32_t type, uint32_t index) {
 constexpr uint32_t IB_BASE_HI_MASK = 0xFFFF;
 constexpr uint32_t IB_VALID = 1u << 23;
 constexpr uint32_t IB_MAX_DWORDS = (1u << 20) - 1;
+/// The dwords of command buffer one INDIRECT_BUFFER takes by default when a
+/// submit is split over several: IB_MAX_DWORDS rounded down to 8 bytes.
+constexpr uint32_t IB_DEFAULT_DWORDS = IB_MAX_DWORDS & ~1u;
+/// The fewest a target may ask for: more than the longest packet the encoder
+/// emits (SET_SH_REG of all 16 user SGPRs is 18 dwords).
+constexpr uint32_t IB_MIN_SPLIT_DWORDS = 64;
 constexpr uint32_t ibSizeOf(uint32_t d) { return d & IB_MAX_DWORDS; }
 namespace indirect_buffer {
 constexpr unsigned BASE_LO = 0, BASE_HI = 1, CONTROL = 2, BODY_DWORDS = 3;
@@ -195,6 +209,147 @@ constexpr uint32_t COMPUTE_USER_DATA_0 = 0x240;              // R_00B900
 // (gfx11) and 7.9 (gfx942) [nbio; AMD-FACTS.md §1].
 constexpr uint32_t HDP_FLUSH_REQ = 0xE26;
 constexpr uint32_t HDP_FLUSH_DONE = 0xE27;
+
+//===----------------------------------------------------------------------===//
+// Packet builders: each writes one whole packet into a sink (PacketSink.h),
+// its dwords in the order of the body layouts above. Fields the encoder may
+// know only at link time (addresses, signal values, an event number) are
+// quantities the sink splits with low()/high().
+//===----------------------------------------------------------------------===//
+
+/// `dwords` dwords of NOPs (>= 1 dword): NOP_PAD for one, else NOPs of at
+/// most NOP_MAX_BODY_DWORDS zero body dwords each.
+template <typename Sink> void emitNop(Sink &s, uint32_t dwords) {
+  while (dwords) {
+    uint32_t n = dwords == 1 ? 1 : std::min(dwords, NOP_MAX_BODY_DWORDS + 1);
+    // Never leave a single dword after a full NOP: it would need NOP_PAD.
+    if (dwords - n == 1)
+      --n;
+    s.packet(n);
+    if (n == 1) {
+      s.dword(NOP_PAD);
+    } else {
+      s.dword(packet3(NOP, n - 1));
+      for (uint32_t i = 1; i < n; ++i)
+        s.dword(0);
+    }
+    dwords -= n;
+  }
+}
+
+/// SET_SH_REG's header and first register; the caller writes the `count`
+/// register values that follow.
+template <typename Sink>
+void emitSetShReg(Sink &s, uint32_t reg, uint32_t count) {
+  s.packet(2 + count);
+  s.dword(packet3(SET_SH_REG, count + 1));
+  s.dword(reg);
+}
+
+/// WAIT_REG_MEM on memory: waits until `*address & mask` compares true
+/// with `reference` by `function`.
+template <typename Sink, typename Address, typename Reference>
+void emitWaitMemory(Sink &s, uint32_t function, const Address &address,
+                    const Reference &reference, uint32_t mask) {
+  s.packet(1 + wait_reg_mem::BODY_DWORDS);
+  s.dword(packet3(WAIT_REG_MEM, wait_reg_mem::BODY_DWORDS));
+  s.dword(waitFunction(function) | waitMemSpace(1)); // CONTROL
+  s.low(address);                                    // ADDRESS_LO
+  s.high(address);                                   // ADDRESS_HI
+  s.low(reference);                                  // REFERENCE
+  s.dword(mask);                                     // MASK
+  s.dword(WAIT_POLL_INTERVAL);                       // POLL_INTERVAL
+}
+
+/// WAIT_REG_MEM on registers: with operation 1, writes `reg` and then
+/// polls `regDone` (the HDP flush's request/done pair).
+template <typename Sink>
+void emitWaitRegisters(Sink &s, uint32_t function, uint32_t operation,
+                       uint32_t reg, uint32_t regDone, uint32_t reference,
+                       uint32_t mask) {
+  s.packet(1 + wait_reg_mem::BODY_DWORDS);
+  s.dword(packet3(WAIT_REG_MEM, wait_reg_mem::BODY_DWORDS));
+  s.dword(waitFunction(function) | waitMemSpace(0) | waitOperation(operation));
+  s.dword(reg);
+  s.dword(regDone);
+  s.dword(reference);
+  s.dword(mask);
+  s.dword(WAIT_POLL_INTERVAL);
+}
+
+/// ACQUIRE_MEM over all of memory on gfx9: the caches in CP_COHER_CNTL.
+template <typename Sink> void emitAcquireMemGfx9(Sink &s, uint32_t coherCntl) {
+  s.packet(1 + acquire_mem::BODY_DWORDS_GFX9);
+  s.dword(packet3(ACQUIRE_MEM, acquire_mem::BODY_DWORDS_GFX9));
+  s.dword(coherCntl);  // COHER_CNTL
+  s.dword(0xFFFFFFFF); // SIZE_LO
+  s.dword(0xFFFFFFFF); // SIZE_HI
+  s.dword(0);          // BASE_LO
+  s.dword(0);          // BASE_HI
+  s.dword(GFX9_ACQUIRE_POLL);
+}
+
+/// ACQUIRE_MEM over all of memory on gfx10+: the caches in GCR_CNTL.
+template <typename Sink> void emitAcquireMemGfx10(Sink &s, uint32_t gcrCntl) {
+  s.packet(1 + acquire_mem::BODY_DWORDS_GFX10);
+  s.dword(packet3(ACQUIRE_MEM, acquire_mem::BODY_DWORDS_GFX10));
+  s.dword(0);          // COHER_CNTL, reserved
+  s.dword(0xFFFFFFFF); // SIZE_LO
+  s.dword(0xFFFFFFFF); // SIZE_HI
+  s.dword(0);          // BASE_LO
+  s.dword(0);          // BASE_HI
+  s.dword(0);          // POLL_INTERVAL
+  s.dword(gcrCntl);    // GCR_CNTL
+}
+
+/// RELEASE_MEM: at `event` (releaseEvent plus cache actions), writes `data`
+/// as `select` (releaseSelect) says to `address`; `contextId` goes with
+/// the interrupt, if any.
+template <typename Sink, typename Address, typename Data, typename Context>
+void emitReleaseMem(Sink &s, uint32_t event, uint32_t select,
+                    const Address &address, const Data &data,
+                    const Context &contextId) {
+  s.packet(1 + release_mem::BODY_DWORDS);
+  s.dword(packet3(RELEASE_MEM, release_mem::BODY_DWORDS));
+  s.dword(event);   // EVENT
+  s.dword(select);  // SELECT
+  s.low(address);   // ADDRESS_LO
+  s.high(address);  // ADDRESS_HI
+  s.low(data);      // DATA_LO
+  s.high(data);     // DATA_HI
+  s.low(contextId); // CONTEXT_ID
+}
+
+/// DISPATCH_DIRECT of a grid of x*y*z workgroups.
+template <typename Sink>
+void emitDispatchDirect(Sink &s, uint32_t x, uint32_t y, uint32_t z,
+                        uint32_t initiator) {
+  s.packet(1 + dispatch_direct::BODY_DWORDS);
+  s.dword(packet3(DISPATCH_DIRECT, dispatch_direct::BODY_DWORDS));
+  s.dword(x);
+  s.dword(y);
+  s.dword(z);
+  s.dword(initiator);
+}
+
+/// EVENT_WRITE of an event without data.
+template <typename Sink>
+void emitEventWrite(Sink &s, uint32_t type, uint32_t index) {
+  s.packet(2);
+  s.dword(packet3(EVENT_WRITE, 1));
+  s.dword(eventWrite(type, index));
+}
+
+/// INDIRECT_BUFFER running `dwords` dwords at `base` (4-byte aligned, below
+/// 2^48: BASE_HI has 16 bits).
+template <typename Sink, typename Address>
+void emitIndirectBuffer(Sink &s, const Address &base, uint32_t dwords) {
+  s.packet(1 + indirect_buffer::BODY_DWORDS);
+  s.dword(packet3(INDIRECT_BUFFER, indirect_buffer::BODY_DWORDS));
+  s.low(base);                                  // BASE_LO
+  s.high(base);                                 // BASE_HI
+  s.dword((dwords & IB_MAX_DWORDS) | IB_VALID); // CONTROL
+}
 
 } // namespace hcq::amd::pm4
 

@@ -1,6 +1,8 @@
 //===- SDMA.h - SDMA packet facts -------------------------------*- C++ -*-===//
 //
-// The SDMA packets the copy encoder emits. Sources:
+// The SDMA packets the copy encoder emits: header fields, each packet's
+// dword positions, and one builder per packet (emit*, into a sink as
+// PacketSink.h describes). Sources:
 //   [sd6] Linux amdgpu sdma_v6_0_0_pkt_open.h   (SDMA 6, gfx11)
 //   [sd4] Linux amdgpu vega10_sdma_pkt_open.h   (SDMA 4, gfx9)
 //   [sid] Mesa src/amd/common/sid.h             (SDMA opcodes, copy limits)
@@ -83,6 +85,7 @@ constexpr uint32_t pollRetryOf(uint32_t d) { return (d >> 16) & 0xFFF; }
 /// FENCE header MTYPE [18:16] on SDMA 5/6 (3: uncached); SDMA 4 has no
 /// such field [sd6 SDMA_PKT_FENCE_HEADER_MTYPE].
 constexpr uint32_t fenceMType(uint32_t m) { return (m & 0x7) << 16; }
+constexpr uint32_t FENCE_MTYPE_UC = 3;
 constexpr uint32_t fenceMTypeOf(uint32_t h) { return (h >> 16) & 0x7; }
 
 /// Bytes per COPY_LINEAR: COUNT is bytes - 1 in 22 bits on SDMA 4 and 30 on
@@ -91,6 +94,71 @@ constexpr uint32_t fenceMTypeOf(uint32_t h) { return (h >> 16) & 0x7; }
 /// SDMA_V5_2_COPY_MAX_BYTES].
 constexpr uint64_t COPY_MAX_BYTES_SDMA4 = 0x3FFF00;
 constexpr uint64_t COPY_MAX_BYTES_SDMA6 = 0x3FFFFF00;
+
+//===----------------------------------------------------------------------===//
+// Packet builders: each writes one whole packet into a sink (PacketSink.h),
+// its dwords in the order of the layouts above.
+//===----------------------------------------------------------------------===//
+
+/// COPY_LINEAR of `bytes` (1 to the target's COPY_MAX_BYTES) from `src` to
+/// `dst`.
+template <typename Sink, typename Source, typename Destination>
+void emitCopyLinear(Sink &s, uint32_t bytes, const Source &src,
+                    const Destination &dst) {
+  s.packet(COPY_LINEAR_DWORDS);
+  s.dword(header(OP_COPY, SUBOP_COPY_LINEAR));
+  s.dword((bytes - 1) & COPY_COUNT_MASK); // COUNT
+  s.dword(0);                             // PARAMETER
+  s.low(src);                             // SRC_LO
+  s.high(src);                            // SRC_HI
+  s.low(dst);                             // DST_LO
+  s.high(dst);                            // DST_HI
+}
+
+/// FENCE: writes the low 32 bits of `data` to `address`; `mtype` is the
+/// header's MTYPE (0 on SDMA 4, which has no such field).
+template <typename Sink, typename Address, typename Data>
+void emitFence(Sink &s, const Address &address, const Data &data,
+               uint32_t mtype) {
+  s.packet(FENCE_DWORDS);
+  s.dword(header(OP_FENCE, 0) | fenceMType(mtype));
+  s.low(address);  // ADDRESS_LO
+  s.high(address); // ADDRESS_HI
+  s.low(data);     // DATA
+}
+
+/// TRAP: raises an interrupt carrying the low 28 bits of `context`.
+template <typename Sink, typename Context>
+void emitTrap(Sink &s, const Context &context) {
+  s.packet(TRAP_DWORDS);
+  s.dword(header(OP_TRAP, 0));
+  s.low(context); // INT_CONTEXT
+}
+
+/// POLL_REGMEM on memory: waits until `*address & mask` compares true with
+/// `reference` by `function`, polling every `interval` for `retry` tries
+/// (Linux sdma_v6_0_ring_emit_reg_wait asks 0xFFF, the field's most).
+template <typename Sink, typename Address, typename Reference>
+void emitPollMemory(Sink &s, uint32_t function, const Address &address,
+                    const Reference &reference, uint32_t mask,
+                    uint32_t interval, uint32_t retry) {
+  s.packet(POLL_REGMEM_DWORDS);
+  s.dword(header(OP_POLL_REGMEM, 0) | pollFunction(function) | POLL_MEM);
+  s.low(address);                              // ADDRESS_LO
+  s.high(address);                             // ADDRESS_HI
+  s.low(reference);                            // VALUE
+  s.dword(mask);                               // MASK
+  s.dword(pollIntervalRetry(interval, retry)); // INTERVAL_RETRY
+}
+
+/// TIMESTAMP: writes the global GPU clock to `address`.
+template <typename Sink, typename Address>
+void emitTimestamp(Sink &s, const Address &address) {
+  s.packet(TIMESTAMP_DWORDS);
+  s.dword(header(OP_TIMESTAMP, SUBOP_TIMESTAMP_GET_GLOBAL));
+  s.low(address);
+  s.high(address);
+}
 
 } // namespace hcq::amd::sdma
 
