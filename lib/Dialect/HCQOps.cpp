@@ -46,39 +46,32 @@ static bool isDeviceScopedTag(abi::PlaceholderTag tag) {
 
 /// `slot N` for an executable's placeholder, `device` for a device's: the
 /// tag decides which, and the other spelling is an error naming the tag.
-static ParseResult parsePlaceholderSlot(OpAsmParser &parser,
-                                        PlaceholderTagAttr tag,
-                                        IntegerAttr &slot) {
+static ParseResult parsePlaceholderSlot(OpAsmParser &parser, PlaceholderTag tag,
+                                        int64_t &slot) {
   SMLoc loc = parser.getCurrentLocation();
-  bool deviceScoped =
-      isDeviceScopedTag(static_cast<abi::PlaceholderTag>(tag.getValue()));
-  Builder &b = parser.getBuilder();
+  bool deviceScoped = isDeviceScopedTag(static_cast<abi::PlaceholderTag>(tag));
   if (succeeded(parser.parseOptionalKeyword("device"))) {
     if (!deviceScoped)
       return parser.emitError(loc)
-             << "'" << stringifyPlaceholderTag(tag.getValue())
+             << "'" << stringifyPlaceholderTag(tag)
              << "' placeholders are the executable's: expected 'slot N', "
                 "not 'device'";
-    slot = b.getI64IntegerAttr(0);
+    slot = 0;
     return success();
   }
   if (deviceScoped)
     return parser.emitError(loc)
-           << "'" << stringifyPlaceholderTag(tag.getValue())
+           << "'" << stringifyPlaceholderTag(tag)
            << "' placeholders are the device's: expected 'device', they "
               "have no slot";
-  int64_t value;
-  if (parser.parseKeyword("slot") || parser.parseInteger(value))
-    return failure();
-  slot = b.getI64IntegerAttr(value);
-  return success();
+  return failure(parser.parseKeyword("slot") || parser.parseInteger(slot));
 }
 static void printPlaceholderSlot(OpAsmPrinter &printer, Operation *op,
-                                 PlaceholderTagAttr, IntegerAttr slot) {
+                                 PlaceholderTag, int64_t slot) {
   if (cast<PlaceholderOp>(op).isDeviceScoped())
     printer << "device";
   else
-    printer << "slot " << slot.getInt();
+    printer << "slot " << slot;
 }
 
 /// `(write f32, read f32)`: the kernel's buffer arguments in ABI order.
@@ -144,25 +137,20 @@ static void printAddend(raw_ostream &os, int64_t addend) {
 static ParseResult
 parseSignalValue(OpAsmParser &parser,
                  std::optional<OpAsmParser::UnresolvedOperand> &buffer,
-                 Type &bufferType, IntegerAttr &value) {
-  int64_t constant = 0;
+                 Type &bufferType, int64_t &constant) {
+  constant = 0;
   if (succeeded(parser.parseOptionalLSquare())) {
     buffer.emplace();
     if (parser.parseOperand(*buffer) || parser.parseColonType(bufferType) ||
         parser.parseRSquare())
       return failure();
-    if (parseOptionalAddend(parser, constant))
-      return failure();
-  } else if (parser.parseInteger(constant)) {
-    return failure();
+    return parseOptionalAddend(parser, constant);
   }
-  value = parser.getBuilder().getI64IntegerAttr(constant);
-  return success();
+  return parser.parseInteger(constant);
 }
 
 static void printSignalValue(OpAsmPrinter &printer, Operation *, Value buffer,
-                             Type bufferType, IntegerAttr value) {
-  int64_t constant = value.getInt();
+                             Type bufferType, int64_t constant) {
   if (!buffer) {
     printer << constant;
     return;
@@ -175,14 +163,14 @@ static void printSignalValue(OpAsmPrinter &printer, Operation *, Value buffer,
 static ParseResult
 parseWaitValue(OpAsmParser &parser,
                std::optional<OpAsmParser::UnresolvedOperand> &buffer,
-               Type &bufferType, IntegerAttr &value) {
+               Type &bufferType, int64_t &value) {
   if (parser.parseGreater() || parser.parseEqual())
     return failure();
   return parseSignalValue(parser, buffer, bufferType, value);
 }
 
 static void printWaitValue(OpAsmPrinter &printer, Operation *op, Value buffer,
-                           Type bufferType, IntegerAttr value) {
+                           Type bufferType, int64_t value) {
   printer << ">= ";
   printSignalValue(printer, op, buffer, bufferType, value);
 }
@@ -502,10 +490,6 @@ LogicalResult KernelOp::verify() {
                               "of whole bytes, got "
                            << type;
   }
-  if (getNumVars() < 0)
-    return emitOpError() << "number of bound variables must not be negative, "
-                            "got "
-                         << getNumVars();
 
   switch (getTarget()) {
   case KernelTarget::cpu:
@@ -582,8 +566,6 @@ LogicalResult ViewOp::verify() {
   if (source.getDevices() != result.getDevices())
     return emitOpError("view must be on the source's devices");
   int64_t offset = getOffset();
-  if (offset < 0)
-    return emitOpError() << "view offset must not be negative, got " << offset;
   int64_t begin = offset * source.getElementBytes();
   int64_t end = begin + result.getByteSize();
   if (end > source.getByteSize())
@@ -721,8 +703,6 @@ bool PlaceholderOp::isDeviceScoped() {
 }
 
 LogicalResult PlaceholderOp::verify() {
-  if (getSlot() < 0)
-    return emitOpError() << "slot must not be negative, got " << getSlot();
   if (isDeviceScoped() && getSlot() != 0)
     return emitOpError() << "'" << stringifyPlaceholderTag(getTag())
                          << "' placeholders are the device's and have no "
@@ -1127,11 +1107,9 @@ ParseResult CmdsOp::parse(OpAsmParser &parser, OperationState &result) {
   if (parser.parseOptionalAttrDict(result.attributes) ||
       words.resolve(result, types))
     return failure();
-  result.addAttribute(getTagAttrName(result.name),
-                      PlaceholderTagAttr::get(ctx, *tag));
-  result.addAttribute(getWordBitsAttrName(result.name),
-                      parser.getBuilder().getI32IntegerAttr(bits));
   Properties &props = result.getOrAddProperties<Properties>();
+  props.setTag(*tag);
+  props.setWordBits(bits);
   props.setWords(stream.dwords(bits));
   props.setSymbols(stream.symbols);
   if (*tag != PlaceholderTag::cmdbuf)
@@ -1154,14 +1132,11 @@ void CmdsOp::print(OpAsmPrinter &printer) {
     printer << " : ";
     llvm::interleaveComma(getRefs().getTypes(), printer);
   }
-  printer.printOptionalAttrDict((*this)->getAttrs(),
-                                {getTagAttrName(), getWordBitsAttrName()});
+  printer.printOptionalAttrDict((*this)->getAttrs());
 }
 
 LogicalResult CmdsOp::verify() {
   unsigned bits = getWordBits();
-  if (bits != 32 && bits != 64)
-    return emitOpError() << "word width must be 32 or 64, got " << bits;
   bool indirect = getTag() != PlaceholderTag::cmdbuf;
   if (indirect != static_cast<bool>(getLinear()))
     return emitOpError(indirect ? "with a tag other than 'cmdbuf' must return "
@@ -1210,6 +1185,9 @@ LogicalResult CmdsOp::verify() {
 //===----------------------------------------------------------------------===//
 // BlobOp
 //===----------------------------------------------------------------------===//
+
+/// The attribute-dictionary spelling of a blob's lane property.
+static constexpr llvm::StringLiteral BLOB_LANE = "lane";
 
 ParseResult BlobOp::parse(OpAsmParser &parser, OperationState &result) {
   OpAsmParser::UnresolvedOperand target;
@@ -1260,6 +1238,15 @@ ParseResult BlobOp::parse(OpAsmParser &parser, OperationState &result) {
   Properties &props = result.getOrAddProperties<Properties>();
   props.setData(data);
   props.setPatches(patches);
+  // The lane, a property, is spelled in the attribute dictionary.
+  if (Attribute lane = result.attributes.erase(BLOB_LANE)) {
+    auto value = dyn_cast<IntegerAttr>(lane);
+    if (!value || !value.getType().isSignlessInteger(32))
+      return parser.emitError(parser.getNameLoc(),
+                              "'lane' must be an i32, got ")
+             << lane;
+    props.setLane(static_cast<int32_t>(value.getInt()));
+  }
   return success();
 }
 
@@ -1281,7 +1268,11 @@ void BlobOp::print(OpAsmPrinter &printer) {
   printer << " : " << getTarget().getType();
   for (Type type : getRefs().getTypes())
     printer << ", " << type;
-  printer.printOptionalAttrDict((*this)->getAttrs());
+  NamedAttrList attrs((*this)->getAttrs());
+  if (std::optional<int32_t> lane = getLane())
+    attrs.set(BLOB_LANE,
+              IntegerAttr::get(IntegerType::get(getContext(), 32), *lane));
+  printer.printOptionalAttrDict(attrs);
 }
 
 LogicalResult BlobOp::verify() {
@@ -1289,7 +1280,8 @@ LogicalResult BlobOp::verify() {
   int64_t bytes = static_cast<int64_t>(getData().size()) * 4;
   if (!isLinkTimeBuffer(getTarget()))
     return emitOpError("target must be an hcq.placeholder or hcq.program");
-  if (getLane() && *getLane() >= target.getNumLanes())
+  if (getLane() &&
+      (*getLane() < 0 || size_t(*getLane()) >= target.getNumLanes()))
     return emitOpError() << "lane " << *getLane() << " of a target with "
                          << target.getNumLanes() << " lanes";
   if (bytes > target.getByteSize())
@@ -1361,7 +1353,6 @@ LogicalResult InputsOp::verify() {
 }
 
 ParseResult PatchGroupOp::parse(OpAsmParser &parser, OperationState &result) {
-  Builder &builder = parser.getBuilder();
   OpAsmParser::UnresolvedOperand target, offsets;
   int64_t start, count;
   Type bitsType;
@@ -1388,13 +1379,10 @@ ParseResult PatchGroupOp::parse(OpAsmParser &parser, OperationState &result) {
       parser.resolveOperand(offsets, types[1], result.operands) ||
       parser.resolveOperand(words.refs[0], types[2], result.operands))
     return failure();
-  result.addAttribute(getStartAttrName(result.name),
-                      builder.getI64IntegerAttr(start));
-  result.addAttribute(getCountAttrName(result.name),
-                      builder.getI64IntegerAttr(count));
-  result.addAttribute(
-      getBitsAttrName(result.name),
-      builder.getI32IntegerAttr(bitsType.getIntOrFloatBitWidth()));
+  Properties &props = result.getOrAddProperties<Properties>();
+  props.setStart(start);
+  props.setCount(count);
+  props.setBits(bitsType.getIntOrFloatBitWidth());
   result.addAttribute(getWordAttrName(result.name),
                       hcq::getWordAttr(parser.getContext(), word));
   return success();
@@ -1404,9 +1392,7 @@ void PatchGroupOp::print(OpAsmPrinter &printer) {
   printer << ' ' << getTarget() << " offsets " << getOffsets() << '['
           << getStart() << ", " << getCount() << "] i" << getBits() << ' ';
   printWordOperands(printer, hcq::getWord(getWord()), getSource(), getBits());
-  printer.printOptionalAttrDict((*this)->getAttrs(),
-                                {getStartAttrName(), getCountAttrName(),
-                                 getBitsAttrName(), getWordAttrName()});
+  printer.printOptionalAttrDict((*this)->getAttrs(), {getWordAttrName()});
   printer << " : " << getTarget().getType() << ", " << getOffsets().getType()
           << ", " << getSource().getType();
 }
@@ -1417,10 +1403,6 @@ LogicalResult PatchGroupOp::verify() {
     return failure();
   if (!getPlaceholder(getTarget()) && !isSubmitterArgument(getTarget()))
     return emitOpError("target must be an hcq.placeholder");
-  if (getStart() < 0 || getCount() <= 0)
-    return emitOpError() << "needs a non-negative start and a positive count, "
-                            "got ["
-                         << getStart() << ", " << getCount() << "]";
   int64_t entries =
       cast<BufferType>(getOffsets().getType()).getNumElements() / 2;
   if (getStart() + getCount() > entries)
@@ -1428,8 +1410,6 @@ LogicalResult PatchGroupOp::verify() {
                          << getStart() + getCount()
                          << ") are outside the offset table's " << entries;
   unsigned bits = getBits();
-  if (bits != 32 && bits != 64)
-    return emitOpError() << "patch width must be 32 or 64, got " << bits;
   Word word = hcq::getWord(getWord());
   if (word.isConstant())
     return emitOpError("a constant belongs in the blob, not in a patch group");

@@ -61,8 +61,8 @@ struct LinkPass : public hcq::impl::HCQLinkBase<LinkPass> {
           std::memcpy(dwords.data(), bytes.data(), dwords.size() * 4);
           BlobOp::create(at, blob.getLoc(), blob.getTarget(), dwords,
                          ArrayRef<int64_t>{}, ValueRange{},
-                         lanes.size() > 1 ? at.getI32IntegerAttr(lane)
-                                          : IntegerAttr());
+                         lanes.size() > 1 ? std::optional<int32_t>(lane)
+                                          : std::nullopt);
         }
         blob.erase();
       }

@@ -178,7 +178,7 @@ LogicalResult SealPass::seal(SubmitOp submit, PlaceholderCache &placeholders) {
     // not copied again.
     auto op =
         BlobOp::create(builder, loc, blob.placeholder, ArrayRef<int32_t>{},
-                       patches, operands.values(), /*lane=*/nullptr);
+                       patches, operands.values(), /*lane=*/std::nullopt);
     op.getProperties().data = std::move(blob.dwords);
   }
 
@@ -249,7 +249,7 @@ LogicalResult SealPass::seal(SubmitOp submit, PlaceholderCache &placeholders) {
                                          IntegerType::get(ctx, 32), cpu),
                          /*isVolatile=*/false);
     BlobOp::create(builder, loc, offsets, pairs, ArrayRef<int64_t>{},
-                   ValueRange{}, /*lane=*/nullptr);
+                   ValueRange{}, /*lane=*/std::nullopt);
     int64_t start = 0;
     for (const Group &g : groups) {
       PatchGroupOp::create(builder, loc, blobs[g.tag].placeholder, offsets,

@@ -85,7 +85,7 @@ struct AMDTargetModel
         /*isVolatile=*/false);
     OpBuilder builder(enqueue);
     BlobOp::create(builder, enqueue.getLoc(), packet, data, patches,
-                   ValueRange{source}, /*lane=*/nullptr);
+                   ValueRange{source}, /*lane=*/std::nullopt);
     source = packet;
     size = packetBytes;
     return success();

@@ -110,7 +110,7 @@ hcq.kernel @k cpu (read f32, write i1) symbol "k" library "libk.so"
 // -----
 
 // Tests that the variable count is not negative.
-// expected-error @+1 {{'hcq.kernel' op number of bound variables must not be negative, got -1}}
+// expected-error @+1 {{'hcq.kernel' op property 'num_vars' failed to satisfy constraint: a non-negative 64-bit integer}}
 hcq.kernel @k cpu () vars -1 symbol "k" library "libk.so"
 
 // -----
@@ -185,7 +185,7 @@ hcq.schedule @s(%b: !hcq.buffer<16xf32, CPU:0>) {
 
 // Tests that a view offset is not negative.
 hcq.schedule @s(%b: !hcq.buffer<16xf32, CPU:0>) {
-  // expected-error @+1 {{'hcq.view' op view offset must not be negative, got -1}}
+  // expected-error @+1 {{'hcq.view' op property 'offset' failed to satisfy constraint: a non-negative 64-bit integer}}
   %v = hcq.view %b[-1] : !hcq.buffer<16xf32, CPU:0> -> !hcq.buffer<4xf32, CPU:0>
 }
 
@@ -303,7 +303,7 @@ hcq.schedule @s(%a: !hcq.buffer<4xf32, CPU:0>, %b: !hcq.buffer<4xf32, AMD:0>) {
 
 // Tests that placeholder slots are not negative.
 hcq.schedule @s() {
-  // expected-error @+1 {{'hcq.placeholder' op slot must not be negative, got -1}}
+  // expected-error @+1 {{'hcq.placeholder' op property 'slot' failed to satisfy constraint: a non-negative 64-bit integer}}
   %p = hcq.placeholder cmdbuf slot -1 : !hcq.buffer<128xi8, AMD:0>
 }
 
@@ -485,7 +485,7 @@ hcq.schedule @s(%b: !hcq.buffer<4xf32, CPU:0>) {
 // Tests that command words are 32 or 64 bits.
 hcq.schedule @s() {
   hcq.submit on AMD:0 queue COMPUTE:0 {
-    // expected-error @+1 {{'hcq.cmds' op word width must be 32 or 64, got 16}}
+    // expected-error @+1 {{'hcq.cmds' op property 'word_bits' failed to satisfy constraint: 32 or 64}}
     "hcq.cmds"() <{tag = 7 : i32, word_bits = 16 : i32, words = array<i32>, symbols = array<i64>}> : () -> ()
   }
 }
@@ -816,8 +816,18 @@ hcq.schedule @e(%x: !hcq.buffer<8xi8, AMD:0>, %n: i32) {
 hcq.schedule @e(%n: i32) {
   %p = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<8xi8, AMD:0>
   %o = hcq.placeholder offtbl slot 2 : !hcq.buffer<4xi32, CPU:0>
-  // expected-error @+1 {{'hcq.patch_group' op needs a non-negative start and a positive count, got [0, 0]}}
+  // expected-error @+1 {{'hcq.patch_group' op property 'count' failed to satisfy constraint: a positive 64-bit integer}}
   hcq.patch_group %p offsets %o[0, 0] i32 var(%n) : !hcq.buffer<8xi8, AMD:0>, !hcq.buffer<4xi32, CPU:0>, i32
+}
+
+// -----
+
+// Tests that a patch group starts inside the offset table.
+hcq.schedule @e(%n: i32) {
+  %p = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<8xi8, AMD:0>
+  %o = hcq.placeholder offtbl slot 2 : !hcq.buffer<4xi32, CPU:0>
+  // expected-error @+1 {{'hcq.patch_group' op property 'start' failed to satisfy constraint: a non-negative 64-bit integer}}
+  hcq.patch_group %p offsets %o[-1, 1] i32 var(%n) : !hcq.buffer<8xi8, AMD:0>, !hcq.buffer<4xi32, CPU:0>, i32
 }
 
 // -----
@@ -937,7 +947,7 @@ hcq.schedule @e() {
 hcq.schedule @e(%n: i32) {
   %p = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<8xi8, AMD:0>
   %o = hcq.placeholder offtbl slot 2 : !hcq.buffer<4xi32, CPU:0>
-  // expected-error @+1 {{'hcq.patch_group' op patch width must be 32 or 64, got 16}}
+  // expected-error @+1 {{'hcq.patch_group' op property 'bits' failed to satisfy constraint: 32 or 64}}
   "hcq.patch_group"(%p, %o, %n) <{start = 0 : i64, count = 1 : i64, bits = 16 : i32, word = #hcq.word<variable, 0, 0, full, 0, 0, 1>}> : (!hcq.buffer<8xi8, AMD:0>, !hcq.buffer<4xi32, CPU:0>, i32) -> ()
 }
 

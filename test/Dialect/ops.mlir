@@ -150,6 +150,10 @@ hcq.schedule @exe(%x: !hcq.buffer<16xf32, [AMD:0, AMD:1]>, %n: i32) {
   hcq.blob %cb = [0xc0053c00, 0xbebebebe, 0xbebebebe, 0xbebebebe, 0xbebebebe, 0xbfbfbfbf] patches [4: lo(%s), 8: hi(%s), 12: addr(%s + 0)] : !hcq.buffer<256xi8, [AMD:0, AMD:1]>, !hcq.buffer<1xi64, [AMD:0, AMD:1]>
   // CHECK: hcq.blob %[[OFF]] = [0x00000004, 0x00000000, 0x0000000c, 0x00000000] : !hcq.buffer<4xi32, CPU:0>
   hcq.blob %off = [4, 0, 12, 0] : !hcq.buffer<4xi32, CPU:0>
+  // A linked blob of one lane keeps its lane (a property spelled in the
+  // attribute dictionary).
+  // CHECK: hcq.blob %[[CB]] = [0x00000001] : !hcq.buffer<256xi8, [AMD:0, AMD:1]> {lane = 1 : i32}
+  hcq.blob %cb = [1] : !hcq.buffer<256xi8, [AMD:0, AMD:1]> {lane = 1 : i32}
   // CHECK: hcq.inputs %[[IN]] = [%{{.*}}, %{{.*}}] lanes [0, 1] : !hcq.buffer<2xi64, CPU:0>, !hcq.buffer<16xf32, [AMD:0, AMD:1]>, !hcq.buffer<16xf32, [AMD:0, AMD:1]>
   hcq.inputs %in = [%x, %x] lanes [0, 1] : !hcq.buffer<2xi64, CPU:0>, !hcq.buffer<16xf32, [AMD:0, AMD:1]>, !hcq.buffer<16xf32, [AMD:0, AMD:1]>
   // CHECK: hcq.patch_group %[[CB]] offsets %[[OFF]][0, 1] i32 lo(%[[IN]] + 8) : !hcq.buffer<256xi8, [AMD:0, AMD:1]>, !hcq.buffer<4xi32, CPU:0>, !hcq.buffer<2xi64, CPU:0>

@@ -29,7 +29,8 @@ hcq.kernel @k cpu (modify f32) symbol "k" library "libk.so"
 // -----
 
 // Tests that an unknown kernel target is named.
-// expected-error @+1 {{expected string or keyword containing one of the following enum values for attribute 'target' [cpu, amd, builtin]}}
+// expected-error @+2 {{expected keyword for where a kernel's code comes from}}
+// expected-error @+1 {{invalid value for property target}}
 hcq.kernel @k 3 () symbol "k" library "libk.so"
 
 // -----
@@ -84,6 +85,15 @@ hcq.schedule @s(%b: !hcq.buffer<4xf32, AMD:0>) {
 
 // -----
 
+// Tests that a blob's lane is an i32.
+hcq.executable @e() {
+  %p = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<8xi8, AMD:0>
+  // expected-error @+1 {{'lane' must be an i32, got "one"}}
+  hcq.blob %p = [0x1] : !hcq.buffer<8xi8, AMD:0> {lane = "one"}
+}
+
+// -----
+
 // Tests that blob data are 32-bit words.
 hcq.executable @e() {
   %p = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<8xi8, AMD:0>
@@ -105,7 +115,8 @@ hcq.schedule @s(%b: !hcq.buffer<4xf32, AMD:0>) {
 
 // Tests that an unknown placeholder tag is named.
 hcq.schedule @s() {
-  // expected-error @+1 {{expected string or keyword containing one of the following enum values for attribute 'tag' [signal, timeline_signal,}}
+  // expected-error @+2 {{expected one of [signal, timeline_signal, timeline_value, epoch, sentinel_signal, timestamp, staging, cmdbuf, kernargs, program, scratch, inputs, offtbl, host_function, event_mailbox, interrupt_event] for what a placeholder buffer becomes when linked, got: register}}
+  // expected-error @+1 {{invalid value for property tag}}
   %p = hcq.placeholder register slot 1 : !hcq.buffer<1xi64, AMD:0>
 }
 

@@ -6,6 +6,7 @@
 include "mlir/IR/OpBase.td"
 include "mlir/IR/AttrTypeBase.td"
 include "mlir/IR/EnumAttr.td"
+include "mlir/IR/Properties.td"
 
 def HCQ_Dialect : Dialect {
   let name = "hcq";
@@ -57,6 +58,18 @@ def HCQ_I64Attr : TypedSignlessIntegerAttrBase<I64, "int64_t",
     "64-bit signless integer attribute"> {
   let convertFromStorage = "$_self.getValue().getSExtValue()";
 }
+
+//===----------------------------------------------------------------------===//
+// Scalar properties, their ranges checked by ODS
+//===----------------------------------------------------------------------===//
+
+def HCQ_NonNegativeI64Prop : ConfinedProp<I64Prop, CPred<"$_self >= 0">,
+    "a non-negative 64-bit integer">;
+def HCQ_PositiveI64Prop : ConfinedProp<I64Prop, CPred<"$_self > 0">,
+    "a positive 64-bit integer">;
+/// The width of a stream's words or a patch: 32 or 64 bits.
+def HCQ_WordBitsProp : ConfinedProp<I32Prop,
+    CPred<"$_self == 32 || $_self == 64">, "32 or 64">;
 
 //===----------------------------------------------------------------------===//
 // Enums

@@ -172,10 +172,10 @@ def HCQ_KernelOp : HCQ_Op<"kernel", [Symbol]> {
         symbol "vadd_f32" library "libkernels.so"
     ```
   }];
-  let arguments = (ins SymbolNameAttr:$sym_name, HCQ_KernelTarget:$target,
+  let arguments = (ins SymbolNameAttr:$sym_name, EnumProp<HCQ_KernelTarget>:$target,
                        HCQ_AccessArrayAttr:$arg_access,
                        TypeArrayAttr:$arg_types,
-                       DefaultValuedAttr<HCQ_I64Attr, "0">:$num_vars,
+                       DefaultValuedProp<HCQ_NonNegativeI64Prop, "0">:$num_vars,
                        OptionalAttr<StrAttr>:$symbol,
                        OptionalAttr<StrAttr>:$library,
                        OptionalAttr<HCQ_CodeObjectAttr>:$code_object);
@@ -238,7 +238,7 @@ def HCQ_ViewOp : HCQ_Op<"view", [Pure, HCQ_InExecutable]> {
     within it. Dependencies are tracked on the byte range of the underlying
     buffer, so disjoint views do not wait on each other.
   }];
-  let arguments = (ins HCQ_AnyBuffer:$source, HCQ_I64Attr:$offset);
+  let arguments = (ins HCQ_AnyBuffer:$source, HCQ_NonNegativeI64Prop:$offset);
   let results = (outs HCQ_AnyBuffer:$result);
   let assemblyFormat = [{
     $source `[` $offset `]` attr-dict `:` qualified(type($source)) `->`
@@ -286,9 +286,9 @@ def HCQ_CopyOp : HCQ_Op<"copy", [HCQ_InSubmit, HCQ_InExecutable,
     have the same size and lie within their buffers. Enqueued on the source
     device (pushing is faster than pulling).
   }];
-  let arguments = (ins HCQ_AnyBuffer:$dst, HCQ_I64Attr:$dst_offset,
-                       HCQ_I64Attr:$dst_size, HCQ_AnyBuffer:$src,
-                       HCQ_I64Attr:$src_offset, HCQ_I64Attr:$src_size);
+  let arguments = (ins HCQ_AnyBuffer:$dst, I64Prop:$dst_offset,
+                       I64Prop:$dst_size, HCQ_AnyBuffer:$src,
+                       I64Prop:$src_offset, I64Prop:$src_size);
   let assemblyFormat = [{
     $dst `[` $dst_offset `,` $dst_size `]` `,`
     $src `[` $src_offset `,` $src_size `]` attr-dict `:`
@@ -345,8 +345,8 @@ def HCQ_PlaceholderOp : HCQ_Op<"placeholder", [Pure, HCQ_InExecutable]> {
     %t = hcq.placeholder timeline_signal device volatile : !hcq.buffer<1xi64, AMD:0>
     ```
   }];
-  let arguments = (ins HCQ_PlaceholderTag:$tag, HCQ_I64Attr:$slot,
-                       UnitAttr:$is_volatile);
+  let arguments = (ins EnumProp<HCQ_PlaceholderTag>:$tag, HCQ_NonNegativeI64Prop:$slot,
+                       UnitProp:$is_volatile);
   let results = (outs HCQ_AnyBuffer:$result);
   let assemblyFormat = [{
     $tag custom<PlaceholderSlot>(ref($tag), $slot)
@@ -383,7 +383,7 @@ def HCQ_SubmitOp : HCQ_Op<"submit", [NoTerminator, SingleBlock]> {
 class HCQ_SignalOp<string mnemonic> : HCQ_Op<mnemonic,
     [AttrSizedOperandSegments, HasParent<"SubmitOp">, HCQ_InSubmit]> {
   let arguments = (ins Variadic<HCQ_AnyBuffer>:$signals,
-                       Optional<HCQ_AnyBuffer>:$value_buffer, HCQ_I64Attr:$value);
+                       Optional<HCQ_AnyBuffer>:$value_buffer, I64Prop:$value);
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     /// The signal lane `lane` uses: one signal serves every lane.
@@ -540,7 +540,7 @@ def HCQ_CmdsOp : HCQ_Op<"cmds", [HCQ_InSubmit]> {
     hcq.cmds cmdbuf i32 [0xc0023f00, lo(%k + 0), hi(%k + 0)] : !hcq.linear
     ```
   }];
-  let arguments = (ins HCQ_PlaceholderTag:$tag, I32Attr:$word_bits,
+  let arguments = (ins EnumProp<HCQ_PlaceholderTag>:$tag, HCQ_WordBitsProp:$word_bits,
                        HCQ_WordsProp:$words, HCQ_SymbolsProp:$symbols,
                        Variadic<AnyType>:$refs);
   let results = (outs Optional<HCQ_LinearType>:$linear);
@@ -575,7 +575,7 @@ def HCQ_BlobOp : HCQ_Op<"blob", [HCQ_InExecutable]> {
   }];
   let arguments = (ins HCQ_AnyBuffer:$target, HCQ_DwordsProp:$data,
                        HCQ_SymbolsProp:$patches, Variadic<AnyType>:$refs,
-                       OptionalAttr<I32Attr>:$lane);
+                       OptionalProp<I32Prop>:$lane);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
   let extraClassDeclaration = [{
@@ -623,7 +623,8 @@ def HCQ_PatchGroupOp : HCQ_Op<"patch_group", [HCQ_HostStep]> {
     ```
   }];
   let arguments = (ins HCQ_AnyBuffer:$target, HCQ_AnyBuffer:$offsets,
-                       HCQ_I64Attr:$start, HCQ_I64Attr:$count, I32Attr:$bits,
+                       HCQ_NonNegativeI64Prop:$start, HCQ_PositiveI64Prop:$count,
+                       HCQ_WordBitsProp:$bits,
                        HCQ_WordAttr:$word, AnyType:$source);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
@@ -635,7 +636,7 @@ def HCQ_EnqueueOp : HCQ_Op<"enqueue"> {
     What a submit becomes once sealed: the first `size` bytes of the
     command-buffer placeholder are pushed onto `queue` of each device.
   }];
-  let arguments = (ins HCQ_AnyBuffer:$cmdbuf, HCQ_I64Attr:$size,
+  let arguments = (ins HCQ_AnyBuffer:$cmdbuf, I64Prop:$size,
                        HCQ_DevicesAttr:$devices, HCQ_QueueAttr:$queue);
   let assemblyFormat = [{
     $cmdbuf `[` $size `]` `on` custom<Devices>($devices) `queue`
@@ -673,8 +674,8 @@ def HCQ_PushOp : HCQ_Op<"push", [HCQ_HostStep]> {
     hcq.push %ib[16] pm4 on AMD:0 queue COMPUTE:0 : !hcq.buffer<128xi8, AMD:0>
     ```
   }];
-  let arguments = (ins HCQ_AnyBuffer:$source, HCQ_I64Attr:$size,
-                       HCQ_PushMode:$mode, HCQ_DevicesAttr:$devices,
+  let arguments = (ins HCQ_AnyBuffer:$source, I64Prop:$size,
+                       EnumProp<HCQ_PushMode>:$mode, HCQ_DevicesAttr:$devices,
                        HCQ_QueueAttr:$queue);
   let assemblyFormat = [{
     $source `[` $size `]` $mode `on` custom<Devices>($devices) `queue`
