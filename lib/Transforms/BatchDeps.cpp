@@ -106,8 +106,10 @@ private:
   SmallVector<Cmd> waitsFor(ArrayRef<SmallVector<LaneAccess>> lanes,
                             DevicesAttr devices, QueueAttr queue, int64_t tag,
                             bool writeAll);
-  SmallVector<Submit> mergeSubmits(SmallVector<Submit> submits,
-                                   int64_t batchSize);
+  /// Groups `submits` into the submits they merge into, each group's
+  /// parts in order.
+  static SmallVector<SmallVector<const Submit *>>
+  mergeSubmits(ArrayRef<Submit> submits, int64_t batchSize);
   static void emitSubmit(OpBuilder &builder, ArrayRef<const Submit *> parts);
 
   PlaceholderCache &placeholders;
@@ -245,8 +247,8 @@ SmallVector<Cmd> Batch::waitsFor(ArrayRef<SmallVector<LaneAccess>> lanes,
 }
 
 /// The seed's `_merge_queues`.
-SmallVector<Submit> Batch::mergeSubmits(SmallVector<Submit> submits,
-                                        int64_t batchSize) {
+SmallVector<SmallVector<const Submit *>>
+Batch::mergeSubmits(ArrayRef<Submit> submits, int64_t batchSize) {
   SmallVector<std::pair<Attribute, Attribute>> keys;
   bool anyCpu = false;
   for (const Submit &s : submits) {
@@ -257,25 +259,23 @@ SmallVector<Submit> Batch::mergeSubmits(SmallVector<Submit> submits,
   }
   // CPU queues run their work inline and can block on another queue: keep
   // multi-queue CPU work in schedule order, merging could deadlock.
-  if (anyCpu && llvm::any_of(keys, [&](auto &k) { return k != keys[0]; }))
-    return submits;
-
-  auto mergeGroup = [](ArrayRef<Submit *> group) {
-    Submit merged = *group.front();
-    for (Submit *s : group.drop_front())
-      merged.cmds.append(s->cmds.begin(), s->cmds.end());
+  SmallVector<SmallVector<const Submit *>> merged;
+  if (anyCpu && llvm::any_of(keys, [&](auto &k) { return k != keys[0]; })) {
+    for (const Submit &submit : submits)
+      merged.push_back({&submit});
     return merged;
-  };
-  SmallVector<Submit> merged;
+  }
+
   // Open groups in the order of their latest submit, as the seed's dict.
-  SmallVector<std::pair<std::pair<Attribute, Attribute>, SmallVector<Submit *>>>
+  SmallVector<
+      std::pair<std::pair<Attribute, Attribute>, SmallVector<const Submit *>>>
       opened;
   DenseMap<std::pair<Attribute, Attribute>, int64_t> limits;
   for (size_t index = 0; index < submits.size(); ++index) {
-    Submit &submit = submits[index];
+    const Submit &submit = submits[index];
     std::pair<Attribute, Attribute> key = keys[index];
     auto it = llvm::find_if(opened, [&](auto &o) { return o.first == key; });
-    SmallVector<Submit *> group;
+    SmallVector<const Submit *> group;
     if (it == opened.end()) {
       // First submit on this queue: close open groups on the same queue that
       // share devices, so their submit order is kept.
@@ -283,7 +283,7 @@ SmallVector<Submit> Batch::mergeSubmits(SmallVector<Submit> submits,
         auto oDevices = cast<DevicesAttr>(o->first.first);
         if (o->first.second == key.second &&
             oDevices.intersects(submit.devices)) {
-          merged.push_back(mergeGroup(o->second));
+          merged.push_back(std::move(o->second));
           o = opened.erase(o);
         } else {
           ++o;
@@ -294,8 +294,8 @@ SmallVector<Submit> Batch::mergeSubmits(SmallVector<Submit> submits,
       opened.erase(it);
       int64_t &limit = limits.try_emplace(key, batchSize).first->second;
       if (limit && static_cast<int64_t>(group.size()) >= limit) {
-        merged.push_back(mergeGroup(group));
-        group.clear();
+        merged.push_back(std::move(group));
+        group = {};
         limit *= 2;
       }
     }
@@ -303,7 +303,7 @@ SmallVector<Submit> Batch::mergeSubmits(SmallVector<Submit> submits,
     opened.push_back({key, std::move(group)});
   }
   for (auto &o : opened)
-    merged.push_back(mergeGroup(o.second));
+    merged.push_back(std::move(o.second));
   return merged;
 }
 
@@ -485,7 +485,9 @@ void Batch::emit(OpBuilder &builder, int64_t batchSize) {
         wait.signals.resize(1);
       submit.cmds.push_back(std::move(wait));
     }
-    submit.cmds.append(callWaits[tag].begin(), callWaits[tag].end());
+    submit.cmds.append(std::make_move_iterator(callWaits[tag].begin()),
+                       std::make_move_iterator(callWaits[tag].end()));
+    callWaits[tag] = {};
     Value start, end;
     if (profile) {
       start = placeholders.getSignal(PlaceholderTag::timestamp, nextSlot++,
@@ -514,9 +516,8 @@ void Batch::emit(OpBuilder &builder, int64_t batchSize) {
     fence();
   for (auto &reset : resets)
     reset();
-  SmallVector<Submit> merged = mergeSubmits(std::move(submits), batchSize);
-  for (const Submit &submit : merged)
-    emitSubmit(builder, {&submit});
+  for (ArrayRef<const Submit *> parts : mergeSubmits(submits, batchSize))
+    emitSubmit(builder, parts);
   for (auto &finalizer : finalizers)
     finalizer();
   for (const ProfileName &p : profiles)

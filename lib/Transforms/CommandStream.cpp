@@ -25,19 +25,24 @@ Word WordOperands::word(WordKind kind, uint64_t value, ArrayRef<Value> lanes,
   ArrayRef<Value> run = lanes;
   if (llvm::all_equal(lanes))
     run = lanes.take_front();
-  std::vector<const void *> key;
-  for (Value v : run)
-    key.push_back(v.getAsOpaquePointer());
-  auto [it, inserted] = runs.try_emplace(key, refs.size());
-  if (inserted)
-    refs.append(run.begin(), run.end());
-  return Word{kind,
-              value,
-              it->second,
-              part,
-              shift,
-              orBits,
-              static_cast<uint32_t>(run.size())};
+  int32_t ref;
+  if (run.size() == 1) {
+    // Most words name one value: no key to build.
+    auto [it, inserted] = singles.try_emplace(run.front(), refs.size());
+    if (inserted)
+      refs.push_back(run.front());
+    ref = it->second;
+  } else {
+    std::vector<const void *> key;
+    for (Value v : run)
+      key.push_back(v.getAsOpaquePointer());
+    auto [it, inserted] = runs.try_emplace(key, refs.size());
+    if (inserted)
+      refs.append(run.begin(), run.end());
+    ref = it->second;
+  }
+  return Word{
+      kind, value, ref, part, shift, orBits, static_cast<uint32_t>(run.size())};
 }
 
 void CommandStream::word(WordKind kind, uint64_t value, ArrayRef<Value> lanes,

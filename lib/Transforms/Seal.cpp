@@ -39,8 +39,10 @@ struct Blob {
   void resize(size_t bytes, uint8_t fill) {
     dwords.resize(bytes / 4, int32_t(uint32_t(fill) * 0x01010101u));
   }
-  /// Link-time patches: byte offset, word, the word's operands.
-  SmallVector<std::tuple<int64_t, Word, SmallVector<Value>>> patches;
+  /// Link-time patches (the symbols table, byte offsets) and the values
+  /// they name.
+  SmallVector<int64_t> patches;
+  WordOperands operands;
   Value placeholder;
 };
 
@@ -136,18 +138,20 @@ LogicalResult SealPass::seal(SubmitOp submit, PlaceholderCache &placeholders) {
       int64_t at = streamOffset[cmds] + i * width;
       uint8_t *bytes = blob.bytes() + at;
       std::fill(bytes, bytes + width, UNKNOWN_BYTE);
-      SmallVector<Value> operands(refs.slice(word.ref, word.lanes));
+      SmallVector<Value, 4> operands(refs.slice(word.ref, word.lanes));
       if (word.kind == WordKind::address &&
           llvm::all_of(operands, isLinkTime)) {
         // An indirect stream is now its tag's placeholder at its offset.
-        Word patch = word;
+        uint64_t value = word.value;
         for (Value &operand : operands) {
           if (auto linear = operand.getDefiningOp<CmdsOp>()) {
-            patch.value = word.value + streamOffset[linear];
+            value = word.value + streamOffset[linear];
             operand = blobs[linear.getTag()].placeholder;
           }
         }
-        blob.patches.push_back({at, patch, operands});
+        appendSymbol(blob.patches, at,
+                     blob.operands.word(word.kind, value, operands, word.part,
+                                        word.shift, word.orBits));
         continue;
       }
       if (word.lanes != 1)
@@ -167,19 +171,13 @@ LogicalResult SealPass::seal(SubmitOp submit, PlaceholderCache &placeholders) {
   OpBuilder builder(submit);
   Location loc = submit.getLoc();
   for (auto &[tag, blob] : blobs) {
-    WordOperands operands;
-    SmallVector<int64_t> patches;
-    for (auto &[at, word, lanesOfWord] : blob.patches) {
-      Word patch = operands.word(word.kind, word.value, lanesOfWord, word.part,
-                                 word.shift, word.orBits);
-      appendSymbol(patches, at, patch);
-    }
-    // The blob's bytes move into the op: a big submit's command buffer is
-    // not copied again.
-    auto op =
-        BlobOp::create(builder, loc, blob.placeholder, ArrayRef<int32_t>{},
-                       patches, operands.values(), /*lane=*/std::nullopt);
+    // The blob's bytes and patches move into the op: a big submit's command
+    // buffer is not copied again.
+    auto op = BlobOp::create(builder, loc, blob.placeholder,
+                             ArrayRef<int32_t>{}, ArrayRef<int64_t>{},
+                             blob.operands.values(), /*lane=*/std::nullopt);
     op.getProperties().data = std::move(blob.dwords);
+    op.getProperties().patches = std::move(blob.patches);
   }
 
   if (!runtime.empty()) {

@@ -27,6 +27,8 @@ public:
 
 private:
   llvm::SmallVector<mlir::Value> refs;
+  /// Where each single value and each run of per-lane values starts.
+  llvm::DenseMap<mlir::Value, int32_t> singles;
   std::map<std::vector<const void *>, int32_t> runs;
 };
 
