@@ -4,9 +4,11 @@
 Like batch-deps.py, but through the whole pipeline, so the encoder needs a
 real code object: the generator's kernel @k is the test kernels' `vadd`
 (built into build/test/Inputs by the build), launched with three buffers.
-Best of 3 runs; prints each pass's seconds and the microseconds per call.
+Best of 3 runs (one for a million calls); prints each pass's seconds, the
+microseconds of pass time per call, the whole run's seconds and its peak
+RSS.
 
-  bench/pipeline.py [build-dir]
+  bench/pipeline.py [build-dir] [--no-million]
 """
 import os
 import subprocess
@@ -16,7 +18,9 @@ import tempfile
 from passtiming import time_passes
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-build = sys.argv[1] if len(sys.argv) > 1 else os.path.join(root, "build")
+args = [a for a in sys.argv[1:] if not a.startswith("--")]
+million = "--no-million" not in sys.argv[1:]
+build = args[0] if args else os.path.join(root, "build")
 opt = os.path.join(build, "bin", "hcq-opt")
 code_object = os.path.join(build, "test", "Inputs", "kernels-gfx1100.o")
 passes = ["HCQStageCopies", "HCQAttachTargets", "HCQMaterializeBuiltins",
@@ -25,7 +29,7 @@ passes = ["HCQStageCopies", "HCQAttachTargets", "HCQMaterializeBuiltins",
 
 
 def run(path):
-    return time_passes(opt, path, ["--hcq-pipeline"], passes)
+    return time_passes(opt, path, ["--hcq-pipeline"], passes, with_rss=True)
 
 
 with tempfile.TemporaryDirectory() as tmp:
@@ -40,15 +44,17 @@ with tempfile.TemporaryDirectory() as tmp:
                         "--symbol", "vadd"], stdout=f, check=True)
     print("{:>8} ".format("calls") +
           " ".join("{:>12}".format(p[3:15]) for p in passes) +
-          " {:>9} {:>9}".format("us/call", "total s"))
-    for n in (1000, 10000, 100000):
+          " {:>9} {:>9} {:>8}".format("us/call", "total s", "peak MB"))
+    for n in (1000, 10000, 100000) + ((1000000,) if million else ()):
         path = os.path.join(tmp, "s.mlir")
         with open(path, "w") as f:
             subprocess.run([sys.executable,
                             os.path.join(root, "bench", "gen_schedule.py"),
                             str(n), "1", kernel], stdout=f, check=True)
-        best = min((run(path) for _ in range(3)), key=lambda r: sum(r[0]))
-        times, total = best
+        runs = 1 if n >= 1000000 else 3
+        best = min((run(path) for _ in range(runs)), key=lambda r: sum(r[0]))
+        times, total, rss = best
         print("{:>8} ".format(n) +
               " ".join("{:>11.4f}s".format(t) for t in times) +
-              " {:>9.2f} {:>9.2f}".format(sum(times) * 1e6 / n, total))
+              " {:>9.2f} {:>9.2f} {:>8.0f}".format(sum(times) * 1e6 / n,
+                                                   total, rss), flush=True)

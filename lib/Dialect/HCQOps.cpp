@@ -1084,7 +1084,7 @@ ParseResult CmdsOp::parse(OpAsmParser &parser, OperationState &result) {
 
   WordRefParser words{parser, {}, {}};
   unsigned bits = bitsType.getIntOrFloatBitWidth();
-  WordStreamBuilder stream;
+  WordStreamBuilder stream(bits);
   if (parser.parseCommaSeparatedList(
           OpAsmParser::Delimiter::Square, [&]() -> ParseResult {
             SMLoc loc = parser.getCurrentLocation();
@@ -1110,8 +1110,8 @@ ParseResult CmdsOp::parse(OpAsmParser &parser, OperationState &result) {
   Properties &props = result.getOrAddProperties<Properties>();
   props.setTag(*tag);
   props.setWordBits(bits);
-  props.setWords(stream.dwords(bits));
-  props.setSymbols(stream.symbols);
+  props.words = std::move(stream.units);
+  props.symbols = std::move(stream.symbols);
   if (*tag != PlaceholderTag::cmdbuf)
     result.addTypes(LinearType::get(ctx));
   return success();

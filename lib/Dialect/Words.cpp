@@ -55,14 +55,3 @@ void hcq::appendSymbol(llvm::SmallVectorImpl<int64_t> &fields, int64_t at,
        int64_t(word.value), int64_t(word.orBits)});
 }
 
-llvm::SmallVector<int32_t> WordStreamBuilder::dwords(unsigned bits) const {
-  llvm::SmallVector<int32_t> out;
-  out.reserve(dense.size() * (bits / 32));
-  for (uint64_t value : dense) {
-    assert((bits == 64 || value <= UINT32_MAX) && "a 32-bit word of more");
-    out.push_back(int32_t(uint32_t(value)));
-    if (bits == 64)
-      out.push_back(int32_t(uint32_t(value >> 32)));
-  }
-  return out;
-}

@@ -36,9 +36,14 @@ struct AttachTargetsPass
         builder.getArrayAttr({AMDTargetAttr::get(&getContext(), amd),
                               CPUTargetAttr::get(&getContext())});
     // A schedule that names its targets keeps them.
+    bool changed = false;
     for (ScheduleOp schedule : getSchedules(getOperation()))
-      if (!schedule->hasAttr(TARGETS_ATTR))
+      if (!schedule->hasAttr(TARGETS_ATTR)) {
         schedule->setAttr(TARGETS_ATTR, targets);
+        changed = true;
+      }
+    if (!changed)
+      markAllAnalysesPreserved();
   }
 };
 

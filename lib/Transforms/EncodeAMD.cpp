@@ -368,7 +368,7 @@ LogicalResult Encoder::dispatch(LaunchOp launch, DevicesAttr devices,
   // Kernel arguments, C-like: each buffer's 64-bit address, then each bound
   // variable as 32 bits, zero-padded to the descriptor's size, with the
   // hidden arguments the kernel reads where its metadata puts them.
-  CommandStream kernargs(ctx);
+  CommandStream kernargs(ctx, 32);
   for (Value buffer : launch.getBuffers())
     kernargs.addressLoHi(buffer);
   for (Value var : launch.getVars()) {
@@ -415,7 +415,7 @@ LogicalResult Encoder::dispatch(LaunchOp launch, DevicesAttr devices,
          0});
   }
   Value args =
-      kernargs.build(builder, launch.getLoc(), PlaceholderTag::kernargs, 32)
+      std::move(kernargs).build(builder, launch.getLoc(), PlaceholderTag::kernargs)
           .getLinear();
   Value program =
       placeholders.getProgram(FlatSymbolRefAttr::get(kernel.getSymNameAttr()),
@@ -621,7 +621,7 @@ LogicalResult encodeSubmit(SubmitOp submit, Encoder &encoder,
   SmallVector<Operation *> original =
       llvm::map_to_vector(body, [](Operation &op) { return &op; });
   OpBuilder builder = OpBuilder::atBlockEnd(&body);
-  CommandStream cmds(submit.getContext());
+  CommandStream cmds(submit.getContext(), 32);
   QueueKind queue = submit.getQueue().getKind();
   if (queue == QueueKind::COMPUTE) {
     StreamSink sink(cmds, indirectBufferDwords);
@@ -634,7 +634,7 @@ LogicalResult encodeSubmit(SubmitOp submit, Encoder &encoder,
   } else {
     return submit.emitOpError("an AMD device has no SUBMIT queue");
   }
-  cmds.build(builder, submit.getLoc(), PlaceholderTag::cmdbuf, 32);
+  std::move(cmds).build(builder, submit.getLoc(), PlaceholderTag::cmdbuf);
   for (Operation *op : original)
     op->erase();
   return success();

@@ -28,7 +28,7 @@ LogicalResult encodeSubmit(SubmitOp submit, PlaceholderCache &placeholders,
   SmallVector<Operation *> original =
       llvm::map_to_vector(body, [](Operation &op) { return &op; });
   OpBuilder builder = OpBuilder::atBlockEnd(&body);
-  CommandStream cmds(ctx);
+  CommandStream cmds(ctx, 64);
 
   // One entry: the host function, then its arguments, zero-padded.
   auto entry = [&](cpu::HostFunction function, auto &&fillArguments) {
@@ -100,7 +100,7 @@ LogicalResult encodeSubmit(SubmitOp submit, PlaceholderCache &placeholders,
                        << "launches the amd kernel @" << launch.getKernel()
                        << " on a CPU queue";
               // One 64-bit word per buffer address and bound variable.
-              CommandStream kernargs(ctx);
+              CommandStream kernargs(ctx, 64);
               for (Value buffer : launch.getBuffers())
                 kernargs.address(buffer, WordPart::full);
               for (Value var : launch.getVars())
@@ -113,9 +113,9 @@ LogicalResult encodeSubmit(SubmitOp submit, PlaceholderCache &placeholders,
                         .getElementBytes());
               if (kernargs.size() == 0)
                 kernargs.constant(0);
-              Value args = kernargs
+              Value args = std::move(kernargs)
                                .build(builder, launch.getLoc(),
-                                      PlaceholderTag::kernargs, 64)
+                                      PlaceholderTag::kernargs)
                                .getLinear();
               Value program =
                   placeholders.getProgram(launch.getKernelAttr(), devices, 1);
@@ -134,7 +134,7 @@ LogicalResult encodeSubmit(SubmitOp submit, PlaceholderCache &placeholders,
     if (failed(result))
       return failure();
   }
-  cmds.build(builder, submit.getLoc(), PlaceholderTag::cmdbuf, 64);
+  std::move(cmds).build(builder, submit.getLoc(), PlaceholderTag::cmdbuf);
   for (Operation *op : original)
     op->erase();
   return success();

@@ -26,6 +26,8 @@ struct PrintPacketsPass
   using Base::Base;
 
   void runOnOperation() override {
+    // It only reads the IR.
+    markAllAnalysesPreserved();
     ModuleOp module = getOperation();
     AsmState state(module);
     llvm::raw_ostream &os = llvm::outs();

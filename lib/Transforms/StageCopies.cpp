@@ -43,7 +43,9 @@ private:
 
   LogicalResult stageCopy(IRRewriter &rewriter, CopyOp copy,
                           SmallVectorImpl<CopyOp> &result);
-  void lowerToKernelCopy(IRRewriter &rewriter, CopyOp copy);
+  /// Replaces `copy` by a builtin copy kernel launch when its devices have
+  /// no copy queue; returns whether it did.
+  bool lowerToKernelCopy(IRRewriter &rewriter, CopyOp copy);
   Value getStagingBuffer(IRRewriter &rewriter, ScheduleOp schedule);
   FlatSymbolRefAttr getCopyKernel(ModuleOp module, Type dstType, Type srcType);
 
@@ -151,10 +153,10 @@ static Value viewRange(IRRewriter &rewriter, Location loc, Value buffer,
                         offset / type.getElementBytes());
 }
 
-void StageCopiesPass::lowerToKernelCopy(IRRewriter &rewriter, CopyOp copy) {
+bool StageCopiesPass::lowerToKernelCopy(IRRewriter &rewriter, CopyOp copy) {
   DevicesAttr devices = getEnqueueDevices(copy, hcqKinds);
   if (!devices || copyQueueKinds.contains(devices.front().getKind()))
-    return;
+    return false;
   BufferType dstType = getBufferType(copy.getDst());
   BufferType srcType = getBufferType(copy.getSrc());
   int64_t size = copy.getSrcSize();
@@ -183,6 +185,7 @@ void StageCopiesPass::lowerToKernelCopy(IRRewriter &rewriter, CopyOp copy) {
                    rewriter.getDenseI64ArrayAttr({size / elementBytes, 1, 1}),
                    rewriter.getDenseI64ArrayAttr({1, 1, 1}));
   rewriter.eraseOp(copy);
+  return true;
 }
 
 /// Options are checked when the pass manager is set up, before any pass
@@ -217,11 +220,16 @@ void StageCopiesPass::runOnOperation() {
       copies.push_back(op);
   });
   IRRewriter rewriter(&getContext());
+  bool changed = false;
   for (CopyOp op : copies) {
     SmallVector<CopyOp> staged;
     if (failed(stageCopy(rewriter, op, staged)))
       return signalPassFailure();
+    changed |= staged.size() != 1 || staged.front() != op;
     for (CopyOp part : staged)
-      lowerToKernelCopy(rewriter, part);
+      changed |= lowerToKernelCopy(rewriter, part);
   }
+  // Unchanged IR needs no verification after the pass.
+  if (!changed)
+    markAllAnalysesPreserved();
 }

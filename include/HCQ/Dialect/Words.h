@@ -20,6 +20,8 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <cassert>
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -108,20 +110,30 @@ private:
   unsigned perWord;
 };
 
-/// Builds a stream's two properties word by word.
+/// Builds a `bits`-wide stream's two properties word by word, in the form
+/// the op keeps them (so they move into it).
 struct WordStreamBuilder {
-  llvm::SmallVector<uint64_t> dense;
+  explicit WordStreamBuilder(unsigned bits) : perWord(bits / 32) {}
+
+  /// The `words` property: 32-bit units, two per 64-bit word.
+  llvm::SmallVector<int32_t> units;
   llvm::SmallVector<int64_t> symbols;
+
+  /// Appends `word`; a 32-bit stream keeps its low 32 bits of constant (the
+  /// verifier of the words pushed, or the parser, has refused more).
   void push(const Word &word) {
     if (!word.isConstant())
-      appendSymbol(symbols, int64_t(dense.size()), word);
-    dense.push_back(word.isConstant() ? word.value : 0);
+      appendSymbol(symbols, int64_t(size()), word);
+    uint64_t value = word.isConstant() ? word.value : 0;
+    assert((perWord == 2 || value <= UINT32_MAX) && "a 32-bit word of more");
+    units.push_back(int32_t(uint32_t(value)));
+    if (perWord == 2)
+      units.push_back(int32_t(uint32_t(value >> 32)));
   }
-  size_t size() const { return dense.size(); }
-  /// The dense words as the `words` property of a `bits`-wide stream (the
-  /// high halves of 32-bit words are dropped: the verifier of the words
-  /// pushed, or the parser, has refused them).
-  llvm::SmallVector<int32_t> dwords(unsigned bits) const;
+  size_t size() const { return units.size() / perWord; }
+
+private:
+  unsigned perWord;
 };
 
 } // namespace hcq

@@ -34,7 +34,9 @@ private:
 
 class CommandStream {
 public:
-  explicit CommandStream(mlir::MLIRContext *ctx) : ctx(ctx) {}
+  /// A stream of `bits`-wide words (32 for PM4 and SDMA, 64 for CPU queues).
+  CommandStream(mlir::MLIRContext *ctx, unsigned bits)
+      : ctx(ctx), bits(bits), words(bits) {}
 
   void constant(uint64_t value);
   void constants(llvm::ArrayRef<uint32_t> values);
@@ -53,15 +55,17 @@ public:
   void signalValue(mlir::Value valueBuffer, int64_t value, WordPart part);
 
   size_t size() const { return words.size(); }
-  /// Creates the hcq.cmds op at the builder's insertion point.
-  CmdsOp build(mlir::OpBuilder &builder, mlir::Location loc, PlaceholderTag tag,
-               unsigned bits) const;
+  /// Creates the hcq.cmds op at the builder's insertion point; the words
+  /// move into it.
+  CmdsOp build(mlir::OpBuilder &builder, mlir::Location loc,
+               PlaceholderTag tag) &&;
 
 private:
   void word(WordKind kind, uint64_t value, llvm::ArrayRef<mlir::Value> lanes,
             WordPart part, uint32_t shift, uint64_t orBits);
 
   mlir::MLIRContext *ctx;
+  unsigned bits;
   WordStreamBuilder words;
   WordOperands operands;
 };
