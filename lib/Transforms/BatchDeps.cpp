@@ -56,10 +56,6 @@ struct LaneAccess {
   DeviceAttr device; // where that memory lives
 };
 
-static DevicesAttr single(DeviceAttr device) {
-  return DevicesAttr::get(device.getContext(), {device});
-}
-
 /// Everything about one batch (the seed's BatchCtx).
 class Batch {
 public:
@@ -87,6 +83,14 @@ private:
     SmallVector<SmallVector<LaneAccess>> lanes;
   };
 
+  /// `device` alone (uniqued once per batch: attributes are looked up under
+  /// the context's lock).
+  DevicesAttr single(DeviceAttr device) {
+    DevicesAttr &devices = singles[device];
+    if (!devices)
+      devices = DevicesAttr::get(device.getContext(), {device});
+    return devices;
+  }
   int64_t slotFor(QueueAttr queue) {
     auto [it, inserted] = queueSlots.try_emplace(queue, 0);
     if (inserted)
@@ -124,6 +128,9 @@ private:
   DenseMap<std::pair<Attribute, Attribute>, uint64_t> streams;
   llvm::MapVector<Attribute, int64_t> queueSlots;
   DenseSet<int64_t> signalTags;
+  DenseMap<DeviceAttr, DevicesAttr> singles;
+  /// Queue 0 of each kind, by QueueKind.
+  std::array<QueueAttr, 3> queues;
 };
 
 } // namespace
@@ -161,8 +168,9 @@ getLaneAccesses(QueueCallOpInterface call, size_t numLanes,
 }
 
 LogicalResult Batch::add(QueueCallOpInterface call, DevicesAttr devices) {
-  MLIRContext *ctx = call->getContext();
-  QueueAttr queue = QueueAttr::get(ctx, call.getQueueKind(), 0);
+  QueueAttr &queue = queues[static_cast<size_t>(call.getQueueKind())];
+  if (!queue)
+    queue = QueueAttr::get(call->getContext(), call.getQueueKind(), 0);
   FailureOr<SmallVector<SmallVector<LaneAccess>>> lanes =
       getLaneAccesses(call, devices.size(), symbols);
   if (failed(lanes))

@@ -139,10 +139,15 @@ Value PlaceholderCache::get(PlaceholderTag tag, int64_t slot, BufferType type,
 
 Value PlaceholderCache::getSignal(PlaceholderTag tag, int64_t slot,
                                   DevicesAttr devices) {
+  Value &value =
+      signals[{static_cast<uint32_t>(tag), slot, devices.getAsOpaquePointer()}];
+  if (value)
+    return value;
   MLIRContext *ctx = schedule.getContext();
-  return get(tag, slot,
-             BufferType::get(ctx, 1, IntegerType::get(ctx, 64), devices),
-             /*isVolatile=*/true);
+  return value =
+             get(tag, slot,
+                 BufferType::get(ctx, 1, IntegerType::get(ctx, 64), devices),
+                 /*isVolatile=*/true);
 }
 
 Value PlaceholderCache::getProgram(FlatSymbolRefAttr kernel,

@@ -97,8 +97,11 @@ private:
   ScheduleOp schedule;
   mlir::Operation *last = nullptr;
   int64_t nextSlot = -1;
-  std::map<std::tuple<uint32_t, int64_t, const void *>, mlir::Value> cache;
-  std::map<std::pair<const void *, const void *>, mlir::Value> programs;
+  /// By (tag, slot, type); signals also by (tag, slot, devices), which
+  /// spares building their type.
+  llvm::DenseMap<std::tuple<uint32_t, int64_t, const void *>, mlir::Value>
+      cache, signals;
+  llvm::DenseMap<std::pair<const void *, const void *>, mlir::Value> programs;
 };
 
 } // namespace hcq
