@@ -1,9 +1,10 @@
 //===- CompileCache.h - Pipeline results by content -------------*- C++ -*-===//
 //
 // The seed's compile cache (section 8): a schedule compiled once is not
-// compiled again. Keyed by the input's content and the pipeline options, so
-// an embedding compiler that rebuilds the same schedule gets the executable
-// it already has.
+// compiled again. Keyed by a digest (BLAKE3) of the input's content, walked
+// rather than printed, and of the pipeline options, so an embedding compiler
+// that rebuilds the same schedule in the same context gets the executable it
+// already has.
 //
 //===----------------------------------------------------------------------===//
 
