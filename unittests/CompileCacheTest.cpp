@@ -69,45 +69,36 @@ TEST(CompileCache, KeysAreContentNotSpellingOrLocations) {
   ctx.loadDialect<hcq::HCQDialect>();
   hcq::CompileCache cache;
   hcq::PipelineOptions options;
-  auto compile = [&](const char *text) {
+  auto compile = [&](const std::string &text) {
     OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, &ctx);
     EXPECT_TRUE(module);
     FailureOr<ModuleOp> result = cache.compile(*module, options);
     EXPECT_TRUE(succeeded(result));
     return succeeded(result) ? *result : ModuleOp();
   };
-  // (A schedule's argument names are content: the executable keeps them.)
-  const char *const twoBuffers = R"mlir(
-hcq.kernel @k cpu (write f32, read f32) symbol "k" library "libk.so"
-hcq.schedule @s(%a: !hcq.buffer<16xf32, CPU:0>) {
-  %t = hcq.alloc : !hcq.buffer<16xf32, CPU:0>
-  hcq.launch @k(%a, %t : !hcq.buffer<16xf32, CPU:0>, !hcq.buffer<16xf32, CPU:0>) global [4, 1, 1] local [1, 1, 1]
-}
-)mlir";
+  // One schedule, spelled with `t` for its temporary, `operands` for the
+  // launch's and `tail` after the launch. (A schedule's argument names are
+  // content: the executable keeps them.)
+  auto schedule = [](std::string t, std::string operands, std::string tail) {
+    return "hcq.kernel @k cpu (write f32, read f32) symbol \"k\" library "
+           "\"libk.so\"\n"
+           "hcq.schedule @s(%a: !hcq.buffer<16xf32, CPU:0>) {\n"
+           "  %" +
+           t +
+           " = hcq.alloc : !hcq.buffer<16xf32, CPU:0>\n"
+           "  hcq.launch @k(" +
+           operands +
+           " : !hcq.buffer<16xf32, CPU:0>, "
+           "!hcq.buffer<16xf32, CPU:0>) global [4, 1, 1] local [1, 1, 1]" +
+           tail + "\n}\n";
+  };
+  std::string twoBuffers = schedule("t", "%a, %t", "");
   // Another value name, a location: the same content.
-  const char *const renamed = R"mlir(
-hcq.kernel @k cpu (write f32, read f32) symbol "k" library "libk.so"
-hcq.schedule @s(%a: !hcq.buffer<16xf32, CPU:0>) {
-  %tmp = hcq.alloc : !hcq.buffer<16xf32, CPU:0> loc("model.py":3:1)
-  hcq.launch @k(%a, %tmp : !hcq.buffer<16xf32, CPU:0>, !hcq.buffer<16xf32, CPU:0>) global [4, 1, 1] local [1, 1, 1] loc("model.py":4:1)
-}
-)mlir";
+  std::string renamed = schedule("tmp", "%a, %tmp", " loc(\"model.py\":4:1)");
   // The operands swapped: another schedule.
-  const char *const swapped = R"mlir(
-hcq.kernel @k cpu (write f32, read f32) symbol "k" library "libk.so"
-hcq.schedule @s(%a: !hcq.buffer<16xf32, CPU:0>) {
-  %t = hcq.alloc : !hcq.buffer<16xf32, CPU:0>
-  hcq.launch @k(%t, %a : !hcq.buffer<16xf32, CPU:0>, !hcq.buffer<16xf32, CPU:0>) global [4, 1, 1] local [1, 1, 1]
-}
-)mlir";
+  std::string swapped = schedule("t", "%t, %a", "");
   // A discardable attribute more: another module.
-  const char *const tagged = R"mlir(
-hcq.kernel @k cpu (write f32, read f32) symbol "k" library "libk.so"
-hcq.schedule @s(%a: !hcq.buffer<16xf32, CPU:0>) {
-  %t = hcq.alloc : !hcq.buffer<16xf32, CPU:0>
-  hcq.launch @k(%a, %t : !hcq.buffer<16xf32, CPU:0>, !hcq.buffer<16xf32, CPU:0>) global [4, 1, 1] local [1, 1, 1] {note = "x"}
-}
-)mlir";
+  std::string tagged = schedule("t", "%a, %t", " {note = \"x\"}");
   ModuleOp first = compile(twoBuffers);
   EXPECT_EQ(compile(renamed), first);
   EXPECT_EQ(cache.hits(), 1u);
