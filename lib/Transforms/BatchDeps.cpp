@@ -354,6 +354,8 @@ void Batch::emit(OpBuilder &builder, int64_t batchSize) {
 
   // Waits of every call, in schedule order.
   SmallVector<SmallVector<Cmd>> callWaits;
+  callWaits.reserve(numCalls);
+  producers.reserve(producers.size() + numCalls);
   for (auto [tag, info] : llvm::enumerate(calls))
     callWaits.push_back(waitsFor(info.lanes, info.devices, info.queue, tag,
                                  /*writeAll=*/false));
@@ -433,6 +435,7 @@ void Batch::emit(OpBuilder &builder, int64_t batchSize) {
   // One submit per call: the timeline sync on a queue's first use,
   // timestamps, the call, and a signal store if someone waits on it.
   SmallVector<Submit> submits;
+  submits.reserve(numCalls);
   // Which call each timestamp pair times, named after the batch.
   struct ProfileName {
     Location loc;

@@ -414,9 +414,9 @@ LogicalResult Encoder::dispatch(LaunchOp launch, DevicesAttr devices,
          info.privateSegmentBytes, info.groupSegmentBytes, 0, 0, 0, 0, 0, 0, 0,
          0});
   }
-  Value args =
-      std::move(kernargs).build(builder, launch.getLoc(), PlaceholderTag::kernargs)
-          .getLinear();
+  Value args = std::move(kernargs)
+                   .build(builder, launch.getLoc(), PlaceholderTag::kernargs)
+                   .getLinear();
   Value program =
       placeholders.getProgram(FlatSymbolRefAttr::get(kernel.getSymNameAttr()),
                               devices, info.image.size());
@@ -623,6 +623,13 @@ LogicalResult encodeSubmit(SubmitOp submit, Encoder &encoder,
   OpBuilder builder = OpBuilder::atBlockEnd(&body);
   CommandStream cmds(submit.getContext(), 32);
   QueueKind queue = submit.getQueue().getKind();
+  // A dispatch is about 60 dwords (8 of them symbolic), anything else at
+  // most 16 (4).
+  size_t launches = 0;
+  for (Operation &op : body)
+    launches += isa<LaunchOp>(op);
+  cmds.reserve(60 * launches + 16 * (original.size() - launches),
+               8 * launches + 4 * (original.size() - launches));
   if (queue == QueueKind::COMPUTE) {
     StreamSink sink(cmds, indirectBufferDwords);
     if (failed(encoder.encodeCompute(submit, builder, sink)))

@@ -97,9 +97,11 @@ LogicalResult SealPass::seal(SubmitOp submit, PlaceholderCache &placeholders) {
   // Lay the streams out: each in its tag's blob, padded to 128 bytes.
   llvm::MapVector<PlaceholderTag, Blob> blobs;
   DenseMap<Operation *, int64_t> streamOffset;
+  DenseMap<PlaceholderTag, size_t> symbolicWords;
   for (CmdsOp cmds : streams) {
     Blob &blob = blobs[cmds.getTag()];
     streamOffset[cmds] = blob.size();
+    symbolicWords[cmds.getTag()] += cmds.getSymbols().size() / SYMBOL_FIELDS;
     size_t bytes = cmds.getNumWords() * (cmds.getWordBits() / 8);
     blob.resize(blob.size() + llvm::alignTo(bytes, BLOB_ALIGNMENT),
                 PADDING_BYTE);
@@ -111,6 +113,8 @@ LogicalResult SealPass::seal(SubmitOp submit, PlaceholderCache &placeholders) {
                                 IntegerType::get(ctx, 8), devices);
     blob.placeholder = placeholders.get(tag, placeholders.freshSlot(), type,
                                         /*isVolatile=*/false);
+    // At most every symbolic word is a link patch.
+    blob.patches.reserve(symbolicWords.lookup(tag) * SYMBOL_FIELDS);
   }
 
   // Words: constants into the bytes, the rest into patches.

@@ -55,6 +55,11 @@ public:
   void signalValue(mlir::Value valueBuffer, int64_t value, WordPart part);
 
   size_t size() const { return words.size(); }
+  /// Room for `count` words, `symbolic` of them symbolic: a big stream is
+  /// not copied as it grows.
+  void reserve(size_t count, size_t symbolic) {
+    words.reserve(count, symbolic);
+  }
   /// Creates the hcq.cmds op at the builder's insertion point; the words
   /// move into it.
   CmdsOp build(mlir::OpBuilder &builder, mlir::Location loc,
