@@ -12,6 +12,8 @@
 #include "KFDSim.h"
 #include "SharedSchedules.h"
 
+#include "HCQ/Target/AMD/PM4.h"
+
 #include "gtest/gtest.h"
 
 #include <cstdlib>
@@ -139,6 +141,122 @@ TEST(Hardware, ProducerAndConsumerShareGpuMemoryAcrossThreeGpus) {
       ASSERT_EQ(out[run].data<float>()[i],
                 8 * inputs[run][i] * float(run % 7 - 3))
           << "run " << run << " i " << i;
+}
+
+TEST(Hardware, CommandBuffersSplitOverIndirectBuffersRunWhole) {
+  // The producer and consumer with indirect buffers of 64 dwords: each
+  // compute submit is padded with NOPs at multiples of 64 and pushed as
+  // several INDIRECT_BUFFER packets through the kernel driver's queues.
+  ASSERT_FALSE(target().empty()) << "run under the simulated kernel driver";
+  auto runtime = Runtime::create(hardware());
+  hcq::test::Schedules s = hcq::test::amdSchedules(target());
+  auto withSmallBuffers = [](std::string source) {
+    size_t schedule = source.find("hcq.schedule @");
+    size_t body = source.find(") {\n", schedule);
+    source.insert(body + 1, " attributes {hcq.targets = [#hcq.amd_target<"
+                            "chip = \"" +
+                                target() +
+                                "\", indirect_buffer_dwords = 64>, "
+                                "#hcq.cpu_target]}");
+    return source;
+  };
+  auto producer = load(*runtime, withSmallBuffers(s.producer));
+  auto consumer = load(*runtime, withSmallBuffers(s.consumer));
+  ASSERT_TRUE(producer && consumer);
+  Buffer x = allocate(*runtime, 0, 4096);
+  ASSERT_TRUE(x);
+  constexpr int RUNS = 50;
+  std::vector<Buffer> a, out;
+  for (int run = 0; run < RUNS; ++run) {
+    a.push_back(allocate(*runtime, 1, 4096));
+    out.push_back(allocate(*runtime, 2, 4096));
+    ASSERT_TRUE(a.back() && out.back());
+    for (int i = 0; i < 1024; ++i)
+      a.back().data<float>()[i] = float(i % 13 - run);
+    ASSERT_FALSE(static_cast<bool>(producer->run(
+        {bufferArgument({&a.back()}), bufferArgument({&x}),
+         Argument::variable(1024), Argument::variable(floatBits(3))})))
+        << run;
+    ASSERT_FALSE(static_cast<bool>(
+        consumer->run({bufferArgument({&x}), bufferArgument({&out.back()}),
+                       Argument::variable(1024)})))
+        << run;
+  }
+  hcq::Error e = runtime->synchronize();
+  ASSERT_FALSE(static_cast<bool>(e)) << hcq::toString(std::move(e));
+  for (int run = 0; run < RUNS; ++run)
+    for (int i = 0; i < 1024; ++i)
+      ASSERT_EQ(out[run].data<float>()[i], 8 * float(i % 13 - run) * 3.0f)
+          << "run " << run << " i " << i;
+}
+
+TEST(Hardware, AHungGpuQueueIsStoppedAndLaterCallsFailAtOnce) {
+  // The reader's DISPATCH_DIRECT turned into opcode 0xEE: the simulated
+  // GPU's compute queue stops, as a hung queue does. The first synchronize
+  // reports it after the wait timeout; from then on the queue is dead, so
+  // the next run, synchronize and the frees of 50 buffers do not wait
+  // again, and the runtime goes away.
+  namespace pm4 = hcq::amd::pm4;
+  ASSERT_FALSE(target().empty()) << "run under the simulated kernel driver";
+  hcq::PipelineOptions opts;
+  opts.target = target();
+  std::optional<Executable> exe = hcq::test::compileExecutable(
+      hcq::test::amdSchedules(target()).reader, opts);
+  ASSERT_TRUE(exe);
+  bool corrupted = false;
+  for (Blob &blob : exe->blobs) {
+    auto *words = reinterpret_cast<uint32_t *>(blob.data.data());
+    if (blob.data.size() < 4 ||
+        words[0] !=
+            pm4::packet3(pm4::WAIT_REG_MEM, pm4::wait_reg_mem::BODY_DWORDS))
+      continue;
+    for (size_t at = 0; at * 4 < blob.data.size() && !corrupted;
+         at += pm4::packetCount(words[at]) + 2)
+      if (pm4::packetOpcode(words[at]) == pm4::DISPATCH_DIRECT) {
+        words[at] = pm4::packet3(0xEE, pm4::dispatch_direct::BODY_DWORDS);
+        corrupted = true;
+      }
+  }
+  ASSERT_TRUE(corrupted);
+
+  RuntimeOptions options = hardware();
+  options.waitTimeout = std::chrono::milliseconds(300);
+  auto runtime = Runtime::create(options);
+  hcq::Expected<std::unique_ptr<LoadedExecutable>> reader = runtime->load(*exe);
+  ASSERT_TRUE(static_cast<bool>(reader));
+  std::vector<Buffer> buffers;
+  for (int i = 0; i < 50; ++i) {
+    buffers.push_back(allocate(*runtime, 0, 4096));
+    ASSERT_TRUE(buffers.back());
+  }
+  auto args = [&] {
+    return std::vector<Argument>{bufferArgument({&buffers[0]}),
+                                 bufferArgument({&buffers[1]}),
+                                 Argument::variable(1024)};
+  };
+  ASSERT_FALSE(static_cast<bool>((*reader)->run(args())));
+  hcq::Error first = runtime->synchronize();
+  ASSERT_TRUE(static_cast<bool>(first));
+  std::string message = hcq::toString(std::move(first));
+  EXPECT_NE(message.find("AMD:0 COMPUTE:0"), std::string::npos) << message;
+  EXPECT_NE(message.find("has not finished after 300 ms"), std::string::npos)
+      << message;
+
+  auto start = std::chrono::steady_clock::now();
+  hcq::Error again = (*reader)->run(args());
+  ASSERT_TRUE(static_cast<bool>(again));
+  message = hcq::toString(std::move(again));
+  EXPECT_NE(message.find("hang detected: AMD:0 COMPUTE:0: the work at read "
+                         "pointer"),
+            std::string::npos)
+      << message;
+  EXPECT_NE(message.find("(the GPU's queues are stopped)"), std::string::npos)
+      << message;
+  EXPECT_TRUE(static_cast<bool>(runtime->synchronize()));
+  buffers.clear();
+  reader->reset();
+  EXPECT_LT(std::chrono::steady_clock::now() - start,
+            std::chrono::milliseconds(250));
 }
 
 TEST(Hardware, HostWaitsSleepOnTheGpuInterrupt) {

@@ -330,10 +330,20 @@ Error DeviceImpl::synchronize() {
   // queues have (nearly) drained when they are looked at.
   std::vector<Queue *> all;
   forEachQueue([&](Queue &q) { all.push_back(&q); });
+  // A GPU queue that stops does not start again by itself (a driver resets
+  // it): it is dead from then on, so every later run and wait fails at once
+  // with its fault instead of waiting out the timeout again.
   auto stuck = [&](Queue &queue) {
-    return runtimeError(queue.getName() + ": " + queue.describeRunning() +
-                        " has not finished after " +
-                        std::to_string(queue.waitTimeout().count()) + " ms");
+    std::string what = queue.describeRunning() + " has not finished after " +
+                       std::to_string(queue.waitTimeout().count()) + " ms";
+    if (gpu && !queue.isDead()) {
+      queue.reportStopped(what + " (the GPU's queues are stopped)");
+      // The GPU's other queues may wait for it forever: all of them stop
+      // before any memory they use is freed.
+      for (Queue *other : all)
+        other->halt();
+    }
+    return runtimeError(queue.getName() + ": " + what);
   };
   if (gpu) {
     if (Error e = waitForTimeline()) {
@@ -460,7 +470,8 @@ Error RuntimeImpl::takeQueueError() {
       if (queue.isDead()) {
         flags.error.store(true);
         if (!fault)
-          first = "device fault: " + error;
+          first = (queue.isStopped() ? "hang detected: " : "device fault: ") +
+                  error;
         fault = true;
       } else if (!error.empty() && first.empty()) {
         first = "hang detected: " + error;

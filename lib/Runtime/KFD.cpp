@@ -522,10 +522,15 @@ public:
       : AMDRing(std::move(name), pm4, memory, timeout, std::move(flags)),
         gpu(gpu) {}
   ~KFDQueue() override {
-    if (queueId != NO_QUEUE)
-      consumeError(gpu.destroyQueue(queueId));
+    halt();
     for (uint64_t address : owned)
       gpu.free(address);
+  }
+
+  void halt() override {
+    if (queueId != NO_QUEUE)
+      consumeError(gpu.destroyQueue(queueId));
+    queueId = NO_QUEUE;
   }
 
   /// Nothing on the host knows what the GPU is doing: anything that stops

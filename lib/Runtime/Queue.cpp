@@ -56,6 +56,9 @@ bool Queue::waitWhileMoving(std::function<bool()> done) {
 }
 
 bool Queue::waitIdle() {
+  // A dead queue that no host thread drains (a GPU's) never moves again.
+  if (isDead() && !thread.joinable())
+    return idle();
   return waitWhileMoving([&] { return idle(); });
 }
 
@@ -145,6 +148,11 @@ void Queue::reportFault(const std::string &what) {
   report(what);
   dead.store(true, std::memory_order_release);
   flags.fault.store(true, std::memory_order_release);
+}
+
+void Queue::reportStopped(const std::string &what) {
+  stopped.store(true, std::memory_order_release);
+  reportFault(what);
 }
 
 void Queue::reportHang(uint64_t signal, uint64_t value, uint64_t current) {

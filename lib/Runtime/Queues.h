@@ -186,10 +186,15 @@ public:
   /// the fault.
   void reportHang(uint64_t signal, uint64_t value, uint64_t current);
   void reportFault(const std::string &what);
+  /// A fault that is a hang: a GPU queue that stopped moving, which the
+  /// runtime then stops for good (it is reported as a hang, every time).
+  void reportStopped(const std::string &what);
   /// The error to report, if any: a hang once, a fault every time.
   std::string takeError();
   /// Whether this queue faulted.
   bool isDead() const { return dead.load(std::memory_order_acquire); }
+  /// Whether it was stopped because it hung (reportStopped).
+  bool isStopped() const { return stopped.load(std::memory_order_acquire); }
   /// Whether any queue of the executable faulted.
   bool deviceFaulted() const {
     return flags.fault.load(std::memory_order_acquire);
@@ -208,6 +213,10 @@ public:
   /// What the queue is running that does not time out by itself ("kernel
   /// @spin (hcq_spin)"), or nothing when it is idle or in a wait.
   virtual std::string describeRunning() const = 0;
+  /// Stops the device executing the queue for good, after its device hung
+  /// (a GPU's queue is destroyed, as a driver's reset would: nothing of it
+  /// touches memory afterwards). Host-drained queues need nothing.
+  virtual void halt() {}
 
   const std::string &getName() const { return name; }
   std::chrono::milliseconds waitTimeout() const { return timeout; }
@@ -258,7 +267,7 @@ private:
   std::thread thread;
   std::atomic<bool> stopping{false}, exited{false};
   std::atomic<uint64_t> wakeCount{0};
-  std::atomic<bool> dead{false};
+  std::atomic<bool> dead{false}, stopped{false};
   std::mutex errorMutex;
   std::string error;
 };

@@ -60,10 +60,11 @@
 // RUN: %kfdsim HCQ_KFD_SIM_GPUS=gfx1100,gfx1100 hcq-run %t/gfx1100.mlir --amd=hardware --arg f32:64:arange --arg f32:64:fill=0 --arg i32=64 --runs 100 --print 4 2>&1 | FileCheck %s --check-prefix=GFX942
 
 // Tests that a wait the GPU never sees satisfied is a hang named by device
-// and queue within the timeout, and that the process still ends.
+// and queue within the timeout, that the GPU's queues are then stopped, and
+// that the process still ends.
 // RUN: not %kfdsim HCQ_KFD_SIM_GPUS=gfx1100 hcq-run %S/Inputs/stuck.mlir --amd=hardware --arg f32:64:fill=0 --timeout-ms 300 2>&1 | FileCheck %s --check-prefix=STUCK
 // RUN: not %kfdsim HCQ_KFD_SIM_GPUS=gfx942 hcq-run %S/Inputs/stuck.mlir --pipeline-options=target=gfx942 --amd=hardware --arg f32:64:fill=0 --timeout-ms 300 2>&1 | FileCheck %s --check-prefix=STUCK
-// STUCK: error: hang detected: AMD:0 COMPUTE:0: the work at read pointer 0 (write pointer 4) has not finished after 300 ms
+// STUCK: error: hang detected: AMD:0 COMPUTE:0: the work at read pointer 0 (write pointer 4) has not finished after 300 ms (the GPU's queues are stopped)
 
 // Tests that code objects for another GPU, GPUs hcq does not encode for,
 // several XCCs and missing GPUs are refused by name before anything runs.
