@@ -25,15 +25,24 @@ OwningOpRef<ModuleOp> parse(MLIRContext &ctx, int grid) {
   return parseSourceString<ModuleOp>(text, &ctx);
 }
 
-} // namespace
+/// A context with the HCQ dialect and the targets' models, and a cache.
+class CompileCache : public testing::Test {
+protected:
+  CompileCache() : ctx(makeRegistry()) { ctx.loadDialect<hcq::HCQDialect>(); }
+  static DialectRegistry makeRegistry() {
+    DialectRegistry registry;
+    hcq::registerTargetInterfaces(registry);
+    return registry;
+  }
 
-TEST(CompileCache, CompilesEachContentOnce) {
-  DialectRegistry registry;
-  hcq::registerTargetInterfaces(registry);
-  MLIRContext ctx(registry);
-  ctx.loadDialect<hcq::HCQDialect>();
+  MLIRContext ctx;
   hcq::CompileCache cache;
   hcq::PipelineOptions options;
+};
+
+} // namespace
+
+TEST_F(CompileCache, CompilesEachContentOnce) {
 
   OwningOpRef<ModuleOp> first = parse(ctx, 4), again = parse(ctx, 4),
                         other = parse(ctx, 8);
@@ -62,13 +71,7 @@ TEST(CompileCache, CompilesEachContentOnce) {
   EXPECT_EQ(cache.hits(), 1u);
 }
 
-TEST(CompileCache, KeysAreContentNotSpellingOrLocations) {
-  DialectRegistry registry;
-  hcq::registerTargetInterfaces(registry);
-  MLIRContext ctx(registry);
-  ctx.loadDialect<hcq::HCQDialect>();
-  hcq::CompileCache cache;
-  hcq::PipelineOptions options;
+TEST_F(CompileCache, KeysAreContentNotSpellingOrLocations) {
   auto compile = [&](const std::string &text) {
     OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, &ctx);
     EXPECT_TRUE(module);

@@ -19,6 +19,7 @@
 #include <cstdlib>
 #include <dlfcn.h>
 #include <fstream>
+#include <functional>
 #include <random>
 #include <time.h>
 
@@ -97,6 +98,41 @@ long mappings() {
   return count;
 }
 
+/// Runs `producer` then `consumer` `runs` times without waiting in between,
+/// each run with buffers of its own (a on AMD:1, out on AMD:2; x on AMD:0
+/// shared), a[i] = input(run, i) and the producer's scale scale(run); then
+/// checks every run's out = 8 * a * scale, as SharedDevice's interleave.
+void checkProducerConsumer(Runtime &runtime, LoadedExecutable &producer,
+                           LoadedExecutable &consumer, int runs,
+                           const std::function<float(int, int)> &input,
+                           const std::function<int(int)> &scale) {
+  Buffer x = allocate(runtime, 0, 4096);
+  ASSERT_TRUE(x);
+  std::vector<Buffer> a, out;
+  for (int run = 0; run < runs; ++run) {
+    a.push_back(allocate(runtime, 1, 4096));
+    out.push_back(allocate(runtime, 2, 4096));
+    ASSERT_TRUE(a.back() && out.back());
+    for (int i = 0; i < 1024; ++i)
+      a.back().data<float>()[i] = input(run, i);
+    ASSERT_FALSE(static_cast<bool>(producer.run(
+        {bufferArgument({&a.back()}), bufferArgument({&x}),
+         Argument::variable(1024), Argument::variable(floatBits(scale(run)))})))
+        << run;
+    ASSERT_FALSE(static_cast<bool>(
+        consumer.run({bufferArgument({&x}), bufferArgument({&out.back()}),
+                      Argument::variable(1024)})))
+        << run;
+  }
+  hcq::Error e = runtime.synchronize();
+  ASSERT_FALSE(static_cast<bool>(e)) << hcq::toString(std::move(e));
+  for (int run = 0; run < runs; ++run)
+    for (int i = 0; i < 1024; ++i)
+      ASSERT_EQ(out[run].data<float>()[i],
+                8 * input(run, i) * float(scale(run)))
+          << "run " << run << " i " << i;
+}
+
 } // namespace
 
 TEST(Hardware, ProducerAndConsumerShareGpuMemoryAcrossThreeGpus) {
@@ -110,37 +146,17 @@ TEST(Hardware, ProducerAndConsumerShareGpuMemoryAcrossThreeGpus) {
   auto producer = load(*runtime, s.producer);
   auto consumer = load(*runtime, s.consumer);
   ASSERT_TRUE(producer && consumer);
-  Buffer x = allocate(*runtime, 0, 4096);
-  ASSERT_TRUE(x);
   constexpr int RUNS = 300;
   std::mt19937 rng(5);
   std::uniform_int_distribution<int> dist(-50, 50);
-  std::vector<Buffer> a, out;
   std::vector<std::vector<float>> inputs(RUNS, std::vector<float>(1024));
-  for (int run = 0; run < RUNS; ++run) {
-    a.push_back(allocate(*runtime, 1, 4096));
-    out.push_back(allocate(*runtime, 2, 4096));
-    ASSERT_TRUE(a.back() && out.back());
-    for (float &v : inputs[run])
+  for (std::vector<float> &run : inputs)
+    for (float &v : run)
       v = float(dist(rng));
-    std::memcpy(a.back().hostView(), inputs[run].data(), 4096);
-    int scale = run % 7 - 3;
-    ASSERT_FALSE(static_cast<bool>(producer->run(
-        {bufferArgument({&a.back()}), bufferArgument({&x}),
-         Argument::variable(1024), Argument::variable(floatBits(scale))})))
-        << run;
-    ASSERT_FALSE(static_cast<bool>(
-        consumer->run({bufferArgument({&x}), bufferArgument({&out.back()}),
-                       Argument::variable(1024)})))
-        << run;
-  }
-  hcq::Error e = runtime->synchronize();
-  ASSERT_FALSE(static_cast<bool>(e)) << hcq::toString(std::move(e));
-  for (int run = 0; run < RUNS; ++run)
-    for (int i = 0; i < 1024; ++i)
-      ASSERT_EQ(out[run].data<float>()[i],
-                8 * inputs[run][i] * float(run % 7 - 3))
-          << "run " << run << " i " << i;
+  checkProducerConsumer(
+      *runtime, *producer, *consumer, RUNS,
+      [&](int run, int i) { return inputs[run][i]; },
+      [](int run) { return run % 7 - 3; });
 }
 
 TEST(Hardware, CommandBuffersSplitOverIndirectBuffersRunWhole) {
@@ -163,31 +179,10 @@ TEST(Hardware, CommandBuffersSplitOverIndirectBuffersRunWhole) {
   auto producer = load(*runtime, withSmallBuffers(s.producer));
   auto consumer = load(*runtime, withSmallBuffers(s.consumer));
   ASSERT_TRUE(producer && consumer);
-  Buffer x = allocate(*runtime, 0, 4096);
-  ASSERT_TRUE(x);
-  constexpr int RUNS = 50;
-  std::vector<Buffer> a, out;
-  for (int run = 0; run < RUNS; ++run) {
-    a.push_back(allocate(*runtime, 1, 4096));
-    out.push_back(allocate(*runtime, 2, 4096));
-    ASSERT_TRUE(a.back() && out.back());
-    for (int i = 0; i < 1024; ++i)
-      a.back().data<float>()[i] = float(i % 13 - run);
-    ASSERT_FALSE(static_cast<bool>(producer->run(
-        {bufferArgument({&a.back()}), bufferArgument({&x}),
-         Argument::variable(1024), Argument::variable(floatBits(3))})))
-        << run;
-    ASSERT_FALSE(static_cast<bool>(
-        consumer->run({bufferArgument({&x}), bufferArgument({&out.back()}),
-                       Argument::variable(1024)})))
-        << run;
-  }
-  hcq::Error e = runtime->synchronize();
-  ASSERT_FALSE(static_cast<bool>(e)) << hcq::toString(std::move(e));
-  for (int run = 0; run < RUNS; ++run)
-    for (int i = 0; i < 1024; ++i)
-      ASSERT_EQ(out[run].data<float>()[i], 8 * float(i % 13 - run) * 3.0f)
-          << "run " << run << " i " << i;
+  checkProducerConsumer(
+      *runtime, *producer, *consumer, 50,
+      [](int run, int i) { return float(i % 13 - run); },
+      [](int) { return 3; });
 }
 
 TEST(Hardware, AHungGpuQueueIsStoppedAndLaterCallsFailAtOnce) {
