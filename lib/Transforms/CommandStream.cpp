@@ -109,10 +109,9 @@ void CommandStream::signalValue(Value valueBuffer, int64_t value,
 CmdsOp CommandStream::build(OpBuilder &builder, Location loc,
                             PlaceholderTag tag) && {
   Type result = tag == PlaceholderTag::cmdbuf ? Type() : LinearType::get(ctx);
-  auto op = CmdsOp::create(builder, loc,
-                           result ? TypeRange{result} : TypeRange{}, tag, bits,
-                           ArrayRef<int32_t>{}, ArrayRef<int64_t>{},
-                           operands.values());
+  auto op = CmdsOp::create(
+      builder, loc, result ? TypeRange{result} : TypeRange{}, tag, words.bits(),
+      ArrayRef<int32_t>{}, ArrayRef<int64_t>{}, operands.values());
   op.getProperties().words = std::move(words.units);
   op.getProperties().symbols = std::move(words.symbols);
   return op;

@@ -86,13 +86,6 @@ FailureOr<std::vector<uint8_t>> hiddenArguments(LaunchOp launch,
   return bytes;
 }
 
-/// The signals of a wait, store or timestamp as one value per lane.
-SmallVector<Value> lanesOf(ValueRange signals, size_t numLanes) {
-  if (signals.size() == 1)
-    return SmallVector<Value>(numLanes, signals[0]);
-  return llvm::to_vector(signals);
-}
-
 /// An address known at link time: that of `lanes` (one value for every
 /// lane, or one per lane) plus `offset`, shifted right by `shift`, its high
 /// half OR `highBits`. Without lanes, the constant 0 with `highBits` (the
@@ -508,7 +501,6 @@ LogicalResult Encoder::dispatch(LaunchOp launch, DevicesAttr devices,
 
 LogicalResult Encoder::encodeCompute(SubmitOp submit, OpBuilder &builder,
                                      StreamSink &cmds) {
-  size_t lanes = submit.getDevices().size();
   for (Operation &op : submit.getBody().front()) {
     // Kernel arguments are appended to the block as they are made.
     if (isa<CmdsOp>(op))
@@ -522,7 +514,7 @@ LogicalResult Encoder::encodeCompute(SubmitOp submit, OpBuilder &builder,
             .Case([&](WaitOp wait) {
               pm4::emitWaitMemory(
                   cmds, pm4::WAIT_FUNCTION_GEQ,
-                  Address{lanesOf(wait.getSignals(), lanes)},
+                  Address{llvm::to_vector(wait.getSignals())},
                   SignalValue{wait.getValueBuffer(), wait.getValue()},
                   0xFFFFFFFF);
               // gfx9's SDMA engines write memory around the compute L2, and
@@ -536,7 +528,7 @@ LogicalResult Encoder::encodeCompute(SubmitOp submit, OpBuilder &builder,
               return success();
             })
             .Case([&](StoreOp store) {
-              releaseMem(cmds, lanesOf(store.getSignals(), lanes),
+              releaseMem(cmds, llvm::to_vector(store.getSignals()),
                          pm4::DATA_SEL_LOW32, /*flush=*/true,
                          SignalValue{store.getValueBuffer(), store.getValue()});
               if (hostWaitsOn(store))
@@ -544,7 +536,7 @@ LogicalResult Encoder::encodeCompute(SubmitOp submit, OpBuilder &builder,
               return success();
             })
             .Case([&](TimestampOp ts) {
-              releaseMem(cmds, lanesOf(ts.getSlots(), lanes),
+              releaseMem(cmds, llvm::to_vector(ts.getSlots()),
                          pm4::DATA_SEL_GPU_CLOCK,
                          /*flush=*/false, SignalValue{});
               return success();
@@ -563,7 +555,6 @@ LogicalResult Encoder::encodeCompute(SubmitOp submit, OpBuilder &builder,
 }
 
 LogicalResult Encoder::encodeCopy(SubmitOp submit, StreamSink &cmds) {
-  size_t lanes = submit.getDevices().size();
   for (Operation &op : submit.getBody().front()) {
     // Kernel arguments are appended to the block as they are made.
     if (isa<CmdsOp>(op))
@@ -586,14 +577,14 @@ LogicalResult Encoder::encodeCopy(SubmitOp submit, StreamSink &cmds) {
             .Case([&](WaitOp wait) {
               sdma::emitPollMemory(
                   cmds, pm4::WAIT_FUNCTION_GEQ,
-                  Address{lanesOf(wait.getSignals(), lanes)},
+                  Address{llvm::to_vector(wait.getSignals())},
                   SignalValue{wait.getValueBuffer(), wait.getValue()},
                   0xFFFFFFFF, /*interval=*/4, /*retry=*/0xFFF);
               return success();
             })
             .Case([&](StoreOp store) {
               sdma::emitFence(
-                  cmds, Address{lanesOf(store.getSignals(), lanes)},
+                  cmds, Address{llvm::to_vector(store.getSignals())},
                   SignalValue{store.getValueBuffer(), store.getValue()},
                   fenceMType());
               if (hostWaitsOn(store))
@@ -601,7 +592,8 @@ LogicalResult Encoder::encodeCopy(SubmitOp submit, StreamSink &cmds) {
               return success();
             })
             .Case([&](TimestampOp ts) {
-              sdma::emitTimestamp(cmds, Address{lanesOf(ts.getSlots(), lanes)});
+              sdma::emitTimestamp(cmds,
+                                  Address{llvm::to_vector(ts.getSlots())});
               return success();
             })
             .Default([&](Operation *other) {

@@ -24,7 +24,6 @@ LogicalResult encodeSubmit(SubmitOp submit, PlaceholderCache &placeholders,
   Block &body = submit.getBody().front();
   MLIRContext *ctx = submit.getContext();
   DevicesAttr devices = submit.getDevices();
-  size_t lanes = devices.size();
   SmallVector<Operation *> original =
       llvm::map_to_vector(body, [](Operation &op) { return &op; });
   OpBuilder builder = OpBuilder::atBlockEnd(&body);
@@ -42,10 +41,6 @@ LogicalResult encodeSubmit(SubmitOp submit, PlaceholderCache &placeholders,
     while (cmds.size() - start < cpu::ENTRY_WORDS)
       cmds.constant(0);
   };
-  auto lanesOf = [&](ValueRange values) {
-    return values.size() == 1 ? SmallVector<Value>(lanes, values[0])
-                              : llvm::to_vector(values);
-  };
   bool isCopyQueue = submit.getQueue().getKind() == QueueKind::COPY;
 
   for (Operation &op : llvm::make_early_inc_range(body)) {
@@ -56,7 +51,8 @@ LogicalResult encodeSubmit(SubmitOp submit, PlaceholderCache &placeholders,
             .Case([&](BarrierOp) { return success(); })
             .Case([&](WaitOp wait) {
               entry(cpu::HostFunction::Wait, [&] {
-                cmds.address(lanesOf(wait.getSignals()), WordPart::full);
+                cmds.address(llvm::to_vector(wait.getSignals()),
+                             WordPart::full);
                 cmds.signalValue(wait.getValueBuffer(), wait.getValue(),
                                  WordPart::full);
               });
@@ -64,7 +60,8 @@ LogicalResult encodeSubmit(SubmitOp submit, PlaceholderCache &placeholders,
             })
             .Case([&](StoreOp store) {
               entry(cpu::HostFunction::Signal, [&] {
-                cmds.address(lanesOf(store.getSignals()), WordPart::full);
+                cmds.address(llvm::to_vector(store.getSignals()),
+                             WordPart::full);
                 cmds.signalValue(store.getValueBuffer(), store.getValue(),
                                  WordPart::full);
               });
@@ -72,7 +69,7 @@ LogicalResult encodeSubmit(SubmitOp submit, PlaceholderCache &placeholders,
             })
             .Case([&](TimestampOp ts) {
               entry(cpu::HostFunction::Timestamp, [&] {
-                cmds.address(lanesOf(ts.getSlots()), WordPart::full);
+                cmds.address(llvm::to_vector(ts.getSlots()), WordPart::full);
               });
               return success();
             })
@@ -113,10 +110,10 @@ LogicalResult encodeSubmit(SubmitOp submit, PlaceholderCache &placeholders,
                         .getElementBytes());
               if (kernargs.size() == 0)
                 kernargs.constant(0);
-              Value args = std::move(kernargs)
-                               .build(builder, launch.getLoc(),
-                                      PlaceholderTag::kernargs)
-                               .getLinear();
+              Value args =
+                  std::move(kernargs)
+                      .build(builder, launch.getLoc(), PlaceholderTag::kernargs)
+                      .getLinear();
               Value program =
                   placeholders.getProgram(launch.getKernelAttr(), devices, 1);
               ArrayRef<int64_t> global = launch.getGlobalSize();

@@ -131,6 +131,7 @@ struct WordStreamBuilder {
       units.push_back(int32_t(uint32_t(value >> 32)));
   }
   size_t size() const { return units.size() / perWord; }
+  unsigned bits() const { return perWord * 32; }
   /// Room for `words` words, `symbolic` of them symbolic.
   void reserve(size_t words, size_t symbolic) {
     units.reserve(words * perWord);

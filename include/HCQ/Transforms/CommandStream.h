@@ -36,7 +36,7 @@ class CommandStream {
 public:
   /// A stream of `bits`-wide words (32 for PM4 and SDMA, 64 for CPU queues).
   CommandStream(mlir::MLIRContext *ctx, unsigned bits)
-      : ctx(ctx), bits(bits), words(bits) {}
+      : ctx(ctx), words(bits) {}
 
   void constant(uint64_t value);
   void constants(llvm::ArrayRef<uint32_t> values);
@@ -70,7 +70,6 @@ private:
             WordPart part, uint32_t shift, uint64_t orBits);
 
   mlir::MLIRContext *ctx;
-  unsigned bits;
   WordStreamBuilder words;
   WordOperands operands;
 };
