@@ -6,7 +6,9 @@ real code object: the generator's kernel @k is the test kernels' `vadd`
 (built into build/test/Inputs by the build), launched with three buffers.
 Best of 3 runs (one for a million calls); prints each pass's seconds, the
 microseconds of pass time per call, the whole run's seconds and its peak
-RSS.
+RSS. Then 8 calls end to end: the wall time of a plain `hcq-opt
+--hcq-pipeline` run (no timing report), best and median of 30, which is
+mostly the process starting.
 
   bench/pipeline.py [build-dir] [--no-million]
 """
@@ -15,7 +17,7 @@ import subprocess
 import sys
 import tempfile
 
-from passtiming import time_passes
+from passtiming import run_measured, time_passes
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 args = [a for a in sys.argv[1:] if not a.startswith("--")]
@@ -58,3 +60,13 @@ with tempfile.TemporaryDirectory() as tmp:
               " ".join("{:>11.4f}s".format(t) for t in times) +
               " {:>9.2f} {:>9.2f} {:>8.0f}".format(sum(times) * 1e6 / n,
                                                    total, rss), flush=True)
+
+    path = os.path.join(tmp, "s8.mlir")
+    with open(path, "w") as f:
+        subprocess.run([sys.executable,
+                        os.path.join(root, "bench", "gen_schedule.py"),
+                        "8", "1", kernel], stdout=f, check=True)
+    walls = sorted(run_measured([opt, path, "--hcq-pipeline", "-o",
+                                 os.devnull])[1] for _ in range(30))
+    print("8 calls end to end: best {:.1f} ms, median {:.1f} ms (30 runs)"
+          .format(walls[0] * 1e3, walls[len(walls) // 2] * 1e3))

@@ -16,7 +16,8 @@
 # links the archives, and the installed package still names `LLVM`, so an
 # embedding project links hcq's libraries to whatever LLVM its own MLIR
 # links (one copy of LLVM per process; two would register every cl::opt
-# twice). Call it once, after every target is defined.
+# twice). Call it once, after every target is defined; it sets
+# HCQ_LINKS_LLVM_STATICALLY when it did.
 
 option(HCQ_STATIC_LLVM
   "Link hcq's programs against LLVM's static component libraries rather than libLLVM.so (faster start, less memory)"
@@ -123,6 +124,7 @@ function(hcq_link_llvm_statically)
     message(STATUS "HCQ_STATIC_LLVM: not found, left out: ${missing}")
   endif()
 
+  set(HCQ_LINKS_LLVM_STATICALLY TRUE PARENT_SCOPE)
   add_library(HCQLLVMStatic INTERFACE)
   # An archive only contributes the objects a program uses; --as-needed drops
   # the system libraries the components name but the program never calls
