@@ -1001,66 +1001,100 @@ static void printWordOperands(OpAsmPrinter &printer, const Word &word,
                  [&](raw_ostream &, Value v) { printer.printOperand(v); });
 }
 
-/// Bits a patch word writes: 32 for a half, else the width of the value.
-static unsigned getPatchBits(const Word &word, ValueRange refs) {
-  if (word.part != WordPart::full)
-    return 32;
-  if (word.kind == WordKind::variable)
-    return refs[word.ref].getType().getIntOrFloatBitWidth() <= 32 ? 32 : 64;
-  return 64;
-}
+namespace {
+/// What the words of one op may do with each of its operands, worked out
+/// once per operand: an encoded op has hundreds of thousands of symbolic
+/// words over a few operands, and asking each word's operand for its
+/// defining op and type again made verification a fifth of the pipeline.
+class WordOperands {
+public:
+  explicit WordOperands(ValueRange refs) : refs(refs) {
+    facts.reserve(refs.size());
+    for (Value ref : refs) {
+      Type type = ref.getType();
+      Facts f;
+      f.boundVariable = isBoundVariableType(type);
+      f.wideVariable = f.boundVariable && type.getIntOrFloatBitWidth() > 32;
+      f.loadable = isSignalType(type) &&
+                   (getPlaceholder(ref) || isSubmitterArgument(ref));
+      f.linear = isa<LinearType>(type);
+      f.linkTime = f.linear || isLinkTimeBuffer(ref);
+      if (auto buffer = dyn_cast<BufferType>(type))
+        f.byteSize = buffer.getByteSize();
+      facts.push_back(f);
+    }
+  }
 
-/// Checks one operand of a word (each lane's, for a per-lane word).
-static LogicalResult verifyWordOperand(Operation *op, const Word &word,
-                                       size_t index, Value ref) {
-  auto fail = [&]() { return op->emitOpError() << "word #" << index << " "; };
-  Type type = ref.getType();
-  if (word.kind == WordKind::variable) {
-    if (!isBoundVariableType(type))
-      return fail() << "is a variable but its operand has type " << type;
-    if (word.value || word.shift)
-      return fail() << "is a variable and takes no offset or shift";
-    return success();
-  }
-  if (word.kind == WordKind::load) {
-    if (!isSignalType(type) ||
-        !(getPlaceholder(ref) || isSubmitterArgument(ref)))
-      return fail() << "loads from a value that is not a 64-bit placeholder";
-    if (word.shift)
-      return fail() << "is a load and takes no shift";
-    return success();
-  }
-  if (isa<LinearType>(type))
-    return success();
-  auto buffer = dyn_cast<BufferType>(type);
-  if (!buffer)
-    return fail() << "takes the address of a " << type
-                  << ", not a buffer or stream";
-  if (word.value > static_cast<uint64_t>(buffer.getByteSize()))
-    return fail() << "address offset " << word.value << " is outside the "
-                  << buffer.getByteSize() << "-byte buffer";
-  return success();
-}
+  size_t size() const { return refs.size(); }
 
-/// Checks one word against the operands it refers to.
-static LogicalResult verifyWord(Operation *op, const Word &word, size_t index,
-                                ValueRange refs) {
-  auto fail = [&]() { return op->emitOpError() << "word #" << index << " "; };
-  if (word.kind == WordKind::constant) {
-    if (word.ref != -1 || word.part != WordPart::full || word.shift ||
-        word.orBits || word.lanes != 1)
-      return fail() << "is a constant but names an operand, part, shift or "
-                       "bits";
+  /// Bits a patch word writes: 32 for a half, else the width of the value.
+  unsigned getPatchBits(const Word &word) const {
+    if (word.part != WordPart::full)
+      return 32;
+    if (word.kind == WordKind::variable)
+      return facts[word.ref].wideVariable ? 64 : 32;
+    return 64;
+  }
+
+  /// Whether every operand of `word` is memory the link allocates (or a
+  /// stream), so its address is known before the first run.
+  bool isLinkTime(const Word &word) const {
+    for (size_t i = word.ref, e = word.ref + word.lanes; i < e; ++i)
+      if (!facts[i].linkTime)
+        return false;
+    return true;
+  }
+
+  /// Checks one word against the operands it refers to.
+  LogicalResult verify(Operation *op, const Word &word, size_t index) const {
+    auto fail = [&]() { return op->emitOpError() << "word #" << index << " "; };
+    if (word.kind == WordKind::constant) {
+      if (word.ref != -1 || word.part != WordPart::full || word.shift ||
+          word.orBits || word.lanes != 1)
+        return fail() << "is a constant but names an operand, part, shift or "
+                         "bits";
+      return success();
+    }
+    if (word.lanes == 0 || word.ref < 0 || word.ref + word.lanes > size())
+      return fail() << "refers to operands [" << word.ref << ", "
+                    << word.ref + word.lanes << ") but there are " << size();
+    for (size_t i = word.ref, e = word.ref + word.lanes; i < e; ++i) {
+      const Facts &f = facts[i];
+      if (word.kind == WordKind::variable) {
+        if (!f.boundVariable)
+          return fail() << "is a variable but its operand has type "
+                        << refs[i].getType();
+        if (word.value || word.shift)
+          return fail() << "is a variable and takes no offset or shift";
+      } else if (word.kind == WordKind::load) {
+        if (!f.loadable)
+          return fail()
+                 << "loads from a value that is not a 64-bit placeholder";
+        if (word.shift)
+          return fail() << "is a load and takes no shift";
+      } else if (!f.linear) {
+        if (f.byteSize < 0)
+          return fail() << "takes the address of a " << refs[i].getType()
+                        << ", not a buffer or stream";
+        if (word.value > static_cast<uint64_t>(f.byteSize))
+          return fail() << "address offset " << word.value << " is outside the "
+                        << f.byteSize << "-byte buffer";
+      }
+    }
     return success();
   }
-  if (word.lanes == 0 || word.ref < 0 || word.ref + word.lanes > refs.size())
-    return fail() << "refers to operands [" << word.ref << ", "
-                  << word.ref + word.lanes << ") but there are " << refs.size();
-  for (Value ref : refs.slice(word.ref, word.lanes))
-    if (failed(verifyWordOperand(op, word, index, ref)))
-      return failure();
-  return success();
-}
+
+private:
+  struct Facts {
+    bool boundVariable = false, wideVariable = false, loadable = false,
+         linear = false, linkTime = false;
+    /// The buffer's size, or -1 when the operand is not a buffer.
+    int64_t byteSize = -1;
+  };
+  ValueRange refs;
+  SmallVector<Facts> facts;
+};
+} // namespace
 
 //===----------------------------------------------------------------------===//
 // CmdsOp
@@ -1160,18 +1194,19 @@ LogicalResult CmdsOp::verify() {
                          << " words";
   // Each symbolic word is checked against its operands (a pass over the
   // few, not a search per word); constants fit their width by storage.
+  WordOperands operands(getRefs());
   for (size_t k = 0; k < symbols.size(); ++k) {
     int64_t i = symbols.at(k);
     if (stream.constantBits(i) != 0)
       return emitOpError() << "word #" << i
                            << " is symbolic but has constant bits too";
     Word word = symbols.word(k);
-    if (failed(verifyWord(*this, word, i, getRefs())))
+    if (failed(operands.verify(*this, word, i)))
       return failure();
     if (word.lanes != 1 && word.lanes != lanes)
       return emitOpError() << "word #" << i << " has " << word.lanes
                            << " lanes but the submit has " << lanes;
-    if (bits == 32 && getPatchBits(word, getRefs()) != 32)
+    if (bits == 32 && operands.getPatchBits(word) != 32)
       return emitOpError() << "word #" << i
                            << " is 64 bits wide in a 32-bit stream: use "
                               "lo(...) and hi(...)";
@@ -1290,22 +1325,22 @@ LogicalResult BlobOp::verify() {
   SymbolicWords patches = getPatchTable();
   if (std::optional<std::string> why = patches.check())
     return emitOpError() << "patch table " << *why;
+  WordOperands operands(getRefs());
   for (size_t i = 0; i < patches.size(); ++i) {
     int64_t offset = patches.at(i);
     Word word = patches.word(i);
-    if (failed(verifyWord(*this, word, i, getRefs())))
+    if (failed(operands.verify(*this, word, i)))
       return failure();
     if (word.kind != WordKind::address)
       return emitOpError() << "patch #" << i
                            << " must be an address: constants belong in the "
                               "data, variables in an hcq.patch_group";
-    for (Value ref : getRefs().slice(word.ref, word.lanes))
-      if (!isa<LinearType>(ref.getType()) && !isLinkTimeBuffer(ref))
-        return emitOpError()
-               << "patch #" << i
-               << " takes the address of a value that is not a placeholder or "
-                  "program: per-run addresses go through hcq.patch_group";
-    unsigned width = getPatchBits(word, getRefs()) / 8;
+    if (!operands.isLinkTime(word))
+      return emitOpError()
+             << "patch #" << i
+             << " takes the address of a value that is not a placeholder or "
+                "program: per-run addresses go through hcq.patch_group";
+    unsigned width = operands.getPatchBits(word) / 8;
     if (offset < 0 || offset + width > bytes)
       return emitOpError() << "patch #" << i << " at byte " << offset
                            << " is outside the " << bytes << "-byte data";
@@ -1419,7 +1454,7 @@ LogicalResult PatchGroupOp::verify() {
     if (failed(verifyTable(*this, getSource(), PlaceholderTag::inputs, 64,
                            "an address patch's source")))
       return failure();
-  } else if (failed(verifyWord(*this, word, 0, getSource()))) {
+  } else if (failed(WordOperands(getSource()).verify(*this, word, 0))) {
     return failure();
   }
   bool half = word.part != WordPart::full;
