@@ -56,7 +56,8 @@ void DepsTracker::IntervalList::add(int64_t begin, int64_t end, Dep dep,
 
 SmallVector<uint64_t> DepsTracker::access(ArrayRef<Access> accesses, Dep dep) {
   SmallVector<uint64_t> waits;
-  DenseSet<uint64_t> seen;
+  // Most calls wait for a handful of others: keep the set inline.
+  SmallDenseSet<uint64_t, 16> seen;
   auto wait = [&](Dep d) {
     if (seen.insert(d.id).second)
       waits.push_back(d.id);

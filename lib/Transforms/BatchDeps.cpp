@@ -11,8 +11,10 @@
 #include "HCQ/Transforms/Utils.h"
 
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/MapVector.h"
 
+#include <deque>
 #include <numeric>
 
 namespace hcq {
@@ -56,6 +58,10 @@ struct LaneAccess {
   DeviceAttr device; // where that memory lives
 };
 
+/// Per lane of a call, the bytes it touches (a launch touches a few
+/// buffers: kept inline).
+using LaneAccesses = SmallVector<SmallVector<LaneAccess, 4>, 1>;
+
 /// Everything about one batch (the seed's BatchCtx).
 class Batch {
 public:
@@ -80,7 +86,7 @@ private:
     Operation *call;
     DevicesAttr devices;
     QueueAttr queue;
-    SmallVector<SmallVector<LaneAccess>> lanes;
+    LaneAccesses lanes;
   };
 
   /// `device` alone (uniqued once per batch: attributes are looked up under
@@ -107,7 +113,7 @@ private:
     return it->second;
   }
 
-  SmallVector<Cmd> waitsFor(ArrayRef<SmallVector<LaneAccess>> lanes,
+  SmallVector<Cmd> waitsFor(ArrayRef<SmallVector<LaneAccess, 4>> lanes,
                             DevicesAttr devices, QueueAttr queue, int64_t tag,
                             bool writeAll);
   /// Groups `submits` into the submits they merge into, each group's
@@ -121,13 +127,15 @@ private:
   int64_t &nextSlot;
   bool profile;
   llvm::StringMap<unsigned> &callCounts;
-  SmallVector<CallInfo> calls;
+  /// A deque: a batch of many calls grows without moving them.
+  std::deque<CallInfo> calls;
   DepsTracker tracker;
   /// Producer of each dependency id: (device, queue, tag).
   SmallVector<std::tuple<DeviceAttr, QueueAttr, int64_t>> producers;
   DenseMap<std::pair<Attribute, Attribute>, uint64_t> streams;
   llvm::MapVector<Attribute, int64_t> queueSlots;
-  DenseSet<int64_t> signalTags;
+  /// Which calls (by tag) someone waits on: they store their queue signal.
+  llvm::BitVector signalTags;
   DenseMap<DeviceAttr, DevicesAttr> singles;
   /// Queue 0 of each kind, by QueueKind.
   std::array<QueueAttr, 3> queues;
@@ -136,11 +144,11 @@ private:
 } // namespace
 
 /// The lane accesses of a call: per lane, every buffer operand's bytes.
-static FailureOr<SmallVector<SmallVector<LaneAccess>>>
-getLaneAccesses(QueueCallOpInterface call, size_t numLanes,
-                SymbolTableCollection &symbols) {
+static FailureOr<LaneAccesses> getLaneAccesses(QueueCallOpInterface call,
+                                               size_t numLanes,
+                                               SymbolTableCollection &symbols) {
   SmallVector<BufferUse> operands = call.getBufferUses(symbols);
-  SmallVector<SmallVector<LaneAccess>> lanes(numLanes);
+  LaneAccesses lanes(numLanes);
   for (auto [i, operand] : llvm::enumerate(operands)) {
     BufferBase base = getBufferBase(operand.buffer);
     Operation *def = base.base.getDefiningOp();
@@ -171,7 +179,7 @@ LogicalResult Batch::add(QueueCallOpInterface call, DevicesAttr devices) {
   QueueAttr &queue = queues[static_cast<size_t>(call.getQueueKind())];
   if (!queue)
     queue = QueueAttr::get(call->getContext(), call.getQueueKind(), 0);
-  FailureOr<SmallVector<SmallVector<LaneAccess>>> lanes =
+  FailureOr<LaneAccesses> lanes =
       getLaneAccesses(call, devices.size(), symbols);
   if (failed(lanes))
     return failure();
@@ -181,12 +189,12 @@ LogicalResult Batch::add(QueueCallOpInterface call, DevicesAttr devices) {
 
 /// The seed's `_wait_ins`: records the accesses in the tracker and returns
 /// the waits they need.
-SmallVector<Cmd> Batch::waitsFor(ArrayRef<SmallVector<LaneAccess>> lanes,
+SmallVector<Cmd> Batch::waitsFor(ArrayRef<SmallVector<LaneAccess, 4>> lanes,
                                  DevicesAttr devices, QueueAttr queue,
                                  int64_t tag, bool writeAll) {
   SmallVector<Dep> deps;
   for (auto [lane, accesses] : llvm::enumerate(lanes)) {
-    SmallVector<DepsTracker::Access> list;
+    SmallVector<DepsTracker::Access, 8> list;
     for (const LaneAccess &a : accesses) {
       list.push_back(a.access);
       if (writeAll)
@@ -249,7 +257,9 @@ SmallVector<Cmd> Batch::waitsFor(ArrayRef<SmallVector<LaneAccess>> lanes,
         wait.signals.resize(1);
       waits.push_back(std::move(wait));
     }
-    signalTags.insert(key.second);
+    if (key.second >= static_cast<int64_t>(signalTags.size()))
+      signalTags.resize(key.second + 1);
+    signalTags.set(key.second);
   }
   return waits;
 }
@@ -416,7 +426,7 @@ void Batch::emit(OpBuilder &builder, int64_t batchSize) {
 
     // The finalizer waits for every buffer's last access, then stores the
     // host timeline value into the device timeline.
-    SmallVector<SmallVector<LaneAccess>> lanes;
+    LaneAccesses lanes;
     for (DeviceAttr device : group.getDevices()) {
       auto &lane = lanes.emplace_back();
       for (auto &entry : deviceAccesses[device])
@@ -514,7 +524,7 @@ void Batch::emit(OpBuilder &builder, int64_t batchSize) {
     submit.cmds.push_back({Cmd::Call, {}, {}, 0, info.call});
     if (profile)
       submit.cmds.push_back({Cmd::Timestamp, {end}, {}, 0, nullptr});
-    if (signalTags.contains(tag))
+    if (tag < signalTags.size() && signalTags.test(tag))
       submit.cmds.push_back({Cmd::Store,
                              {queueSignal(info.queue, info.devices)},
                              {},
