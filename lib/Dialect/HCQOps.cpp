@@ -1006,9 +1006,9 @@ namespace {
 /// once per operand: an encoded op has hundreds of thousands of symbolic
 /// words over a few operands, and asking each word's operand for its
 /// defining op and type again made verification a fifth of the pipeline.
-class WordOperands {
+class OperandFacts {
 public:
-  explicit WordOperands(ValueRange refs) : refs(refs) {
+  explicit OperandFacts(ValueRange refs) : refs(refs) {
     facts.reserve(refs.size());
     for (Value ref : refs) {
       Type type = ref.getType();
@@ -1194,7 +1194,7 @@ LogicalResult CmdsOp::verify() {
                          << " words";
   // Each symbolic word is checked against its operands (a pass over the
   // few, not a search per word); constants fit their width by storage.
-  WordOperands operands(getRefs());
+  OperandFacts operands(getRefs());
   for (size_t k = 0; k < symbols.size(); ++k) {
     int64_t i = symbols.at(k);
     if (stream.constantBits(i) != 0)
@@ -1325,7 +1325,7 @@ LogicalResult BlobOp::verify() {
   SymbolicWords patches = getPatchTable();
   if (std::optional<std::string> why = patches.check())
     return emitOpError() << "patch table " << *why;
-  WordOperands operands(getRefs());
+  OperandFacts operands(getRefs());
   for (size_t i = 0; i < patches.size(); ++i) {
     int64_t offset = patches.at(i);
     Word word = patches.word(i);
@@ -1454,7 +1454,7 @@ LogicalResult PatchGroupOp::verify() {
     if (failed(verifyTable(*this, getSource(), PlaceholderTag::inputs, 64,
                            "an address patch's source")))
       return failure();
-  } else if (failed(WordOperands(getSource()).verify(*this, word, 0))) {
+  } else if (failed(OperandFacts(getSource()).verify(*this, word, 0))) {
     return failure();
   }
   bool half = word.part != WordPart::full;
