@@ -58,9 +58,10 @@ struct LaneAccess {
   DeviceAttr device; // where that memory lives
 };
 
-/// Per lane of a call, the bytes it touches (a launch touches a few
-/// buffers: kept inline).
-using LaneAccesses = SmallVector<SmallVector<LaneAccess, 4>, 1>;
+/// The bytes one lane of a call touches (a launch touches a few buffers:
+/// kept inline), and those of each of its lanes.
+using LaneAccessList = SmallVector<LaneAccess, 4>;
+using LaneAccesses = SmallVector<LaneAccessList, 1>;
 
 /// Everything about one batch (the seed's BatchCtx).
 class Batch {
@@ -113,9 +114,8 @@ private:
     return it->second;
   }
 
-  SmallVector<Cmd> waitsFor(ArrayRef<SmallVector<LaneAccess, 4>> lanes,
-                            DevicesAttr devices, QueueAttr queue, int64_t tag,
-                            bool writeAll);
+  SmallVector<Cmd> waitsFor(ArrayRef<LaneAccessList> lanes, DevicesAttr devices,
+                            QueueAttr queue, int64_t tag, bool writeAll);
   /// Groups `submits` into the submits they merge into, each group's
   /// parts in order.
   static SmallVector<SmallVector<const Submit *>>
@@ -135,6 +135,7 @@ private:
   DenseMap<std::pair<Attribute, Attribute>, uint64_t> streams;
   llvm::MapVector<Attribute, int64_t> queueSlots;
   /// Which calls (by tag) someone waits on: they store their queue signal.
+  /// Sized to the batch's calls when it is emitted.
   llvm::BitVector signalTags;
   DenseMap<DeviceAttr, DevicesAttr> singles;
   /// Queue 0 of each kind, by QueueKind.
@@ -189,7 +190,7 @@ LogicalResult Batch::add(QueueCallOpInterface call, DevicesAttr devices) {
 
 /// The seed's `_wait_ins`: records the accesses in the tracker and returns
 /// the waits they need.
-SmallVector<Cmd> Batch::waitsFor(ArrayRef<SmallVector<LaneAccess, 4>> lanes,
+SmallVector<Cmd> Batch::waitsFor(ArrayRef<LaneAccessList> lanes,
                                  DevicesAttr devices, QueueAttr queue,
                                  int64_t tag, bool writeAll) {
   SmallVector<Dep> deps;
@@ -257,9 +258,7 @@ SmallVector<Cmd> Batch::waitsFor(ArrayRef<SmallVector<LaneAccess, 4>> lanes,
         wait.signals.resize(1);
       waits.push_back(std::move(wait));
     }
-    if (key.second >= static_cast<int64_t>(signalTags.size()))
-      signalTags.resize(key.second + 1);
-    signalTags.set(key.second);
+    signalTags.set(key.second); // a producer's tag is below the waiter's
   }
   return waits;
 }
@@ -365,6 +364,7 @@ void Batch::emit(OpBuilder &builder, int64_t batchSize) {
   // Waits of every call, in schedule order.
   SmallVector<SmallVector<Cmd>> callWaits;
   callWaits.reserve(numCalls);
+  signalTags.resize(numCalls);
   producers.reserve(producers.size() + numCalls);
   for (auto [tag, info] : llvm::enumerate(calls))
     callWaits.push_back(waitsFor(info.lanes, info.devices, info.queue, tag,
@@ -524,7 +524,7 @@ void Batch::emit(OpBuilder &builder, int64_t batchSize) {
     submit.cmds.push_back({Cmd::Call, {}, {}, 0, info.call});
     if (profile)
       submit.cmds.push_back({Cmd::Timestamp, {end}, {}, 0, nullptr});
-    if (tag < signalTags.size() && signalTags.test(tag))
+    if (signalTags.test(tag))
       submit.cmds.push_back({Cmd::Store,
                              {queueSignal(info.queue, info.devices)},
                              {},
