@@ -14,7 +14,6 @@
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/MapVector.h"
 
-#include <deque>
 #include <numeric>
 
 namespace hcq {
@@ -45,11 +44,13 @@ struct Cmd {
   Operation *call = nullptr;
 };
 
+/// One submit before it becomes IR: its commands are `cmds` (a batch's
+/// submits share one array, so a call's few commands cost no allocation).
 struct Submit {
   DevicesAttr devices;
   QueueAttr queue;
   Location loc;
-  SmallVector<Cmd> cmds;
+  ArrayRef<Cmd> cmds;
 };
 
 /// The bytes of one buffer one lane of a call touches.
@@ -74,8 +75,8 @@ public:
       : placeholders(placeholders), symbols(symbols), nextSlot(nextSlot),
         profile(profile), callCounts(calls) {}
 
-  /// Adds a call enqueued on `devices`; fails on a buffer the pass cannot
-  /// track.
+  /// Adds a call enqueued on `devices` and works out the waits it needs;
+  /// fails on a buffer the pass cannot track.
   LogicalResult add(QueueCallOpInterface call, DevicesAttr devices);
   bool empty() const { return calls.empty(); }
   /// Emits the batch before `insertBefore` and erases nothing: the calls move
@@ -83,11 +84,15 @@ public:
   void emit(OpBuilder &builder, int64_t batchSize);
 
 private:
+  /// What emitting a call needs of it once added: its waits (in
+  /// `callWaits`) and the other devices' memory it touches (in `foreign`),
+  /// as ranges; its buffer accesses are in the tracker by then.
   struct CallInfo {
     Operation *call;
     DevicesAttr devices;
     QueueAttr queue;
-    LaneAccesses lanes;
+    uint32_t waitsBegin, waitsEnd;
+    uint32_t foreignBegin, foreignEnd;
   };
 
   /// `device` alone (uniqued once per batch: attributes are looked up under
@@ -114,8 +119,11 @@ private:
     return it->second;
   }
 
-  SmallVector<Cmd> waitsFor(ArrayRef<LaneAccessList> lanes, DevicesAttr devices,
-                            QueueAttr queue, int64_t tag, bool writeAll);
+  /// Records the accesses of `lanes` as those of call `tag` and appends the
+  /// waits they need to `waits`.
+  void waitsFor(ArrayRef<LaneAccessList> lanes, DevicesAttr devices,
+                QueueAttr queue, int64_t tag, bool writeAll,
+                SmallVectorImpl<Cmd> &waits);
   /// Groups `submits` into the submits they merge into, each group's
   /// parts in order.
   static SmallVector<SmallVector<const Submit *>>
@@ -127,8 +135,21 @@ private:
   int64_t &nextSlot;
   bool profile;
   llvm::StringMap<unsigned> &callCounts;
-  /// A deque: a batch of many calls grows without moving them.
-  std::deque<CallInfo> calls;
+  SmallVector<CallInfo, 0> calls;
+  /// Every call's waits, in call order (CallInfo::waitsBegin/End).
+  SmallVector<Cmd, 0> callWaits;
+  /// Per call, each (memory device, lane) pair of its accesses to another
+  /// device's memory, in access order (CallInfo::foreignBegin/End).
+  SmallVector<std::pair<DeviceAttr, uint32_t>, 0> foreign;
+  /// Every buffer range accessed, per memory device, for the finalizers.
+  llvm::MapVector<
+      Attribute,
+      llvm::MapVector<std::tuple<const void *, uint32_t, int64_t, int64_t>,
+                      LaneAccess>>
+      deviceAccesses;
+  /// The lane accesses of the call being added (kept: its lists' storage
+  /// is reused).
+  LaneAccesses scratchLanes;
   DepsTracker tracker;
   /// Producer of each dependency id: (device, queue, tag).
   SmallVector<std::tuple<DeviceAttr, QueueAttr, int64_t>> producers;
@@ -144,12 +165,15 @@ private:
 
 } // namespace
 
-/// The lane accesses of a call: per lane, every buffer operand's bytes.
-static FailureOr<LaneAccesses> getLaneAccesses(QueueCallOpInterface call,
-                                               size_t numLanes,
-                                               SymbolTableCollection &symbols) {
+/// The lane accesses of a call: per lane, every buffer operand's bytes, into
+/// `lanes`.
+static LogicalResult getLaneAccesses(QueueCallOpInterface call, size_t numLanes,
+                                     SymbolTableCollection &symbols,
+                                     LaneAccesses &lanes) {
   SmallVector<BufferUse> operands = call.getBufferUses(symbols);
-  LaneAccesses lanes(numLanes);
+  lanes.resize(numLanes);
+  for (LaneAccessList &list : lanes)
+    list.clear();
   for (auto [i, operand] : llvm::enumerate(operands)) {
     BufferBase base = getBufferBase(operand.buffer);
     Operation *def = base.base.getDefiningOp();
@@ -173,26 +197,45 @@ static FailureOr<LaneAccesses> getLaneAccesses(QueueCallOpInterface call,
                              type.getDevices().getDevices()[bufferLane]});
     }
   }
-  return lanes;
+  return success();
 }
 
 LogicalResult Batch::add(QueueCallOpInterface call, DevicesAttr devices) {
   QueueAttr &queue = queues[static_cast<size_t>(call.getQueueKind())];
   if (!queue)
     queue = QueueAttr::get(call->getContext(), call.getQueueKind(), 0);
-  FailureOr<LaneAccesses> lanes =
-      getLaneAccesses(call, devices.size(), symbols);
-  if (failed(lanes))
+  if (failed(getLaneAccesses(call, devices.size(), symbols, scratchLanes)))
     return failure();
-  calls.push_back({call, devices, queue, std::move(*lanes)});
+  ArrayRef<LaneAccessList> lanes = scratchLanes;
+
+  // The waits now, in call order as the tracker needs them; the call's
+  // accesses need not be kept.
+  int64_t tag = calls.size();
+  signalTags.push_back(false);
+  auto waitsBegin = static_cast<uint32_t>(callWaits.size());
+  waitsFor(lanes, devices, queue, tag, /*writeAll=*/false, callWaits);
+
+  auto foreignBegin = static_cast<uint32_t>(foreign.size());
+  for (auto [lane, accesses] : llvm::enumerate(lanes)) {
+    DeviceAttr laneDevice = devices.getDevices()[lane];
+    for (const LaneAccess &a : accesses) {
+      deviceAccesses[a.device][{a.access.buffer.base, a.access.buffer.lane,
+                                a.access.begin, a.access.end}] = a;
+      if (a.device != laneDevice && a.device.isHCQ())
+        foreign.push_back({a.device, static_cast<uint32_t>(lane)});
+    }
+  }
+  calls.push_back({call, devices, queue, waitsBegin,
+                   static_cast<uint32_t>(callWaits.size()), foreignBegin,
+                   static_cast<uint32_t>(foreign.size())});
   return success();
 }
 
 /// The seed's `_wait_ins`: records the accesses in the tracker and returns
 /// the waits they need.
-SmallVector<Cmd> Batch::waitsFor(ArrayRef<LaneAccessList> lanes,
-                                 DevicesAttr devices, QueueAttr queue,
-                                 int64_t tag, bool writeAll) {
+void Batch::waitsFor(ArrayRef<LaneAccessList> lanes, DevicesAttr devices,
+                     QueueAttr queue, int64_t tag, bool writeAll,
+                     SmallVectorImpl<Cmd> &waits) {
   SmallVector<Dep> deps;
   for (auto [lane, accesses] : llvm::enumerate(lanes)) {
     SmallVector<DepsTracker::Access, 8> list;
@@ -237,7 +280,6 @@ SmallVector<Cmd> Batch::waitsFor(ArrayRef<LaneAccessList> lanes,
     row.resize(devices.size());
     row[d.lane].push_back(d.device);
   }
-  SmallVector<Cmd> waits;
   for (auto &[key, byLane] : rows) {
     auto queueOfRow = cast<QueueAttr>(key.first);
     size_t depth = 0;
@@ -260,7 +302,6 @@ SmallVector<Cmd> Batch::waitsFor(ArrayRef<LaneAccessList> lanes,
     }
     signalTags.set(key.second); // a producer's tag is below the waiter's
   }
-  return waits;
 }
 
 /// The seed's `_merge_queues`.
@@ -361,26 +402,8 @@ void Batch::emit(OpBuilder &builder, int64_t batchSize) {
   QueueAttr compute = QueueAttr::get(ctx, QueueKind::COMPUTE, 0);
   int64_t numCalls = calls.size();
 
-  // Waits of every call, in schedule order.
-  SmallVector<SmallVector<Cmd>> callWaits;
-  callWaits.reserve(numCalls);
-  signalTags.resize(numCalls);
-  producers.reserve(producers.size() + numCalls);
-  for (auto [tag, info] : llvm::enumerate(calls))
-    callWaits.push_back(waitsFor(info.lanes, info.devices, info.queue, tag,
-                                 /*writeAll=*/false));
-
-  // Every buffer access per device, for the finalizers.
-  llvm::MapVector<
-      Attribute,
-      llvm::MapVector<std::tuple<const void *, uint32_t, int64_t, int64_t>,
-                      LaneAccess>>
-      deviceAccesses;
-  for (const CallInfo &info : calls)
-    for (const auto &lane : info.lanes)
-      for (const LaneAccess &a : lane)
-        deviceAccesses[a.device][{a.access.buffer.base, a.access.buffer.lane,
-                                  a.access.begin, a.access.end}] = a;
+  // Every call's waits are known (Batch::add); every buffer access per
+  // device is in deviceAccesses.
   SmallVector<DeviceAttr> devicesUsed;
   for (auto &entry : deviceAccesses)
     devicesUsed.push_back(cast<DeviceAttr>(entry.first));
@@ -432,20 +455,24 @@ void Batch::emit(OpBuilder &builder, int64_t batchSize) {
       for (auto &entry : deviceAccesses[device])
         lane.push_back(entry.second);
     }
-    Submit fin{group, compute, loc,
-               waitsFor(lanes, group, compute, numCalls, /*writeAll=*/true)};
-    fin.cmds.push_back({Cmd::Store, {timeline}, timelineValue, 0, nullptr});
-    finalizers.push_back(
-        [&builder, fin = std::move(fin), timelineValue, epoch] {
-          emitSubmit(builder, {&fin});
-          FinalizeOp::create(builder, fin.loc, timelineValue, epoch);
-        });
+    SmallVector<Cmd> finCmds;
+    waitsFor(lanes, group, compute, numCalls, /*writeAll=*/true, finCmds);
+    finCmds.push_back({Cmd::Store, {timeline}, timelineValue, 0, nullptr});
+    finalizers.push_back([&builder, group, compute, loc,
+                          finCmds = std::move(finCmds), timelineValue, epoch] {
+      Submit fin{group, compute, loc, finCmds};
+      emitSubmit(builder, {&fin});
+      FinalizeOp::create(builder, loc, timelineValue, epoch);
+    });
   }
 
   // One submit per call: the timeline sync on a queue's first use,
-  // timestamps, the call, and a signal store if someone waits on it.
-  SmallVector<Submit> submits;
-  submits.reserve(numCalls);
+  // timestamps, the call, and a signal store if someone waits on it. The
+  // commands of all go into one array, each submit's a range of it.
+  SmallVector<Cmd, 0> cmds;
+  cmds.reserve(numCalls + callWaits.size() + signalTags.count());
+  SmallVector<std::pair<size_t, size_t>, 0> cmdRanges;
+  cmdRanges.reserve(numCalls);
   // Which call each timestamp pair times, named after the batch.
   struct ProfileName {
     Location loc;
@@ -457,17 +484,16 @@ void Batch::emit(OpBuilder &builder, int64_t batchSize) {
   DenseSet<std::pair<Attribute, Attribute>> seenQueues;
   DenseSet<std::tuple<Attribute, Attribute, Attribute>> seenForeign;
   for (auto [tag, info] : llvm::enumerate(calls)) {
-    Submit submit{info.devices, info.queue, info.call->getLoc(), {}};
+    size_t cmdsBegin = cmds.size();
     if (seenQueues.insert({info.devices, info.queue}).second) {
-      submit.cmds.push_back({Cmd::Barrier, {}, {}, 0, nullptr});
-      submit.cmds.push_back(
-          {Cmd::Wait,
-           {placeholders.getSignal(PlaceholderTag::timeline_signal, 0,
-                                   info.devices)},
-           placeholders.getSignal(PlaceholderTag::timeline_value, 0,
-                                  info.devices),
-           -1,
-           nullptr});
+      cmds.push_back({Cmd::Barrier, {}, {}, 0, nullptr});
+      cmds.push_back({Cmd::Wait,
+                      {placeholders.getSignal(PlaceholderTag::timeline_signal,
+                                              0, info.devices)},
+                      placeholders.getSignal(PlaceholderTag::timeline_value, 0,
+                                             info.devices),
+                      -1,
+                      nullptr});
     }
     // The first time a queue touches another device's memory in the batch,
     // it also waits for that device's timeline: that timeline, not the
@@ -475,18 +501,15 @@ void Batch::emit(OpBuilder &builder, int64_t batchSize) {
     // on the same device) did to that memory. The seed waits only for the
     // queue's own devices, which leaves a write into another device's
     // memory unordered against a different executable's reads there.
-    llvm::MapVector<Attribute, SmallVector<bool>> foreign;
-    for (auto [lane, accesses] : llvm::enumerate(info.lanes)) {
-      DeviceAttr laneDevice = info.devices.getDevices()[lane];
-      for (const LaneAccess &a : accesses)
-        if (a.device != laneDevice && a.device.isHCQ() &&
-            !seenForeign.contains({info.devices, info.queue, a.device})) {
-          SmallVector<bool> &lanes = foreign[a.device];
-          lanes.resize(info.devices.size());
-          lanes[lane] = true;
-        }
-    }
-    for (auto &[device, lanes] : foreign) {
+    llvm::MapVector<Attribute, SmallVector<bool>> foreignLanes;
+    for (auto [device, lane] : ArrayRef(foreign).slice(
+             info.foreignBegin, info.foreignEnd - info.foreignBegin))
+      if (!seenForeign.contains({info.devices, info.queue, device})) {
+        SmallVector<bool> &lanes = foreignLanes[device];
+        lanes.resize(info.devices.size());
+        lanes[lane] = true;
+      }
+    for (auto &[device, lanes] : foreignLanes) {
       auto memory = cast<DeviceAttr>(device);
       seenForeign.insert({info.devices, info.queue, memory});
       Cmd wait{Cmd::Wait,
@@ -504,34 +527,40 @@ void Batch::emit(OpBuilder &builder, int64_t batchSize) {
                           single(info.devices.getDevices()[lane])));
       if (llvm::all_equal(wait.signals))
         wait.signals.resize(1);
-      submit.cmds.push_back(std::move(wait));
+      cmds.push_back(std::move(wait));
     }
-    submit.cmds.append(std::make_move_iterator(callWaits[tag].begin()),
-                       std::make_move_iterator(callWaits[tag].end()));
-    callWaits[tag] = {};
+    cmds.append(std::make_move_iterator(callWaits.begin() + info.waitsBegin),
+                std::make_move_iterator(callWaits.begin() + info.waitsEnd));
     Value start, end;
     if (profile) {
       start = placeholders.getSignal(PlaceholderTag::timestamp, nextSlot++,
                                      info.devices);
       end = placeholders.getSignal(PlaceholderTag::timestamp, nextSlot++,
                                    info.devices);
-      submit.cmds.push_back({Cmd::Timestamp, {start}, {}, 0, nullptr});
+      cmds.push_back({Cmd::Timestamp, {start}, {}, 0, nullptr});
       auto launch = dyn_cast<LaunchOp>(info.call);
       std::string name = launch ? launch.getKernel().str() : "copy";
       name += "#" + std::to_string(callCounts[name]++);
       profiles.push_back({info.call->getLoc(), name, start, end, info.queue});
     }
-    submit.cmds.push_back({Cmd::Call, {}, {}, 0, info.call});
+    cmds.push_back({Cmd::Call, {}, {}, 0, info.call});
     if (profile)
-      submit.cmds.push_back({Cmd::Timestamp, {end}, {}, 0, nullptr});
+      cmds.push_back({Cmd::Timestamp, {end}, {}, 0, nullptr});
     if (signalTags.test(tag))
-      submit.cmds.push_back({Cmd::Store,
-                             {queueSignal(info.queue, info.devices)},
-                             {},
-                             static_cast<int64_t>(tag) + 1,
-                             nullptr});
-    submits.push_back(std::move(submit));
+      cmds.push_back({Cmd::Store,
+                      {queueSignal(info.queue, info.devices)},
+                      {},
+                      static_cast<int64_t>(tag) + 1,
+                      nullptr});
+    cmdRanges.push_back({cmdsBegin, cmds.size()});
   }
+  // The array is complete: the submits can point into it.
+  SmallVector<Submit, 0> submits;
+  submits.reserve(numCalls);
+  for (auto [info, range] : llvm::zip_equal(calls, cmdRanges))
+    submits.push_back(
+        {info.devices, info.queue, info.call->getLoc(),
+         ArrayRef<Cmd>(cmds).slice(range.first, range.second - range.first)});
 
   for (auto &fence : fences)
     fence();
