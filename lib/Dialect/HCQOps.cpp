@@ -1119,22 +1119,29 @@ ParseResult CmdsOp::parse(OpAsmParser &parser, OperationState &result) {
   WordRefParser words{parser, {}, {}};
   unsigned bits = bitsType.getIntOrFloatBitWidth();
   WordStreamBuilder stream(bits);
-  if (parser.parseCommaSeparatedList(
-          OpAsmParser::Delimiter::Square, [&]() -> ParseResult {
-            SMLoc loc = parser.getCurrentLocation();
-            Word word;
-            if (words.parseWord(word))
-              return failure();
-            // A 32-bit stream stores 32 bits of constant per word.
-            uint64_t constant = word.isConstant() ? word.value : word.orBits;
-            if (bits == 32 && constant > UINT32_MAX)
-              return parser.emitError(loc)
-                     << "word #" << stream.size() << " constant " << constant
-                     << " does not fit in 32 bits";
-            stream.push(word);
-            return success();
-          }))
+  auto parseWord = [&]() -> ParseResult {
+    SMLoc loc = parser.getCurrentLocation();
+    Word word;
+    if (words.parseWord(word))
+      return failure();
+    // A 32-bit stream stores 32 bits of constant per word.
+    uint64_t constant = word.isConstant() ? word.value : word.orBits;
+    if (bits == 32 && constant > UINT32_MAX)
+      return parser.emitError(loc) << "word #" << stream.size() << " constant "
+                                   << constant << " does not fit in 32 bits";
+    stream.push(word);
+    return success();
+  };
+  // One bracketed list per segment.
+  stream.beginSegment();
+  if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square, parseWord))
     return failure();
+  while (succeeded(parser.parseOptionalLSquare())) {
+    stream.beginSegment();
+    if (failed(parser.parseOptionalRSquare()) &&
+        (parser.parseCommaSeparatedList(parseWord) || parser.parseRSquare()))
+      return failure();
+  }
   SmallVector<Type> types;
   if (succeeded(parser.parseOptionalColon()) && parser.parseTypeList(types))
     return failure();
@@ -1146,6 +1153,7 @@ ParseResult CmdsOp::parse(OpAsmParser &parser, OperationState &result) {
   props.setWordBits(bits);
   props.words = std::move(stream.units);
   props.symbols = std::move(stream.symbols);
+  props.segments = std::move(stream.segments);
   if (*tag != PlaceholderTag::cmdbuf)
     result.addTypes(LinearType::get(ctx));
   return success();
@@ -1154,13 +1162,23 @@ ParseResult CmdsOp::parse(OpAsmParser &parser, OperationState &result) {
 void CmdsOp::print(OpAsmPrinter &printer) {
   printer << ' ' << stringifyPlaceholderTag(getTag()) << " i" << getWordBits()
           << " [";
-  bool first = true;
-  getStream().forEach([&](size_t, const Word &word) {
-    if (!first)
+  WordStream stream = getStream();
+  // Each segment in its own brackets.
+  ArrayRef<int32_t> segments = getSegments();
+  bool firstInSegment = true;
+  stream.forEach([&](size_t i, const Word &word) {
+    for (; !segments.empty() && size_t(segments.front()) == i;
+         segments = segments.drop_front()) {
+      printer << "] [";
+      firstInSegment = true;
+    }
+    if (!firstInSegment)
       printer << ", ";
-    first = false;
+    firstInSegment = false;
     printWordOperands(printer, word, getRefs(), getWordBits());
   });
+  for (size_t k = 0; k < segments.size(); ++k)
+    printer << "] [";
   printer << ']';
   if (!getRefs().empty()) {
     printer << " : ";
@@ -1186,6 +1204,14 @@ LogicalResult CmdsOp::verify() {
   WordStream stream = getStream();
   if (std::optional<std::string> why = stream.getSymbols().check())
     return emitOpError() << "symbols table " << *why;
+  ArrayRef<int32_t> segments = getSegments();
+  if (!segments.empty() && !indirect)
+    return emitOpError("with tag 'cmdbuf' must have one segment");
+  for (auto [k, start] : llvm::enumerate(segments))
+    if (start < (k ? segments[k - 1] : 0) || size_t(start) > stream.size())
+      return emitOpError() << "segment #" << k + 1 << " starts at word "
+                           << start << ", not in order within the "
+                           << stream.size() << " words";
   SymbolicWords symbols = stream.getSymbols();
   if (symbols.size() && size_t(symbols.at(symbols.size() - 1)) >= stream.size())
     return emitOpError() << "symbolic word at "

@@ -106,14 +106,29 @@ void CommandStream::signalValue(Value valueBuffer, int64_t value,
                                   : bits);
 }
 
+CmdsOp CommandStream::buildEmpty(OpBuilder &builder, Location loc,
+                                 PlaceholderTag tag, unsigned bits) {
+  Type result = tag == PlaceholderTag::cmdbuf
+                    ? Type()
+                    : LinearType::get(builder.getContext());
+  return CmdsOp::create(builder, loc, result ? TypeRange{result} : TypeRange{},
+                        tag, bits, ArrayRef<int32_t>{}, ArrayRef<int64_t>{},
+                        ArrayRef<int32_t>{}, ValueRange{});
+}
+
+void CommandStream::moveInto(CmdsOp op) && {
+  assert(op.getWordBits() == words.bits() && "a stream of another width");
+  op->setOperands(operands.values());
+  CmdsOp::Properties &props = op.getProperties();
+  props.words = std::move(words.units);
+  props.symbols = std::move(words.symbols);
+  props.segments = std::move(words.segments);
+}
+
 CmdsOp CommandStream::build(OpBuilder &builder, Location loc,
                             PlaceholderTag tag) && {
-  Type result = tag == PlaceholderTag::cmdbuf ? Type() : LinearType::get(ctx);
-  auto op = CmdsOp::create(
-      builder, loc, result ? TypeRange{result} : TypeRange{}, tag, words.bits(),
-      ArrayRef<int32_t>{}, ArrayRef<int64_t>{}, operands.values());
-  op.getProperties().words = std::move(words.units);
-  op.getProperties().symbols = std::move(words.symbols);
+  CmdsOp op = buildEmpty(builder, loc, tag, words.bits());
+  std::move(*this).moveInto(op);
   return op;
 }
 

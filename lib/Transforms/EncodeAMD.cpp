@@ -168,6 +168,13 @@ public:
   LogicalResult encodeCompute(SubmitOp submit, OpBuilder &builder,
                               StreamSink &cmds);
   LogicalResult encodeCopy(SubmitOp submit, StreamSink &cmds);
+  /// Moves the submit's kernel arguments into their op.
+  void finishSubmit() {
+    if (kernargsOp)
+      std::move(*kernargs).moveInto(kernargsOp);
+    kernargs.reset();
+    kernargsOp = {};
+  }
 
 private:
   void acquireMem(StreamSink &cmds, bool full);
@@ -197,6 +204,11 @@ private:
   PlaceholderCache &placeholders;
   SymbolTableCollection &symbols;
   DenseMap<Operation *, amd::KernelInfo> &kernels;
+  /// The kernel arguments of the submit being encoded: one stream, a
+  /// segment per launch, and its op, made at the first launch so the
+  /// command buffer can take its address (finishSubmit fills it).
+  std::optional<CommandStream> kernargs;
+  CmdsOp kernargsOp;
 };
 
 void Encoder::acquireMem(StreamSink &cmds, bool full) {
@@ -360,8 +372,15 @@ LogicalResult Encoder::dispatch(LaunchOp launch, DevicesAttr devices,
 
   // Kernel arguments, C-like: each buffer's 64-bit address, then each bound
   // variable as 32 bits, zero-padded to the descriptor's size, with the
-  // hidden arguments the kernel reads where its metadata puts them.
-  CommandStream kernargs(ctx, 32);
+  // hidden arguments the kernel reads where its metadata puts them. They are
+  // a segment of the submit's one kernel-argument stream.
+  if (!kernargsOp) {
+    kernargs.emplace(ctx, 32);
+    kernargsOp = CommandStream::buildEmpty(builder, launch.getLoc(),
+                                           PlaceholderTag::kernargs, 32);
+  }
+  CommandStream &kernargs = *this->kernargs;
+  uint64_t argsOffset = kernargs.beginSegment();
   for (Value buffer : launch.getBuffers())
     kernargs.addressLoHi(buffer);
   for (Value var : launch.getVars()) {
@@ -374,7 +393,7 @@ LogicalResult Encoder::dispatch(LaunchOp launch, DevicesAttr devices,
   }
   if (copyElementBytes)
     kernargs.constant(*copyElementBytes);
-  uint64_t explicitBytes = kernargs.size() * 4;
+  uint64_t explicitBytes = kernargs.segmentSize() * 4;
   if (explicitBytes > info.kernargBytes)
     return launch.emitOpError()
            << "passes " << explicitBytes << " bytes of kernel arguments but @"
@@ -387,14 +406,14 @@ LogicalResult Encoder::dispatch(LaunchOp launch, DevicesAttr devices,
              << " at byte " << arg.offset
              << " overlaps the explicit arguments hcq passes (" << explicitBytes
              << " bytes)";
-  while (kernargs.size() * 4 < info.kernargBytes) {
-    size_t at = kernargs.size() * 4;
+  while (kernargs.segmentSize() * 4 < info.kernargBytes) {
+    size_t at = kernargs.segmentSize() * 4;
     uint32_t word = 0;
     std::memcpy(&word, hidden->data() + at,
                 std::min<size_t>(4, hidden->size() - at));
     kernargs.constant(word);
   }
-  uint64_t dispatchPacketOffset = kernargs.size() * 4;
+  uint64_t dispatchPacketOffset = argsOffset + kernargs.segmentSize() * 4;
   if (info.dispatchPtr) {
     // An hsa_kernel_dispatch_packet_t (HSA runtime spec, hsa.h) after the
     // arguments: setup (3 dims), workgroup size, grid size in threads, and
@@ -407,9 +426,7 @@ LogicalResult Encoder::dispatch(LaunchOp launch, DevicesAttr devices,
          info.privateSegmentBytes, info.groupSegmentBytes, 0, 0, 0, 0, 0, 0, 0,
          0});
   }
-  Value args = std::move(kernargs)
-                   .build(builder, launch.getLoc(), PlaceholderTag::kernargs)
-                   .getLinear();
+  Value args = kernargsOp.getLinear();
   Value program =
       placeholders.getProgram(FlatSymbolRefAttr::get(kernel.getSymNameAttr()),
                               devices, info.image.size());
@@ -475,7 +492,7 @@ LogicalResult Encoder::dispatch(LaunchOp launch, DevicesAttr devices,
   }
   if (info.dispatchPtr)
     setAddress(Address{args, dispatchPacketOffset});
-  setAddress(Address{args});
+  setAddress(Address{args, argsOffset});
 
   pm4::emitSetShReg(cmds, pm4::reg::COMPUTE_RESOURCE_LIMITS, 1);
   cmds.dword(0);
@@ -502,7 +519,7 @@ LogicalResult Encoder::dispatch(LaunchOp launch, DevicesAttr devices,
 LogicalResult Encoder::encodeCompute(SubmitOp submit, OpBuilder &builder,
                                      StreamSink &cmds) {
   for (Operation &op : submit.getBody().front()) {
-    // Kernel arguments are appended to the block as they are made.
+    // The kernel-argument stream is appended to the block (dispatch).
     if (isa<CmdsOp>(op))
       continue;
     LogicalResult result =
@@ -556,7 +573,7 @@ LogicalResult Encoder::encodeCompute(SubmitOp submit, OpBuilder &builder,
 
 LogicalResult Encoder::encodeCopy(SubmitOp submit, StreamSink &cmds) {
   for (Operation &op : submit.getBody().front()) {
-    // Kernel arguments are appended to the block as they are made.
+    // The kernel-argument stream is appended to the block (dispatch).
     if (isa<CmdsOp>(op))
       continue;
     LogicalResult result =
@@ -633,6 +650,7 @@ LogicalResult encodeSubmit(SubmitOp submit, Encoder &encoder,
   } else {
     return submit.emitOpError("an AMD device has no SUBMIT queue");
   }
+  encoder.finishSubmit();
   std::move(cmds).build(builder, submit.getLoc(), PlaceholderTag::cmdbuf);
   for (Operation *op : original)
     op->erase();

@@ -28,6 +28,10 @@ LogicalResult encodeSubmit(SubmitOp submit, PlaceholderCache &placeholders,
       llvm::map_to_vector(body, [](Operation &op) { return &op; });
   OpBuilder builder = OpBuilder::atBlockEnd(&body);
   CommandStream cmds(ctx, 64);
+  // The kernel arguments of every launch: one stream, a segment each, made
+  // at the first launch so entries can take its address.
+  std::optional<CommandStream> kernargs;
+  CmdsOp kernargsOp;
 
   // One entry: the host function, then its arguments, zero-padded.
   auto entry = [&](cpu::HostFunction function, auto &&fillArguments) {
@@ -96,30 +100,33 @@ LogicalResult encodeSubmit(SubmitOp submit, PlaceholderCache &placeholders,
                 return launch.emitOpError()
                        << "launches the amd kernel @" << launch.getKernel()
                        << " on a CPU queue";
-              // One 64-bit word per buffer address and bound variable.
-              CommandStream kernargs(ctx, 64);
+              // One 64-bit word per buffer address and bound variable, a
+              // segment of the submit's kernel-argument stream.
+              if (!kernargsOp) {
+                kernargs.emplace(ctx, 64);
+                kernargsOp = CommandStream::buildEmpty(
+                    builder, launch.getLoc(), PlaceholderTag::kernargs, 64);
+              }
+              uint64_t argsOffset = kernargs->beginSegment();
               for (Value buffer : launch.getBuffers())
-                kernargs.address(buffer, WordPart::full);
+                kernargs->address(buffer, WordPart::full);
               for (Value var : launch.getVars())
-                kernargs.variable(var);
+                kernargs->variable(var);
               // The runtime's builtin copy is one function for every
               // element type: it takes the element's byte size third.
               if (kernel.getTarget() == KernelTarget::builtin)
-                kernargs.constant(
+                kernargs->constant(
                     cast<BufferType>(launch.getBuffers().front().getType())
                         .getElementBytes());
-              if (kernargs.size() == 0)
-                kernargs.constant(0);
-              Value args =
-                  std::move(kernargs)
-                      .build(builder, launch.getLoc(), PlaceholderTag::kernargs)
-                      .getLinear();
+              if (kernargs->segmentSize() == 0)
+                kernargs->constant(0);
+              Value args = kernargsOp.getLinear();
               Value program =
                   placeholders.getProgram(launch.getKernelAttr(), devices, 1);
               ArrayRef<int64_t> global = launch.getGlobalSize();
               entry(cpu::HostFunction::Launch, [&] {
                 cmds.address(program, WordPart::full);
-                cmds.address(args, WordPart::full);
+                cmds.address(args, WordPart::full, argsOffset);
                 for (int64_t g : global)
                   cmds.constant(g);
               });
@@ -131,6 +138,8 @@ LogicalResult encodeSubmit(SubmitOp submit, PlaceholderCache &placeholders,
     if (failed(result))
       return failure();
   }
+  if (kernargsOp)
+    std::move(*kernargs).moveInto(kernargsOp);
   std::move(cmds).build(builder, submit.getLoc(), PlaceholderTag::cmdbuf);
   for (Operation *op : original)
     op->erase();

@@ -187,14 +187,22 @@ struct PrintPacketsPass
     os << ", " << words.size() << " words\n";
     llvm::Error error = llvm::Error::success();
     if (cmds.getTag() != PlaceholderTag::cmdbuf) {
-      for (auto [i, w] : llvm::enumerate(words)) {
-        os << llvm::format_decimal(i, 4) << ": ";
-        if (w.value)
-          os << llvm::format_hex(*w.value, bits / 4 + 2);
-        else
-          os << w.symbol;
-        os << '\n';
-      }
+      // Word by word, under where each segment starts in the stream's
+      // memory when there are several (a launch's arguments each).
+      WordStream stream = cmds.getStream();
+      stream.forEachSegment([&](size_t begin, size_t end, uint64_t offset) {
+        if (stream.getNumSegments() > 1)
+          os << "// segment at byte " << offset << '\n';
+        for (size_t i = begin; i < end; ++i) {
+          const DisasmWord &w = words[i];
+          os << llvm::format_decimal(i, 4) << ": ";
+          if (w.value)
+            os << llvm::format_hex(*w.value, bits / 4 + 2);
+          else
+            os << w.symbol;
+          os << '\n';
+        }
+      });
     } else {
       FailureOr<TargetAttrInterface> target =
           lookupScheduleTarget(submit, submit.getDevices().front().getKind());

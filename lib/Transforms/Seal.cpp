@@ -27,12 +27,12 @@ namespace {
 /// Bytes the unknown words and the padding are filled with, so a dump shows
 /// at once what the link or the run has still to write (seed section 4).
 constexpr uint8_t UNKNOWN_BYTE = 0xbe, PADDING_BYTE = 0xbf;
-constexpr size_t BLOB_ALIGNMENT = 128;
 
 /// One blob under construction: the merged streams of one tag.
 struct Blob {
-  /// The bytes, kept as the dwords the hcq.blob will hold (every stream is
-  /// padded to 128 bytes, so the size stays a multiple of 4).
+  /// The bytes, kept as the dwords the hcq.blob will hold (every stream
+  /// segment is padded to STREAM_ALIGNMENT bytes, so the size stays a
+  /// multiple of 4).
   SmallVector<int32_t> dwords;
   size_t size() const { return dwords.size() * 4; }
   uint8_t *bytes() { return reinterpret_cast<uint8_t *>(dwords.data()); }
@@ -94,7 +94,8 @@ LogicalResult SealPass::seal(SubmitOp submit, PlaceholderCache &placeholders) {
       (streams.size() > 1 && streams[1].getTag() == PlaceholderTag::cmdbuf))
     return submit.emitOpError("needs exactly one 'cmdbuf' stream");
 
-  // Lay the streams out: each in its tag's blob, padded to 128 bytes.
+  // Lay the streams out: each in its tag's blob, every segment padded
+  // (WordStream's layout).
   llvm::MapVector<PlaceholderTag, Blob> blobs;
   DenseMap<Operation *, int64_t> streamOffset;
   DenseMap<PlaceholderTag, size_t> symbolicWords;
@@ -102,9 +103,7 @@ LogicalResult SealPass::seal(SubmitOp submit, PlaceholderCache &placeholders) {
     Blob &blob = blobs[cmds.getTag()];
     streamOffset[cmds] = blob.size();
     symbolicWords[cmds.getTag()] += cmds.getSymbols().size() / SYMBOL_FIELDS;
-    size_t bytes = cmds.getNumWords() * (cmds.getWordBits() / 8);
-    blob.resize(blob.size() + llvm::alignTo(bytes, BLOB_ALIGNMENT),
-                PADDING_BYTE);
+    blob.resize(blob.size() + cmds.getStream().getPaddedBytes(), PADDING_BYTE);
   }
   int64_t cmdbufBytes =
       streams.front().getNumWords() * (streams.front().getWordBits() / 8);
@@ -130,16 +129,27 @@ LogicalResult SealPass::seal(SubmitOp submit, PlaceholderCache &placeholders) {
     unsigned width = cmds.getWordBits() / 8;
     Blob &blob = blobs[cmds.getTag()];
     ValueRange refs = cmds.getRefs();
-    // The dense words as they are, then each symbolic one.
-    // The 32-bit units are the stream's little-endian bytes already.
+    WordStream stream = cmds.getStream();
+    // Each segment's dense words as they are (the 32-bit units are the
+    // stream's little-endian bytes already); where each word lands.
     ArrayRef<int32_t> dwords = cmds.getWords();
-    std::memcpy(blob.bytes() + streamOffset[cmds], dwords.data(),
-                dwords.size() * 4);
-    SymbolicWords symbols(cmds.getSymbols());
+    int64_t start = streamOffset[cmds];
+    SmallVector<std::pair<size_t, int64_t>> segmentAt; // (end word, byte)
+    stream.forEachSegment([&](size_t begin, size_t end, uint64_t offset) {
+      std::memcpy(blob.bytes() + start + offset,
+                  dwords.data() + begin * width / 4, (end - begin) * width);
+      segmentAt.push_back(
+          {end, start + int64_t(offset) - int64_t(begin * width)});
+    });
+    // Then each symbolic word.
+    SymbolicWords symbols = stream.getSymbols();
+    const std::pair<size_t, int64_t> *segment = segmentAt.begin();
     for (size_t k = 0; k < symbols.size(); ++k) {
       int64_t i = symbols.at(k);
       Word word = symbols.word(k);
-      int64_t at = streamOffset[cmds] + i * width;
+      while (size_t(i) >= segment->first)
+        ++segment;
+      int64_t at = segment->second + i * width;
       uint8_t *bytes = blob.bytes() + at;
       std::fill(bytes, bytes + width, UNKNOWN_BYTE);
       SmallVector<Value, 4> operands(refs.slice(word.ref, word.lanes));

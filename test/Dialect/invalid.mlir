@@ -512,6 +512,36 @@ hcq.schedule @s() {
 
 // -----
 
+// Tests that the queue stream is one segment.
+hcq.schedule @s() {
+  hcq.submit on AMD:0 queue COMPUTE:0 {
+    // expected-error @+1 {{'hcq.cmds' op with tag 'cmdbuf' must have one segment}}
+    "hcq.cmds"() <{tag = 7 : i32, word_bits = 32 : i32, words = array<i32: 0, 0>, symbols = array<i64>, segments = array<i32: 1>}> : () -> ()
+  }
+}
+
+// -----
+
+// Tests that segments start in order.
+hcq.schedule @s() {
+  hcq.submit on AMD:0 queue COMPUTE:0 {
+    // expected-error @+1 {{'hcq.cmds' op segment #2 starts at word 1, not in order within the 2 words}}
+    %l = "hcq.cmds"() <{tag = 8 : i32, word_bits = 32 : i32, words = array<i32: 0, 0>, symbols = array<i64>, segments = array<i32: 2, 1>}> : () -> !hcq.linear
+  }
+}
+
+// -----
+
+// Tests that segments start within the stream.
+hcq.schedule @s() {
+  hcq.submit on AMD:0 queue COMPUTE:0 {
+    // expected-error @+1 {{'hcq.cmds' op segment #1 starts at word 3, not in order within the 2 words}}
+    %l = "hcq.cmds"() <{tag = 8 : i32, word_bits = 32 : i32, words = array<i32: 0, 0>, symbols = array<i64>, segments = array<i32: 3>}> : () -> !hcq.linear
+  }
+}
+
+// -----
+
 // Tests that command words live in a submit.
 hcq.schedule @s() {
   // expected-error @+1 {{'hcq.cmds' op must be inside an hcq.submit}}

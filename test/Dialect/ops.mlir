@@ -114,6 +114,9 @@ hcq.schedule @words(%x: !hcq.buffer<16xf32, AMD:0>, %n: i32) {
   hcq.submit on AMD:0 queue COMPUTE:0 {
     // CHECK: %[[K:.*]] = hcq.cmds kernargs i64 [addr(%{{.*}}), addr(%{{.*}} + 8), var(%{{.*}}), 0x0000000000000007] : !hcq.buffer<16xf32, AMD:0>, i32
     %k = hcq.cmds kernargs i64 [addr(%x), addr(%x + 8), var(%n), 7] : !hcq.buffer<16xf32, AMD:0>, i32
+    // Segments, an empty one in the middle and at the end too.
+    // CHECK: hcq.cmds kernargs i32 [0x00000001, lo(%{{.*}})] [] [0x00000002] [] : !hcq.buffer<16xf32, AMD:0>
+    %ks = hcq.cmds kernargs i32 [1, lo(%x)] [] [2] [] : !hcq.buffer<16xf32, AMD:0>
     // CHECK: hcq.cmds cmdbuf i32 [0xc0023f00, lo(%[[K]]), hi(%[[K]]), lo(%{{.*}} + 256 >> 8), 0x00000000, var(%{{.*}})] : !hcq.linear, !hcq.buffer<256xi8, AMD:0>, i32
     hcq.cmds cmdbuf i32 [0xc0023f00, lo(%k), hi(%k), lo(%prog + 256 >> 8), 0, var(%n)] : !hcq.linear, !hcq.buffer<256xi8, AMD:0>, i32
     // CHECK: hcq.cmds cmdbuf i32 [0xffffffff]

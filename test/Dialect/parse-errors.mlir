@@ -173,3 +173,13 @@ hcq.schedule @s() {
   // expected-error @+1 {{'signal' placeholders are the executable's: expected 'slot N', not 'device'}}
   %t = hcq.placeholder signal device volatile : !hcq.buffer<1xi64, AMD:0>
 }
+
+// -----
+
+// Tests that a segment's list is closed.
+hcq.schedule @s() {
+  hcq.submit on AMD:0 queue COMPUTE:0 {
+    // expected-error @+1 {{expected ']'}}
+    %k = hcq.cmds kernargs i32 [0x1] [0x2
+  }
+}

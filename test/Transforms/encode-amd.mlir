@@ -448,13 +448,20 @@ hcq.schedule @lanes() {
 // KCOPY11-NOT: hcq.kernel @hcq_copy_gfx1100
 // KCOPY11-LABEL: hcq.schedule @kernel_copy
 // KCOPY11: %[[P:.*]] = hcq.program @hcq_copy_gfx1100 : !hcq.buffer<{{[0-9]+}}xi8, AMD:0>
-// KCOPY11: hcq.cmds kernargs i32 [lo(%a), hi(%a), lo(%b), hi(%b), 0x00000004]
-// KCOPY11: hcq.cmds kernargs i32 [lo(%b), hi(%b), lo(%a), hi(%a), 0x00000004]
-// KCOPY11: hcq.cmds cmdbuf i32 [{{.*}}lo(%[[P]] + {{[0-9]+}} >> 8)
+// The two launches' arguments are one stream, a segment each; the second
+// starts 128 bytes in, where the command buffer points its second dispatch.
+// KCOPY11: %[[K:.*]] = hcq.cmds kernargs i32 [lo(%a), hi(%a), lo(%b), hi(%b), 0x00000004] [lo(%b), hi(%b), lo(%a), hi(%a), 0x00000004]
+// KCOPY11-NOT: hcq.cmds kernargs
+// KCOPY11: hcq.cmds cmdbuf i32 [{{.*}}lo(%[[P]] + {{[0-9]+}} >> 8){{.*}}0x00000240, lo(%[[K]]), hi(%[[K]]),{{.*}}0x00000240, lo(%[[K]] + 128), hi(%[[K]] + 128),
 // KCOPY9: hcq.kernel @hcq_copy_gfx942 amd (write i8, read i8) symbol "hcq_copy" code_object "\7FELF
 // KCOPY9-LABEL: hcq.schedule @kernel_copy
 // KCOPY9: hcq.program @hcq_copy_gfx942
 // KCOPYDIS-LABEL: // hcq.schedule @kernel_copy
+// KCOPYDIS-NEXT: // submit on AMD:0 queue COMPUTE:0, kernargs %{{[a-z0-9]+}}, 10 words
+// KCOPYDIS-NEXT: // segment at byte 0
+// KCOPYDIS-NEXT:    0: lo(%a)
+// KCOPYDIS:      // segment at byte 128
+// KCOPYDIS-NEXT:    5: lo(%b)
 // KCOPYDIS: DISPATCH_DIRECT x=0x00000040 y=0x00000001 z=0x00000001
 // KCOPYDIS: DISPATCH_DIRECT x=0x00000040 y=0x00000001 z=0x00000001
 hcq.kernel @hcq_copy_f32_f32 builtin (write f32, read f32) symbol "copy"

@@ -92,6 +92,32 @@ hcq.schedule @copies(%a: !hcq.buffer<64xf32, CPU:0>, %b: !hcq.buffer<64xf32, CPU
   }
 }
 
+// Tests that the launches of a submit share one kernel-argument stream, a
+// segment each: the second launch's entry takes the address 128 bytes in.
+// CHECK-LABEL: hcq.schedule @two_launches(
+// CHECK-SAME: %[[ARG0:[a-z0-9]+]]: !hcq.buffer<64xf32, CPU:0>, %[[ARG1:[a-z0-9]+]]: !hcq.buffer<64xf32, CPU:0>, %[[ARG2:[a-z0-9]+]]: i32)
+// CHECK: hcq.submit on CPU:0 queue COMPUTE:0 {
+// CHECK-NEXT: %[[K:[a-z0-9]+]] = hcq.cmds kernargs i64 [addr(%[[ARG0]]), addr(%[[ARG1]]), addr(%[[ARG1]]), var(%[[ARG2]])] [addr(%[[ARG1]]), addr(%[[ARG0]]), addr(%[[ARG0]]), 0x0000000000000007] :
+// CHECK-NEXT: hcq.cmds cmdbuf i64 [addr(%{{.*}}), addr(%{{.*}}), addr(%[[K]]), 0x0000000000000001, {{.*}}, addr(%{{.*}}), addr(%{{.*}}), addr(%[[K]] + 128), 0x0000000000000001,
+// CHECK-NEXT: }
+// DIS-LABEL: // hcq.schedule @two_launches
+// DIS-NEXT: // submit on CPU:0 queue COMPUTE:0, kernargs %{{[a-z0-9]+}}, 8 words
+// DIS-NEXT: // segment at byte 0
+// DIS-NEXT: 0: addr(%{{[a-z0-9]+}})
+// DIS:      // segment at byte 128
+// DIS-NEXT: 4: addr(%{{[a-z0-9]+}})
+// DIS-NEXT: 5: addr(%{{[a-z0-9]+}})
+// DIS-NEXT: 6: addr(%{{[a-z0-9]+}})
+// DIS-NEXT: 7: 0x0000000000000007
+// DIS-NEXT: // submit on CPU:0 queue COMPUTE:0, cmdbuf, 16 words
+hcq.schedule @two_launches(%a: !hcq.buffer<64xf32, CPU:0>, %b: !hcq.buffer<64xf32, CPU:0>, %n: i32) {
+  %c7 = arith.constant 7 : i32
+  hcq.submit on CPU:0 queue COMPUTE:0 {
+    hcq.launch @vadd(%a, %b, %b : !hcq.buffer<64xf32, CPU:0>, !hcq.buffer<64xf32, CPU:0>, !hcq.buffer<64xf32, CPU:0>) vars(%n : i32) global [1, 1, 1] local [1, 1, 1]
+    hcq.launch @vadd(%b, %a, %a : !hcq.buffer<64xf32, CPU:0>, !hcq.buffer<64xf32, CPU:0>, !hcq.buffer<64xf32, CPU:0>) vars(%c7 : i32) global [1, 1, 1] local [1, 1, 1]
+  }
+}
+
 // Tests that one pass encodes every device kind, each submit by the
 // schedule's target for its kind: an AMD submit becomes 32-bit PM4 words
 // (RELEASE_MEM of the signal), not CPU entries.

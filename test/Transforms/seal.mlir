@@ -51,6 +51,25 @@ hcq.schedule @indirect() {
 
 // -----
 
+// Tests that the segments of one stream are laid out as separate streams
+// are, each padded to 128 bytes, an empty one taking no room: the blob is
+// the one @indirect makes from two streams.
+// CHECK-LABEL: hcq.schedule @segments
+// CHECK-DAG: %[[CB:.*]] = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<128xi8, AMD:0>
+// CHECK-DAG: %[[KA:.*]] = hcq.placeholder kernargs slot 2 : !hcq.buffer<256xi8, AMD:0>
+// CHECK: hcq.blob %[[CB]] = [0xbebebebe, 0xbebebebe, 0xbebebebe, 0xbebebebe, 0xbfbfbfbf, {{.*}}] patches [0: lo(%[[KA]]), 4: hi(%[[KA]]), 8: lo(%[[KA]] + 128), 12: hi(%[[KA]] + 136)]
+// CHECK-NEXT: hcq.blob %[[KA]] = [0x00000001, 0x00000002, 0xbfbfbfbf, {{(0xbfbfbfbf, )+}}0x00000003, 0xbebebebe, 0xbfbfbfbf, {{.*}}] patches [132: lo(%{{.*}})]
+// CHECK-NEXT: hcq.enqueue %[[CB]][16] on AMD:0 queue COMPUTE:0
+hcq.schedule @segments() {
+  %m = hcq.alloc : !hcq.buffer<4xf32, AMD:0>
+  hcq.submit on AMD:0 queue COMPUTE:0 {
+    %k = hcq.cmds kernargs i32 [0x1, 0x2] [] [0x3, lo(%m)] : !hcq.buffer<4xf32, AMD:0>
+    hcq.cmds cmdbuf i32 [lo(%k), hi(%k), lo(%k + 128), hi(%k + 136)] : !hcq.linear
+  }
+}
+
+// -----
+
 // Tests 64-bit words: CPU entries with link-time addresses of host functions
 // and programs, and a run-time 64-bit input address.
 // CHECK-LABEL: hcq.schedule @cpu

@@ -518,6 +518,8 @@ def HCQ_WordsProp : IntArrayProp<I32Prop,
 def HCQ_SymbolsProp : IntArrayProp<I64Prop,
     "symbolic words, 4 integers each (HCQ/Dialect/Words.h)">;
 def HCQ_DwordsProp : IntArrayProp<I32Prop, "dwords">;
+def HCQ_SegmentsProp : IntArrayProp<I32Prop,
+    "the word index where each segment after the first starts">;
 
 def HCQ_CmdsOp : HCQ_Op<"cmds", [HCQ_InSubmit]> {
   let summary = "a stream of command words";
@@ -533,15 +535,20 @@ def HCQ_CmdsOp : HCQ_Op<"cmds", [HCQ_InSubmit]> {
 
     With tag `cmdbuf` the words are the submit's queue stream. Any other
     tag (`kernargs`) makes an indirect stream whose `!hcq.linear` result
-    other words take the address of.
+    other words take the address of. An indirect stream may have several
+    segments, each in its own brackets: each starts 128-byte aligned in the
+    stream's memory, after the padded segments before it. The encoders put
+    the kernel arguments of every launch of a submit in one stream, a
+    segment per launch, so a launch is not an op of its own.
 
     ```mlir
-    %k = hcq.cmds kernargs i64 [addr(%x), var(%n)] : !hcq.buffer<4xf32, AMD:0>, i32
-    hcq.cmds cmdbuf i32 [0xc0023f00, lo(%k + 0), hi(%k + 0)] : !hcq.linear
+    %k = hcq.cmds kernargs i64 [addr(%x), var(%n)] [addr(%y)] : !hcq.buffer<4xf32, AMD:0>, i32, !hcq.buffer<4xf32, AMD:0>
+    hcq.cmds cmdbuf i32 [0xc0023f00, lo(%k + 0), hi(%k + 0), lo(%k + 128), hi(%k + 128)] : !hcq.linear
     ```
   }];
   let arguments = (ins EnumProp<HCQ_PlaceholderTag>:$tag, HCQ_WordBitsProp:$word_bits,
                        HCQ_WordsProp:$words, HCQ_SymbolsProp:$symbols,
+                       HCQ_SegmentsProp:$segments,
                        Variadic<AnyType>:$refs);
   let results = (outs Optional<HCQ_LinearType>:$linear);
   let hasCustomAssemblyFormat = 1;
@@ -549,7 +556,8 @@ def HCQ_CmdsOp : HCQ_Op<"cmds", [HCQ_InSubmit]> {
   let extraClassDeclaration = [{
     /// The words, dense and symbolic (HCQ/Dialect/Words.h).
     ::hcq::WordStream getStream() {
-      return ::hcq::WordStream(getWords(), getSymbols(), getWordBits());
+      return ::hcq::WordStream(getWords(), getSymbols(), getWordBits(),
+                               getSegments());
     }
     size_t getNumWords() { return getStream().size(); }
   }];

@@ -76,13 +76,46 @@ private:
 void appendSymbol(llvm::SmallVectorImpl<int64_t> &fields, int64_t at,
                   const Word &word);
 
-/// A stream's words (hcq.cmds): dense bits and the symbols table.
+/// Where a stream, and each segment of one, starts in its memory: at a
+/// multiple of 128 bytes (the seed's seal pads every linear to 128 bytes).
+constexpr uint64_t STREAM_ALIGNMENT = 128;
+
+/// A stream's words (hcq.cmds): dense bits, the symbols table, and the word
+/// index where each segment after the first starts (`segments`, in
+/// increasing order). Segments are laid out one after the other, each
+/// padded to STREAM_ALIGNMENT bytes: an indirect stream holds the kernel
+/// arguments of every launch of a submit, one segment each.
 class WordStream {
 public:
   WordStream(llvm::ArrayRef<int32_t> dwords, llvm::ArrayRef<int64_t> symbols,
-             unsigned bits)
-      : dwords(dwords), symbols(symbols), perWord(bits / 32) {}
+             unsigned bits, llvm::ArrayRef<int32_t> segments = {})
+      : dwords(dwords), symbols(symbols), segments(segments),
+        perWord(bits / 32) {}
   size_t size() const { return dwords.size() / perWord; }
+  size_t getNumSegments() const { return segments.size() + 1; }
+  /// Segment `k`'s words: [begin, end).
+  size_t segmentBegin(size_t k) const { return k ? segments[k - 1] : 0; }
+  size_t segmentEnd(size_t k) const {
+    return k < segments.size() ? size_t(segments[k]) : size();
+  }
+  /// Calls `fn(begin, end, byteOffset)` for every segment in order: its
+  /// words and where they start in the stream's memory.
+  template <typename Fn> void forEachSegment(Fn fn) const {
+    uint64_t offset = 0;
+    for (size_t k = 0, n = getNumSegments(); k < n; ++k) {
+      size_t begin = segmentBegin(k), end = segmentEnd(k);
+      fn(begin, end, offset);
+      offset += alignedBytes(end - begin);
+    }
+  }
+  /// The bytes the stream takes in memory, every segment padded.
+  uint64_t getPaddedBytes() const {
+    uint64_t bytes = 0;
+    forEachSegment([&](size_t begin, size_t end, uint64_t) {
+      bytes += alignedBytes(end - begin);
+    });
+    return bytes;
+  }
   /// Word `i`'s constant bits (0 under a symbolic word).
   uint64_t constantBits(size_t i) const {
     uint64_t lo = uint32_t(dwords[i * perWord]);
@@ -105,8 +138,14 @@ public:
   const SymbolicWords &getSymbols() const { return symbols; }
 
 private:
+  uint64_t alignedBytes(size_t words) const {
+    uint64_t bytes = words * perWord * 4;
+    return (bytes + STREAM_ALIGNMENT - 1) / STREAM_ALIGNMENT * STREAM_ALIGNMENT;
+  }
+
   llvm::ArrayRef<int32_t> dwords;
   SymbolicWords symbols;
+  llvm::ArrayRef<int32_t> segments;
   unsigned perWord;
 };
 
@@ -118,6 +157,28 @@ struct WordStreamBuilder {
   /// The `words` property: 32-bit units, two per 64-bit word.
   llvm::SmallVector<int32_t> units;
   llvm::SmallVector<int64_t> symbols;
+  /// The `segments` property.
+  llvm::SmallVector<int32_t> segments;
+
+  /// Ends the current segment, if the stream has begun one, and begins
+  /// another at the next word; returns the byte offset it starts at in the
+  /// stream's memory (WordStream's layout).
+  uint64_t beginSegment() {
+    if (!segmented) {
+      segmented = true;
+      return 0;
+    }
+    size_t begin = segments.empty() ? 0 : size_t(segments.back());
+    uint64_t bytes = (size() - begin) * perWord * 4;
+    segmentOffset +=
+        (bytes + STREAM_ALIGNMENT - 1) / STREAM_ALIGNMENT * STREAM_ALIGNMENT;
+    segments.push_back(int32_t(size()));
+    return segmentOffset;
+  }
+  /// Words in the current segment (or the stream, before any).
+  size_t segmentSize() const {
+    return size() - (segments.empty() ? 0 : size_t(segments.back()));
+  }
 
   /// Appends `word`; a 32-bit stream keeps its low 32 bits of constant (the
   /// verifier of the words pushed, or the parser, has refused more).
@@ -140,6 +201,8 @@ struct WordStreamBuilder {
 
 private:
   unsigned perWord;
+  bool segmented = false;
+  uint64_t segmentOffset = 0;
 };
 
 } // namespace hcq

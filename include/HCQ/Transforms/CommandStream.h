@@ -55,6 +55,11 @@ public:
   void signalValue(mlir::Value valueBuffer, int64_t value, WordPart part);
 
   size_t size() const { return words.size(); }
+  /// Begins a segment (an indirect stream's words for one call) at the next
+  /// word; returns the byte offset it starts at in the stream's memory.
+  uint64_t beginSegment() { return words.beginSegment(); }
+  /// Words in the current segment.
+  size_t segmentSize() const { return words.segmentSize(); }
   /// Room for `count` words, `symbolic` of them symbolic: a big stream is
   /// not copied as it grows.
   void reserve(size_t count, size_t symbolic) {
@@ -64,6 +69,12 @@ public:
   /// move into it.
   CmdsOp build(mlir::OpBuilder &builder, mlir::Location loc,
                PlaceholderTag tag) &&;
+  /// An hcq.cmds op of `tag` without words yet, for words that take the
+  /// address of an indirect stream before it is complete (moveInto).
+  static CmdsOp buildEmpty(mlir::OpBuilder &builder, mlir::Location loc,
+                           PlaceholderTag tag, unsigned bits);
+  /// Moves the words and the operands they name into `op`.
+  void moveInto(CmdsOp op) &&;
 
 private:
   void word(WordKind kind, uint64_t value, llvm::ArrayRef<mlir::Value> lanes,
