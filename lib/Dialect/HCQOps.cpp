@@ -11,8 +11,10 @@
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/FunctionImplementation.h"
 #include "llvm/ADT/StringExtras.h"
+
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Format.h"
+#include <limits>
 
 using namespace mlir;
 using namespace hcq;
@@ -1045,6 +1047,17 @@ public:
     return true;
   }
 
+  /// Per operand, the largest byte offset a link-time address of it may
+  /// have (a stream's: any), or -1 when its address is not known at link
+  /// time.
+  SmallVector<int64_t> getLinkTimeAddressLimits() const {
+    return llvm::map_to_vector(facts, [](const Facts &f) -> int64_t {
+      if (!f.linkTime)
+        return -1;
+      return f.linear ? std::numeric_limits<int64_t>::max() : f.byteSize;
+    });
+  }
+
   /// Checks one word against the operands it refers to.
   LogicalResult verify(Operation *op, const Word &word, size_t index) const {
     auto fail = [&]() { return op->emitOpError() << "word #" << index << " "; };
@@ -1247,6 +1260,40 @@ LogicalResult CmdsOp::verify() {
 // BlobOp
 //===----------------------------------------------------------------------===//
 
+/// Whether every entry of a blob's patch table is a well-formed link-time
+/// address of an operand, in order and inside the `bytes` of data: the
+/// checks of BlobOp::verify in one pass without diagnostics. A sealed blob
+/// has hundreds of thousands of patches and is verified after every pass;
+/// when this says no, the full checks find and report the problem.
+static bool arePatchesValid(ArrayRef<int64_t> fields,
+                            ArrayRef<int64_t> addressLimits, int64_t bytes) {
+  if (fields.size() % SYMBOL_FIELDS)
+    return false;
+  int64_t previous = -1;
+  for (size_t k = 0; k < fields.size(); k += SYMBOL_FIELDS) {
+    // The layout is SymbolicWords's.
+    auto head = static_cast<uint64_t>(fields[k]);
+    auto at = static_cast<int64_t>(head & 0xffffffff);
+    uint64_t meta = head >> 32, part = (meta >> 8) & 0xff;
+    if (at <= previous || (meta & 0xff) != uint64_t(WordKind::address) ||
+        part > uint64_t(WordPart::hi) || ((meta >> 16) & 0xff) >= 64 ||
+        meta >> 24)
+      return false;
+    previous = at;
+    auto refs = static_cast<uint64_t>(fields[k + 1]);
+    uint64_t ref = refs & 0xffffffff, lanes = refs >> 32;
+    if (lanes == 0 || ref + lanes > addressLimits.size())
+      return false;
+    auto offset = static_cast<uint64_t>(fields[k + 2]);
+    for (uint64_t i = ref; i < ref + lanes; ++i)
+      if (addressLimits[i] < 0 || offset > uint64_t(addressLimits[i]))
+        return false;
+    if (at + (part == uint64_t(WordPart::full) ? 8 : 4) > bytes)
+      return false;
+  }
+  return true;
+}
+
 /// The attribute-dictionary spelling of a blob's lane property.
 static constexpr llvm::StringLiteral BLOB_LANE = "lane";
 
@@ -1348,10 +1395,12 @@ LogicalResult BlobOp::verify() {
   if (bytes > target.getByteSize())
     return emitOpError() << "writes " << bytes << " bytes into a "
                          << target.getByteSize() << "-byte placeholder";
+  OperandFacts operands(getRefs());
+  if (arePatchesValid(getPatches(), operands.getLinkTimeAddressLimits(), bytes))
+    return success();
   SymbolicWords patches = getPatchTable();
   if (std::optional<std::string> why = patches.check())
     return emitOpError() << "patch table " << *why;
-  OperandFacts operands(getRefs());
   for (size_t i = 0; i < patches.size(); ++i) {
     int64_t offset = patches.at(i);
     Word word = patches.word(i);
@@ -1371,6 +1420,8 @@ LogicalResult BlobOp::verify() {
       return emitOpError() << "patch #" << i << " at byte " << offset
                            << " is outside the " << bytes << "-byte data";
   }
+  // These checks are the definition; arePatchesValid may refuse more (a
+  // stream offset past 2^63).
   return success();
 }
 

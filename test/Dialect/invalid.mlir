@@ -777,6 +777,28 @@ hcq.schedule @e() {
 
 // -----
 
+// Tests that a blob patch's address lies within its buffer.
+hcq.schedule @e() {
+  %p = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<8xi8, AMD:0>
+  %s = hcq.placeholder signal slot 2 : !hcq.buffer<1xi64, AMD:0>
+  // expected-error @+1 {{'hcq.blob' op word #0 address offset 16 is outside the 8-byte buffer}}
+  hcq.blob %p = [0x1, 0x2] patches [0: addr(%s + 16)] : !hcq.buffer<8xi8, AMD:0>, !hcq.buffer<1xi64, AMD:0>
+}
+
+// -----
+
+// Tests that a blob patch names an operand the blob has (generic form: the
+// patches are [at | (kind | part << 8) << 32, ref | lanes << 32, offset,
+// or_bits]; ref 1 of one operand).
+hcq.schedule @e() {
+  %p = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<8xi8, AMD:0>
+  %s = hcq.placeholder signal slot 2 : !hcq.buffer<1xi64, AMD:0>
+  // expected-error @+1 {{'hcq.blob' op word #0 refers to operands [1, 2) but there are 1}}
+  "hcq.blob"(%p, %s) <{data = array<i32: 1, 2>, patches = array<i64: 4294967296, 4294967297, 0, 0>}> : (!hcq.buffer<8xi8, AMD:0>, !hcq.buffer<1xi64, AMD:0>) -> ()
+}
+
+// -----
+
 // Tests that the inputs table is an inputs placeholder.
 hcq.schedule @e(%x: !hcq.buffer<4xf32, AMD:0>) {
   %p = hcq.placeholder offtbl slot 1 : !hcq.buffer<4xi64, CPU:0>
