@@ -75,6 +75,14 @@ public:
       : placeholders(placeholders), symbols(symbols), nextSlot(nextSlot),
         profile(profile), callCounts(calls) {}
 
+  /// Room for up to `numCalls` calls: a batch of many calls then grows
+  /// none of its per-call arrays (growing one moves every element).
+  void reserve(size_t numCalls) {
+    calls.reserve(numCalls);
+    producers.reserve(numCalls);
+    callWaits.reserve(numCalls);
+  }
+
   /// Adds a call enqueued on `devices` and works out the waits it needs;
   /// fails on a buffer the pass cannot track.
   LogicalResult add(QueueCallOpInterface call, DevicesAttr devices);
@@ -470,7 +478,11 @@ void Batch::emit(OpBuilder &builder, int64_t batchSize) {
   // timestamps, the call, and a signal store if someone waits on it. The
   // commands of all go into one array, each submit's a range of it.
   SmallVector<Cmd, 0> cmds;
-  cmds.reserve(numCalls + callWaits.size() + signalTags.count());
+  // Room for all (a grown array moves every command): each call, its
+  // timestamps, waits and store, and a barrier and a wait on each queue's
+  // first use (a queue of a device set runs on each device's stream).
+  cmds.reserve(numCalls * (profile ? 3 : 1) + callWaits.size() +
+               signalTags.count() + foreign.size() + 2 * streams.size() + 8);
   SmallVector<std::pair<size_t, size_t>, 0> cmdRanges;
   cmdRanges.reserve(numCalls);
   // Which call each timestamp pair times, named after the batch.
@@ -585,13 +597,20 @@ static void recordArgumentAccess(ScheduleOp schedule,
   Block &body = schedule.getBody().front();
   SmallVector<unsigned> access(body.getNumArguments(), 0);
   enum : unsigned { READ = 1, WRITE = 2 };
-  auto note = [&](Value buffer, unsigned how) {
+  auto argumentOf = [&](Value buffer) {
     auto arg = dyn_cast<BlockArgument>(getBufferBase(buffer).base);
-    if (arg && arg.getOwner() == &body)
+    return arg && arg.getOwner() == &body ? arg : BlockArgument();
+  };
+  auto note = [&](Value buffer, unsigned how) {
+    if (BlockArgument arg = argumentOf(buffer))
       access[arg.getArgNumber()] |= how;
   };
   for (Operation &op : body) {
     if (auto call = dyn_cast<QueueCallOpInterface>(op)) {
+      // Most calls touch no argument: no need to ask how they use buffers
+      // (a launch looks its kernel up).
+      if (llvm::none_of(op.getOperands(), argumentOf))
+        continue;
       for (const BufferUse &use : call.getBufferUses(symbols))
         note(use.buffer, (use.read ? READ : 0) | (use.write ? WRITE : 0));
     } else if (auto call = dyn_cast<HostCallOp>(op)) {
@@ -658,16 +677,20 @@ struct BatchDepsPass : public hcq::impl::HCQBatchDepsBase<BatchDepsPass> {
     llvm::StringMap<unsigned> callCounts;
     std::optional<Batch> batch;
     Operation *lastCall = nullptr;
+    size_t opsLeft = schedule.getBody().front().getOperations().size();
     auto flush = [&]() {
       if (batch && !batch->empty()) {
         builder.setInsertionPointAfter(lastCall);
         batch->emit(builder, batchSize);
       }
       batch.emplace(placeholders, symbols, nextSlot, profile, callCounts);
+      // The ops left are as many calls as the batch can take.
+      batch->reserve(opsLeft);
     };
     flush();
     for (Operation &op :
          llvm::make_early_inc_range(schedule.getBody().front())) {
+      --opsLeft;
       auto call = dyn_cast<QueueCallOpInterface>(op);
       if (!call && !isa<HostCallOp>(op))
         continue;
