@@ -593,6 +593,7 @@ void Batch::emit(OpBuilder &builder, int64_t batchSize) {
 /// the executable file tells a runner of it (hcq-run --list-arguments,
 /// --output). Arguments no call touches get none.
 static void recordArgumentAccess(ScheduleOp schedule,
+                                 ArrayRef<Operation *> calls,
                                  SymbolTableCollection &symbols) {
   Block &body = schedule.getBody().front();
   SmallVector<unsigned> access(body.getNumArguments(), 0);
@@ -605,11 +606,11 @@ static void recordArgumentAccess(ScheduleOp schedule,
     if (BlockArgument arg = argumentOf(buffer))
       access[arg.getArgNumber()] |= how;
   };
-  for (Operation &op : body) {
+  for (Operation *op : calls) {
     if (auto call = dyn_cast<QueueCallOpInterface>(op)) {
       // Most calls touch no argument: no need to ask how they use buffers
       // (a launch looks its kernel up).
-      if (llvm::none_of(op.getOperands(), argumentOf))
+      if (llvm::none_of(op->getOperands(), argumentOf))
         continue;
       for (const BufferUse &use : call.getBufferUses(symbols))
         note(use.buffer, (use.read ? READ : 0) | (use.write ? WRITE : 0));
@@ -657,43 +658,49 @@ struct BatchDepsPass : public hcq::impl::HCQBatchDepsBase<BatchDepsPass> {
   LogicalResult runOnSchedule(ScheduleOp schedule, const DeviceKindSet &kinds) {
     if (schedule.getBody().empty())
       return success();
+    // The calls and host calls, in one walk: a big schedule's ops are far
+    // apart in memory, and the rest reads them from this array.
+    SmallVector<Operation *> calls;
+    bool batched = false;
+    for (Operation &op : schedule.getBody().front()) {
+      if (isa<QueueCallOpInterface, HostCallOp>(op))
+        calls.push_back(&op);
+      batched |= isa<SubmitOp>(op);
+    }
     // A schedule already batched has submits: leave it as it is; one that
     // also has calls a queue could run outside them was batched in part,
     // and is refused (calls on devices without queues stay outside).
-    if (!schedule.getBody().getOps<SubmitOp>().empty()) {
-      for (Operation &op : schedule.getBody().front())
+    if (batched) {
+      for (Operation *op : calls)
         if (auto call = dyn_cast<QueueCallOpInterface>(op);
             call && getEnqueueDevices(call, kinds))
-          return op.emitOpError("is outside any hcq.submit in a schedule "
-                                "already batched: batch all of it or none");
+          return op->emitOpError("is outside any hcq.submit in a schedule "
+                                 "already batched: batch all of it or none");
       return success();
     }
     PlaceholderCache placeholders(schedule);
     SymbolTableCollection symbols;
-    recordArgumentAccess(schedule, symbols);
+    recordArgumentAccess(schedule, calls, symbols);
     // Slot 0 is the per-device timeline, sentinel and staging buffer.
     int64_t nextSlot = 1;
     OpBuilder builder(schedule.getContext());
     llvm::StringMap<unsigned> callCounts;
     std::optional<Batch> batch;
     Operation *lastCall = nullptr;
-    size_t opsLeft = schedule.getBody().front().getOperations().size();
+    size_t callsLeft = calls.size();
     auto flush = [&]() {
       if (batch && !batch->empty()) {
         builder.setInsertionPointAfter(lastCall);
         batch->emit(builder, batchSize);
       }
       batch.emplace(placeholders, symbols, nextSlot, profile, callCounts);
-      // The ops left are as many calls as the batch can take.
-      batch->reserve(opsLeft);
+      // The calls left are as many as the batch can take.
+      batch->reserve(callsLeft);
     };
     flush();
-    for (Operation &op :
-         llvm::make_early_inc_range(schedule.getBody().front())) {
-      --opsLeft;
+    for (Operation *op : calls) {
+      --callsLeft;
       auto call = dyn_cast<QueueCallOpInterface>(op);
-      if (!call && !isa<HostCallOp>(op))
-        continue;
       DevicesAttr devs = call ? getEnqueueDevices(call, kinds) : DevicesAttr();
       if (!devs) {
         // Not enqueueable: it ends the batch and stays in place.
@@ -702,7 +709,7 @@ struct BatchDepsPass : public hcq::impl::HCQBatchDepsBase<BatchDepsPass> {
       }
       if (failed(batch->add(call, devs)))
         return failure();
-      lastCall = &op;
+      lastCall = op;
     }
     flush();
     return success();

@@ -165,9 +165,11 @@ public:
       : target(target), placeholders(placeholders), symbols(symbols),
         kernels(kernels) {}
 
-  LogicalResult encodeCompute(SubmitOp submit, OpBuilder &builder,
-                              StreamSink &cmds);
-  LogicalResult encodeCopy(SubmitOp submit, StreamSink &cmds);
+  /// Encodes `ops`, the body of `submit`.
+  LogicalResult encodeCompute(SubmitOp submit, ArrayRef<Operation *> ops,
+                              OpBuilder &builder, StreamSink &cmds);
+  LogicalResult encodeCopy(SubmitOp submit, ArrayRef<Operation *> ops,
+                           StreamSink &cmds);
   /// Moves the submit's kernel arguments into their op.
   void finishSubmit() {
     if (kernargsOp)
@@ -516,14 +518,11 @@ LogicalResult Encoder::dispatch(LaunchOp launch, DevicesAttr devices,
   return success();
 }
 
-LogicalResult Encoder::encodeCompute(SubmitOp submit, OpBuilder &builder,
-                                     StreamSink &cmds) {
-  for (Operation &op : submit.getBody().front()) {
-    // The kernel-argument stream is appended to the block (dispatch).
-    if (isa<CmdsOp>(op))
-      continue;
+LogicalResult Encoder::encodeCompute(SubmitOp submit, ArrayRef<Operation *> ops,
+                                     OpBuilder &builder, StreamSink &cmds) {
+  for (Operation *op : ops) {
     LogicalResult result =
-        llvm::TypeSwitch<Operation *, LogicalResult>(&op)
+        llvm::TypeSwitch<Operation *, LogicalResult>(op)
             .Case([&](BarrierOp) {
               memoryBarrier(cmds);
               return success();
@@ -571,13 +570,11 @@ LogicalResult Encoder::encodeCompute(SubmitOp submit, OpBuilder &builder,
   return success();
 }
 
-LogicalResult Encoder::encodeCopy(SubmitOp submit, StreamSink &cmds) {
-  for (Operation &op : submit.getBody().front()) {
-    // The kernel-argument stream is appended to the block (dispatch).
-    if (isa<CmdsOp>(op))
-      continue;
+LogicalResult Encoder::encodeCopy(SubmitOp submit, ArrayRef<Operation *> ops,
+                                  StreamSink &cmds) {
+  for (Operation *op : ops) {
     LogicalResult result =
-        llvm::TypeSwitch<Operation *, LogicalResult>(&op)
+        llvm::TypeSwitch<Operation *, LogicalResult>(op)
             .Case([&](BarrierOp) { return success(); })
             .Case([&](CopyOp copy) {
               uint64_t size = copy.getSrcSize();
@@ -627,25 +624,28 @@ LogicalResult Encoder::encodeCopy(SubmitOp submit, StreamSink &cmds) {
 LogicalResult encodeSubmit(SubmitOp submit, Encoder &encoder,
                            uint32_t indirectBufferDwords) {
   Block &body = submit.getBody().front();
-  SmallVector<Operation *> original =
-      llvm::map_to_vector(body, [](Operation &op) { return &op; });
+  // The ops, walked once here: a big submit's ops are far apart in memory,
+  // and the encoders then read them from this array.
+  SmallVector<Operation *> original;
+  size_t launches = 0;
+  for (Operation &op : body) {
+    original.push_back(&op);
+    launches += isa<LaunchOp>(op);
+  }
   OpBuilder builder = OpBuilder::atBlockEnd(&body);
   CommandStream cmds(submit.getContext(), 32);
   QueueKind queue = submit.getQueue().getKind();
   // A dispatch is about 60 dwords (8 of them symbolic), anything else at
   // most 16 (4).
-  size_t launches = 0;
-  for (Operation &op : body)
-    launches += isa<LaunchOp>(op);
   cmds.reserve(60 * launches + 16 * (original.size() - launches),
                8 * launches + 4 * (original.size() - launches));
   if (queue == QueueKind::COMPUTE) {
     StreamSink sink(cmds, indirectBufferDwords);
-    if (failed(encoder.encodeCompute(submit, builder, sink)))
+    if (failed(encoder.encodeCompute(submit, original, builder, sink)))
       return failure();
   } else if (queue == QueueKind::COPY) {
     StreamSink sink(cmds, /*splitDwords=*/0);
-    if (failed(encoder.encodeCopy(submit, sink)))
+    if (failed(encoder.encodeCopy(submit, original, sink)))
       return failure();
   } else {
     return submit.emitOpError("an AMD device has no SUBMIT queue");
