@@ -121,7 +121,11 @@ public:
   void packet(uint32_t dwords) {
     if (!splitDwords)
       return;
-    uint32_t used = cmds.size() % splitDwords;
+    // Where the current split began, followed as the stream grows: no
+    // division per packet.
+    while (cmds.size() - splitStart >= splitDwords)
+      splitStart += splitDwords;
+    auto used = static_cast<uint32_t>(cmds.size() - splitStart);
     if (used + dwords <= splitDwords)
       return;
     std::vector<uint32_t> nops;
@@ -154,6 +158,7 @@ public:
 private:
   CommandStream &cmds;
   uint32_t splitDwords;
+  size_t splitStart = 0;
 };
 
 /// Encodes one submit's ops for a target.

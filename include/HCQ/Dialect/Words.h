@@ -191,7 +191,8 @@ struct WordStreamBuilder {
     if (perWord == 2)
       units.push_back(int32_t(uint32_t(value >> 32)));
   }
-  size_t size() const { return units.size() / perWord; }
+  // A shift, not a division: the encoders ask for the size at every packet.
+  size_t size() const { return units.size() >> (perWord - 1); }
   unsigned bits() const { return perWord * 32; }
   /// Room for `words` words, `symbolic` of them symbolic.
   void reserve(size_t words, size_t symbolic) {
