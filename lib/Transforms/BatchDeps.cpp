@@ -44,13 +44,13 @@ struct Cmd {
   Operation *call = nullptr;
 };
 
-/// One submit before it becomes IR: its commands are `cmds` (a batch's
-/// submits share one array, so a call's few commands cost no allocation).
-struct Submit {
+/// Where a submit runs: it merges with others of the same.
+struct SubmitKey {
   DevicesAttr devices;
   QueueAttr queue;
-  Location loc;
-  ArrayRef<Cmd> cmds;
+  bool operator==(const SubmitKey &other) const {
+    return devices == other.devices && queue == other.queue;
+  }
 };
 
 /// The bytes of one buffer one lane of a call touches.
@@ -132,11 +132,15 @@ private:
   void waitsFor(ArrayRef<LaneAccessList> lanes, DevicesAttr devices,
                 QueueAttr queue, int64_t tag, bool writeAll,
                 SmallVectorImpl<Cmd> &waits);
-  /// Groups `submits` into the submits they merge into, each group's
-  /// parts in order.
-  static SmallVector<SmallVector<const Submit *>>
-  mergeSubmits(ArrayRef<Submit> submits, int64_t batchSize);
-  static void emitSubmit(OpBuilder &builder, ArrayRef<const Submit *> parts);
+  /// Groups the submits of `keys` (one per call, in order) into the submits
+  /// they merge into, each group's call indices in order.
+  static SmallVector<SmallVector<uint32_t>>
+  mergeSubmits(ArrayRef<SubmitKey> keys, int64_t batchSize);
+  /// Creates an empty submit at the builder's insertion point; returns its
+  /// body.
+  static Block *createSubmit(OpBuilder &builder, Location loc, SubmitKey key);
+  /// Appends `cmds` to `body` (moving a call there).
+  static void emitCmds(Block *body, Location loc, ArrayRef<Cmd> cmds);
 
   PlaceholderCache &placeholders;
   SymbolTableCollection &symbols;
@@ -313,42 +317,35 @@ void Batch::waitsFor(ArrayRef<LaneAccessList> lanes, DevicesAttr devices,
 }
 
 /// The seed's `_merge_queues`.
-SmallVector<SmallVector<const Submit *>>
-Batch::mergeSubmits(ArrayRef<Submit> submits, int64_t batchSize) {
-  SmallVector<std::pair<Attribute, Attribute>> keys;
-  bool anyCpu = false;
-  for (const Submit &s : submits) {
-    keys.push_back({s.devices, s.queue});
-    anyCpu |= llvm::any_of(s.devices.getDevices(), [](DeviceAttr d) {
+SmallVector<SmallVector<uint32_t>> Batch::mergeSubmits(ArrayRef<SubmitKey> keys,
+                                                       int64_t batchSize) {
+  bool anyCpu = llvm::any_of(keys, [](const SubmitKey &k) {
+    return llvm::any_of(k.devices.getDevices(), [](DeviceAttr d) {
       return d.getKind() == DeviceKind::CPU;
     });
-  }
+  });
   // CPU queues run their work inline and can block on another queue: keep
   // multi-queue CPU work in schedule order, merging could deadlock.
-  SmallVector<SmallVector<const Submit *>> merged;
-  if (anyCpu && llvm::any_of(keys, [&](auto &k) { return k != keys[0]; })) {
-    for (const Submit &submit : submits)
-      merged.push_back({&submit});
+  SmallVector<SmallVector<uint32_t>> merged;
+  if (anyCpu && llvm::any_of(keys, [&](auto &k) { return !(k == keys[0]); })) {
+    for (uint32_t index = 0; index < keys.size(); ++index)
+      merged.push_back({index});
     return merged;
   }
 
   // Open groups in the order of their latest submit, as the seed's dict.
-  SmallVector<
-      std::pair<std::pair<Attribute, Attribute>, SmallVector<const Submit *>>>
-      opened;
+  SmallVector<std::pair<SubmitKey, SmallVector<uint32_t>>> opened;
   DenseMap<std::pair<Attribute, Attribute>, int64_t> limits;
-  for (size_t index = 0; index < submits.size(); ++index) {
-    const Submit &submit = submits[index];
-    std::pair<Attribute, Attribute> key = keys[index];
+  for (uint32_t index = 0; index < keys.size(); ++index) {
+    SubmitKey key = keys[index];
     auto it = llvm::find_if(opened, [&](auto &o) { return o.first == key; });
-    SmallVector<const Submit *> group;
+    SmallVector<uint32_t> group;
     if (it == opened.end()) {
       // First submit on this queue: close open groups on the same queue that
       // share devices, so their submit order is kept.
       for (auto o = opened.begin(); o != opened.end();) {
-        auto oDevices = cast<DevicesAttr>(o->first.first);
-        if (o->first.second == key.second &&
-            oDevices.intersects(submit.devices)) {
+        if (o->first.queue == key.queue &&
+            o->first.devices.intersects(key.devices)) {
           merged.push_back(std::move(o->second));
           o = opened.erase(o);
         } else {
@@ -358,14 +355,15 @@ Batch::mergeSubmits(ArrayRef<Submit> submits, int64_t batchSize) {
     } else {
       group = std::move(it->second);
       opened.erase(it);
-      int64_t &limit = limits.try_emplace(key, batchSize).first->second;
+      int64_t &limit =
+          limits.try_emplace({key.devices, key.queue}, batchSize).first->second;
       if (limit && static_cast<int64_t>(group.size()) >= limit) {
         merged.push_back(std::move(group));
         group = {};
         limit *= 2;
       }
     }
-    group.push_back(&submit);
+    group.push_back(index);
     opened.push_back({key, std::move(group)});
   }
   for (auto &o : opened)
@@ -373,34 +371,32 @@ Batch::mergeSubmits(ArrayRef<Submit> submits, int64_t batchSize) {
   return merged;
 }
 
-void Batch::emitSubmit(OpBuilder &builder, ArrayRef<const Submit *> parts) {
-  const Submit &first = *parts.front();
-  auto submit =
-      SubmitOp::create(builder, first.loc, first.devices, first.queue);
+Block *Batch::createSubmit(OpBuilder &builder, Location loc, SubmitKey key) {
+  auto submit = SubmitOp::create(builder, loc, key.devices, key.queue);
   Block *body = new Block();
   submit.getBody().push_back(body);
+  return body;
+}
+
+void Batch::emitCmds(Block *body, Location loc, ArrayRef<Cmd> cmds) {
   OpBuilder inner = OpBuilder::atBlockEnd(body);
-  for (const Submit *part : parts) {
-    for (const Cmd &cmd : part->cmds) {
-      switch (cmd.kind) {
-      case Cmd::Barrier:
-        BarrierOp::create(inner, part->loc);
-        break;
-      case Cmd::Wait:
-        WaitOp::create(inner, part->loc, cmd.signals, cmd.valueBuffer,
-                       cmd.value);
-        break;
-      case Cmd::Store:
-        StoreOp::create(inner, part->loc, cmd.signals, cmd.valueBuffer,
-                        cmd.value);
-        break;
-      case Cmd::Timestamp:
-        TimestampOp::create(inner, part->loc, cmd.signals);
-        break;
-      case Cmd::Call:
-        cmd.call->moveBefore(body, body->end());
-        break;
-      }
+  for (const Cmd &cmd : cmds) {
+    switch (cmd.kind) {
+    case Cmd::Barrier:
+      BarrierOp::create(inner, loc);
+      break;
+    case Cmd::Wait:
+      WaitOp::create(inner, loc, cmd.signals, cmd.valueBuffer, cmd.value);
+      break;
+    case Cmd::Store:
+      StoreOp::create(inner, loc, cmd.signals, cmd.valueBuffer, cmd.value);
+      break;
+    case Cmd::Timestamp:
+      TimestampOp::create(inner, loc, cmd.signals);
+      break;
+    case Cmd::Call:
+      cmd.call->moveBefore(body, body->end());
+      break;
     }
   }
 }
@@ -468,23 +464,35 @@ void Batch::emit(OpBuilder &builder, int64_t batchSize) {
     finCmds.push_back({Cmd::Store, {timeline}, timelineValue, 0, nullptr});
     finalizers.push_back([&builder, group, compute, loc,
                           finCmds = std::move(finCmds), timelineValue, epoch] {
-      Submit fin{group, compute, loc, finCmds};
-      emitSubmit(builder, {&fin});
+      emitCmds(createSubmit(builder, loc, {group, compute}), loc, finCmds);
       FinalizeOp::create(builder, loc, timelineValue, epoch);
     });
   }
 
+  for (auto &fence : fences)
+    fence();
+  for (auto &reset : resets)
+    reset();
+
+  // The submits, in the order they merge into (which depends only on where
+  // each call runs), made empty first: each call's commands then go
+  // straight into its submit.
+  SmallVector<Block *, 0> submitOf(numCalls);
+  {
+    auto keys = llvm::map_to_vector(calls, [](const CallInfo &info) {
+      return SubmitKey{info.devices, info.queue};
+    });
+    for (ArrayRef<uint32_t> group : mergeSubmits(keys, batchSize)) {
+      Block *body = createSubmit(builder, calls[group.front()].call->getLoc(),
+                                 keys[group.front()]);
+      for (uint32_t index : group)
+        submitOf[index] = body;
+    }
+  }
+
   // One submit per call: the timeline sync on a queue's first use,
-  // timestamps, the call, and a signal store if someone waits on it. The
-  // commands of all go into one array, each submit's a range of it.
-  SmallVector<Cmd, 0> cmds;
-  // Room for all (a grown array moves every command): each call, its
-  // timestamps, waits and store, and a barrier and a wait on each queue's
-  // first use (a queue of a device set runs on each device's stream).
-  cmds.reserve(numCalls * (profile ? 3 : 1) + callWaits.size() +
-               signalTags.count() + foreign.size() + 2 * streams.size() + 8);
-  SmallVector<std::pair<size_t, size_t>, 0> cmdRanges;
-  cmdRanges.reserve(numCalls);
+  // timestamps, the call, and a signal store if someone waits on it.
+  SmallVector<Cmd, 8> cmds;
   // Which call each timestamp pair times, named after the batch.
   struct ProfileName {
     Location loc;
@@ -496,7 +504,7 @@ void Batch::emit(OpBuilder &builder, int64_t batchSize) {
   DenseSet<std::pair<Attribute, Attribute>> seenQueues;
   DenseSet<std::tuple<Attribute, Attribute, Attribute>> seenForeign;
   for (auto [tag, info] : llvm::enumerate(calls)) {
-    size_t cmdsBegin = cmds.size();
+    cmds.clear();
     if (seenQueues.insert({info.devices, info.queue}).second) {
       cmds.push_back({Cmd::Barrier, {}, {}, 0, nullptr});
       cmds.push_back({Cmd::Wait,
@@ -564,22 +572,9 @@ void Batch::emit(OpBuilder &builder, int64_t batchSize) {
                       {},
                       static_cast<int64_t>(tag) + 1,
                       nullptr});
-    cmdRanges.push_back({cmdsBegin, cmds.size()});
+    emitCmds(submitOf[tag], info.call->getLoc(), cmds);
   }
-  // The array is complete: the submits can point into it.
-  SmallVector<Submit, 0> submits;
-  submits.reserve(numCalls);
-  for (auto [info, range] : llvm::zip_equal(calls, cmdRanges))
-    submits.push_back(
-        {info.devices, info.queue, info.call->getLoc(),
-         ArrayRef<Cmd>(cmds).slice(range.first, range.second - range.first)});
 
-  for (auto &fence : fences)
-    fence();
-  for (auto &reset : resets)
-    reset();
-  for (ArrayRef<const Submit *> parts : mergeSubmits(submits, batchSize))
-    emitSubmit(builder, parts);
   for (auto &finalizer : finalizers)
     finalizer();
   for (const ProfileName &p : profiles)
