@@ -141,7 +141,17 @@ LogicalResult SealPass::seal(SubmitOp submit, PlaceholderCache &placeholders) {
       segmentAt.push_back(
           {end, start + int64_t(offset) - int64_t(begin * width)});
     });
-    // Then each symbolic word.
+    // Then each symbolic word. The commonest is the address of one value the
+    // link places: what that value becomes (an indirect stream: its tag's
+    // placeholder at its offset) and the blob operand naming it are worked
+    // out once per operand of the stream.
+    struct SingleRef {
+      bool known = false, linkTime = false;
+      Value value;
+      uint64_t offset = 0;
+      int32_t blobRef = -1;
+    };
+    SmallVector<SingleRef> singleRefs(refs.size());
     SymbolicWords symbols = stream.getSymbols();
     const std::pair<size_t, int64_t> *segment = segmentAt.begin();
     for (size_t k = 0; k < symbols.size(); ++k) {
@@ -152,6 +162,30 @@ LogicalResult SealPass::seal(SubmitOp submit, PlaceholderCache &placeholders) {
       int64_t at = segment->second + i * width;
       uint8_t *bytes = blob.bytes() + at;
       std::fill(bytes, bytes + width, UNKNOWN_BYTE);
+      if (word.kind == WordKind::address && word.lanes == 1) {
+        SingleRef &single = singleRefs[word.ref];
+        if (!single.known) {
+          single.known = true;
+          single.value = refs[word.ref];
+          single.linkTime = isLinkTime(single.value);
+          if (auto linear = single.value.getDefiningOp<CmdsOp>()) {
+            single.offset = streamOffset[linear];
+            single.value = blobs[linear.getTag()].placeholder;
+          }
+        }
+        if (single.linkTime) {
+          if (single.blobRef < 0)
+            single.blobRef = blob.operands
+                                 .word(WordKind::address, 0, single.value,
+                                       WordPart::full, 0, 0)
+                                 .ref;
+          appendSymbol(blob.patches, at,
+                       Word{WordKind::address, word.value + single.offset,
+                            single.blobRef, word.part, word.shift, word.orBits,
+                            1});
+          continue;
+        }
+      }
       SmallVector<Value, 4> operands(refs.slice(word.ref, word.lanes));
       if (word.kind == WordKind::address &&
           llvm::all_of(operands, isLinkTime)) {
