@@ -30,13 +30,18 @@ struct EncodePass : public hcq::impl::HCQEncodeBase<EncodePass> {
     // The submits still to encode, by device kind; a CPU SUBMIT queue is
     // the host's (the batched submitter), not encoded.
     llvm::MapVector<DeviceKind, SmallVector<SubmitOp>> byKind;
-    WalkResult walk = schedule.walk([&](SubmitOp submit) {
+    // Not into a submit's body: it holds no submit, and a big one's ops are
+    // many.
+    WalkResult walk = schedule.walk<WalkOrder::PreOrder>([&](Operation *op) {
+      auto submit = dyn_cast<SubmitOp>(op);
+      if (!submit)
+        return WalkResult::advance();
       FailureOr<bool> encoded = isEncoded(submit);
       if (failed(encoded))
         return WalkResult::interrupt();
       DevicesAttr devices = submit.getDevices();
       if (*encoded || submit.getQueue().getKind() == QueueKind::SUBMIT)
-        return WalkResult::advance();
+        return WalkResult::skip();
       DeviceKind kind = devices.front().getKind();
       if (!devices.allOfKind(kind)) {
         submit.emitOpError("spans devices of several kinds: no one target "
@@ -44,7 +49,7 @@ struct EncodePass : public hcq::impl::HCQEncodeBase<EncodePass> {
         return WalkResult::interrupt();
       }
       byKind[kind].push_back(submit);
-      return WalkResult::advance();
+      return WalkResult::skip();
     });
     if (walk.wasInterrupted())
       return signalPassFailure();

@@ -382,7 +382,7 @@ LogicalResult Encoder::dispatch(LaunchOp launch, DevicesAttr devices,
   // hidden arguments the kernel reads where its metadata puts them. They are
   // a segment of the submit's one kernel-argument stream.
   if (!kernargsOp) {
-    kernargs.emplace(ctx, 32);
+    kernargs.emplace(32);
     kernargsOp = CommandStream::buildEmpty(builder, launch.getLoc(),
                                            PlaceholderTag::kernargs, 32);
   }
@@ -629,16 +629,14 @@ LogicalResult Encoder::encodeCopy(SubmitOp submit, ArrayRef<Operation *> ops,
 LogicalResult encodeSubmit(SubmitOp submit, Encoder &encoder,
                            uint32_t indirectBufferDwords) {
   Block &body = submit.getBody().front();
-  // The ops, walked once here: a big submit's ops are far apart in memory,
-  // and the encoders then read them from this array.
-  SmallVector<Operation *> original;
-  size_t launches = 0;
-  for (Operation &op : body) {
-    original.push_back(&op);
-    launches += isa<LaunchOp>(op);
-  }
+  FailureOr<SmallVector<Operation *>> ops = getOpsToEncode(submit);
+  if (failed(ops))
+    return failure();
+  ArrayRef<Operation *> original = *ops;
+  size_t launches =
+      llvm::count_if(original, [](Operation *op) { return isa<LaunchOp>(op); });
   OpBuilder builder = OpBuilder::atBlockEnd(&body);
-  CommandStream cmds(submit.getContext(), 32);
+  CommandStream cmds(32);
   QueueKind queue = submit.getQueue().getKind();
   // A dispatch is about 60 dwords (8 of them symbolic), anything else at
   // most 16 (4).

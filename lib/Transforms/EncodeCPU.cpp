@@ -24,10 +24,12 @@ LogicalResult encodeSubmit(SubmitOp submit, PlaceholderCache &placeholders,
   Block &body = submit.getBody().front();
   MLIRContext *ctx = submit.getContext();
   DevicesAttr devices = submit.getDevices();
-  SmallVector<Operation *> original =
-      llvm::map_to_vector(body, [](Operation &op) { return &op; });
+  FailureOr<SmallVector<Operation *>> ops = getOpsToEncode(submit);
+  if (failed(ops))
+    return failure();
+  ArrayRef<Operation *> original = *ops;
   OpBuilder builder = OpBuilder::atBlockEnd(&body);
-  CommandStream cmds(ctx, 64);
+  CommandStream cmds(64);
   // The kernel arguments of every launch: one stream, a segment each, made
   // at the first launch so entries can take its address.
   std::optional<CommandStream> kernargs;
@@ -47,11 +49,9 @@ LogicalResult encodeSubmit(SubmitOp submit, PlaceholderCache &placeholders,
   };
   bool isCopyQueue = submit.getQueue().getKind() == QueueKind::COPY;
 
-  for (Operation &op : llvm::make_early_inc_range(body)) {
-    if (isa<CmdsOp>(op))
-      continue;
+  for (Operation *op : original) {
     LogicalResult result =
-        llvm::TypeSwitch<Operation *, LogicalResult>(&op)
+        llvm::TypeSwitch<Operation *, LogicalResult>(op)
             .Case([&](BarrierOp) { return success(); })
             .Case([&](WaitOp wait) {
               entry(cpu::HostFunction::Wait, [&] {
@@ -103,7 +103,7 @@ LogicalResult encodeSubmit(SubmitOp submit, PlaceholderCache &placeholders,
               // One 64-bit word per buffer address and bound variable, a
               // segment of the submit's kernel-argument stream.
               if (!kernargsOp) {
-                kernargs.emplace(ctx, 64);
+                kernargs.emplace(64);
                 kernargsOp = CommandStream::buildEmpty(
                     builder, launch.getLoc(), PlaceholderTag::kernargs, 64);
               }

@@ -82,17 +82,32 @@ BufferBase getBufferBase(Value buffer) {
   return result;
 }
 
+static InFlightDiagnostic emitPartlyEncoded(SubmitOp submit) {
+  return submit.emitOpError(
+      "is partly encoded: it holds command words beside ops to encode");
+}
+
 FailureOr<bool> isEncoded(SubmitOp submit) {
-  if (submit.getBody().empty())
+  if (submit.getBody().empty() || submit.getBody().front().empty())
     return true;
   Block &body = submit.getBody().front();
-  bool words =
-      llvm::any_of(body, [](Operation &op) { return isa<CmdsOp>(op); });
-  bool ops = llvm::any_of(body, [](Operation &op) { return !isa<CmdsOp>(op); });
-  if (words && ops)
-    return submit.emitOpError(
-        "is partly encoded: it holds command words beside ops to encode");
-  return !ops;
+  if (!isa<CmdsOp>(body.front()))
+    return false;
+  if (llvm::any_of(body, [](Operation &op) { return !isa<CmdsOp>(op); }))
+    return emitPartlyEncoded(submit);
+  return true;
+}
+
+FailureOr<SmallVector<Operation *>> getOpsToEncode(SubmitOp submit) {
+  SmallVector<Operation *> ops;
+  if (submit.getBody().empty())
+    return ops;
+  for (Operation &op : submit.getBody().front()) {
+    if (isa<CmdsOp>(op))
+      return emitPartlyEncoded(submit);
+    ops.push_back(&op);
+  }
+  return ops;
 }
 
 DevicesAttr getEnqueueDevices(QueueCallOpInterface call,

@@ -21,6 +21,11 @@
 // RUN: not hcq-opt %t/builtin-copy.mlir --hcq-attach-targets --hcq-encode 2>&1 | FileCheck %s --check-prefix=NOBUILTIN
 // NOBUILTIN: error: 'hcq.launch' op is a builtin copy on gfx1100 but there is no amd kernel @hcq_copy_gfx1100: run hcq-materialize-builtins before hcq-encode (hcq-pipeline does)
 
+// Tests that a submit with command words after ops to encode is refused by
+// name, not encoded in part.
+// RUN: not hcq-opt %t/partly-encoded.mlir --hcq-attach-targets --hcq-encode 2>&1 | FileCheck %s --check-prefix=PARTLY
+// PARTLY: error: 'hcq.submit' op is partly encoded: it holds command words beside ops to encode
+
 // Tests that a code object that is not a valid ELF is reported on its kernel.
 // RUN: cat %t/garbage.k %t/launch.mlir | not hcq-opt --hcq-attach-targets --hcq-materialize-builtins --hcq-encode 2>&1 | FileCheck %s --check-prefix=GARBAGE
 // GARBAGE: 1:1: error: 'hcq.kernel' op has a bad code object: malformed ELF:
@@ -148,5 +153,13 @@ hcq.kernel @hcq_copy_f32_f32 builtin (write f32, read f32) symbol "copy"
 hcq.schedule @s(%a: !hcq.buffer<64xf32, AMD:0>, %b: !hcq.buffer<64xf32, AMD:0>) {
   hcq.submit on AMD:0 queue COMPUTE:0 {
     hcq.launch @hcq_copy_f32_f32(%a, %b : !hcq.buffer<64xf32, AMD:0>, !hcq.buffer<64xf32, AMD:0>) global [64, 1, 1] local [1, 1, 1]
+  }
+}
+//--- partly-encoded.mlir
+hcq.schedule @s() {
+  %s = hcq.placeholder signal slot 1 volatile : !hcq.buffer<1xi64, AMD:0>
+  hcq.submit on AMD:0 queue COMPUTE:0 {
+    hcq.store %s = 1 : !hcq.buffer<1xi64, AMD:0>
+    hcq.cmds cmdbuf i32 [0x1]
   }
 }

@@ -43,3 +43,16 @@ hcq.schedule @partly_encoded(%a: !hcq.buffer<16xf32, CPU:0>) {
     hcq.launch @mixed(%a : !hcq.buffer<16xf32, CPU:0>) global [16, 1, 1] local [1, 1, 1]
   }
 }
+
+// -----
+
+// Tests that command words after ops to encode are refused as well (the
+// encoder finds them as it reads the ops).
+hcq.kernel @mixed cpu (readwrite f32) symbol "m" library "libk.so"
+hcq.schedule @partly_encoded_after(%a: !hcq.buffer<16xf32, CPU:0>) {
+  // expected-error @+1 {{'hcq.submit' op is partly encoded: it holds command words beside ops to encode}}
+  hcq.submit on CPU:0 queue COMPUTE:0 {
+    hcq.launch @mixed(%a : !hcq.buffer<16xf32, CPU:0>) global [16, 1, 1] local [1, 1, 1]
+    hcq.cmds cmdbuf i64 [0x1, 0x2]
+  }
+}

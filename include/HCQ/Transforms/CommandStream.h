@@ -35,8 +35,7 @@ private:
 class CommandStream {
 public:
   /// A stream of `bits`-wide words (32 for PM4 and SDMA, 64 for CPU queues).
-  CommandStream(mlir::MLIRContext *ctx, unsigned bits)
-      : ctx(ctx), words(bits) {}
+  explicit CommandStream(unsigned bits) : words(bits) {}
 
   void constant(uint64_t value);
   void constants(llvm::ArrayRef<uint32_t> values);
@@ -80,7 +79,6 @@ private:
   void word(WordKind kind, uint64_t value, llvm::ArrayRef<mlir::Value> lanes,
             WordPart part, uint32_t shift, uint64_t orBits);
 
-  mlir::MLIRContext *ctx;
   WordStreamBuilder words;
   WordOperands operands;
 };

@@ -63,10 +63,17 @@ bool isBuiltinCopy(KernelOp kernel);
 std::string getBuiltinCopyKernelName(std::string_view target);
 
 /// Whether `submit` is encoded already (only command words left): an
-/// encoder then leaves it as it is. One holding both command words and ops
-/// to encode is refused here, naming it: an encoder that stopped halfway,
-/// or hand-mixed input, would otherwise be encoded twice or not at all.
+/// encoder then leaves it as it is. It is, when its first op is command
+/// words. One holding both command words and ops to encode is refused,
+/// naming it: an encoder that stopped halfway, or hand-mixed input, would
+/// otherwise be encoded twice or not at all. Here when the words come
+/// first, by getOpsToEncode otherwise (an encoder reads every op anyway).
 mlir::FailureOr<bool> isEncoded(SubmitOp submit);
+
+/// The ops of a submit to encode, in order, read once (a big submit's ops
+/// are far apart in memory); refuses command words among them.
+mlir::FailureOr<llvm::SmallVector<mlir::Operation *>>
+getOpsToEncode(SubmitOp submit);
 
 /// The devices a queue call is enqueued on (seed `_get_enqueue_devs`), or
 /// null when it cannot be enqueued: no buffers, or a buffer on a device kind
