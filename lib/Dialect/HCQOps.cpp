@@ -1058,6 +1058,57 @@ public:
     });
   }
 
+  /// Whether every symbolic word of a stream of `bits`-wide words (their
+  /// constant bits in `units`) in a submit of `lanes` lanes passes the
+  /// checks of CmdsOp::verify: one pass without diagnostics, for streams of
+  /// hundreds of thousands of words. When it says no, the full checks find
+  /// and report the problem.
+  bool areStreamWordsValid(ArrayRef<int64_t> fields, ArrayRef<int32_t> units,
+                           unsigned bits, size_t lanes) const {
+    if (fields.size() % SYMBOL_FIELDS)
+      return false;
+    unsigned perWord = bits / 32;
+    size_t numWords = units.size() / perWord;
+    int64_t previous = -1;
+    for (size_t k = 0; k < fields.size(); k += SYMBOL_FIELDS) {
+      // The layout is SymbolicWords's.
+      auto head = static_cast<uint64_t>(fields[k]);
+      auto at = static_cast<int64_t>(head & 0xffffffff);
+      uint64_t meta = head >> 32, kind = meta & 0xff, part = (meta >> 8) & 0xff,
+               shift = (meta >> 16) & 0xff;
+      if (at <= previous || size_t(at) >= numWords ||
+          kind == uint64_t(WordKind::constant) ||
+          kind > uint64_t(WordKind::load) || part > uint64_t(WordPart::hi) ||
+          shift >= 64 || meta >> 24)
+        return false;
+      previous = at;
+      for (unsigned u = 0; u < perWord; ++u)
+        if (units[at * perWord + u])
+          return false;
+      auto refs = static_cast<uint64_t>(fields[k + 1]);
+      uint64_t ref = refs & 0xffffffff, n = refs >> 32;
+      if (n == 0 || ref + n > facts.size() || (n != 1 && n != lanes))
+        return false;
+      auto value = static_cast<uint64_t>(fields[k + 2]);
+      for (uint64_t i = ref; i < ref + n; ++i) {
+        const Facts &f = facts[i];
+        if (kind == uint64_t(WordKind::variable)
+                ? !f.boundVariable || value || shift
+            : kind == uint64_t(WordKind::load)
+                ? !f.loadable || shift
+                : !f.linear && (f.byteSize < 0 ||
+                                value > static_cast<uint64_t>(f.byteSize)))
+          return false;
+      }
+      bool wide =
+          part == uint64_t(WordPart::full) &&
+          (kind != uint64_t(WordKind::variable) || facts[ref].wideVariable);
+      if (bits == 32 ? wide : part != uint64_t(WordPart::full))
+        return false;
+    }
+    return true;
+  }
+
   /// Checks one word against the operands it refers to.
   LogicalResult verify(Operation *op, const Word &word, size_t index) const {
     auto fail = [&]() { return op->emitOpError() << "word #" << index << " "; };
@@ -1215,8 +1266,6 @@ LogicalResult CmdsOp::verify() {
     return emitOpError() << "words hold " << getWords().size()
                          << " 32-bit units, not whole 64-bit words";
   WordStream stream = getStream();
-  if (std::optional<std::string> why = stream.getSymbols().check())
-    return emitOpError() << "symbols table " << *why;
   ArrayRef<int32_t> segments = getSegments();
   if (!segments.empty() && !indirect)
     return emitOpError("with tag 'cmdbuf' must have one segment");
@@ -1225,6 +1274,11 @@ LogicalResult CmdsOp::verify() {
       return emitOpError() << "segment #" << k + 1 << " starts at word "
                            << start << ", not in order within the "
                            << stream.size() << " words";
+  OperandFacts operands(getRefs());
+  if (operands.areStreamWordsValid(getSymbols(), getWords(), bits, lanes))
+    return success();
+  if (std::optional<std::string> why = stream.getSymbols().check())
+    return emitOpError() << "symbols table " << *why;
   SymbolicWords symbols = stream.getSymbols();
   if (symbols.size() && size_t(symbols.at(symbols.size() - 1)) >= stream.size())
     return emitOpError() << "symbolic word at "
@@ -1233,7 +1287,6 @@ LogicalResult CmdsOp::verify() {
                          << " words";
   // Each symbolic word is checked against its operands (a pass over the
   // few, not a search per word); constants fit their width by storage.
-  OperandFacts operands(getRefs());
   for (size_t k = 0; k < symbols.size(); ++k) {
     int64_t i = symbols.at(k);
     if (stream.constantBits(i) != 0)
@@ -1253,6 +1306,8 @@ LogicalResult CmdsOp::verify() {
       return emitOpError() << "word #" << i
                            << " is a 32-bit half in a 64-bit stream";
   }
+  // These checks are the definition; areStreamWordsValid may refuse more (an
+  // address offset past 2^63 into a stream).
   return success();
 }
 

@@ -593,6 +593,28 @@ hcq.schedule @s() {
 
 // -----
 
+// Tests that a symbolic word's part is full, lo or hi (part 3 here, in a
+// 32-bit stream, where a half is what a word must be).
+hcq.schedule @s(%b: !hcq.buffer<4xf32, AMD:0>) {
+  hcq.submit on AMD:0 queue COMPUTE:0 {
+    // expected-error @+1 {{'hcq.cmds' op symbols table entry 0 has part 3}}
+    "hcq.cmds"(%b) <{tag = 7 : i32, word_bits = 32 : i32, words = array<i32: 0>, symbols = array<i64: 3302829850624, 4294967296, 0, 0>}> : (!hcq.buffer<4xf32, AMD:0>) -> ()
+  }
+}
+
+// -----
+
+// Tests that a symbolic word's kind, part and shift leave the rest of its
+// bits zero.
+hcq.schedule @s(%b: !hcq.buffer<4xf32, AMD:0>) {
+  hcq.submit on AMD:0 queue COMPUTE:0 {
+    // expected-error @+1 {{'hcq.cmds' op symbols table entry 0 has unknown bits 1}}
+    "hcq.cmds"(%b) <{tag = 7 : i32, word_bits = 64 : i32, words = array<i32: 0, 0>, symbols = array<i64: 72057598332895232, 4294967296, 0, 0>}> : (!hcq.buffer<4xf32, AMD:0>) -> ()
+  }
+}
+
+// -----
+
 // Tests that a symbolic word's shift is below 64.
 hcq.schedule @s(%b: !hcq.buffer<4xf32, AMD:0>) {
   hcq.submit on AMD:0 queue COMPUTE:0 {
@@ -783,6 +805,16 @@ hcq.schedule @e() {
   %s = hcq.placeholder signal slot 2 : !hcq.buffer<1xi64, AMD:0>
   // expected-error @+1 {{'hcq.blob' op word #0 address offset 16 is outside the 8-byte buffer}}
   hcq.blob %p = [0x1, 0x2] patches [0: addr(%s + 16)] : !hcq.buffer<8xi8, AMD:0>, !hcq.buffer<1xi64, AMD:0>
+}
+
+// -----
+
+// Tests that a blob patch's part is full, lo or hi (part 3 here).
+hcq.schedule @e() {
+  %p = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<8xi8, AMD:0>
+  %s = hcq.placeholder signal slot 2 : !hcq.buffer<1xi64, AMD:0>
+  // expected-error @+1 {{'hcq.blob' op patch table entry 0 has part 3}}
+  "hcq.blob"(%p, %s) <{data = array<i32: 1, 2>, patches = array<i64: 3302829850624, 4294967296, 0, 0>}> : (!hcq.buffer<8xi8, AMD:0>, !hcq.buffer<1xi64, AMD:0>) -> ()
 }
 
 // -----
