@@ -10,10 +10,6 @@ using namespace mlir;
 
 namespace hcq {
 
-void CommandStream::constant(uint64_t value) {
-  words.push(Word::constant(value));
-}
-
 void CommandStream::constants(ArrayRef<uint32_t> values) {
   for (uint32_t value : values)
     constant(value);
@@ -66,8 +62,18 @@ void CommandStream::address(ArrayRef<Value> lanes, WordPart part,
 
 void CommandStream::addressLoHi(ArrayRef<Value> lanes, uint64_t offset,
                                 uint32_t shift) {
+  // The lo word's operands serve the hi word too: bases and operand found
+  // once.
+  size_t at = words.size();
   address(lanes, WordPart::lo, offset, shift);
-  address(lanes, WordPart::hi, offset, shift);
+  Word hi = SymbolicWords(words.symbols)
+                .word(words.symbols.size() / SYMBOL_FIELDS - 1);
+  assert(size_t(SymbolicWords(words.symbols)
+                    .at(words.symbols.size() / SYMBOL_FIELDS - 1)) == at &&
+         "the lo word is the last symbolic word");
+  (void)at;
+  hi.part = WordPart::hi;
+  words.push(hi);
 }
 
 void CommandStream::variable(Value value, WordPart part) {

@@ -37,7 +37,8 @@ public:
   /// A stream of `bits`-wide words (32 for PM4 and SDMA, 64 for CPU queues).
   explicit CommandStream(unsigned bits) : words(bits) {}
 
-  void constant(uint64_t value);
+  /// Inline: a dispatch is ~50 constant words.
+  void constant(uint64_t value) { words.push(Word::constant(value)); }
   void constants(llvm::ArrayRef<uint32_t> values);
   /// The address of `lanes` (one value for every lane, or one per lane)
   /// plus `offset`, shifted right by `shift`, as `part`, OR `orBits`.
