@@ -271,6 +271,35 @@ void Batch::waitsFor(ArrayRef<LaneAccessList> lanes, DevicesAttr devices,
     }
   }
 
+  // One wait of the row (queue, tag): each lane waits on its producer's
+  // queue signal, or on the sentinel when it has none.
+  auto pushWait = [&](QueueAttr queue, int64_t tag, auto &&producerOf) {
+    Cmd wait{Cmd::Wait, {}, {}, tag + 1, nullptr};
+    for (auto [lane, laneDevice] : llvm::enumerate(devices.getDevices())) {
+      DeviceAttr producer = producerOf(lane);
+      wait.signals.push_back(
+          producer ? queueSignal(queue, single(producer))
+                   : placeholders.getSignal(PlaceholderTag::sentinel_signal, 0,
+                                            single(laneDevice)));
+    }
+    // One signal for every lane when they all wait on the same one.
+    if (llvm::all_equal(wait.signals))
+      wait.signals.resize(1);
+    waits.push_back(std::move(wait));
+    signalTags.set(tag); // a producer's tag is below the waiter's
+  };
+  if (deps.empty())
+    return;
+  // The commonest case, one dependency, is one row of one wait: made
+  // without the maps the general case needs.
+  if (deps.size() == 1) {
+    const Dep &d = deps.front();
+    pushWait(d.queue, d.tag, [&](size_t lane) {
+      return lane == d.lane ? d.device : DeviceAttr();
+    });
+    return;
+  }
+
   // Only the latest dependency per (device, queue, lane) matters.
   // Stable: equal tags keep their lane order.
   SmallVector<unsigned> order(deps.size());
@@ -292,27 +321,16 @@ void Batch::waitsFor(ArrayRef<LaneAccessList> lanes, DevicesAttr devices,
     row.resize(devices.size());
     row[d.lane].push_back(d.device);
   }
-  for (auto &[key, byLane] : rows) {
-    auto queueOfRow = cast<QueueAttr>(key.first);
+  for (auto &row : rows) {
+    const auto &[key, byLane] = row;
     size_t depth = 0;
     for (auto &list : byLane)
       depth = std::max(depth, list.size());
-    for (size_t k = 0; k < depth; ++k) {
-      Cmd wait{Cmd::Wait, {}, {}, key.second + 1, nullptr};
-      for (auto [lane, list] : llvm::enumerate(byLane)) {
-        DeviceAttr laneDevice = devices.getDevices()[lane];
-        wait.signals.push_back(
-            k < list.size()
-                ? queueSignal(queueOfRow, single(list[k]))
-                : placeholders.getSignal(PlaceholderTag::sentinel_signal, 0,
-                                         single(laneDevice)));
-      }
-      // One signal for every lane when they all wait on the same one.
-      if (llvm::all_equal(wait.signals))
-        wait.signals.resize(1);
-      waits.push_back(std::move(wait));
-    }
-    signalTags.set(key.second); // a producer's tag is below the waiter's
+    for (size_t k = 0; k < depth; ++k)
+      pushWait(cast<QueueAttr>(key.first), key.second, [&](size_t lane) {
+        const auto &producers = row.second[lane];
+        return k < producers.size() ? producers[k] : DeviceAttr();
+      });
   }
 }
 
