@@ -211,6 +211,8 @@ private:
   PlaceholderCache &placeholders;
   SymbolTableCollection &symbols;
   DenseMap<Operation *, amd::KernelInfo> &kernels;
+  /// The kernels launched, by name.
+  DenseMap<Attribute, KernelOp> kernelsByName;
   /// The kernel arguments of the submit being encoded: one stream, a
   /// segment per launch, and its op, made at the first launch so the
   /// command buffer can take its address (finishSubmit fills it).
@@ -335,8 +337,14 @@ FailureOr<KernelOp> Encoder::builtinCopyKernel(LaunchOp launch) {
 
 LogicalResult Encoder::dispatch(LaunchOp launch, DevicesAttr devices,
                                 OpBuilder &builder, StreamSink &cmds) {
-  auto kernel =
-      symbols.lookupNearestSymbolFrom<KernelOp>(launch, launch.getKernelAttr());
+  // The launches of one schedule share its nearest symbol table: a kernel
+  // is looked up once (a lookup walks up to the table, asking each op on
+  // the way for its traits).
+  KernelOp &named = kernelsByName[launch.getKernelAttr()];
+  if (!named)
+    named = symbols.lookupNearestSymbolFrom<KernelOp>(launch,
+                                                      launch.getKernelAttr());
+  KernelOp kernel = named;
   // A builtin copy (a copy on an AMD device without a copy queue) runs the
   // target's builtin copy kernel, which takes the element size third, as the
   // CPU device's does.
