@@ -190,11 +190,15 @@ SmallVector<Value> LaunchOp::getCallBuffers() {
   return llvm::to_vector(getBuffers());
 }
 
-SmallVector<BufferUse> LaunchOp::getBufferUses(SymbolTableCollection &symbols) {
+SmallVector<BufferUse> LaunchOp::getBufferUses(SymbolTableCollection &symbols,
+                                               Operation *symbolTable) {
   // The whole of each buffer, as its kernel's signature says (both ways
   // when the kernel cannot be found: the verifier reports that).
-  auto kernel =
-      symbols.lookupNearestSymbolFrom<KernelOp>(*this, getKernelAttr());
+  if (!symbolTable)
+    symbolTable = SymbolTable::getNearestSymbolTable(*this);
+  auto kernel = dyn_cast_or_null<KernelOp>(
+      symbolTable ? symbols.lookupSymbolIn(symbolTable, getKernelAttr())
+                  : nullptr);
   SmallVector<BufferUse> uses;
   for (auto [i, buffer] : llvm::enumerate(getBuffers())) {
     Access access = kernel && i < kernel.getNumBufferArgs()
@@ -210,7 +214,8 @@ QueueKind LaunchOp::getQueueKind() { return QueueKind::COMPUTE; }
 
 SmallVector<Value> CopyOp::getCallBuffers() { return {getDst(), getSrc()}; }
 
-SmallVector<BufferUse> CopyOp::getBufferUses(SymbolTableCollection &) {
+SmallVector<BufferUse> CopyOp::getBufferUses(SymbolTableCollection &,
+                                             Operation *) {
   return {{getDst(), getDstOffset(), getDstSize(), /*write=*/true,
            /*read=*/false},
           {getSrc(), getSrcOffset(), getSrcSize(), /*write=*/false,

@@ -70,10 +70,13 @@ public:
   /// `calls` counts the schedule's calls by name so far, for profile
   /// names: with `profile`, each call's pair of timestamps is named after
   /// it and its rank among the calls of that name ("matmul#1").
+  /// `symbolTable` is the schedule's nearest symbol table, where its calls'
+  /// kernels are.
   Batch(PlaceholderCache &placeholders, SymbolTableCollection &symbols,
-        int64_t &nextSlot, bool profile, llvm::StringMap<unsigned> &calls)
-      : placeholders(placeholders), symbols(symbols), nextSlot(nextSlot),
-        profile(profile), callCounts(calls) {}
+        Operation *symbolTable, int64_t &nextSlot, bool profile,
+        llvm::StringMap<unsigned> &calls)
+      : placeholders(placeholders), symbols(symbols), symbolTable(symbolTable),
+        nextSlot(nextSlot), profile(profile), callCounts(calls) {}
 
   /// Room for up to `numCalls` calls: a batch of many calls then grows
   /// none of its per-call arrays (growing one moves every element).
@@ -144,6 +147,7 @@ private:
 
   PlaceholderCache &placeholders;
   SymbolTableCollection &symbols;
+  Operation *symbolTable;
   int64_t &nextSlot;
   bool profile;
   llvm::StringMap<unsigned> &callCounts;
@@ -181,8 +185,9 @@ private:
 /// `lanes`.
 static LogicalResult getLaneAccesses(QueueCallOpInterface call, size_t numLanes,
                                      SymbolTableCollection &symbols,
+                                     Operation *symbolTable,
                                      LaneAccesses &lanes) {
-  SmallVector<BufferUse> operands = call.getBufferUses(symbols);
+  SmallVector<BufferUse> operands = call.getBufferUses(symbols, symbolTable);
   lanes.resize(numLanes);
   for (LaneAccessList &list : lanes)
     list.clear();
@@ -216,7 +221,8 @@ LogicalResult Batch::add(QueueCallOpInterface call, DevicesAttr devices) {
   QueueAttr &queue = queues[static_cast<size_t>(call.getQueueKind())];
   if (!queue)
     queue = QueueAttr::get(call->getContext(), call.getQueueKind(), 0);
-  if (failed(getLaneAccesses(call, devices.size(), symbols, scratchLanes)))
+  if (failed(getLaneAccesses(call, devices.size(), symbols, symbolTable,
+                             scratchLanes)))
     return failure();
   ArrayRef<LaneAccessList> lanes = scratchLanes;
 
@@ -607,7 +613,8 @@ void Batch::emit(OpBuilder &builder, int64_t batchSize) {
 /// --output). Arguments no call touches get none.
 static void recordArgumentAccess(ScheduleOp schedule,
                                  ArrayRef<Operation *> calls,
-                                 SymbolTableCollection &symbols) {
+                                 SymbolTableCollection &symbols,
+                                 Operation *symbolTable) {
   Block &body = schedule.getBody().front();
   SmallVector<unsigned> access(body.getNumArguments(), 0);
   enum : unsigned { READ = 1, WRITE = 2 };
@@ -625,7 +632,7 @@ static void recordArgumentAccess(ScheduleOp schedule,
       // (a launch looks its kernel up).
       if (llvm::none_of(op->getOperands(), argumentOf))
         continue;
-      for (const BufferUse &use : call.getBufferUses(symbols))
+      for (const BufferUse &use : call.getBufferUses(symbols, symbolTable))
         note(use.buffer, (use.read ? READ : 0) | (use.write ? WRITE : 0));
     } else if (auto call = dyn_cast<HostCallOp>(op)) {
       for (Value operand : call->getOperands())
@@ -693,7 +700,10 @@ struct BatchDepsPass : public hcq::impl::HCQBatchDepsBase<BatchDepsPass> {
     }
     PlaceholderCache placeholders(schedule);
     SymbolTableCollection symbols;
-    recordArgumentAccess(schedule, calls, symbols);
+    // The calls are the schedule's own ops: their nearest symbol table is
+    // its.
+    Operation *symbolTable = SymbolTable::getNearestSymbolTable(schedule);
+    recordArgumentAccess(schedule, calls, symbols, symbolTable);
     // Slot 0 is the per-device timeline, sentinel and staging buffer.
     int64_t nextSlot = 1;
     OpBuilder builder(schedule.getContext());
@@ -706,7 +716,8 @@ struct BatchDepsPass : public hcq::impl::HCQBatchDepsBase<BatchDepsPass> {
         builder.setInsertionPointAfter(lastCall);
         batch->emit(builder, batchSize);
       }
-      batch.emplace(placeholders, symbols, nextSlot, profile, callCounts);
+      batch.emplace(placeholders, symbols, symbolTable, nextSlot, profile,
+                    callCounts);
       // The calls left are as many as the batch can take.
       batch->reserve(callsLeft);
     };

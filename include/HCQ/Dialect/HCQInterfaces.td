@@ -29,9 +29,13 @@ def HCQ_QueueCallOpInterface : OpInterface<"QueueCallOpInterface"> {
     InterfaceMethod<[{
         How it uses each of getCallBuffers(): the bytes (offset and size in
         the buffer) and whether it writes them; a launch's from its
-        kernel's signature, found through `symbols`.
+        kernel's signature, found through `symbols` in `symbolTable`, its
+        nearest symbol table, when the caller knows it (the same for every
+        call of a schedule: finding it walks up asking each op for its
+        traits), else in the one found from the op.
       }], "::llvm::SmallVector<::hcq::BufferUse>", "getBufferUses",
-      (ins "::mlir::SymbolTableCollection &":$symbols)>,
+      (ins "::mlir::SymbolTableCollection &":$symbols,
+           "::mlir::Operation *":$symbolTable)>,
     InterfaceMethod<"The kind of queue that runs it.", "::hcq::QueueKind",
       "getQueueKind">,
   ];
