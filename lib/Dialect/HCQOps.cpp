@@ -190,15 +190,29 @@ SmallVector<Value> LaunchOp::getCallBuffers() {
   return llvm::to_vector(getBuffers());
 }
 
+/// The kernel `launch` names, or null. Its nearest symbol table is found
+/// past the submits and schedules around it, which are not symbol tables:
+/// finding one asks each op on the way for its traits, a slow call.
+static KernelOp lookupKernel(LaunchOp launch, SymbolTableCollection &symbols,
+                             Operation *symbolTable = nullptr) {
+  static_assert(!SubmitOp::hasTrait<mlir::OpTrait::SymbolTable>() &&
+                !ScheduleOp::hasTrait<mlir::OpTrait::SymbolTable>());
+  if (!symbolTable) {
+    Operation *parent = launch->getParentOp();
+    while (isa_and_nonnull<SubmitOp, ScheduleOp>(parent))
+      parent = parent->getParentOp();
+    symbolTable = parent ? SymbolTable::getNearestSymbolTable(parent) : nullptr;
+  }
+  return dyn_cast_or_null<KernelOp>(
+      symbolTable ? symbols.lookupSymbolIn(symbolTable, launch.getKernelAttr())
+                  : nullptr);
+}
+
 SmallVector<BufferUse> LaunchOp::getBufferUses(SymbolTableCollection &symbols,
                                                Operation *symbolTable) {
   // The whole of each buffer, as its kernel's signature says (both ways
   // when the kernel cannot be found: the verifier reports that).
-  if (!symbolTable)
-    symbolTable = SymbolTable::getNearestSymbolTable(*this);
-  auto kernel = dyn_cast_or_null<KernelOp>(
-      symbolTable ? symbols.lookupSymbolIn(symbolTable, getKernelAttr())
-                  : nullptr);
+  KernelOp kernel = lookupKernel(*this, symbols, symbolTable);
   SmallVector<BufferUse> uses;
   for (auto [i, buffer] : llvm::enumerate(getBuffers())) {
     Access access = kernel && i < kernel.getNumBufferArgs()
@@ -618,8 +632,7 @@ LogicalResult LaunchOp::verify() {
 }
 
 LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
-  auto kernel =
-      symbolTable.lookupNearestSymbolFrom<KernelOp>(*this, getKernelAttr());
+  KernelOp kernel = lookupKernel(*this, symbolTable);
   if (!kernel)
     return emitOpError() << "'" << getKernel()
                          << "' does not name an hcq.kernel";
