@@ -25,11 +25,19 @@ namespace {
 
 /// Whether `launch` runs a builtin copy on AMD devices: one of its buffers
 /// is on an AMD device (a non-CPU device is where a call is enqueued,
-/// getEnqueueDevices).
-bool isAMDBuiltinCopy(LaunchOp launch, SymbolTableCollection &symbols) {
-  auto kernel =
-      symbols.lookupNearestSymbolFrom<KernelOp>(launch, launch.getKernelAttr());
-  if (!kernel || !isBuiltinCopy(kernel))
+/// getEnqueueDevices). `builtinKernels` remembers, by name, whether each
+/// kernel is the builtin copy: the launches of a schedule name a few
+/// kernels, and a lookup walks up to the symbol table.
+bool isAMDBuiltinCopy(LaunchOp launch, SymbolTableCollection &symbols,
+                      DenseMap<Attribute, bool> &builtinKernels) {
+  auto [known, inserted] =
+      builtinKernels.try_emplace(launch.getKernelAttr(), false);
+  if (inserted) {
+    auto kernel = symbols.lookupNearestSymbolFrom<KernelOp>(
+        launch, launch.getKernelAttr());
+    known->second = kernel && isBuiltinCopy(kernel);
+  }
+  if (!known->second)
     return false;
   return llvm::any_of(launch.getBuffers(), [](Value buffer) {
     auto type = dyn_cast<BufferType>(buffer.getType());
@@ -46,9 +54,11 @@ struct MaterializeBuiltinsPass
     SymbolTableCollection symbols;
     bool changed = false;
     for (ScheduleOp schedule : getSchedules(getOperation())) {
+      DenseMap<Attribute, bool> builtinKernels;
       WalkResult needed = schedule.walk([&](LaunchOp launch) {
-        return isAMDBuiltinCopy(launch, symbols) ? WalkResult::interrupt()
-                                                 : WalkResult::advance();
+        return isAMDBuiltinCopy(launch, symbols, builtinKernels)
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
       });
       if (!needed.wasInterrupted())
         continue;
