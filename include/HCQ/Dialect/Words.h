@@ -80,6 +80,11 @@ void appendSymbol(llvm::SmallVectorImpl<int64_t> &fields, int64_t at,
 /// multiple of 128 bytes (the seed's seal pads every linear to 128 bytes).
 constexpr uint64_t STREAM_ALIGNMENT = 128;
 
+/// `bytes` of a stream or segment, padded to STREAM_ALIGNMENT.
+constexpr uint64_t getPaddedStreamBytes(uint64_t bytes) {
+  return (bytes + STREAM_ALIGNMENT - 1) / STREAM_ALIGNMENT * STREAM_ALIGNMENT;
+}
+
 /// A stream's words (hcq.cmds): dense bits, the symbols table, and the word
 /// index where each segment after the first starts (`segments`, in
 /// increasing order). Segments are laid out one after the other, each
@@ -139,8 +144,7 @@ public:
 
 private:
   uint64_t alignedBytes(size_t words) const {
-    uint64_t bytes = words * perWord * 4;
-    return (bytes + STREAM_ALIGNMENT - 1) / STREAM_ALIGNMENT * STREAM_ALIGNMENT;
+    return getPaddedStreamBytes(words * perWord * 4);
   }
 
   llvm::ArrayRef<int32_t> dwords;
@@ -168,10 +172,7 @@ struct WordStreamBuilder {
       segmented = true;
       return 0;
     }
-    size_t begin = segments.empty() ? 0 : size_t(segments.back());
-    uint64_t bytes = (size() - begin) * perWord * 4;
-    segmentOffset +=
-        (bytes + STREAM_ALIGNMENT - 1) / STREAM_ALIGNMENT * STREAM_ALIGNMENT;
+    segmentOffset += getPaddedStreamBytes(segmentSize() * perWord * 4);
     segments.push_back(int32_t(size()));
     return segmentOffset;
   }
