@@ -41,12 +41,14 @@ Word WordOperands::word(WordKind kind, uint64_t value, ArrayRef<Value> lanes,
       kind, value, ref, part, shift, orBits, static_cast<uint32_t>(run.size())};
 }
 
-void CommandStream::word(WordKind kind, uint64_t value, ArrayRef<Value> lanes,
+Word CommandStream::word(WordKind kind, uint64_t value, ArrayRef<Value> lanes,
                          WordPart part, uint32_t shift, uint64_t orBits) {
-  words.push(operands.word(kind, value, lanes, part, shift, orBits));
+  Word w = operands.word(kind, value, lanes, part, shift, orBits);
+  words.push(w);
+  return w;
 }
 
-void CommandStream::address(ArrayRef<Value> lanes, WordPart part,
+Word CommandStream::address(ArrayRef<Value> lanes, WordPart part,
                             uint64_t offset, uint32_t shift, uint64_t orBits) {
   // Views are not memory the link knows: address their base instead. Every
   // lane's view has the same offset when the lanes share one value.
@@ -57,21 +59,15 @@ void CommandStream::address(ArrayRef<Value> lanes, WordPart part,
     bases.push_back(base.base);
     viewOffset = base.byteOffset;
   }
-  word(WordKind::address, offset + viewOffset, bases, part, shift, orBits);
+  return word(WordKind::address, offset + viewOffset, bases, part, shift,
+              orBits);
 }
 
 void CommandStream::addressLoHi(ArrayRef<Value> lanes, uint64_t offset,
                                 uint32_t shift) {
   // The lo word's operands serve the hi word too: bases and operand found
   // once.
-  size_t at = words.size();
-  address(lanes, WordPart::lo, offset, shift);
-  Word hi = SymbolicWords(words.symbols)
-                .word(words.symbols.size() / SYMBOL_FIELDS - 1);
-  assert(size_t(SymbolicWords(words.symbols)
-                    .at(words.symbols.size() / SYMBOL_FIELDS - 1)) == at &&
-         "the lo word is the last symbolic word");
-  (void)at;
+  Word hi = address(lanes, WordPart::lo, offset, shift);
   hi.part = WordPart::hi;
   words.push(hi);
 }
@@ -136,6 +132,21 @@ CmdsOp CommandStream::build(OpBuilder &builder, Location loc,
   CmdsOp op = buildEmpty(builder, loc, tag, words.bits());
   std::move(*this).moveInto(op);
   return op;
+}
+
+uint64_t IndirectStream::beginSegment(OpBuilder &builder, Location loc) {
+  if (!op) {
+    words.emplace(bits);
+    op = CommandStream::buildEmpty(builder, loc, tag, bits);
+  }
+  return words->beginSegment();
+}
+
+void IndirectStream::finish() {
+  if (op)
+    std::move(*words).moveInto(op);
+  words.reset();
+  op = {};
 }
 
 } // namespace hcq

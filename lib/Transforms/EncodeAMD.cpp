@@ -176,12 +176,7 @@ public:
   LogicalResult encodeCopy(SubmitOp submit, ArrayRef<Operation *> ops,
                            StreamSink &cmds);
   /// Moves the submit's kernel arguments into their op.
-  void finishSubmit() {
-    if (kernargsOp)
-      std::move(*kernargs).moveInto(kernargsOp);
-    kernargs.reset();
-    kernargsOp = {};
-  }
+  void finishSubmit() { kernargStream.finish(); }
 
 private:
   void acquireMem(StreamSink &cmds, bool full);
@@ -214,10 +209,8 @@ private:
   /// The kernels launched, by name.
   DenseMap<Attribute, KernelOp> kernelsByName;
   /// The kernel arguments of the submit being encoded: one stream, a
-  /// segment per launch, and its op, made at the first launch so the
-  /// command buffer can take its address (finishSubmit fills it).
-  std::optional<CommandStream> kernargs;
-  CmdsOp kernargsOp;
+  /// segment per launch (finishSubmit fills its op).
+  IndirectStream kernargStream{PlaceholderTag::kernargs, 32};
 };
 
 void Encoder::acquireMem(StreamSink &cmds, bool full) {
@@ -389,13 +382,8 @@ LogicalResult Encoder::dispatch(LaunchOp launch, DevicesAttr devices,
   // variable as 32 bits, zero-padded to the descriptor's size, with the
   // hidden arguments the kernel reads where its metadata puts them. They are
   // a segment of the submit's one kernel-argument stream.
-  if (!kernargsOp) {
-    kernargs.emplace(32);
-    kernargsOp = CommandStream::buildEmpty(builder, launch.getLoc(),
-                                           PlaceholderTag::kernargs, 32);
-  }
-  CommandStream &kernargs = *this->kernargs;
-  uint64_t argsOffset = kernargs.beginSegment();
+  uint64_t argsOffset = kernargStream.beginSegment(builder, launch.getLoc());
+  CommandStream &kernargs = kernargStream.getWords();
   for (Value buffer : launch.getBuffers())
     kernargs.addressLoHi(buffer);
   for (Value var : launch.getVars()) {
@@ -441,7 +429,7 @@ LogicalResult Encoder::dispatch(LaunchOp launch, DevicesAttr devices,
          info.privateSegmentBytes, info.groupSegmentBytes, 0, 0, 0, 0, 0, 0, 0,
          0});
   }
-  Value args = kernargsOp.getLinear();
+  Value args = kernargStream.getLinear();
   Value program =
       placeholders.getProgram(FlatSymbolRefAttr::get(kernel.getSymNameAttr()),
                               devices, info.image.size());

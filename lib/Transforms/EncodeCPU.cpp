@@ -30,10 +30,8 @@ LogicalResult encodeSubmit(SubmitOp submit, PlaceholderCache &placeholders,
   ArrayRef<Operation *> original = *ops;
   OpBuilder builder = OpBuilder::atBlockEnd(&body);
   CommandStream cmds(64);
-  // The kernel arguments of every launch: one stream, a segment each, made
-  // at the first launch so entries can take its address.
-  std::optional<CommandStream> kernargs;
-  CmdsOp kernargsOp;
+  // The kernel arguments of every launch: one stream, a segment each.
+  IndirectStream kernargStream(PlaceholderTag::kernargs, 64);
 
   // One entry: the host function, then its arguments, zero-padded.
   auto entry = [&](cpu::HostFunction function, auto &&fillArguments) {
@@ -102,25 +100,22 @@ LogicalResult encodeSubmit(SubmitOp submit, PlaceholderCache &placeholders,
                        << " on a CPU queue";
               // One 64-bit word per buffer address and bound variable, a
               // segment of the submit's kernel-argument stream.
-              if (!kernargsOp) {
-                kernargs.emplace(64);
-                kernargsOp = CommandStream::buildEmpty(
-                    builder, launch.getLoc(), PlaceholderTag::kernargs, 64);
-              }
-              uint64_t argsOffset = kernargs->beginSegment();
+              uint64_t argsOffset =
+                  kernargStream.beginSegment(builder, launch.getLoc());
+              CommandStream &kernargs = kernargStream.getWords();
               for (Value buffer : launch.getBuffers())
-                kernargs->address(buffer, WordPart::full);
+                kernargs.address(buffer, WordPart::full);
               for (Value var : launch.getVars())
-                kernargs->variable(var);
+                kernargs.variable(var);
               // The runtime's builtin copy is one function for every
               // element type: it takes the element's byte size third.
               if (kernel.getTarget() == KernelTarget::builtin)
-                kernargs->constant(
+                kernargs.constant(
                     cast<BufferType>(launch.getBuffers().front().getType())
                         .getElementBytes());
-              if (kernargs->segmentSize() == 0)
-                kernargs->constant(0);
-              Value args = kernargsOp.getLinear();
+              if (kernargs.segmentSize() == 0)
+                kernargs.constant(0);
+              Value args = kernargStream.getLinear();
               Value program =
                   placeholders.getProgram(launch.getKernelAttr(), devices, 1);
               ArrayRef<int64_t> global = launch.getGlobalSize();
@@ -138,8 +133,7 @@ LogicalResult encodeSubmit(SubmitOp submit, PlaceholderCache &placeholders,
     if (failed(result))
       return failure();
   }
-  if (kernargsOp)
-    std::move(*kernargs).moveInto(kernargsOp);
+  kernargStream.finish();
   std::move(cmds).build(builder, submit.getLoc(), PlaceholderTag::cmdbuf);
   for (Operation *op : original)
     op->erase();

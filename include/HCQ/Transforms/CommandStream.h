@@ -12,6 +12,8 @@
 
 #include "llvm/ADT/MapVector.h"
 
+#include <optional>
+
 namespace hcq {
 
 /// The operands words refer to, each run of lanes once, in order of first
@@ -43,7 +45,8 @@ public:
   /// The address of `lanes` (one value for every lane, or one per lane)
   /// plus `offset`, shifted right by `shift`, as `part`, OR `orBits`.
   /// Views resolve to their base buffer plus their offset.
-  void address(llvm::ArrayRef<mlir::Value> lanes, WordPart part,
+  /// Returns the word pushed.
+  Word address(llvm::ArrayRef<mlir::Value> lanes, WordPart part,
                uint64_t offset = 0, uint32_t shift = 0, uint64_t orBits = 0);
   /// Both halves of a 64-bit address: lo, then hi.
   void addressLoHi(llvm::ArrayRef<mlir::Value> lanes, uint64_t offset = 0,
@@ -77,11 +80,37 @@ public:
   void moveInto(CmdsOp op) &&;
 
 private:
-  void word(WordKind kind, uint64_t value, llvm::ArrayRef<mlir::Value> lanes,
+  Word word(WordKind kind, uint64_t value, llvm::ArrayRef<mlir::Value> lanes,
             WordPart part, uint32_t shift, uint64_t orBits);
 
   WordStreamBuilder words;
   WordOperands operands;
+};
+
+/// An indirect stream, a segment per call, built beside the stream that
+/// addresses it (the kernel arguments of a submit's launches). Its op is made
+/// at the first segment, so the addressing stream can name it before its
+/// words are complete; finish() moves the words in.
+class IndirectStream {
+public:
+  IndirectStream(PlaceholderTag tag, unsigned bits) : tag(tag), bits(bits) {}
+
+  /// Begins a segment, making the op at the builder's insertion point if
+  /// this is the first; returns the segment's byte offset in the stream.
+  uint64_t beginSegment(mlir::OpBuilder &builder, mlir::Location loc);
+  /// The words of the stream; valid after beginSegment.
+  CommandStream &getWords() { return *words; }
+  /// The stream's memory; valid after beginSegment.
+  mlir::Value getLinear() { return op.getLinear(); }
+  /// Moves the words into the op, if any segment began; the next segment
+  /// starts a new stream and op.
+  void finish();
+
+private:
+  PlaceholderTag tag;
+  unsigned bits;
+  std::optional<CommandStream> words;
+  CmdsOp op;
 };
 
 } // namespace hcq
