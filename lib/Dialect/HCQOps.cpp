@@ -1022,6 +1022,14 @@ void hcq::printWord(raw_ostream &os, const Word &word, ValueRange refs,
     os << " | " << llvm::format_hex(word.orBits, bits == 32 ? 10 : 18);
 }
 
+/// Whether `printer` is MLIR's alias walk, which prints every op into a
+/// raw_null_ostream before the real printing only to see which attributes
+/// and types it names. Words and data name none: a stream's bulk need not be
+/// formatted for it (it was 60% of printing an executable).
+static bool isAliasWalk(OpAsmPrinter &printer) {
+  return dynamic_cast<llvm::raw_null_ostream *>(&printer.getStream());
+}
+
 static void printWordOperands(OpAsmPrinter &printer, const Word &word,
                               ValueRange refs, unsigned bits) {
   hcq::printWord(printer.getStream(), word, refs, bits,
@@ -1255,17 +1263,18 @@ void CmdsOp::print(OpAsmPrinter &printer) {
   // Each segment in its own brackets.
   ArrayRef<int32_t> segments = getSegments();
   bool firstInSegment = true;
-  stream.forEach([&](size_t i, const Word &word) {
-    for (; !segments.empty() && size_t(segments.front()) == i;
-         segments = segments.drop_front()) {
-      printer << "] [";
-      firstInSegment = true;
-    }
-    if (!firstInSegment)
-      printer << ", ";
-    firstInSegment = false;
-    printWordOperands(printer, word, getRefs(), getWordBits());
-  });
+  if (!isAliasWalk(printer))
+    stream.forEach([&](size_t i, const Word &word) {
+      for (; !segments.empty() && size_t(segments.front()) == i;
+           segments = segments.drop_front()) {
+        printer << "] [";
+        firstInSegment = true;
+      }
+      if (!firstInSegment)
+        printer << ", ";
+      firstInSegment = false;
+      printWordOperands(printer, word, getRefs(), getWordBits());
+    });
   for (size_t k = 0; k < segments.size(); ++k)
     printer << "] [";
   printer << ']';
@@ -1440,12 +1449,14 @@ ParseResult BlobOp::parse(OpAsmParser &parser, OperationState &result) {
 
 void BlobOp::print(OpAsmPrinter &printer) {
   printer << ' ' << getTarget() << " = [";
-  llvm::interleaveComma(getData(), printer, [&](int32_t dword) {
-    printer << llvm::format_hex(static_cast<uint32_t>(dword), 10);
-  });
+  bool aliasWalk = isAliasWalk(printer);
+  if (!aliasWalk)
+    llvm::interleaveComma(getData(), printer, [&](int32_t dword) {
+      printer << llvm::format_hex(static_cast<uint32_t>(dword), 10);
+    });
   printer << ']';
   SymbolicWords patches = getPatchTable();
-  if (patches.size()) {
+  if (patches.size() && !aliasWalk) {
     printer << " patches [";
     for (size_t k = 0; k < patches.size(); ++k) {
       printer << (k ? ", " : "") << patches.at(k) << ": ";

@@ -239,3 +239,22 @@ hcq.kernel @k cpu (readwrite f32) vars 1 symbol "k" library "k.so"
 hcq.schedule @names(%x: !hcq.buffer<4xf32, CPU:0>, %row_count: i32, %0: i32) attributes {note} {
   hcq.launch @k(%x : !hcq.buffer<4xf32, CPU:0>) vars(%row_count : i32) global [4, 1, 1] local [1, 1, 1]
 }
+
+// -----
+
+// Tests that hcq.blob and hcq.cmds still show the printer's alias walk the
+// attributes they carry (the walk skips their words): an attribute in their
+// dictionary prints as an alias defined at the top.
+// CHECK: #[[MAP:.*]] = affine_map<(d0) -> (d0)>
+// CHECK: #[[MAP1:.*]] = affine_map<(d0, d1) -> (d1)>
+// CHECK-LABEL: hcq.schedule @aliases
+hcq.schedule @aliases(%x: !hcq.buffer<16xf32, AMD:0>) {
+  %cb = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<256xi8, AMD:0>
+  %s = hcq.placeholder signal slot 2 volatile : !hcq.buffer<1xi64, AMD:0>
+  // CHECK: hcq.blob %{{.*}} = [0x00000001, 0x00000000] patches [4: lo(%{{.*}})] : !hcq.buffer<256xi8, AMD:0>, !hcq.buffer<1xi64, AMD:0> {note = #[[MAP]]}
+  hcq.blob %cb = [1, 0] patches [4: lo(%s)] : !hcq.buffer<256xi8, AMD:0>, !hcq.buffer<1xi64, AMD:0> {note = affine_map<(d0) -> (d0)>}
+  hcq.submit on AMD:0 queue COMPUTE:0 {
+    // CHECK: hcq.cmds cmdbuf i32 [lo(%{{.*}})] : !hcq.buffer<16xf32, AMD:0> {note = #[[MAP1]]}
+    hcq.cmds cmdbuf i32 [lo(%x)] : !hcq.buffer<16xf32, AMD:0> {note = affine_map<(d0, d1) -> (d1)>}
+  }
+}
