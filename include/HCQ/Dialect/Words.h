@@ -184,9 +184,13 @@ struct WordStreamBuilder {
   /// Appends `word`; a 32-bit stream keeps its low 32 bits of constant (the
   /// verifier of the words pushed, or the parser, has refused more).
   void push(const Word &word) {
-    if (!word.isConstant())
-      appendSymbol(symbols, int64_t(size()), word);
-    uint64_t value = word.isConstant() ? word.value : 0;
+    if (word.isConstant())
+      return pushConstant(word.value);
+    appendSymbol(symbols, int64_t(size()), word);
+    pushConstant(0);
+  }
+  /// Appends a constant word, most of any stream: no Word to build.
+  void pushConstant(uint64_t value) {
     assert((perWord == 2 || value <= UINT32_MAX) && "a 32-bit word of more");
     units.push_back(int32_t(uint32_t(value)));
     if (perWord == 2)

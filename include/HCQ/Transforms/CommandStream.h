@@ -40,7 +40,7 @@ public:
   explicit CommandStream(unsigned bits) : words(bits) {}
 
   /// Inline: a dispatch is ~50 constant words.
-  void constant(uint64_t value) { words.push(Word::constant(value)); }
+  void constant(uint64_t value) { words.pushConstant(value); }
   void constants(llvm::ArrayRef<uint32_t> values);
   /// The address of `lanes` (one value for every lane, or one per lane)
   /// plus `offset`, shifted right by `shift`, as `part`, OR `orBits`.
