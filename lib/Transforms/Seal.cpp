@@ -12,6 +12,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/Support/Endian.h"
 #include "llvm/Support/MathExtras.h"
 
 namespace hcq {
@@ -161,7 +162,12 @@ LogicalResult SealPass::seal(SubmitOp submit, PlaceholderCache &placeholders) {
         ++segment;
       int64_t at = segment->second + i * width;
       uint8_t *bytes = blob.bytes() + at;
-      std::fill(bytes, bytes + width, UNKNOWN_BYTE);
+      // A 4- or 8-byte store, not a memset call per word.
+      constexpr uint64_t unknown = 0x0101010101010101ull * UNKNOWN_BYTE;
+      if (width == 4)
+        llvm::support::endian::write32le(bytes, uint32_t(unknown));
+      else
+        llvm::support::endian::write64le(bytes, unknown);
       if (word.kind == WordKind::address && word.lanes == 1) {
         SingleRef &single = singleRefs[word.ref];
         if (!single.known) {
