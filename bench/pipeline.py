@@ -4,13 +4,18 @@
 Like batch-deps.py, but through the whole pipeline, so the encoder needs a
 real code object: the generator's kernel @k is the test kernels' `vadd`
 (built into build/test/Inputs by the build), launched with three buffers.
-Best of 3 runs (one for a million calls); prints each pass's seconds, the
+Best of 3 runs at every size (single runs of a million calls differed by
+a third on a noisy machine); prints each pass's seconds, the
 microseconds of pass time per call, the whole run's seconds and its peak
 RSS. Then 8 calls end to end: the wall time of a plain `hcq-opt
 --hcq-pipeline` run (no timing report), best and median of 30, which is
 mostly the process starting.
 
-  bench/pipeline.py [build-dir] [--no-million]
+A pass's time includes MLIR's verification of the IR it leaves, as
+`hcq-opt` runs it by default. `--no-verify` passes `--verify-each=0` to see
+the passes' own work (an embedding compiler may verify only at the end).
+
+  bench/pipeline.py [build-dir] [--no-million] [--no-verify]
 """
 import os
 import subprocess
@@ -22,6 +27,7 @@ from passtiming import run_measured, time_passes
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 args = [a for a in sys.argv[1:] if not a.startswith("--")]
 million = "--no-million" not in sys.argv[1:]
+verify = [] if "--no-verify" not in sys.argv[1:] else ["--verify-each=0"]
 build = args[0] if args else os.path.join(root, "build")
 opt = os.path.join(build, "bin", "hcq-opt")
 code_object = os.path.join(build, "test", "Inputs", "kernels-gfx1100.o")
@@ -31,7 +37,8 @@ passes = ["HCQStageCopies", "HCQAttachTargets", "HCQMaterializeBuiltins",
 
 
 def run(path):
-    return time_passes(opt, path, ["--hcq-pipeline"], passes, with_rss=True)
+    return time_passes(opt, path, ["--hcq-pipeline"] + verify, passes,
+                       with_rss=True)
 
 
 with tempfile.TemporaryDirectory() as tmp:
@@ -53,8 +60,7 @@ with tempfile.TemporaryDirectory() as tmp:
             subprocess.run([sys.executable,
                             os.path.join(root, "bench", "gen_schedule.py"),
                             str(n), "1", kernel], stdout=f, check=True)
-        runs = 1 if n >= 1000000 else 3
-        best = min((run(path) for _ in range(runs)), key=lambda r: sum(r[0]))
+        best = min((run(path) for _ in range(3)), key=lambda r: sum(r[0]))
         times, total, rss = best
         print("{:>8} ".format(n) +
               " ".join("{:>11.4f}s".format(t) for t in times) +
