@@ -113,6 +113,62 @@ static void printKernelArgs(OpAsmPrinter &printer, Operation *,
   printer << ')';
 }
 
+/// A launch's operands: `(%a, %b : !t, !t) vars(%n : i32)`, the buffers in
+/// parentheses, then the scalars, if any, after `vars`. Each list's types
+/// are its kind (the op tells them apart by type).
+static ParseResult
+parseLaunchArgs(OpAsmParser &parser,
+                SmallVectorImpl<OpAsmParser::UnresolvedOperand> &args,
+                SmallVectorImpl<Type> &types) {
+  auto parseList = [&](bool buffers) -> ParseResult {
+    SMLoc loc = parser.getCurrentLocation();
+    SmallVector<OpAsmParser::UnresolvedOperand> operands;
+    SmallVector<Type> operandTypes;
+    if (parser.parseOperandList(operands))
+      return failure();
+    if (!operands.empty() && parser.parseColonTypeList(operandTypes))
+      return failure();
+    if (operands.size() != operandTypes.size())
+      return parser.emitError(loc)
+             << operands.size() << (buffers ? " buffers" : " scalars")
+             << " but " << operandTypes.size() << " types";
+    for (Type type : operandTypes)
+      if (isa<BufferType>(type) != buffers)
+        return parser.emitError(loc)
+               << (buffers ? "the buffers in parentheses must be of buffer "
+                             "type, got "
+                           : "the scalars after 'vars' must not be buffers, "
+                             "got ")
+               << type;
+    args.append(operands);
+    types.append(operandTypes);
+    return parser.parseRParen();
+  };
+  if (parser.parseLParen() || parseList(/*buffers=*/true))
+    return failure();
+  if (succeeded(parser.parseOptionalKeyword("vars")) &&
+      (parser.parseLParen() || parseList(/*buffers=*/false)))
+    return failure();
+  return success();
+}
+
+static void printLaunchArgs(OpAsmPrinter &printer, LaunchOp launch,
+                            OperandRange, TypeRange) {
+  auto printList = [&](OperandRange operands) {
+    printer << '(' << operands;
+    if (!operands.empty()) {
+      printer << " : ";
+      llvm::interleaveComma(operands.getTypes(), printer);
+    }
+    printer << ')';
+  };
+  printList(launch.getBuffers());
+  if (!launch.getVars().empty()) {
+    printer << " vars";
+    printList(launch.getVars());
+  }
+}
+
 /// An optional ` + N` or ` - N` after a value.
 static ParseResult parseOptionalAddend(AsmParser &parser, int64_t &addend) {
   bool negative = false;
@@ -613,10 +669,35 @@ static LogicalResult verifyGrid(Operation *op, ArrayRef<int64_t> sizes,
   return success();
 }
 
+void LaunchOp::build(OpBuilder &builder, OperationState &state,
+                     FlatSymbolRefAttr kernel, ValueRange buffers,
+                     ValueRange vars, DenseI64ArrayAttr globalSize,
+                     DenseI64ArrayAttr localSize) {
+  SmallVector<Value> args(buffers);
+  llvm::append_range(args, vars);
+  build(builder, state, kernel, args, globalSize, localSize);
+}
+
+Operation::operand_range LaunchOp::getBuffers() {
+  OperandRange args = getArgs();
+  auto firstScalar = llvm::find_if(
+      args, [](Value arg) { return !isa<BufferType>(arg.getType()); });
+  return args.take_front(std::distance(args.begin(), firstScalar));
+}
+
+Operation::operand_range LaunchOp::getVars() {
+  return getArgs().drop_front(getBuffers().size());
+}
+
 LogicalResult LaunchOp::verify() {
   if (failed(verifyGrid(*this, getGlobalSize(), "global")) ||
       failed(verifyGrid(*this, getLocalSize(), "local")))
     return failure();
+  for (auto [i, var] : llvm::enumerate(getVars()))
+    if (isa<BufferType>(var.getType()))
+      return emitOpError() << "operand #" << getBuffers().size() + i
+                           << " is a buffer after a scalar: the buffers come "
+                              "first";
   // A kernel scalar is a bound variable (an argument of the schedule), or a
   // constant the encoders fold into the kernel arguments; nothing else has
   // a value when the executable is built.

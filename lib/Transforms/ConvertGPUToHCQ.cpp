@@ -49,7 +49,6 @@ namespace {
 /// buffers (the rest are scalars), its grid and block.
 struct LaunchPlan {
   FlatSymbolRefAttr kernel;
-  unsigned numBuffers = 0;
   SmallVector<int64_t> grid, block;
 };
 
@@ -403,7 +402,7 @@ LogicalResult ConvertGPUToHCQPass::plan(func::FuncOp func) {
         result = failure();
         continue;
       }
-      launches[launch] = {*kernel, numBuffers, *grid, *block};
+      launches[launch] = {*kernel, *grid, *block};
       continue;
     }
     fail("cannot be converted to hcq: a schedule holds kernel launches, "
@@ -466,10 +465,9 @@ struct LaunchFuncToLaunch : OpConversionPattern<gpu::LaunchFuncOp> {
       return failure();
     const LaunchPlan &plan = it->second;
     ValueRange operands = adaptor.getKernelOperands();
+    // The buffers come first, as hcq.launch lists them.
     LaunchOp::create(rewriter, launch.getLoc(), plan.kernel.getValue(),
-                     operands.take_front(plan.numBuffers),
-                     operands.drop_front(plan.numBuffers), plan.grid,
-                     plan.block);
+                     operands, plan.grid, plan.block);
     rewriter.eraseOp(launch);
     return success();
   }

@@ -269,6 +269,26 @@ hcq.schedule @s(%n: i32) {
 
 // -----
 
+// Tests that a launch's buffers come before its scalars: the op tells them
+// apart by type, so a buffer after a scalar (possible in the generic form)
+// is refused rather than taken for a scalar.
+hcq.kernel @k cpu (write f32) vars 1 symbol "k" library "libk.so"
+hcq.schedule @s(%a: !hcq.buffer<4xf32, CPU:0>, %n: i32) {
+  // expected-error @+1 {{'hcq.launch' op operand #1 is a buffer after a scalar: the buffers come first}}
+  "hcq.launch"(%n, %a) <{kernel = @k, global_size = array<i64: 1, 1, 1>, local_size = array<i64: 1, 1, 1>}> : (i32, !hcq.buffer<4xf32, CPU:0>) -> ()
+}
+
+// -----
+
+// Tests that a launch's operands are buffers or scalars.
+hcq.schedule @s() {
+  %h = arith.constant 1.0 : f16
+  // expected-error @+1 {{'hcq.launch' op operand #0 must be variadic of hcq buffer or signless integer or index or 32-bit float or 64-bit float, but got 'f16'}}
+  "hcq.launch"(%h) <{kernel = @k, global_size = array<i64: 1, 1, 1>, local_size = array<i64: 1, 1, 1>}> : (f16) -> ()
+}
+
+// -----
+
 // Tests that copy offsets are not negative.
 hcq.schedule @s(%a: !hcq.buffer<4xf32, CPU:0>, %b: !hcq.buffer<4xf32, AMD:0>) {
   // expected-error @+1 {{'hcq.copy' op destination offset must not be negative, got -4}}

@@ -183,3 +183,27 @@ hcq.schedule @s() {
     %k = hcq.cmds kernargs i32 [0x1] [0x2
   }
 }
+
+// -----
+
+// Tests that a launch's parenthesized operands are buffers.
+hcq.schedule @s(%n: i32) {
+  // expected-error @+1 {{the buffers in parentheses must be of buffer type, got 'i32'}}
+  hcq.launch @k(%n : i32) global [1, 1, 1] local [1, 1, 1]
+}
+
+// -----
+
+// Tests that a launch's operands after `vars` are scalars.
+hcq.schedule @s(%a: !hcq.buffer<4xf32, CPU:0>) {
+  // expected-error @+1 {{the scalars after 'vars' must not be buffers, got '!hcq.buffer<4xf32, CPU:0>'}}
+  hcq.launch @k() vars(%a : !hcq.buffer<4xf32, CPU:0>) global [1, 1, 1] local [1, 1, 1]
+}
+
+// -----
+
+// Tests that each of a launch's operand lists has a type per operand.
+hcq.schedule @s(%a: !hcq.buffer<4xf32, CPU:0>) {
+  // expected-error @+1 {{2 buffers but 1 types}}
+  hcq.launch @k(%a, %a : !hcq.buffer<4xf32, CPU:0>) global [1, 1, 1] local [1, 1, 1]
+}

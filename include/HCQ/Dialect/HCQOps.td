@@ -248,7 +248,7 @@ def HCQ_ViewOp : HCQ_Op<"view", [Pure, HCQ_InExecutable]> {
 }
 
 def HCQ_LaunchOp : HCQ_Op<"launch", [
-    AttrSizedOperandSegments, HCQ_InSubmit, HCQ_InExecutable,
+    HCQ_InSubmit, HCQ_InExecutable,
     DeclareOpInterfaceMethods<HCQ_QueueCallOpInterface>,
     DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "a kernel launch";
@@ -264,16 +264,33 @@ def HCQ_LaunchOp : HCQ_Op<"launch", [
     kernel gets each in a 64-bit word (an integer sign-extended, a float's
     bits in the low half for f32). Enqueued on the first non-CPU device of its buffers (seed
     section 2).
+
+    Written `hcq.launch @k(%a, %b : !t, !t) vars(%n : i32) global [4, 1, 1]
+    local [64, 1, 1]`: the buffers in parentheses, the scalars, if any,
+    after `vars`. The operands (`args`) are the buffers, then the scalars;
+    their types tell them apart, so the op needs no segment sizes (MLIR's
+    verifier turns those into a uniqued attribute at every check of an op).
   }];
   let arguments = (ins FlatSymbolRefAttr:$kernel,
-                       Variadic<HCQ_AnyBuffer>:$buffers,
-                       Variadic<AnyTypeOf<[AnySignlessIntegerOrIndex, F32, F64]>>:$vars,
+                       Variadic<AnyTypeOf<[HCQ_AnyBuffer, AnySignlessIntegerOrIndex,
+                                           F32, F64]>>:$args,
                        DenseI64ArrayAttr:$global_size,
                        DenseI64ArrayAttr:$local_size);
   let assemblyFormat = [{
-    $kernel `(` ($buffers^ `:` qualified(type($buffers)))? `)`
-    (`vars` `(` $vars^ `:` type($vars) `)`)?
+    $kernel `` custom<LaunchArgs>($args, type($args))
     `global` $global_size `local` $local_size attr-dict
+  }];
+  let builders = [
+    OpBuilder<(ins "::mlir::FlatSymbolRefAttr":$kernel,
+                   "::mlir::ValueRange":$buffers, "::mlir::ValueRange":$vars,
+                   "::mlir::DenseI64ArrayAttr":$global_size,
+                   "::mlir::DenseI64ArrayAttr":$local_size)>
+  ];
+  let extraClassDeclaration = [{
+    /// The buffer operands: the operands before the first scalar.
+    ::mlir::Operation::operand_range getBuffers();
+    /// The scalar operands (the kernel's bound variables and constants).
+    ::mlir::Operation::operand_range getVars();
   }];
   let hasVerifier = 1;
 }
