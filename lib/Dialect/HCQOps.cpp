@@ -678,26 +678,30 @@ void LaunchOp::build(OpBuilder &builder, OperationState &state,
   build(builder, state, kernel, args, globalSize, localSize);
 }
 
+// The split is found from the back: a launch has few scalars or none, so
+// usually one operand's type is looked at.
 Operation::operand_range LaunchOp::getBuffers() {
-  OperandRange args = getArgs();
-  auto firstScalar = llvm::find_if(
-      args, [](Value arg) { return !isa<BufferType>(arg.getType()); });
-  return args.take_front(std::distance(args.begin(), firstScalar));
+  return getArgs().drop_back(getVars().size());
 }
 
 Operation::operand_range LaunchOp::getVars() {
-  return getArgs().drop_front(getBuffers().size());
+  OperandRange args = getArgs();
+  size_t numVars = 0;
+  while (numVars < args.size() &&
+         !isa<BufferType>(args[args.size() - 1 - numVars].getType()))
+    ++numVars;
+  return args.take_back(numVars);
 }
 
 LogicalResult LaunchOp::verify() {
   if (failed(verifyGrid(*this, getGlobalSize(), "global")) ||
       failed(verifyGrid(*this, getLocalSize(), "local")))
     return failure();
-  for (auto [i, var] : llvm::enumerate(getVars()))
-    if (isa<BufferType>(var.getType()))
-      return emitOpError() << "operand #" << getBuffers().size() + i
-                           << " is a buffer after a scalar: the buffers come "
-                              "first";
+  for (auto [i, buffer] : llvm::enumerate(getBuffers()))
+    if (!isa<BufferType>(buffer.getType()))
+      return emitOpError() << "operand #" << i
+                           << " is a scalar before a buffer: the buffers "
+                              "come first";
   // A kernel scalar is a bound variable (an argument of the schedule), or a
   // constant the encoders fold into the kernel arguments; nothing else has
   // a value when the executable is built.
@@ -717,12 +721,13 @@ LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   if (!kernel)
     return emitOpError() << "'" << getKernel()
                          << "' does not name an hcq.kernel";
-  if (getBuffers().size() != kernel.getNumBufferArgs())
-    return emitOpError() << "passes " << getBuffers().size()
+  OperandRange buffers = getBuffers();
+  if (buffers.size() != kernel.getNumBufferArgs())
+    return emitOpError() << "passes " << buffers.size()
                          << " buffers but kernel @" << getKernel() << " takes "
                          << kernel.getNumBufferArgs();
   for (auto [i, buffer, attr] :
-       llvm::enumerate(getBuffers(), kernel.getArgTypes())) {
+       llvm::enumerate(buffers, kernel.getArgTypes())) {
     Type expected = cast<TypeAttr>(attr).getValue();
     Type actual = cast<BufferType>(buffer.getType()).getElementType();
     if (actual != expected)

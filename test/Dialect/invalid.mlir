@@ -270,11 +270,11 @@ hcq.schedule @s(%n: i32) {
 // -----
 
 // Tests that a launch's buffers come before its scalars: the op tells them
-// apart by type, so a buffer after a scalar (possible in the generic form)
-// is refused rather than taken for a scalar.
+// apart by type, so a scalar before a buffer (possible in the generic form)
+// is refused rather than taken for a buffer.
 hcq.kernel @k cpu (write f32) vars 1 symbol "k" library "libk.so"
 hcq.schedule @s(%a: !hcq.buffer<4xf32, CPU:0>, %n: i32) {
-  // expected-error @+1 {{'hcq.launch' op operand #1 is a buffer after a scalar: the buffers come first}}
+  // expected-error @+1 {{'hcq.launch' op operand #0 is a scalar before a buffer: the buffers come first}}
   "hcq.launch"(%n, %a) <{kernel = @k, global_size = array<i64: 1, 1, 1>, local_size = array<i64: 1, 1, 1>}> : (i32, !hcq.buffer<4xf32, CPU:0>) -> ()
 }
 

@@ -287,9 +287,10 @@ def HCQ_LaunchOp : HCQ_Op<"launch", [
                    "::mlir::DenseI64ArrayAttr":$local_size)>
   ];
   let extraClassDeclaration = [{
-    /// The buffer operands: the operands before the first scalar.
+    /// The buffer operands: every operand before the trailing scalars.
     ::mlir::Operation::operand_range getBuffers();
-    /// The scalar operands (the kernel's bound variables and constants).
+    /// The scalar operands (bound variables and constants): the operands
+    /// after the last buffer.
     ::mlir::Operation::operand_range getVars();
   }];
   let hasVerifier = 1;
