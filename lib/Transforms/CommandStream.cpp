@@ -52,6 +52,11 @@ Word CommandStream::address(ArrayRef<Value> lanes, WordPart part,
                             uint64_t offset, uint32_t shift, uint64_t orBits) {
   // Views are not memory the link knows: address their base instead. Every
   // lane's view has the same offset when the lanes share one value.
+  if (lanes.size() == 1) {
+    BufferBase base = getBufferBase(lanes.front());
+    return word(WordKind::address, offset + base.byteOffset, base.base, part,
+                shift, orBits);
+  }
   SmallVector<Value> bases;
   int64_t viewOffset = 0;
   for (Value lane : lanes) {
