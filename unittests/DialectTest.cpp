@@ -9,6 +9,7 @@
 #include "HCQ/Transforms/Passes.h"
 #include "HCQ/Transforms/Targets.h"
 
+#include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -91,4 +92,26 @@ TEST(Dialect, TargetsEncodeThroughTheirRegisteredModels) {
             "'hcq.submit' op has target #hcq.cpu_target but its interface is "
             "not registered: call hcq::registerTargetInterfaces on the "
             "context's registry");
+}
+
+TEST(Dialect, BufferElementBytesForEveryElementType) {
+  // The common floats take a shortcut past FloatType's interface; every
+  // type must still give its width in bytes.
+  MLIRContext ctx;
+  ctx.loadDialect<hcq::HCQDialect>();
+  auto bytesOf = [&](StringRef element) {
+    std::string text = ("!hcq.buffer<4x" + element + ", CPU:0>").str();
+    auto type = dyn_cast_or_null<hcq::BufferType>(parseType(text, &ctx));
+    EXPECT_TRUE(type) << text;
+    return type ? type.getElementBytes() : -1;
+  };
+  EXPECT_EQ(bytesOf("i8"), 1);
+  EXPECT_EQ(bytesOf("i16"), 2);
+  EXPECT_EQ(bytesOf("i32"), 4);
+  EXPECT_EQ(bytesOf("i64"), 8);
+  EXPECT_EQ(bytesOf("f16"), 2);
+  EXPECT_EQ(bytesOf("bf16"), 2);
+  EXPECT_EQ(bytesOf("f32"), 4);
+  EXPECT_EQ(bytesOf("f64"), 8);
+  EXPECT_EQ(bytesOf("f8E4M3FN"), 1);
 }
