@@ -6,6 +6,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinDialect.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
@@ -246,21 +247,21 @@ SmallVector<Value> LaunchOp::getCallBuffers() {
   return llvm::to_vector(getBuffers());
 }
 
-/// The kernel `launch` names, or null. Its nearest symbol table is found
-/// past the submits and schedules around it, which are not symbol tables:
-/// finding one asks each op on the way for its traits, a slow call.
-static KernelOp lookupKernel(LaunchOp launch, SymbolTableCollection &symbols,
-                             Operation *symbolTable = nullptr) {
+KernelOp LaunchOp::lookupKernel(SymbolTableCollection &symbols,
+                                Operation *symbolTable) {
   static_assert(!SubmitOp::hasTrait<mlir::OpTrait::SymbolTable>() &&
                 !ScheduleOp::hasTrait<mlir::OpTrait::SymbolTable>());
   if (!symbolTable) {
-    Operation *parent = launch->getParentOp();
+    Operation *parent = (*this)->getParentOp();
     while (isa_and_nonnull<SubmitOp, ScheduleOp>(parent))
       parent = parent->getParentOp();
-    symbolTable = parent ? SymbolTable::getNearestSymbolTable(parent) : nullptr;
+    // A module, the usual table, is known by its name alone.
+    symbolTable = isa_and_nonnull<mlir::ModuleOp>(parent) || !parent
+                      ? parent
+                      : SymbolTable::getNearestSymbolTable(parent);
   }
   return dyn_cast_or_null<KernelOp>(
-      symbolTable ? symbols.lookupSymbolIn(symbolTable, launch.getKernelAttr())
+      symbolTable ? symbols.lookupSymbolIn(symbolTable, getKernelAttr())
                   : nullptr);
 }
 
@@ -268,7 +269,7 @@ SmallVector<BufferUse> LaunchOp::getBufferUses(SymbolTableCollection &symbols,
                                                Operation *symbolTable) {
   // The whole of each buffer, as its kernel's signature says (both ways
   // when the kernel cannot be found: the verifier reports that).
-  KernelOp kernel = lookupKernel(*this, symbols, symbolTable);
+  KernelOp kernel = lookupKernel(symbols, symbolTable);
   SmallVector<BufferUse> uses;
   for (auto [i, buffer] : llvm::enumerate(getBuffers())) {
     Access access = kernel && i < kernel.getNumBufferArgs()
@@ -717,7 +718,7 @@ LogicalResult LaunchOp::verify() {
 }
 
 LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
-  KernelOp kernel = lookupKernel(*this, symbolTable);
+  KernelOp kernel = lookupKernel(symbolTable);
   if (!kernel)
     return emitOpError() << "'" << getKernel()
                          << "' does not name an hcq.kernel";

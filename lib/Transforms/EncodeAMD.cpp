@@ -330,13 +330,11 @@ FailureOr<KernelOp> Encoder::builtinCopyKernel(LaunchOp launch) {
 
 LogicalResult Encoder::dispatch(LaunchOp launch, DevicesAttr devices,
                                 OpBuilder &builder, StreamSink &cmds) {
-  // The launches of one schedule share its nearest symbol table: a kernel
-  // is looked up once (a lookup walks up to the table, asking each op on
-  // the way for its traits).
+  // A schedule's launches name a few kernels: each is looked up once (a
+  // lookup is two hash-table probes, ~250 instructions).
   KernelOp &named = kernelsByName[launch.getKernelAttr()];
   if (!named)
-    named = symbols.lookupNearestSymbolFrom<KernelOp>(launch,
-                                                      launch.getKernelAttr());
+    named = launch.lookupKernel(symbols);
   KernelOp kernel = named;
   // A builtin copy (a copy on an AMD device without a copy queue) runs the
   // target's builtin copy kernel, which takes the element size third, as the

@@ -92,8 +92,7 @@ LogicalResult encodeSubmit(SubmitOp submit, PlaceholderCache &placeholders,
             .Case([&](LaunchOp launch) -> LogicalResult {
               if (isCopyQueue)
                 return launch.emitOpError("cannot run on a CPU COPY queue");
-              auto kernel = symbols.lookupNearestSymbolFrom<KernelOp>(
-                  launch, launch.getKernelAttr());
+              KernelOp kernel = launch.lookupKernel(symbols);
               if (kernel.getTarget() == KernelTarget::amd)
                 return launch.emitOpError()
                        << "launches the amd kernel @" << launch.getKernel()

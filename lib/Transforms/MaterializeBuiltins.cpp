@@ -27,14 +27,13 @@ namespace {
 /// is on an AMD device (a non-CPU device is where a call is enqueued,
 /// getEnqueueDevices). `builtinKernels` remembers, by name, whether each
 /// kernel is the builtin copy: the launches of a schedule name a few
-/// kernels, and a lookup walks up to the symbol table.
+/// kernels, and each lookup probes two hash tables.
 bool isAMDBuiltinCopy(LaunchOp launch, SymbolTableCollection &symbols,
                       DenseMap<Attribute, bool> &builtinKernels) {
   auto [known, inserted] =
       builtinKernels.try_emplace(launch.getKernelAttr(), false);
   if (inserted) {
-    auto kernel = symbols.lookupNearestSymbolFrom<KernelOp>(
-        launch, launch.getKernelAttr());
+    KernelOp kernel = launch.lookupKernel(symbols);
     known->second = kernel && isBuiltinCopy(kernel);
   }
   if (!known->second)

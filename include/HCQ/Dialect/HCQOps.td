@@ -292,6 +292,14 @@ def HCQ_LaunchOp : HCQ_Op<"launch", [
     /// The scalar operands (bound variables and constants): the operands
     /// after the last buffer.
     ::mlir::Operation::operand_range getVars();
+    /// The kernel this launch names, or null. It is looked up in
+    /// `symbolTable` when the caller knows the launch's nearest symbol table
+    /// (the same for every launch of a schedule), else in the one found past
+    /// the submits and schedules around the launch, which are not symbol
+    /// tables (finding a table otherwise asks each op on the way for its
+    /// traits, a slow call).
+    KernelOp lookupKernel(::mlir::SymbolTableCollection &symbols,
+                          ::mlir::Operation *symbolTable = nullptr);
   }];
   let hasVerifier = 1;
 }
