@@ -605,6 +605,12 @@ void Batch::emit(OpBuilder &builder, int64_t batchSize) {
     ProfileOp::create(builder, p.loc, p.name, p.start, p.end, p.queue);
 }
 
+/// A call of a schedule: a queue call (`call` set) or a host call.
+struct ScheduleCall {
+  Operation *op;
+  QueueCallOpInterface call;
+};
+
 /// Records on each schedule argument how the schedule uses it
 /// (`hcq.access` = "read", "write" or "readwrite", the kernel signature's
 /// words), from its launches (their kernels' signatures), copies (source
@@ -612,7 +618,7 @@ void Batch::emit(OpBuilder &builder, int64_t batchSize) {
 /// the executable file tells a runner of it (hcq-run --list-arguments,
 /// --output). Arguments no call touches get none.
 static void recordArgumentAccess(ScheduleOp schedule,
-                                 ArrayRef<Operation *> calls,
+                                 ArrayRef<ScheduleCall> calls,
                                  SymbolTableCollection &symbols,
                                  Operation *symbolTable) {
   Block &body = schedule.getBody().front();
@@ -626,16 +632,16 @@ static void recordArgumentAccess(ScheduleOp schedule,
     if (BlockArgument arg = argumentOf(buffer))
       access[arg.getArgNumber()] |= how;
   };
-  for (Operation *op : calls) {
-    if (auto call = dyn_cast<QueueCallOpInterface>(op)) {
-      // Most calls touch no argument: no need to ask how they use buffers
-      // (a launch looks its kernel up).
-      if (llvm::none_of(op->getOperands(), argumentOf))
-        continue;
+  for (auto [op, call] : calls) {
+    // Most calls touch no argument: no need to ask how they use buffers
+    // (a launch looks its kernel up).
+    if (llvm::none_of(op->getOperands(), argumentOf))
+      continue;
+    if (call) {
       for (const BufferUse &use : call.getBufferUses(symbols, symbolTable))
         note(use.buffer, (use.read ? READ : 0) | (use.write ? WRITE : 0));
-    } else if (auto call = dyn_cast<HostCallOp>(op)) {
-      for (Value operand : call->getOperands())
+    } else {
+      for (Value operand : op->getOperands())
         if (isa<BufferType>(operand.getType()))
           note(operand, READ | WRITE);
     }
@@ -679,21 +685,23 @@ struct BatchDepsPass : public hcq::impl::HCQBatchDepsBase<BatchDepsPass> {
     if (schedule.getBody().empty())
       return success();
     // The calls and host calls, in one walk: a big schedule's ops are far
-    // apart in memory, and the rest reads them from this array.
-    SmallVector<Operation *> calls;
+    // apart in memory, and the rest reads them from this array (with each
+    // call's interface, which is found by a search of its op's interfaces).
+    SmallVector<ScheduleCall> calls;
     bool batched = false;
     for (Operation &op : schedule.getBody().front()) {
-      if (isa<QueueCallOpInterface, HostCallOp>(op))
-        calls.push_back(&op);
+      if (auto call = dyn_cast<QueueCallOpInterface>(op))
+        calls.push_back({&op, call});
+      else if (isa<HostCallOp>(op))
+        calls.push_back({&op, nullptr});
       batched |= isa<SubmitOp>(op);
     }
     // A schedule already batched has submits: leave it as it is; one that
     // also has calls a queue could run outside them was batched in part,
     // and is refused (calls on devices without queues stay outside).
     if (batched) {
-      for (Operation *op : calls)
-        if (auto call = dyn_cast<QueueCallOpInterface>(op);
-            call && getEnqueueDevices(call, kinds))
+      for (auto [op, call] : calls)
+        if (call && getEnqueueDevices(call, kinds))
           return op->emitOpError("is outside any hcq.submit in a schedule "
                                  "already batched: batch all of it or none");
       return success();
@@ -722,9 +730,8 @@ struct BatchDepsPass : public hcq::impl::HCQBatchDepsBase<BatchDepsPass> {
       batch->reserve(callsLeft);
     };
     flush();
-    for (Operation *op : calls) {
+    for (auto [op, call] : calls) {
       --callsLeft;
-      auto call = dyn_cast<QueueCallOpInterface>(op);
       DevicesAttr devs = call ? getEnqueueDevices(call, kinds) : DevicesAttr();
       if (!devs) {
         // Not enqueueable: it ends the batch and stays in place.
