@@ -218,22 +218,6 @@ static void printSignalValue(OpAsmPrinter &printer, Operation *, Value buffer,
   printAddend(printer.getStream(), constant);
 }
 
-/// `>= value`, the comparison of hcq.wait.
-static ParseResult
-parseWaitValue(OpAsmParser &parser,
-               std::optional<OpAsmParser::UnresolvedOperand> &buffer,
-               Type &bufferType, int64_t &value) {
-  if (parser.parseGreater() || parser.parseEqual())
-    return failure();
-  return parseSignalValue(parser, buffer, bufferType, value);
-}
-
-static void printWaitValue(OpAsmPrinter &printer, Operation *op, Value buffer,
-                           Type bufferType, int64_t value) {
-  printer << ">= ";
-  printSignalValue(printer, op, buffer, bufferType, value);
-}
-
 #define GET_OP_CLASSES
 #include "HCQ/Dialect/HCQOps.cpp.inc"
 
@@ -863,13 +847,69 @@ static LogicalResult verifySignalOp(Operation *op, ValueRange signals,
   return success();
 }
 
-LogicalResult WaitOp::verify() {
-  return verifySignalOp(*this, getSignals(), getValueBuffer(), getValue());
+/// Parses the operands and value of a wait (`relation` ">=") or store
+/// ("="): `%a, %b >= [%v : !t] - 1 {attrs} : !ta, !tb`.
+template <typename OpT>
+static ParseResult parseSignalOp(OpAsmParser &parser, OperationState &result,
+                                 StringRef relation) {
+  SmallVector<OpAsmParser::UnresolvedOperand> signals;
+  SMLoc signalsLoc = parser.getCurrentLocation();
+  if (parser.parseOperandList(signals))
+    return failure();
+  for (char c : relation)
+    if (failed(c == '>' ? parser.parseGreater() : parser.parseEqual()))
+      return failure();
+  std::optional<OpAsmParser::UnresolvedOperand> valueBuffer;
+  Type valueBufferType;
+  int64_t value;
+  SmallVector<Type> signalTypes;
+  if (parseSignalValue(parser, valueBuffer, valueBufferType, value) ||
+      parser.parseOptionalAttrDict(result.attributes) ||
+      parser.parseColonTypeList(signalTypes) ||
+      parser.resolveOperands(signals, signalTypes, signalsLoc,
+                             result.operands) ||
+      (valueBuffer &&
+       parser.resolveOperand(*valueBuffer, valueBufferType, result.operands)))
+    return failure();
+  auto &props = result.getOrAddProperties<typename OpT::Properties>();
+  props.setHasValueBuffer(valueBuffer.has_value());
+  props.setValue(value);
+  return success();
 }
 
-LogicalResult StoreOp::verify() {
-  return verifySignalOp(*this, getSignals(), getValueBuffer(), getValue());
+template <typename OpT>
+static void printSignalOp(OpAsmPrinter &printer, OpT op, StringRef relation) {
+  printer << ' ' << op.getSignals() << ' ' << relation << ' ';
+  Value valueBuffer = op.getValueBuffer();
+  printSignalValue(printer, op, valueBuffer,
+                   valueBuffer ? valueBuffer.getType() : Type(), op.getValue());
+  printer.printOptionalAttrDict(op->getDiscardableAttrDictionary().getValue());
+  printer << " : " << op.getSignals().getTypes();
 }
+
+/// Shared by wait and store.
+template <typename OpT> static LogicalResult verifySignalOp(OpT op) {
+  if (op.getHasValueBuffer() && op.getArgs().empty())
+    return op.emitOpError("has a value buffer but no operands");
+  return verifySignalOp(op, op.getSignals(), op.getValueBuffer(),
+                        op.getValue());
+}
+
+ParseResult WaitOp::parse(OpAsmParser &parser, OperationState &result) {
+  return parseSignalOp<WaitOp>(parser, result, ">=");
+}
+void WaitOp::print(OpAsmPrinter &printer) {
+  printSignalOp(printer, *this, ">=");
+}
+LogicalResult WaitOp::verify() { return verifySignalOp(*this); }
+
+ParseResult StoreOp::parse(OpAsmParser &parser, OperationState &result) {
+  return parseSignalOp<StoreOp>(parser, result, "=");
+}
+void StoreOp::print(OpAsmPrinter &printer) {
+  printSignalOp(printer, *this, "=");
+}
+LogicalResult StoreOp::verify() { return verifySignalOp(*this); }
 
 LogicalResult TimestampOp::verify() {
   if (failed(verifyLaneCount(*this, getSlots(), "timestamp slot")))

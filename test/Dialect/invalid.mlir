@@ -389,7 +389,29 @@ hcq.schedule @s() {
 hcq.schedule @s() {
   hcq.submit on AMD:0 queue COMPUTE:0 {
     // expected-error @+1 {{'hcq.wait' op needs at least one signal}}
-    "hcq.wait"() <{value = 1 : i64, operandSegmentSizes = array<i32: 0, 0>}> : () -> ()
+    "hcq.wait"() <{value = 1 : i64}> : () -> ()
+  }
+}
+
+// -----
+
+// Tests that a wait's value buffer, the last operand when
+// has_value_buffer is set, is not missing.
+hcq.schedule @s() {
+  hcq.submit on AMD:0 queue COMPUTE:0 {
+    // expected-error @+1 {{'hcq.wait' op has a value buffer but no operands}}
+    "hcq.wait"() <{has_value_buffer, value = 1 : i64}> : () -> ()
+  }
+}
+
+// -----
+
+// Tests that a store whose only operand is its value buffer has no signal.
+hcq.schedule @s() {
+  %v = hcq.placeholder timeline_value device volatile : !hcq.buffer<1xi64, AMD:0>
+  hcq.submit on AMD:0 queue COMPUTE:0 {
+    // expected-error @+1 {{'hcq.store' op needs at least one signal}}
+    "hcq.store"(%v) <{has_value_buffer, value = 0 : i64}> : (!hcq.buffer<1xi64, AMD:0>) -> ()
   }
 }
 

@@ -207,3 +207,23 @@ hcq.schedule @s(%a: !hcq.buffer<4xf32, CPU:0>) {
   // expected-error @+1 {{2 buffers but 1 types}}
   hcq.launch @k(%a, %a : !hcq.buffer<4xf32, CPU:0>) global [1, 1, 1] local [1, 1, 1]
 }
+
+// -----
+
+// Tests that a wait has a type per signal.
+hcq.schedule @s(%a: !hcq.buffer<1xi64, AMD:0>) {
+  hcq.submit on [AMD:0, AMD:1] queue COMPUTE:0 {
+    // expected-error @+1 {{number of operands and types do not match: got 2 operands and 1 types}}
+    hcq.wait %a, %a >= 1 : !hcq.buffer<1xi64, AMD:0>
+  }
+}
+
+// -----
+
+// Tests that a store's value follows `=`.
+hcq.schedule @s(%a: !hcq.buffer<1xi64, AMD:0>) {
+  hcq.submit on AMD:0 queue COMPUTE:0 {
+    // expected-error @+1 {{expected '='}}
+    hcq.store %a >= 1 : !hcq.buffer<1xi64, AMD:0>
+  }
+}

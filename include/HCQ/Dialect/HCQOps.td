@@ -407,11 +407,37 @@ def HCQ_SubmitOp : HCQ_Op<"submit", [NoTerminator, SingleBlock]> {
 }
 
 class HCQ_SignalOp<string mnemonic> : HCQ_Op<mnemonic,
-    [AttrSizedOperandSegments, HasParent<"SubmitOp">, HCQ_InSubmit]> {
-  let arguments = (ins Variadic<HCQ_AnyBuffer>:$signals,
-                       Optional<HCQ_AnyBuffer>:$value_buffer, I64Prop:$value);
+    [HasParent<"SubmitOp">, HCQ_InSubmit]> {
+  // One operand list: the signals, then the value buffer when
+  // `has_value_buffer` says there is one. Two operand groups would need
+  // segment sizes, which MLIR's verifier turns into a uniqued attribute at
+  // every check of an op (tens of thousands of waits and stores).
+  let arguments = (ins Variadic<HCQ_AnyBuffer>:$args,
+                       UnitProp:$has_value_buffer, I64Prop:$value);
   let hasVerifier = 1;
+  let hasCustomAssemblyFormat = 1;
+  let builders = [
+    OpBuilder<(ins "::mlir::ValueRange":$signals,
+                   "::mlir::Value":$value_buffer, "int64_t":$value), [{
+      $_state.addOperands(signals);
+      if (value_buffer)
+        $_state.addOperands(value_buffer);
+      auto &props = $_state.getOrAddProperties<Properties>();
+      props.setHasValueBuffer(static_cast<bool>(value_buffer));
+      props.setValue(value);
+    }]>
+  ];
   let extraClassDeclaration = [{
+    /// The signals: every operand but the value buffer.
+    ::mlir::Operation::operand_range getSignals() {
+      return getHasValueBuffer() && !getArgs().empty() ? getArgs().drop_back()
+                                                       : getArgs();
+    }
+    /// The placeholder whose host value is added to `value`, or null.
+    ::mlir::Value getValueBuffer() {
+      return getHasValueBuffer() && !getArgs().empty() ? getArgs().back()
+                                                       : ::mlir::Value();
+    }
     /// The signal lane `lane` uses: one signal serves every lane.
     ::mlir::Value getSignalForLane(unsigned lane) {
       return getSignals().size() == 1 ? getSignals()[0] : getSignals()[lane];
@@ -427,10 +453,9 @@ def HCQ_WaitOp : HCQ_SignalOp<"wait"> {
     one for all. The value is a constant, or the host value in a
     placeholder plus a constant (`>= [%tlv : !t] - 1`), read at submit
     time: that is how the first submit waits for the device timeline.
-  }];
-  let assemblyFormat = [{
-    $signals custom<WaitValue>($value_buffer, type($value_buffer), $value)
-    attr-dict `:` qualified(type($signals))
+
+    The operands (`args`) are the signals, then the value buffer if
+    `has_value_buffer`.
   }];
 }
 
@@ -438,11 +463,7 @@ def HCQ_StoreOp : HCQ_SignalOp<"store"> {
   let summary = "store a value into a signal when prior work is done";
   let description = [{
     `hcq.store %s = 5` writes 5 into `%s` once everything before it on the
-    queue has completed. Values as for `hcq.wait`.
-  }];
-  let assemblyFormat = [{
-    $signals `=` custom<SignalValue>($value_buffer, type($value_buffer),
-    $value) attr-dict `:` qualified(type($signals))
+    queue has completed. Values and operands as for `hcq.wait`.
   }];
 }
 
