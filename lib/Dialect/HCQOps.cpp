@@ -249,12 +249,12 @@ KernelOp LaunchOp::lookupKernel(SymbolTableCollection &symbols,
                   : nullptr);
 }
 
-SmallVector<BufferUse> LaunchOp::getBufferUses(SymbolTableCollection &symbols,
-                                               Operation *symbolTable) {
+BufferUses LaunchOp::getBufferUses(SymbolTableCollection &symbols,
+                                   Operation *symbolTable) {
   // The whole of each buffer, as its kernel's signature says (both ways
   // when the kernel cannot be found: the verifier reports that).
   KernelOp kernel = lookupKernel(symbols, symbolTable);
-  SmallVector<BufferUse> uses;
+  BufferUses uses;
   for (auto [i, buffer] : llvm::enumerate(getBuffers())) {
     Access access = kernel && i < kernel.getNumBufferArgs()
                         ? kernel.getAccess(i)
@@ -269,8 +269,7 @@ QueueKind LaunchOp::getQueueKind() { return QueueKind::COMPUTE; }
 
 SmallVector<Value> CopyOp::getCallBuffers() { return {getDst(), getSrc()}; }
 
-SmallVector<BufferUse> CopyOp::getBufferUses(SymbolTableCollection &,
-                                             Operation *) {
+BufferUses CopyOp::getBufferUses(SymbolTableCollection &, Operation *) {
   return {{getDst(), getDstOffset(), getDstSize(), /*write=*/true,
            /*read=*/false},
           {getSrc(), getSrcOffset(), getSrcSize(), /*write=*/false,

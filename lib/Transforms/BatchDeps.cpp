@@ -187,7 +187,7 @@ static LogicalResult getLaneAccesses(QueueCallOpInterface call, size_t numLanes,
                                      SymbolTableCollection &symbols,
                                      Operation *symbolTable,
                                      LaneAccesses &lanes) {
-  SmallVector<BufferUse> operands = call.getBufferUses(symbols, symbolTable);
+  BufferUses operands = call.getBufferUses(symbols, symbolTable);
   lanes.resize(numLanes);
   for (LaneAccessList &list : lanes)
     list.clear();

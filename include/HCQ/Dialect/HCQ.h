@@ -30,6 +30,9 @@ struct BufferUse {
   bool write = false;
   bool read = true;
 };
+/// A call's buffer uses: a launch has a few buffers, a copy two (kept
+/// inline, without a heap allocation per call).
+using BufferUses = llvm::SmallVector<BufferUse, 4>;
 
 namespace OpTrait {
 /// Device-side work an hcq.submit may hold.

@@ -33,7 +33,7 @@ def HCQ_QueueCallOpInterface : OpInterface<"QueueCallOpInterface"> {
         nearest symbol table, when the caller knows it (the same for every
         call of a schedule: finding it walks up asking each op for its
         traits), else in the one found from the op.
-      }], "::llvm::SmallVector<::hcq::BufferUse>", "getBufferUses",
+      }], "::hcq::BufferUses", "getBufferUses",
       (ins "::mlir::SymbolTableCollection &":$symbols,
            "::mlir::Operation *":$symbolTable)>,
     InterfaceMethod<"The kind of queue that runs it.", "::hcq::QueueKind",
