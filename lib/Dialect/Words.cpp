@@ -2,6 +2,8 @@
 
 #include "HCQ/Dialect/HCQ.h"
 
+#include <array>
+
 using namespace hcq;
 
 Word SymbolicWords::word(size_t k) const {
@@ -43,15 +45,29 @@ std::optional<std::string> SymbolicWords::check() const {
   return std::nullopt;
 }
 
-void hcq::appendSymbol(llvm::SmallVectorImpl<int64_t> &fields, int64_t at,
-                       const Word &word) {
+/// Entry `at`: `word` in SymbolicWords's layout.
+static std::array<int64_t, SYMBOL_FIELDS> encodeSymbol(int64_t at,
+                                                       const Word &word) {
   assert(word.shift < 64 && !word.isConstant() && at >= 0 &&
          at <= int64_t(UINT32_MAX) && "not a symbolic word");
   uint64_t meta = uint64_t(word.kind) | uint64_t(word.part) << 8 |
                   uint64_t(word.shift) << 16;
-  fields.append(
-      {int64_t(uint64_t(at) | meta << 32),
-       int64_t(uint64_t(uint32_t(word.ref)) | uint64_t(word.lanes) << 32),
-       int64_t(word.value), int64_t(word.orBits)});
+  return {int64_t(uint64_t(at) | meta << 32),
+          int64_t(uint64_t(uint32_t(word.ref)) | uint64_t(word.lanes) << 32),
+          int64_t(word.value), int64_t(word.orBits)};
 }
 
+void hcq::appendSymbol(llvm::SmallVectorImpl<int64_t> &fields, int64_t at,
+                       const Word &word) {
+  std::array<int64_t, SYMBOL_FIELDS> entry = encodeSymbol(at, word);
+  fields.append(entry.begin(), entry.end());
+}
+
+void hcq::setSymbol(llvm::SmallVectorImpl<int64_t> &fields, size_t k,
+                    int64_t at, const Word &word) {
+  assert(fields.size() >= k * SYMBOL_FIELDS && "an entry after the end");
+  if (fields.size() == k * SYMBOL_FIELDS)
+    return appendSymbol(fields, at, word);
+  std::array<int64_t, SYMBOL_FIELDS> entry = encodeSymbol(at, word);
+  llvm::copy(entry, fields.begin() + k * SYMBOL_FIELDS);
+}

@@ -29,22 +29,28 @@ namespace {
 /// at once what the link or the run has still to write (seed section 4).
 constexpr uint8_t UNKNOWN_BYTE = 0xbe, PADDING_BYTE = 0xbf;
 
-/// One blob under construction: the merged streams of one tag.
+/// One blob under construction: the merged streams of one tag. Its first
+/// stream's words and symbols table become its bytes and patches in place
+/// (the stream's op is erased after): a million-launch command buffer's
+/// hundreds of megabytes are not written again to fresh memory.
 struct Blob {
   /// The bytes, kept as the dwords the hcq.blob will hold (every stream
   /// segment is padded to STREAM_ALIGNMENT bytes, so the size stays a
   /// multiple of 4).
   SmallVector<int32_t> dwords;
-  size_t size() const { return dwords.size() * 4; }
+  /// The size `dwords` will have: every stream of the tag, laid out.
+  size_t plannedBytes = 0;
   uint8_t *bytes() { return reinterpret_cast<uint8_t *>(dwords.data()); }
-  void resize(size_t bytes, uint8_t fill) {
-    dwords.resize(bytes / 4, int32_t(uint32_t(fill) * 0x01010101u));
-  }
-  /// Link-time patches (the symbols table, byte offsets) and the values
-  /// they name.
+  /// Link-time patches (the symbols table, byte offsets), `numPatches` of
+  /// them, and the values they name.
   SmallVector<int64_t> patches;
+  size_t numPatches = 0;
   WordOperands operands;
   Value placeholder;
+
+  void addPatch(int64_t at, const Word &word) {
+    setSymbol(patches, numPatches++, at, word);
+  }
 };
 
 /// Whether the link gives `value` its memory.
@@ -53,6 +59,44 @@ bool isLinkTime(Value value) {
     return true;
   Operation *def = value.getDefiningOp();
   return isa_and_nonnull<PlaceholderOp, ProgramOp, AllocOp>(def);
+}
+
+/// Refuses the words seal cannot place: one that differs per lane and is
+/// known only at run time, or the address of a buffer that is neither
+/// linked memory nor an input. Checked before seal takes any stream apart,
+/// so an error shows the stream as it was.
+LogicalResult checkRunTimeWords(CmdsOp cmds) {
+  ValueRange refs = cmds.getRefs();
+  enum : uint8_t { Unknown, LinkTime, Input, Neither };
+  SmallVector<uint8_t> facts(refs.size(), Unknown);
+  auto fact = [&](size_t ref) {
+    if (facts[ref] == Unknown)
+      facts[ref] = isLinkTime(refs[ref])           ? LinkTime
+                   : isa<BlockArgument>(refs[ref]) ? Input
+                                                   : Neither;
+    return facts[ref];
+  };
+  SymbolicWords symbols(cmds.getSymbols());
+  for (size_t k = 0; k < symbols.size(); ++k) {
+    Word word = symbols.word(k);
+    bool isAddress = word.kind == WordKind::address;
+    if (word.lanes == 1) {
+      if (isAddress && fact(word.ref) == Neither)
+        return cmds.emitOpError() << "word #" << symbols.at(k)
+                                  << " takes the address of a buffer that is "
+                                     "neither linked memory nor an input";
+      continue;
+    }
+    bool linked = isAddress;
+    for (size_t ref = word.ref; linked && ref < word.ref + word.lanes; ++ref)
+      linked = fact(ref) == LinkTime;
+    if (!linked)
+      return cmds.emitOpError()
+             << "word #" << symbols.at(k)
+             << " differs per lane and is known only at run time: not "
+                "supported";
+  }
+  return success();
 }
 
 struct SealPass : public hcq::impl::HCQSealBase<SealPass> {
@@ -95,6 +139,10 @@ LogicalResult SealPass::seal(SubmitOp submit, PlaceholderCache &placeholders) {
       (streams.size() > 1 && streams[1].getTag() == PlaceholderTag::cmdbuf))
     return submit.emitOpError("needs exactly one 'cmdbuf' stream");
 
+  for (CmdsOp cmds : streams)
+    if (failed(checkRunTimeWords(cmds)))
+      return failure();
+
   // Lay the streams out: each in its tag's blob, every segment padded
   // (WordStream's layout).
   llvm::MapVector<PlaceholderTag, Blob> blobs;
@@ -102,19 +150,17 @@ LogicalResult SealPass::seal(SubmitOp submit, PlaceholderCache &placeholders) {
   DenseMap<PlaceholderTag, size_t> symbolicWords;
   for (CmdsOp cmds : streams) {
     Blob &blob = blobs[cmds.getTag()];
-    streamOffset[cmds] = blob.size();
+    streamOffset[cmds] = blob.plannedBytes;
     symbolicWords[cmds.getTag()] += cmds.getSymbols().size() / SYMBOL_FIELDS;
-    blob.resize(blob.size() + cmds.getStream().getPaddedBytes(), PADDING_BYTE);
+    blob.plannedBytes += cmds.getStream().getPaddedBytes();
   }
   int64_t cmdbufBytes =
       streams.front().getNumWords() * (streams.front().getWordBits() / 8);
   for (auto &[tag, blob] : blobs) {
-    auto type = BufferType::get(ctx, llvm::PowerOf2Ceil(blob.size()),
+    auto type = BufferType::get(ctx, llvm::PowerOf2Ceil(blob.plannedBytes),
                                 IntegerType::get(ctx, 8), devices);
     blob.placeholder = placeholders.get(tag, placeholders.freshSlot(), type,
                                         /*isVolatile=*/false);
-    // At most every symbolic word is a link patch.
-    blob.patches.reserve(symbolicWords.lookup(tag) * SYMBOL_FIELDS);
   }
 
   // Words: constants into the bytes, the rest into patches.
@@ -130,18 +176,42 @@ LogicalResult SealPass::seal(SubmitOp submit, PlaceholderCache &placeholders) {
     unsigned width = cmds.getWordBits() / 8;
     Blob &blob = blobs[cmds.getTag()];
     ValueRange refs = cmds.getRefs();
-    WordStream stream = cmds.getStream();
-    // Each segment's dense words as they are (the 32-bit units are the
-    // stream's little-endian bytes already); where each word lands.
-    ArrayRef<int32_t> dwords = cmds.getWords();
     int64_t start = streamOffset[cmds];
-    SmallVector<std::pair<size_t, int64_t>> segmentAt; // (end word, byte)
+    // Where each segment's dense words land (the 32-bit units are the
+    // stream's little-endian bytes already): (begin, end, byte offset).
+    SmallVector<std::tuple<size_t, size_t, uint64_t>> layout;
+    WordStream stream = cmds.getStream();
+    uint64_t paddedBytes = stream.getPaddedBytes();
     stream.forEachSegment([&](size_t begin, size_t end, uint64_t offset) {
-      std::memcpy(blob.bytes() + start + offset,
-                  dwords.data() + begin * width / 4, (end - begin) * width);
+      layout.push_back({begin, end, offset});
+    });
+    SmallVector<std::pair<size_t, int64_t>> segmentAt; // (end word, byte)
+    for (auto [begin, end, offset] : layout)
       segmentAt.push_back(
           {end, start + int64_t(offset) - int64_t(begin * width)});
-    });
+    // The words of the blob's first stream are its bytes already, but for
+    // the padding: spread the segments out from the last, in place. (The
+    // stream's views are not read after this.)
+    bool adopted = start == 0;
+    if (adopted) {
+      CmdsOp::Properties &props = cmds.getProperties();
+      blob.dwords = std::move(props.words);
+      blob.patches = std::move(props.symbols);
+    }
+    blob.dwords.resize(blob.plannedBytes / 4,
+                       int32_t(uint32_t(PADDING_BYTE) * 0x01010101u));
+    uint64_t next = start + paddedBytes;
+    for (auto [begin, end, offset] : llvm::reverse(layout)) {
+      uint8_t *to = blob.bytes() + start + offset;
+      size_t bytes = (end - begin) * width;
+      if (adopted)
+        std::memmove(to, blob.bytes() + begin * width, bytes);
+      else
+        std::memcpy(to, cmds.getWords().data() + begin * width / 4, bytes);
+      std::memset(to + bytes, PADDING_BYTE, next - (start + offset + bytes));
+      next = start + offset;
+    }
+    blob.patches.reserve(symbolicWords.lookup(cmds.getTag()) * SYMBOL_FIELDS);
     // Then each symbolic word. The commonest is the address of one value the
     // link places: what that value becomes (an indirect stream: its tag's
     // placeholder at its offset) and the blob operand naming it are worked
@@ -153,7 +223,10 @@ LogicalResult SealPass::seal(SubmitOp submit, PlaceholderCache &placeholders) {
       int32_t blobRef = -1;
     };
     SmallVector<SingleRef> singleRefs(refs.size());
-    SymbolicWords symbols = stream.getSymbols();
+    // An adopted table is read as it is rewritten: entry k's patch is
+    // written at entry k or before.
+    SymbolicWords symbols(adopted ? ArrayRef<int64_t>(blob.patches)
+                                  : cmds.getSymbols());
     const std::pair<size_t, int64_t> *segment = segmentAt.begin();
     for (size_t k = 0; k < symbols.size(); ++k) {
       int64_t i = symbols.at(k);
@@ -185,10 +258,9 @@ LogicalResult SealPass::seal(SubmitOp submit, PlaceholderCache &placeholders) {
                                  .word(WordKind::address, 0, single.value,
                                        WordPart::full, 0, 0)
                                  .ref;
-          appendSymbol(blob.patches, at,
-                       Word{WordKind::address, word.value + single.offset,
-                            single.blobRef, word.part, word.shift, word.orBits,
-                            1});
+          blob.addPatch(at, Word{WordKind::address, word.value + single.offset,
+                                 single.blobRef, word.part, word.shift,
+                                 word.orBits, 1});
           continue;
         }
       }
@@ -203,21 +275,16 @@ LogicalResult SealPass::seal(SubmitOp submit, PlaceholderCache &placeholders) {
             operand = blobs[linear.getTag()].placeholder;
           }
         }
-        appendSymbol(blob.patches, at,
-                     blob.operands.word(word.kind, value, operands, word.part,
-                                        word.shift, word.orBits));
+        blob.addPatch(at,
+                      blob.operands.word(word.kind, value, operands, word.part,
+                                         word.shift, word.orBits));
         continue;
       }
-      if (word.lanes != 1)
-        return cmds.emitOpError()
-               << "word #" << i
-               << " differs per lane and is known only at run time: not "
-                  "supported";
+      assert(word.lanes == 1 &&
+             (word.kind != WordKind::address ||
+              isa<BlockArgument>(operands.front())) &&
+             "refused by checkRunTimeWords");
       Value source = operands.front();
-      if (word.kind == WordKind::address && !isa<BlockArgument>(source))
-        return cmds.emitOpError() << "word #" << i
-                                  << " takes the address of a buffer that is "
-                                     "neither linked memory nor an input";
       runtime.push_back({cmds.getTag(), at, word, source, width * 8});
     }
   }
@@ -231,6 +298,7 @@ LogicalResult SealPass::seal(SubmitOp submit, PlaceholderCache &placeholders) {
                              ArrayRef<int32_t>{}, ArrayRef<int64_t>{},
                              blob.operands.values(), /*lane=*/std::nullopt);
     op.getProperties().data = std::move(blob.dwords);
+    blob.patches.resize(blob.numPatches * SYMBOL_FIELDS);
     op.getProperties().patches = std::move(blob.patches);
   }
 

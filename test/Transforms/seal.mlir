@@ -70,6 +70,27 @@ hcq.schedule @segments() {
 
 // -----
 
+// Tests that a blob's patches keep their streams' order when the first
+// stream's table is rewritten in place: its run-time words leave no entry,
+// and the second stream's patches follow the first one's, with no entry
+// left over from what the first table held.
+// CHECK-LABEL: hcq.schedule @patch_order
+// CHECK-SAME: (%[[X:.*]]: !hcq.buffer<4xf32, AMD:0>)
+// CHECK-DAG: %[[M:.*]] = hcq.alloc
+// CHECK-DAG: %[[KA:.*]] = hcq.placeholder kernargs slot 2 : !hcq.buffer<256xi8, AMD:0>
+// CHECK: hcq.blob %[[KA]] = [0xbebebebe, 0xbebebebe, 0xbebebebe, 0xbebebebe, 0xbfbfbfbf, {{(0xbfbfbfbf, )+}}0x00000007, 0xbebebebe, 0xbfbfbfbf, {{.*}}] patches [4: lo(%[[M]]), 12: hi(%[[M]]), 132: lo(%[[M]] + 8)] :
+// CHECK-NEXT: hcq.inputs {{.*}} = [%[[X]]]
+hcq.schedule @patch_order(%x: !hcq.buffer<4xf32, AMD:0>) {
+  %m = hcq.alloc : !hcq.buffer<4xf32, AMD:0>
+  hcq.submit on AMD:0 queue COMPUTE:0 {
+    %k0 = hcq.cmds kernargs i32 [lo(%x), lo(%m), hi(%x), hi(%m)] : !hcq.buffer<4xf32, AMD:0>, !hcq.buffer<4xf32, AMD:0>
+    %k1 = hcq.cmds kernargs i32 [0x7, lo(%m + 8)] : !hcq.buffer<4xf32, AMD:0>
+    hcq.cmds cmdbuf i32 [lo(%k0), hi(%k0), lo(%k1), hi(%k1)] : !hcq.linear, !hcq.linear
+  }
+}
+
+// -----
+
 // Tests 64-bit words: CPU entries with link-time addresses of host functions
 // and programs, and a run-time 64-bit input address.
 // CHECK-LABEL: hcq.schedule @cpu

@@ -76,6 +76,12 @@ private:
 void appendSymbol(llvm::SmallVectorImpl<int64_t> &fields, int64_t at,
                   const Word &word);
 
+/// Writes `word` at position `at` as entry `k` of a symbols property that
+/// holds at least `k` entries, over what entry `k` held or appended: so a
+/// pass can rewrite a table in place, entry `k` from entries `k` and after.
+void setSymbol(llvm::SmallVectorImpl<int64_t> &fields, size_t k, int64_t at,
+               const Word &word);
+
 /// Where a stream, and each segment of one, starts in its memory: at a
 /// multiple of 128 bytes (the seed's seal pads every linear to 128 bytes).
 constexpr uint64_t STREAM_ALIGNMENT = 128;
