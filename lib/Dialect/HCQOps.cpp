@@ -1235,13 +1235,17 @@ public:
       auto at = static_cast<int64_t>(head & 0xffffffff);
       uint64_t meta = head >> 32, kind = meta & 0xff, part = (meta >> 8) & 0xff,
                shift = (meta >> 16) & 0xff;
-      if (at <= previous || size_t(at) >= numWords ||
+      bool pair = meta & SYMBOL_PAIR;
+      int64_t last = at + (pair ? 1 : 0);
+      if (at <= previous || size_t(last) >= numWords ||
           kind == uint64_t(WordKind::constant) ||
           kind > uint64_t(WordKind::load) || part > uint64_t(WordPart::hi) ||
-          shift >= 64 || meta >> 24)
+          shift >= 64 || meta >> 25 ||
+          (pair && (bits != 32 || part != uint64_t(WordPart::full) ||
+                    kind == uint64_t(WordKind::variable))))
         return false;
-      previous = at;
-      for (unsigned u = 0; u < perWord; ++u)
+      previous = last;
+      for (unsigned u = 0; u < perWord * (pair ? 2 : 1); ++u)
         if (units[at * perWord + u])
           return false;
       auto refs = static_cast<uint64_t>(fields[k + 1]);
@@ -1262,7 +1266,7 @@ public:
       bool wide =
           part == uint64_t(WordPart::full) &&
           (kind != uint64_t(WordKind::variable) || facts[ref].wideVariable);
-      if (bits == 32 ? wide : part != uint64_t(WordPart::full))
+      if (bits == 32 ? wide != pair : part != uint64_t(WordPart::full))
         return false;
     }
     return true;
@@ -1440,25 +1444,31 @@ LogicalResult CmdsOp::verify() {
   if (std::optional<std::string> why = stream.getSymbols().check())
     return emitOpError() << "symbols table " << *why;
   SymbolicWords symbols = stream.getSymbols();
-  if (symbols.size() && size_t(symbols.at(symbols.size() - 1)) >= stream.size())
+  if (symbols.size() &&
+      size_t(symbols.last(symbols.size() - 1)) >= stream.size())
     return emitOpError() << "symbolic word at "
-                         << symbols.at(symbols.size() - 1)
+                         << symbols.last(symbols.size() - 1)
                          << " is past the stream's " << stream.size()
                          << " words";
   // Each symbolic word is checked against its operands (a pass over the
   // few, not a search per word); constants fit their width by storage.
   for (size_t k = 0; k < symbols.size(); ++k) {
     int64_t i = symbols.at(k);
-    if (stream.constantBits(i) != 0)
+    bool pair = symbols.isPair(k);
+    for (int64_t j = i; j <= symbols.last(k); ++j)
+      if (stream.constantBits(j) != 0)
+        return emitOpError()
+               << "word #" << j << " is symbolic but has constant bits too";
+    if (pair && bits != 32)
       return emitOpError() << "word #" << i
-                           << " is symbolic but has constant bits too";
+                           << " is a pair of halves in a 64-bit stream";
     Word word = symbols.word(k);
     if (failed(operands.verify(*this, word, i)))
       return failure();
     if (word.lanes != 1 && word.lanes != lanes)
       return emitOpError() << "word #" << i << " has " << word.lanes
                            << " lanes but the submit has " << lanes;
-    if (bits == 32 && operands.getPatchBits(word) != 32)
+    if (bits == 32 && !pair && operands.getPatchBits(word) != 32)
       return emitOpError() << "word #" << i
                            << " is 64 bits wide in a 32-bit stream: use "
                               "lo(...) and hi(...)";
@@ -1620,6 +1630,9 @@ LogicalResult BlobOp::verify() {
     return emitOpError() << "patch table " << *why;
   for (size_t i = 0; i < patches.size(); ++i) {
     int64_t offset = patches.at(i);
+    if (patches.isPair(i))
+      return emitOpError() << "patch #" << i
+                           << " is a pair of stream words, not one patch";
     Word word = patches.word(i);
     if (failed(operands.verify(*this, word, i)))
       return failure();

@@ -11,6 +11,7 @@ Word SymbolicWords::word(size_t k) const {
   uint64_t meta = uint64_t(f[0]) >> 32;
   Word w;
   w.kind = static_cast<WordKind>(meta & 0xff);
+  // A pair's part is full.
   w.part = static_cast<WordPart>((meta >> 8) & 0xff);
   w.shift = uint32_t((meta >> 16) & 0xff);
   w.ref = int32_t(uint64_t(f[1]) & 0xffffffff);
@@ -26,7 +27,7 @@ std::optional<std::string> SymbolicWords::check() const {
            std::to_string(SYMBOL_FIELDS) + " per entry";
   for (size_t k = 0; k < size(); ++k) {
     auto entry = [&]() { return "entry " + std::to_string(k) + " "; };
-    if (k && at(k) <= at(k - 1))
+    if (k && at(k) <= last(k - 1))
       return entry() + "is at " + std::to_string(at(k)) +
              ", not after the one before";
     uint64_t meta = uint64_t(fields[k * SYMBOL_FIELDS]) >> 32;
@@ -39,8 +40,12 @@ std::optional<std::string> SymbolicWords::check() const {
     if (((meta >> 16) & 0xff) >= 64)
       return entry() + "shifts by " + std::to_string((meta >> 16) & 0xff) +
              ", not below 64";
-    if (meta >> 24)
-      return entry() + "has unknown bits " + std::to_string(meta >> 24);
+    if (meta >> 25)
+      return entry() + "has unknown bits " + std::to_string(meta >> 25);
+    if (isPair(k) &&
+        (*kind == WordKind::variable ||
+         static_cast<WordPart>((meta >> 8) & 0xff) != WordPart::full))
+      return entry() + "is a pair but not a full address or load";
   }
   return std::nullopt;
 }
@@ -70,4 +75,23 @@ void hcq::setSymbol(llvm::SmallVectorImpl<int64_t> &fields, size_t k,
     return appendSymbol(fields, at, word);
   std::array<int64_t, SYMBOL_FIELDS> entry = encodeSymbol(at, word);
   llvm::copy(entry, fields.begin() + k * SYMBOL_FIELDS);
+}
+
+bool hcq::mergeSymbolPair(llvm::SmallVectorImpl<int64_t> &fields, int64_t at,
+                          const Word &word) {
+  if (word.part != WordPart::hi || word.kind == WordKind::variable ||
+      fields.empty())
+    return false;
+  int64_t *last = fields.end() - SYMBOL_FIELDS;
+  uint64_t meta = uint64_t(last[0]) >> 32;
+  std::array<int64_t, SYMBOL_FIELDS> lo =
+      encodeSymbol(at - 1, word.half(WordPart::lo));
+  // The same word but for the part and the OR-ed bits, one position before.
+  if (last[0] != lo[0] || last[1] != lo[1] || last[2] != lo[2])
+    return false;
+  meta =
+      (meta & ~uint64_t(0xff00)) | uint64_t(WordPart::full) << 8 | SYMBOL_PAIR;
+  last[0] = int64_t(uint64_t(at - 1) | meta << 32);
+  last[3] = int64_t(uint64_t(last[3]) | word.orBits << 32);
+  return true;
 }

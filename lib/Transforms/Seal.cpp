@@ -235,9 +235,11 @@ LogicalResult SealPass::seal(SubmitOp submit, PlaceholderCache &placeholders) {
         ++segment;
       int64_t at = segment->second + i * width;
       uint8_t *bytes = blob.bytes() + at;
-      // A 4- or 8-byte store, not a memset call per word.
+      // A 4- or 8-byte store, not a memset call per word. A pair of 32-bit
+      // words is one 64-bit word here: one link patch, two run-time halves.
+      bool pair = symbols.isPair(k);
       constexpr uint64_t unknown = 0x0101010101010101ull * UNKNOWN_BYTE;
-      if (width == 4)
+      if (width == 4 && !pair)
         llvm::support::endian::write32le(bytes, uint32_t(unknown));
       else
         llvm::support::endian::write64le(bytes, unknown);
@@ -285,6 +287,13 @@ LogicalResult SealPass::seal(SubmitOp submit, PlaceholderCache &placeholders) {
               isa<BlockArgument>(operands.front())) &&
              "refused by checkRunTimeWords");
       Value source = operands.front();
+      if (pair) {
+        runtime.push_back(
+            {cmds.getTag(), at, word.half(WordPart::lo), source, 32});
+        runtime.push_back(
+            {cmds.getTag(), at + 4, word.half(WordPart::hi), source, 32});
+        continue;
+      }
       runtime.push_back({cmds.getTag(), at, word, source, width * 8});
     }
   }

@@ -34,7 +34,22 @@ struct BlobSink {
   void packet(uint32_t) {}
   void dword(uint32_t d) { data.push_back(static_cast<int32_t>(d)); }
   void low(uint64_t offset) { patch(offset, WordPart::lo); }
-  void high(uint64_t offset) { patch(offset, WordPart::hi); }
+  void high(uint64_t offset) {
+    // Right after its low half: one 64-bit patch, as hcq-seal makes of a
+    // stream's lo/hi pair.
+    SymbolicWords table(patches);
+    size_t n = table.size();
+    int64_t lowAt = (int64_t(data.size()) - 1) * 4;
+    if (n && table.at(n - 1) == lowAt &&
+        table.word(n - 1).part == WordPart::lo &&
+        table.word(n - 1).value == offset) {
+      setSymbol(patches, n - 1, lowAt,
+                Word{WordKind::address, offset, 0, WordPart::full});
+      data.push_back(static_cast<int32_t>(0xbebebebe));
+      return;
+    }
+    patch(offset, WordPart::hi);
+  }
   void patch(uint64_t offset, WordPart part) {
     appendSymbol(patches, int64_t(data.size()) * 4,
                  Word{WordKind::address, offset, 0, part});

@@ -604,6 +604,59 @@ hcq.schedule @s(%b: !hcq.buffer<4xf32, AMD:0>) {
 
 // -----
 
+// Tests that a pair entry (metadata bit 24: an address or load over two
+// 32-bit words) is refused in a 64-bit stream.
+hcq.schedule @s(%b: !hcq.buffer<4xf32, AMD:0>) {
+  hcq.submit on AMD:0 queue COMPUTE:0 {
+    // expected-error @+1 {{'hcq.cmds' op word #0 is a pair of halves in a 64-bit stream}}
+    "hcq.cmds"(%b) <{tag = 7 : i32, word_bits = 64 : i32, words = array<i32: 0, 0, 0, 0>, symbols = array<i64: 72057598332895232, 4294967296, 0, 0>}> : (!hcq.buffer<4xf32, AMD:0>) -> ()
+  }
+}
+
+// -----
+
+// Tests that a variable is never a pair (a 64-bit variable's halves are two
+// entries).
+hcq.schedule @s(%n: i64) {
+  hcq.submit on AMD:0 queue COMPUTE:0 {
+    // expected-error @+1 {{'hcq.cmds' op symbols table entry 0 is a pair but not a full address or load}}
+    "hcq.cmds"(%n) <{tag = 7 : i32, word_bits = 32 : i32, words = array<i32: 0, 0>, symbols = array<i64: 72057602627862528, 4294967296, 0, 0>}> : (i64) -> ()
+  }
+}
+
+// -----
+
+// Tests that a pair's second word stands in the stream too.
+hcq.schedule @s(%b: !hcq.buffer<4xf32, AMD:0>) {
+  hcq.submit on AMD:0 queue COMPUTE:0 {
+    // expected-error @+1 {{'hcq.cmds' op symbolic word at 1 is past the stream's 1 words}}
+    "hcq.cmds"(%b) <{tag = 7 : i32, word_bits = 32 : i32, words = array<i32: 0>, symbols = array<i64: 72057598332895232, 4294967296, 0, 0>}> : (!hcq.buffer<4xf32, AMD:0>) -> ()
+  }
+}
+
+// -----
+
+// Tests that a pair's second word has no constant bits either (its OR bits
+// are the high half of the entry's).
+hcq.schedule @s(%b: !hcq.buffer<4xf32, AMD:0>) {
+  hcq.submit on AMD:0 queue COMPUTE:0 {
+    // expected-error @+1 {{'hcq.cmds' op word #1 is symbolic but has constant bits too}}
+    "hcq.cmds"(%b) <{tag = 7 : i32, word_bits = 32 : i32, words = array<i32: 0, 5>, symbols = array<i64: 72057598332895232, 4294967296, 0, 0>}> : (!hcq.buffer<4xf32, AMD:0>) -> ()
+  }
+}
+
+// -----
+
+// Tests that an entry after a pair starts after the pair's second word.
+hcq.schedule @s(%b: !hcq.buffer<4xf32, AMD:0>) {
+  hcq.submit on AMD:0 queue COMPUTE:0 {
+    // expected-error @+1 {{'hcq.cmds' op symbols table entry 1 is at 1, not after the one before}}
+    "hcq.cmds"(%b) <{tag = 7 : i32, word_bits = 32 : i32, words = array<i32: 0, 0, 0>, symbols = array<i64: 72057598332895232, 4294967296, 0, 0, 1103806595073, 4294967296, 0, 0>}> : (!hcq.buffer<4xf32, AMD:0>) -> ()
+  }
+}
+
+// -----
+
 // Tests that the symbols table holds whole entries.
 hcq.schedule @s() {
   hcq.submit on AMD:0 queue COMPUTE:0 {
@@ -646,12 +699,12 @@ hcq.schedule @s(%b: !hcq.buffer<4xf32, AMD:0>) {
 
 // -----
 
-// Tests that a symbolic word's kind, part and shift leave the rest of its
-// bits zero.
+// Tests that a symbolic word's kind, part, shift and pair bit leave the
+// rest of its bits zero (bit 25 set here).
 hcq.schedule @s(%b: !hcq.buffer<4xf32, AMD:0>) {
   hcq.submit on AMD:0 queue COMPUTE:0 {
     // expected-error @+1 {{'hcq.cmds' op symbols table entry 0 has unknown bits 1}}
-    "hcq.cmds"(%b) <{tag = 7 : i32, word_bits = 64 : i32, words = array<i32: 0, 0>, symbols = array<i64: 72057598332895232, 4294967296, 0, 0>}> : (!hcq.buffer<4xf32, AMD:0>) -> ()
+    "hcq.cmds"(%b) <{tag = 7 : i32, word_bits = 64 : i32, words = array<i32: 0, 0>, symbols = array<i64: 144115192370823168, 4294967296, 0, 0>}> : (!hcq.buffer<4xf32, AMD:0>) -> ()
   }
 }
 
@@ -857,6 +910,17 @@ hcq.schedule @e() {
   %s = hcq.placeholder signal slot 2 : !hcq.buffer<1xi64, AMD:0>
   // expected-error @+1 {{'hcq.blob' op patch table entry 0 has part 3}}
   "hcq.blob"(%p, %s) <{data = array<i32: 1, 2>, patches = array<i64: 3302829850624, 4294967296, 0, 0>}> : (!hcq.buffer<8xi8, AMD:0>, !hcq.buffer<1xi64, AMD:0>) -> ()
+}
+
+// -----
+
+// Tests that a blob patch is never a pair: a blob's 64-bit patch is one
+// word at a byte offset.
+hcq.schedule @e() {
+  %p = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<8xi8, AMD:0>
+  %s = hcq.placeholder signal slot 2 : !hcq.buffer<1xi64, AMD:0>
+  // expected-error @+1 {{'hcq.blob' op patch #0 is a pair of stream words, not one patch}}
+  "hcq.blob"(%p, %s) <{data = array<i32: 1, 2>, patches = array<i64: 72057598332895232, 4294967296, 0, 0>}> : (!hcq.buffer<8xi8, AMD:0>, !hcq.buffer<1xi64, AMD:0>) -> ()
 }
 
 // -----

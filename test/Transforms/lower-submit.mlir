@@ -8,7 +8,7 @@
 // CHECK-NOT: hcq.placeholder ring
 // CHECK-DAG: %[[IB:.*]] = hcq.placeholder cmdbuf slot 2 : !hcq.buffer<128xi8, AMD:0>
 // CHECK-DAG: %[[CB:.*]] = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<256xi8, AMD:0>
-// CHECK: hcq.blob %[[IB]] = [0xc0023f00, 0xbebebebe, 0xbebebebe, 0x00800030, 0xbfbfbfbf, {{.*}}] patches [4: lo(%[[CB]]), 8: hi(%[[CB]])]
+// CHECK: hcq.blob %[[IB]] = [0xc0023f00, 0xbebebebe, 0xbebebebe, 0x00800030, 0xbfbfbfbf, {{.*}}] patches [4: addr(%[[CB]])]
 // CHECK-NEXT: hcq.push %[[IB]][16] pm4 on AMD:0 queue COMPUTE:0 : !hcq.buffer<128xi8, AMD:0>
 // CHECK-NOT: hcq.enqueue
 hcq.schedule @compute() {
@@ -25,7 +25,7 @@ hcq.schedule @compute() {
 // CHECK-LABEL: hcq.schedule @split
 // CHECK-DAG: %[[IB:.*]] = hcq.placeholder cmdbuf slot 2 : !hcq.buffer<128xi8, AMD:0>
 // CHECK-DAG: %[[CB:.*]] = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<1024xi8, AMD:0>
-// CHECK: hcq.blob %[[IB]] = [0xc0023f00, 0xbebebebe, 0xbebebebe, 0x00800040, 0xc0023f00, 0xbebebebe, 0xbebebebe, 0x00800040, 0xc0023f00, 0xbebebebe, 0xbebebebe, 0x00800016, 0xbfbfbfbf, {{.*}}] patches [4: lo(%[[CB]]), 8: hi(%[[CB]]), 20: lo(%[[CB]] + 256), 24: hi(%[[CB]] + 256), 36: lo(%[[CB]] + 512), 40: hi(%[[CB]] + 512)]
+// CHECK: hcq.blob %[[IB]] = [0xc0023f00, 0xbebebebe, 0xbebebebe, 0x00800040, 0xc0023f00, 0xbebebebe, 0xbebebebe, 0x00800040, 0xc0023f00, 0xbebebebe, 0xbebebebe, 0x00800016, 0xbfbfbfbf, {{.*}}] patches [4: addr(%[[CB]]), 20: addr(%[[CB]] + 256), 36: addr(%[[CB]] + 512)]
 // CHECK-NEXT: hcq.push %[[IB]][48] pm4 on AMD:0 queue COMPUTE:0 : !hcq.buffer<128xi8, AMD:0>
 hcq.schedule @split() attributes {hcq.targets = [#hcq.amd_target<chip = "gfx1100", indirect_buffer_dwords = 64>]} {
   %cb = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<1024xi8, AMD:0>

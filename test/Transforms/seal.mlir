@@ -2,7 +2,8 @@
 
 // Tests that constants bake into the blob little-endian, other words are
 // 0xbe bytes, the blob pads to 128 bytes with 0xbf and its placeholder is the
-// next power of two; link-time words become blob patches, run-time words
+// next power of two; link-time words become blob patches (an address's lo
+// and hi halves one 64-bit patch), run-time words
 // patch groups through the inputs and offset tables (one group per value
 // form, in order); the submit becomes an enqueue of the command buffer's
 // unpadded size.
@@ -13,7 +14,7 @@
 // CHECK-DAG: %[[OFF:.*]] = hcq.placeholder offtbl slot 4 : !hcq.buffer<16xi32, CPU:0>
 // CHECK-DAG: %[[S:.*]] = hcq.placeholder signal slot 1
 // CHECK-DAG: %[[TLV:.*]] = hcq.placeholder timeline_value device
-// CHECK: hcq.blob %[[CB]] = [0x11223344, 0xbebebebe, 0xbebebebe, 0xbebebebe, 0xbebebebe, 0xbebebebe, 0xbebebebe, 0xbebebebe, 0x55667788, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf] patches [4: lo(%[[S]] + 8), 8: hi(%[[S]] + 8)]
+// CHECK: hcq.blob %[[CB]] = [0x11223344, 0xbebebebe, 0xbebebebe, 0xbebebebe, 0xbebebebe, 0xbebebebe, 0xbebebebe, 0xbebebebe, 0x55667788, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf, 0xbfbfbfbf] patches [4: addr(%[[S]] + 8)]
 // CHECK-NEXT: hcq.inputs %[[IN]] = [%[[X]]] lanes [0]
 // CHECK-NEXT: hcq.blob %[[OFF]] = [0x0000000c, 0x00000000, 0x0000001c, 0x00000000, 0x00000010, 0x00000000, 0x00000014, 0x00000000, 0x00000018, 0x00000000]
 // CHECK-NEXT: hcq.patch_group %[[CB]] offsets %[[OFF]][0, 2] i32 lo(%[[IN]] + 4)
@@ -38,7 +39,7 @@ hcq.schedule @words(%x: !hcq.buffer<16xf32, AMD:0>, %n: i32) {
 // CHECK-LABEL: hcq.schedule @indirect
 // CHECK-DAG: %[[CB:.*]] = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<128xi8, AMD:0>
 // CHECK-DAG: %[[KA:.*]] = hcq.placeholder kernargs slot 2 : !hcq.buffer<256xi8, AMD:0>
-// CHECK: hcq.blob %[[CB]] = [0xbebebebe, 0xbebebebe, 0xbebebebe, 0xbebebebe, 0xbfbfbfbf, {{.*}}] patches [0: lo(%[[KA]]), 4: hi(%[[KA]]), 8: lo(%[[KA]] + 128), 12: hi(%[[KA]] + 136)]
+// CHECK: hcq.blob %[[CB]] = [0xbebebebe, 0xbebebebe, 0xbebebebe, 0xbebebebe, 0xbfbfbfbf, {{.*}}] patches [0: addr(%[[KA]]), 8: lo(%[[KA]] + 128), 12: hi(%[[KA]] + 136)]
 // CHECK-NEXT: hcq.blob %[[KA]] = [0x00000001, 0x00000002, 0xbfbfbfbf, {{(0xbfbfbfbf, )+}}0x00000003, 0xbfbfbfbf, {{.*}}]
 // CHECK-NEXT: hcq.enqueue %[[CB]][16] on AMD:0 queue COMPUTE:0
 hcq.schedule @indirect() {
@@ -57,7 +58,7 @@ hcq.schedule @indirect() {
 // CHECK-LABEL: hcq.schedule @segments
 // CHECK-DAG: %[[CB:.*]] = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<128xi8, AMD:0>
 // CHECK-DAG: %[[KA:.*]] = hcq.placeholder kernargs slot 2 : !hcq.buffer<256xi8, AMD:0>
-// CHECK: hcq.blob %[[CB]] = [0xbebebebe, 0xbebebebe, 0xbebebebe, 0xbebebebe, 0xbfbfbfbf, {{.*}}] patches [0: lo(%[[KA]]), 4: hi(%[[KA]]), 8: lo(%[[KA]] + 128), 12: hi(%[[KA]] + 136)]
+// CHECK: hcq.blob %[[CB]] = [0xbebebebe, 0xbebebebe, 0xbebebebe, 0xbebebebe, 0xbfbfbfbf, {{.*}}] patches [0: addr(%[[KA]]), 8: lo(%[[KA]] + 128), 12: hi(%[[KA]] + 136)]
 // CHECK-NEXT: hcq.blob %[[KA]] = [0x00000001, 0x00000002, 0xbfbfbfbf, {{(0xbfbfbfbf, )+}}0x00000003, 0xbebebebe, 0xbfbfbfbf, {{.*}}] patches [132: lo(%{{.*}})]
 // CHECK-NEXT: hcq.enqueue %[[CB]][16] on AMD:0 queue COMPUTE:0
 hcq.schedule @segments() {
@@ -113,7 +114,7 @@ hcq.schedule @cpu(%a: !hcq.buffer<8xf32, CPU:0>) {
 // memory; a one-device input serves both lanes).
 // CHECK-LABEL: hcq.schedule @lanes
 // CHECK-SAME: (%[[M:.*]]: !hcq.buffer<4xf32, [AMD:0, AMD:1]>, %[[O:.*]]: !hcq.buffer<4xf32, AMD:0>)
-// CHECK: patches [0: lo({{\[}}%[[A:[0-9]+]], %[[B:[0-9]+]]]), 4: hi({{\[}}%[[A]], %[[B]]])]
+// CHECK: patches [0: addr({{\[}}%[[A:[0-9]+]], %[[B:[0-9]+]]])]
 // CHECK: hcq.inputs %{{.*}} = [%[[M]], %[[M]], %[[O]], %[[O]]] lanes [0, 1, 0, 0]
 // CHECK: hcq.blob %{{.*}} = [0x00000008, 0x00000000, 0x0000000c, 0x00000002]
 // CHECK: hcq.enqueue %{{.*}}[16] on [AMD:0, AMD:1] queue COMPUTE:0
@@ -131,7 +132,7 @@ hcq.schedule @lanes(%m: !hcq.buffer<4xf32, [AMD:0, AMD:1]>, %o: !hcq.buffer<4xf3
 // disappears.
 // CHECK-LABEL: hcq.schedule @alloc
 // CHECK: %[[T:.*]] = hcq.alloc
-// CHECK: patches [0: lo(%[[T]]), 4: hi(%[[T]])]
+// CHECK: patches [0: addr(%[[T]])]
 // CHECK-NOT: hcq.patch_group
 // CHECK: hcq.enqueue
 // CHECK-NOT: hcq.submit

@@ -563,7 +563,8 @@ def HCQ_WordsProp : IntArrayProp<I32Prop,
     "every word's constant bits in 32-bit units, a 64-bit word low half "
     "first (0 where a symbolic word stands)">;
 def HCQ_SymbolsProp : IntArrayProp<I64Prop,
-    "symbolic words, 4 integers each (HCQ/Dialect/Words.h)">;
+    "symbolic words, 4 integers each, an address's or load's lo and hi "
+    "halves one entry (HCQ/Dialect/Words.h)">;
 def HCQ_DwordsProp : IntArrayProp<I32Prop, "dwords">;
 def HCQ_SegmentsProp : IntArrayProp<I32Prop,
     "the word index where each segment after the first starts">;

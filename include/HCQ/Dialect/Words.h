@@ -43,15 +43,29 @@ struct Word {
 
   static Word constant(uint64_t value) { return {WordKind::constant, value}; }
   bool isConstant() const { return kind == WordKind::constant; }
+  /// The `lo` or `hi` 32-bit half of this 64-bit word (its OR-ed bits
+  /// split the same way).
+  Word half(WordPart half) const {
+    Word w = *this;
+    w.part = half;
+    w.orBits = half == WordPart::lo ? orBits & 0xffffffff : orBits >> 32;
+    return w;
+  }
 };
 
 /// The sparse table of symbolic words: SYMBOL_FIELDS integers per word, in
 /// increasing `at` (a word index in a stream, a byte offset in a blob; below
 /// 2^32):
-///   [at | (kind | part << 8 | shift << 16) << 32, ref | lanes << 32, value,
-///    or_bits]
-/// A stream's dense data is 0 where a symbolic word stands.
+///   [at | (kind | part << 8 | shift << 16 | pair << 24) << 32,
+///    ref | lanes << 32, value, or_bits]
+/// A stream's dense data is 0 where a symbolic word stands. In a 32-bit
+/// stream an address or load written as its `lo` half then its `hi` half
+/// is one entry, a pair: the 64-bit word (`part` full, the halves' OR-ed
+/// bits as one 64-bit value) over words `at` and `at + 1`. Most symbolic
+/// words of an AMD stream are such halves, so a pair halves the table.
 constexpr size_t SYMBOL_FIELDS = 4;
+/// The pair bit of an entry's metadata.
+constexpr uint64_t SYMBOL_PAIR = uint64_t(1) << 24;
 
 /// Reads a symbols property.
 class SymbolicWords {
@@ -62,7 +76,13 @@ public:
   int64_t at(size_t k) const {
     return int64_t(uint64_t(fields[k * SYMBOL_FIELDS]) & 0xffffffff);
   }
-  /// Entry `k` as a word.
+  /// Whether entry `k` is a pair: a 64-bit word over two 32-bit words.
+  bool isPair(size_t k) const {
+    return (uint64_t(fields[k * SYMBOL_FIELDS]) >> 32) & SYMBOL_PAIR;
+  }
+  /// The position of entry `k`'s last word.
+  int64_t last(size_t k) const { return at(k) + (isPair(k) ? 1 : 0); }
+  /// Entry `k` as a word (a pair as its 64-bit word).
   Word word(size_t k) const;
   /// Whether the property holds whole entries in increasing position, each
   /// of a symbolic kind and a known part; otherwise why not.
@@ -75,6 +95,12 @@ private:
 /// Appends `word` (not a constant) at position `at` to a symbols property.
 void appendSymbol(llvm::SmallVectorImpl<int64_t> &fields, int64_t at,
                   const Word &word);
+
+/// Makes the last entry of a 32-bit stream's symbols property a pair if it
+/// is the `lo` half of the word whose `hi` half is `word`, at the next
+/// position `at`; returns whether it did.
+bool mergeSymbolPair(llvm::SmallVectorImpl<int64_t> &fields, int64_t at,
+                     const Word &word);
 
 /// Writes `word` at position `at` as entry `k` of a symbols property that
 /// holds at least `k` entries, over what entry `k` held or appended: so a
@@ -139,7 +165,13 @@ public:
     size_t k = 0;
     for (size_t i = 0, n = size(); i < n; ++i) {
       if (k < symbols.size() && size_t(symbols.at(k)) == i) {
-        fn(i, symbols.word(k));
+        Word word = symbols.word(k);
+        if (symbols.isPair(k)) {
+          fn(i, word.half(WordPart::lo));
+          fn(++i, word.half(WordPart::hi));
+        } else {
+          fn(i, word);
+        }
         ++k;
       } else {
         fn(i, Word::constant(constantBits(i)));
@@ -192,6 +224,10 @@ struct WordStreamBuilder {
   void push(const Word &word) {
     if (word.isConstant())
       return pushConstant(word.value);
+    // A `hi` half after its `lo` in the same segment: one pair entry.
+    if (perWord == 1 && segmentSize() > 0 &&
+        mergeSymbolPair(symbols, int64_t(size()), word))
+      return pushConstant(0);
     appendSymbol(symbols, int64_t(size()), word);
     pushConstant(0);
   }
