@@ -218,7 +218,8 @@ def HCQSeal : Pass<"hcq-seal", "::hcq::ScheduleOp"> {
       word are `0xbe`. Each tag gets a placeholder of the blob's size rounded
       up to a power of two;
     * words resolvable at link time (addresses of placeholders, programs,
-      allocs and indirect streams) become the blobs' patches;
+      allocs and indirect streams) become the blobs' patches, an address's
+      `lo`/`hi` pair one 64-bit patch;
     * run-time words become `hcq.patch_group`s: input addresses go through
       one inputs table (`hcq.inputs`, a slot per input and lane), and every
       run-time word's byte offset through one offset table, grouped by
@@ -226,6 +227,10 @@ def HCQSeal : Pass<"hcq-seal", "::hcq::ScheduleOp"> {
       loads get groups of their own;
     * the submit becomes `hcq.enqueue` of its command-buffer placeholder and
       byte size.
+
+    A blob's first stream becomes the blob in place: its words are spread
+    out to their padding and its symbols table is rewritten into the patch
+    table, so a large command buffer is not copied again.
   }];
 }
 
