@@ -50,13 +50,13 @@ std::optional<std::string> SymbolicWords::check() const {
   return std::nullopt;
 }
 
-/// Entry `at`: `word` in SymbolicWords's layout.
-static std::array<int64_t, SYMBOL_FIELDS> encodeSymbol(int64_t at,
-                                                       const Word &word) {
+/// Entry `at`: `word` in SymbolicWords's layout, a pair if `pair`.
+static std::array<int64_t, SYMBOL_FIELDS>
+encodeSymbol(int64_t at, const Word &word, bool pair = false) {
   assert(word.shift < 64 && !word.isConstant() && at >= 0 &&
          at <= int64_t(UINT32_MAX) && "not a symbolic word");
   uint64_t meta = uint64_t(word.kind) | uint64_t(word.part) << 8 |
-                  uint64_t(word.shift) << 16;
+                  uint64_t(word.shift) << 16 | (pair ? SYMBOL_PAIR : 0);
   return {int64_t(uint64_t(at) | meta << 32),
           int64_t(uint64_t(uint32_t(word.ref)) | uint64_t(word.lanes) << 32),
           int64_t(word.value), int64_t(word.orBits)};
@@ -83,15 +83,14 @@ bool hcq::mergeSymbolPair(llvm::SmallVectorImpl<int64_t> &fields, int64_t at,
       fields.empty())
     return false;
   int64_t *last = fields.end() - SYMBOL_FIELDS;
-  uint64_t meta = uint64_t(last[0]) >> 32;
+  // The same word but for the part and the OR-ed bits, one position before.
   std::array<int64_t, SYMBOL_FIELDS> lo =
       encodeSymbol(at - 1, word.half(WordPart::lo));
-  // The same word but for the part and the OR-ed bits, one position before.
   if (last[0] != lo[0] || last[1] != lo[1] || last[2] != lo[2])
     return false;
-  meta =
-      (meta & ~uint64_t(0xff00)) | uint64_t(WordPart::full) << 8 | SYMBOL_PAIR;
-  last[0] = int64_t(uint64_t(at - 1) | meta << 32);
-  last[3] = int64_t(uint64_t(last[3]) | word.orBits << 32);
+  Word full = word;
+  full.part = WordPart::full;
+  full.orBits = uint64_t(last[3]) | word.orBits << 32;
+  llvm::copy(encodeSymbol(at - 1, full, /*pair=*/true), last);
   return true;
 }

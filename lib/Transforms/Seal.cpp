@@ -185,10 +185,6 @@ LogicalResult SealPass::seal(SubmitOp submit, PlaceholderCache &placeholders) {
     stream.forEachSegment([&](size_t begin, size_t end, uint64_t offset) {
       layout.push_back({begin, end, offset});
     });
-    SmallVector<std::pair<size_t, int64_t>> segmentAt; // (end word, byte)
-    for (auto [begin, end, offset] : layout)
-      segmentAt.push_back(
-          {end, start + int64_t(offset) - int64_t(begin * width)});
     // The words of the blob's first stream are its bytes already, but for
     // the padding: spread the segments out from the last, in place. (The
     // stream's views are not read after this.)
@@ -227,13 +223,14 @@ LogicalResult SealPass::seal(SubmitOp submit, PlaceholderCache &placeholders) {
     // written at entry k or before.
     SymbolicWords symbols(adopted ? ArrayRef<int64_t>(blob.patches)
                                   : cmds.getSymbols());
-    const std::pair<size_t, int64_t> *segment = segmentAt.begin();
+    const auto *segment = layout.begin();
     for (size_t k = 0; k < symbols.size(); ++k) {
       int64_t i = symbols.at(k);
       Word word = symbols.word(k);
-      while (size_t(i) >= segment->first)
+      while (size_t(i) >= std::get<1>(*segment))
         ++segment;
-      int64_t at = segment->second + i * width;
+      auto [begin, end, offset] = *segment;
+      int64_t at = start + int64_t(offset + (size_t(i) - begin) * width);
       uint8_t *bytes = blob.bytes() + at;
       // A 4- or 8-byte store, not a memset call per word. A pair of 32-bit
       // words is one 64-bit word here: one link patch, two run-time halves.

@@ -40,9 +40,9 @@ struct BlobSink {
     SymbolicWords table(patches);
     size_t n = table.size();
     int64_t lowAt = (int64_t(data.size()) - 1) * 4;
-    if (n && table.at(n - 1) == lowAt &&
-        table.word(n - 1).part == WordPart::lo &&
-        table.word(n - 1).value == offset) {
+    Word low = n ? table.word(n - 1) : Word();
+    if (n && table.at(n - 1) == lowAt && low.part == WordPart::lo &&
+        low.value == offset) {
       setSymbol(patches, n - 1, lowAt,
                 Word{WordKind::address, offset, 0, WordPart::full});
       data.push_back(static_cast<int32_t>(0xbebebebe));

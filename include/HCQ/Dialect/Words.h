@@ -45,10 +45,10 @@ struct Word {
   bool isConstant() const { return kind == WordKind::constant; }
   /// The `lo` or `hi` 32-bit half of this 64-bit word (its OR-ed bits
   /// split the same way).
-  Word half(WordPart half) const {
+  Word half(WordPart which) const {
     Word w = *this;
-    w.part = half;
-    w.orBits = half == WordPart::lo ? orBits & 0xffffffff : orBits >> 32;
+    w.part = which;
+    w.orBits = which == WordPart::lo ? orBits & 0xffffffff : orBits >> 32;
     return w;
   }
 };
