@@ -90,8 +90,8 @@ public:
   /// fails on a buffer the pass cannot track.
   LogicalResult add(QueueCallOpInterface call, DevicesAttr devices);
   bool empty() const { return calls.empty(); }
-  /// Emits the batch before `insertBefore` and erases nothing: the calls move
-  /// into the submits.
+  /// Emits the batch at the builder's insertion point. Each call is copied
+  /// into its submit and the original erased once all submits are made.
   void emit(OpBuilder &builder, int64_t batchSize);
 
 private:
@@ -142,8 +142,10 @@ private:
   /// Creates an empty submit at the builder's insertion point; returns its
   /// body.
   static Block *createSubmit(OpBuilder &builder, Location loc, SubmitKey key);
-  /// Appends `cmds` to `body` (moving a call there).
-  static void emitCmds(Block *body, Location loc, ArrayRef<Cmd> cmds);
+  /// Appends `cmds` to `body`. A call is cloned there and the original
+  /// added to `calledOps` (see Batch::emit for why it is not moved).
+  static void emitCmds(Block *body, Location loc, ArrayRef<Cmd> cmds,
+                       SmallVectorImpl<Operation *> &calledOps);
 
   PlaceholderCache &placeholders;
   SymbolTableCollection &symbols;
@@ -402,7 +404,8 @@ Block *Batch::createSubmit(OpBuilder &builder, Location loc, SubmitKey key) {
   return body;
 }
 
-void Batch::emitCmds(Block *body, Location loc, ArrayRef<Cmd> cmds) {
+void Batch::emitCmds(Block *body, Location loc, ArrayRef<Cmd> cmds,
+                     SmallVectorImpl<Operation *> &calledOps) {
   OpBuilder inner = OpBuilder::atBlockEnd(body);
   for (const Cmd &cmd : cmds) {
     switch (cmd.kind) {
@@ -419,7 +422,8 @@ void Batch::emitCmds(Block *body, Location loc, ArrayRef<Cmd> cmds) {
       TimestampOp::create(inner, loc, cmd.signals);
       break;
     case Cmd::Call:
-      cmd.call->moveBefore(body, body->end());
+      inner.clone(*cmd.call);
+      calledOps.push_back(cmd.call);
       break;
     }
   }
@@ -429,6 +433,9 @@ void Batch::emit(OpBuilder &builder, int64_t batchSize) {
   MLIRContext *ctx = builder.getContext();
   QueueAttr compute = QueueAttr::get(ctx, QueueKind::COMPUTE, 0);
   int64_t numCalls = calls.size();
+  // The calls, erased once their copies are in the submits (see below).
+  SmallVector<Operation *, 0> calledOps;
+  calledOps.reserve(numCalls);
 
   // Every call's waits are known (Batch::add); every buffer access per
   // device is in deviceAccesses.
@@ -486,9 +493,10 @@ void Batch::emit(OpBuilder &builder, int64_t batchSize) {
     SmallVector<Cmd> finCmds;
     waitsFor(lanes, group, compute, numCalls, /*writeAll=*/true, finCmds);
     finCmds.push_back({Cmd::Store, {timeline}, timelineValue, 0, nullptr});
-    finalizers.push_back([&builder, group, compute, loc,
+    finalizers.push_back([&builder, &calledOps, group, compute, loc,
                           finCmds = std::move(finCmds), timelineValue, epoch] {
-      emitCmds(createSubmit(builder, loc, {group, compute}), loc, finCmds);
+      emitCmds(createSubmit(builder, loc, {group, compute}), loc, finCmds,
+               calledOps);
       FinalizeOp::create(builder, loc, timelineValue, epoch);
     });
   }
@@ -498,25 +506,19 @@ void Batch::emit(OpBuilder &builder, int64_t batchSize) {
   for (auto &reset : resets)
     reset();
 
-  // The submits, in the order they merge into (which depends only on where
-  // each call runs), made empty first: each call's commands then go
-  // straight into its submit.
-  SmallVector<Block *, 0> submitOf(numCalls);
-  {
-    auto keys = llvm::map_to_vector(calls, [](const CallInfo &info) {
-      return SubmitKey{info.devices, info.queue};
-    });
-    for (ArrayRef<uint32_t> group : mergeSubmits(keys, batchSize)) {
-      Block *body = createSubmit(builder, calls[group.front()].call->getLoc(),
-                                 keys[group.front()]);
-      for (uint32_t index : group)
-        submitOf[index] = body;
-    }
-  }
-
-  // One submit per call: the timeline sync on a queue's first use,
-  // timestamps, the call, and a signal store if someone waits on it.
-  SmallVector<Cmd, 8> cmds;
+  // Each call's commands, in two steps. First, in call order, everything
+  // that depends on the calls before it: the timeline and foreign-memory
+  // waits on a queue's first use (`preludes`), profile slots and names, and
+  // the placeholders and signal slots these create. Then the ops, submit by
+  // submit, each call copied in rather than moved: verifying and encoding
+  // walk a submit's ops in order, and ops allocated in that order share
+  // pages. A moved call stays where the parser put it, among the other
+  // submits' calls, and its waits and stores are elsewhere: walking such a
+  // submit changes pages at nearly every op (at 1,000,000 calls a walk of
+  // the schedule took 10 times as long, its verification 3 to 5 times;
+  // bench/README.md).
+  SmallVector<Cmd, 0> preludes;
+  SmallVector<std::pair<uint32_t, uint32_t>, 0> preludeOf(numCalls);
   // Which call each timestamp pair times, named after the batch.
   struct ProfileName {
     Location loc;
@@ -528,16 +530,17 @@ void Batch::emit(OpBuilder &builder, int64_t batchSize) {
   DenseSet<std::pair<Attribute, Attribute>> seenQueues;
   DenseSet<std::tuple<Attribute, Attribute, Attribute>> seenForeign;
   for (auto [tag, info] : llvm::enumerate(calls)) {
-    cmds.clear();
+    auto begin = static_cast<uint32_t>(preludes.size());
     if (seenQueues.insert({info.devices, info.queue}).second) {
-      cmds.push_back({Cmd::Barrier, {}, {}, 0, nullptr});
-      cmds.push_back({Cmd::Wait,
-                      {placeholders.getSignal(PlaceholderTag::timeline_signal,
-                                              0, info.devices)},
-                      placeholders.getSignal(PlaceholderTag::timeline_value, 0,
-                                             info.devices),
-                      -1,
-                      nullptr});
+      preludes.push_back({Cmd::Barrier, {}, {}, 0, nullptr});
+      preludes.push_back(
+          {Cmd::Wait,
+           {placeholders.getSignal(PlaceholderTag::timeline_signal, 0,
+                                   info.devices)},
+           placeholders.getSignal(PlaceholderTag::timeline_value, 0,
+                                  info.devices),
+           -1,
+           nullptr});
     }
     // The first time a queue touches another device's memory in the batch,
     // it also waits for that device's timeline: that timeline, not the
@@ -571,38 +574,64 @@ void Batch::emit(OpBuilder &builder, int64_t batchSize) {
                           single(info.devices.getDevices()[lane])));
       if (llvm::all_equal(wait.signals))
         wait.signals.resize(1);
-      cmds.push_back(std::move(wait));
+      preludes.push_back(std::move(wait));
     }
-    cmds.append(std::make_move_iterator(callWaits.begin() + info.waitsBegin),
-                std::make_move_iterator(callWaits.begin() + info.waitsEnd));
-    Value start, end;
+    preludeOf[tag] = {begin, static_cast<uint32_t>(preludes.size())};
     if (profile) {
-      start = placeholders.getSignal(PlaceholderTag::timestamp, nextSlot++,
-                                     info.devices);
-      end = placeholders.getSignal(PlaceholderTag::timestamp, nextSlot++,
-                                   info.devices);
-      cmds.push_back({Cmd::Timestamp, {start}, {}, 0, nullptr});
+      Value start = placeholders.getSignal(PlaceholderTag::timestamp,
+                                           nextSlot++, info.devices);
+      Value end = placeholders.getSignal(PlaceholderTag::timestamp, nextSlot++,
+                                         info.devices);
       auto launch = dyn_cast<LaunchOp>(info.call);
       std::string name = launch ? launch.getKernel().str() : "copy";
       name += "#" + std::to_string(callCounts[name]++);
       profiles.push_back({info.call->getLoc(), name, start, end, info.queue});
     }
-    cmds.push_back({Cmd::Call, {}, {}, 0, info.call});
-    if (profile)
-      cmds.push_back({Cmd::Timestamp, {end}, {}, 0, nullptr});
     if (signalTags.test(tag))
-      cmds.push_back({Cmd::Store,
-                      {queueSignal(info.queue, info.devices)},
-                      {},
-                      static_cast<int64_t>(tag) + 1,
-                      nullptr});
-    emitCmds(submitOf[tag], info.call->getLoc(), cmds);
+      queueSignal(info.queue, info.devices);
+  }
+
+  // The submits, in the order they merge into (which depends only on where
+  // each call runs), each filled with its calls' commands: the timeline
+  // sync on a queue's first use, the call's waits, timestamps, the call,
+  // and a signal store if someone waits on it.
+  auto keys = llvm::map_to_vector(calls, [](const CallInfo &info) {
+    return SubmitKey{info.devices, info.queue};
+  });
+  SmallVector<Cmd, 8> cmds;
+  for (ArrayRef<uint32_t> group : mergeSubmits(keys, batchSize)) {
+    Block *body = createSubmit(builder, calls[group.front()].call->getLoc(),
+                               keys[group.front()]);
+    for (uint32_t tag : group) {
+      const CallInfo &info = calls[tag];
+      auto [preludeBegin, preludeEnd] = preludeOf[tag];
+      cmds.assign(std::make_move_iterator(preludes.begin() + preludeBegin),
+                  std::make_move_iterator(preludes.begin() + preludeEnd));
+      cmds.append(std::make_move_iterator(callWaits.begin() + info.waitsBegin),
+                  std::make_move_iterator(callWaits.begin() + info.waitsEnd));
+      if (profile)
+        cmds.push_back({Cmd::Timestamp, {profiles[tag].start}, {}, 0, nullptr});
+      cmds.push_back({Cmd::Call, {}, {}, 0, info.call});
+      if (profile)
+        cmds.push_back({Cmd::Timestamp, {profiles[tag].end}, {}, 0, nullptr});
+      if (signalTags.test(tag))
+        cmds.push_back({Cmd::Store,
+                        {queueSignal(info.queue, info.devices)},
+                        {},
+                        static_cast<int64_t>(tag) + 1,
+                        nullptr});
+      emitCmds(body, info.call->getLoc(), cmds, calledOps);
+    }
   }
 
   for (auto &finalizer : finalizers)
     finalizer();
   for (const ProfileName &p : profiles)
     ProfileOp::create(builder, p.loc, p.name, p.start, p.end, p.queue);
+  // Not erased as each is copied: the next copy of the same size would
+  // take the freed memory, back where the parser put the call.
+  for (Operation *call : calledOps)
+    call->erase();
 }
 
 /// A call of a schedule: a queue call (`call` set) or a host call.
