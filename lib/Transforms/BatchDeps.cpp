@@ -421,10 +421,19 @@ void Batch::emitCmds(Block *body, Location loc, ArrayRef<Cmd> cmds,
     case Cmd::Timestamp:
       TimestampOp::create(inner, loc, cmd.signals);
       break;
-    case Cmd::Call:
-      inner.clone(*cmd.call);
-      calledOps.push_back(cmd.call);
+    case Cmd::Call: {
+      // A copy is a new op with the call's operands, attributes and
+      // properties (a queue call has no results or regions;
+      // Operation::clone would also build a value map per call).
+      Operation *call = cmd.call;
+      assert(call->getNumResults() == 0 && call->getNumRegions() == 0);
+      body->push_back(Operation::create(
+          call->getLoc(), call->getName(), TypeRange(), call->getOperands(),
+          call->getRawDictionaryAttrs(), call->getPropertiesStorage(),
+          BlockRange(), /*numRegions=*/0));
+      calledOps.push_back(call);
       break;
+    }
     }
   }
 }

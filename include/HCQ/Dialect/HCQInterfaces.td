@@ -18,7 +18,8 @@ def HCQ_QueueCallOpInterface : OpInterface<"QueueCallOpInterface"> {
     A call a device queue runs: a kernel launch (on a COMPUTE queue) or a
     copy (on a COPY queue). Dependency tracking, the choice of the devices
     it is enqueued on and the schedule's argument uses ask it which buffers
-    it touches, which bytes of them and how.
+    it touches, which bytes of them and how. It has no results and no
+    regions: hcq-batch-deps copies it into its submit as a plain op.
   }];
   let methods = [
     InterfaceMethod<[{
