@@ -142,10 +142,9 @@ private:
   /// Creates an empty submit at the builder's insertion point; returns its
   /// body.
   static Block *createSubmit(OpBuilder &builder, Location loc, SubmitKey key);
-  /// Appends `cmds` to `body`. A call is cloned there and the original
-  /// added to `calledOps` (see Batch::emit for why it is not moved).
-  static void emitCmds(Block *body, Location loc, ArrayRef<Cmd> cmds,
-                       SmallVectorImpl<Operation *> &calledOps);
+  /// Appends `cmds` to `body`: a call is copied there, and the original
+  /// left for Batch::emit to erase (see there for why it is not moved).
+  static void emitCmds(Block *body, Location loc, ArrayRef<Cmd> cmds);
 
   PlaceholderCache &placeholders;
   SymbolTableCollection &symbols;
@@ -404,8 +403,7 @@ Block *Batch::createSubmit(OpBuilder &builder, Location loc, SubmitKey key) {
   return body;
 }
 
-void Batch::emitCmds(Block *body, Location loc, ArrayRef<Cmd> cmds,
-                     SmallVectorImpl<Operation *> &calledOps) {
+void Batch::emitCmds(Block *body, Location loc, ArrayRef<Cmd> cmds) {
   OpBuilder inner = OpBuilder::atBlockEnd(body);
   for (const Cmd &cmd : cmds) {
     switch (cmd.kind) {
@@ -427,11 +425,10 @@ void Batch::emitCmds(Block *body, Location loc, ArrayRef<Cmd> cmds,
       // Operation::clone would also build a value map per call).
       Operation *call = cmd.call;
       assert(call->getNumResults() == 0 && call->getNumRegions() == 0);
-      body->push_back(Operation::create(
+      inner.insert(Operation::create(
           call->getLoc(), call->getName(), TypeRange(), call->getOperands(),
           call->getRawDictionaryAttrs(), call->getPropertiesStorage(),
           BlockRange(), /*numRegions=*/0));
-      calledOps.push_back(call);
       break;
     }
     }
@@ -442,9 +439,6 @@ void Batch::emit(OpBuilder &builder, int64_t batchSize) {
   MLIRContext *ctx = builder.getContext();
   QueueAttr compute = QueueAttr::get(ctx, QueueKind::COMPUTE, 0);
   int64_t numCalls = calls.size();
-  // The calls, erased once their copies are in the submits (see below).
-  SmallVector<Operation *, 0> calledOps;
-  calledOps.reserve(numCalls);
 
   // Every call's waits are known (Batch::add); every buffer access per
   // device is in deviceAccesses.
@@ -502,10 +496,9 @@ void Batch::emit(OpBuilder &builder, int64_t batchSize) {
     SmallVector<Cmd> finCmds;
     waitsFor(lanes, group, compute, numCalls, /*writeAll=*/true, finCmds);
     finCmds.push_back({Cmd::Store, {timeline}, timelineValue, 0, nullptr});
-    finalizers.push_back([&builder, &calledOps, group, compute, loc,
+    finalizers.push_back([&builder, group, compute, loc,
                           finCmds = std::move(finCmds), timelineValue, epoch] {
-      emitCmds(createSubmit(builder, loc, {group, compute}), loc, finCmds,
-               calledOps);
+      emitCmds(createSubmit(builder, loc, {group, compute}), loc, finCmds);
       FinalizeOp::create(builder, loc, timelineValue, epoch);
     });
   }
@@ -596,6 +589,8 @@ void Batch::emit(OpBuilder &builder, int64_t batchSize) {
       name += "#" + std::to_string(callCounts[name]++);
       profiles.push_back({info.call->getLoc(), name, start, end, info.queue});
     }
+    // Its queue's signal, if someone waits on it: made now, so signals
+    // get their slots in call order; the store is made below.
     if (signalTags.test(tag))
       queueSignal(info.queue, info.devices);
   }
@@ -629,7 +624,7 @@ void Batch::emit(OpBuilder &builder, int64_t batchSize) {
                         {},
                         static_cast<int64_t>(tag) + 1,
                         nullptr});
-      emitCmds(body, info.call->getLoc(), cmds, calledOps);
+      emitCmds(body, info.call->getLoc(), cmds);
     }
   }
 
@@ -637,10 +632,11 @@ void Batch::emit(OpBuilder &builder, int64_t batchSize) {
     finalizer();
   for (const ProfileName &p : profiles)
     ProfileOp::create(builder, p.loc, p.name, p.start, p.end, p.queue);
-  // Not erased as each is copied: the next copy of the same size would
-  // take the freed memory, back where the parser put the call.
-  for (Operation *call : calledOps)
-    call->erase();
+  // Every call now has its copy in a submit. Not erased as each is copied:
+  // the next copy of the same size would take the freed memory, back where
+  // the parser put the call.
+  for (const CallInfo &info : calls)
+    info.call->erase();
 }
 
 /// A call of a schedule: a queue call (`call` set) or a host call.
