@@ -109,6 +109,24 @@ TEST(Base, ErrorsCarryTheirMessageAndValuesTheirValue) {
   EXPECT_EQ(target, 9);
 }
 
+TEST(Base, ErrorsKeepTheirCodeThroughContext) {
+  Error plain = makeError("no");
+  ASSERT_TRUE(plain);
+  EXPECT_EQ(plain.code(), ErrorCode::Internal);
+  Error hang = makeError(ErrorCode::DeadlineExceeded, "queue ", 3u, " stuck");
+  ASSERT_TRUE(hang);
+  EXPECT_EQ(hang.code(), ErrorCode::DeadlineExceeded);
+  EXPECT_EQ(hang.message(), "queue 3 stuck");
+  Error named = prependContext("AMD:0: ", std::move(hang));
+  EXPECT_EQ(named.code(), ErrorCode::DeadlineExceeded);
+  EXPECT_EQ(named.message(), "AMD:0: queue 3 stuck");
+  EXPECT_STREQ(getErrorCodeName(ErrorCode::DeviceFault), "device fault");
+  Expected<int> missing =
+      Error::failure(ErrorCode::Unavailable, "no AMD:7 here");
+  ASSERT_FALSE(missing);
+  EXPECT_EQ(missing.takeError().code(), ErrorCode::Unavailable);
+}
+
 TEST(Base, EnumerateGivesIndexAndReference) {
   std::vector<int> values = {10, 20, 30};
   for (auto [i, v] : enumerate(values))

@@ -1,7 +1,8 @@
 //===- Error.h - Errors and expected values without LLVM --------*- C++ -*-===//
 //
-// The runtime's error type: a failure carries a message that names the
-// problem; success is a null pointer. Modelled on llvm::Error / Expected (the
+// The runtime's error type: a failure carries a code (what kind of failure,
+// for programs to act on) and a message that names the problem (for
+// people); success is a null pointer. Modelled on llvm::Error / Expected (the
 // same spelling at call sites: `if (Error e = f()) return e;`,
 // `if (!x) return x.takeError();`) so the compiler side reads alike, but
 // dependency-free: the runtime links no LLVM (docs/runtime.md). The compiler
@@ -24,14 +25,47 @@
 
 namespace hcq {
 
-/// Success, or a failure with a message. Testing it (`if (e)`) is true for
-/// a failure, as for llvm::Error.
+/// What kind of failure an Error is. The C API's hcq_status_code_t has the
+/// same numbers (include/hcq-c/runtime.h); tests check codes, not messages.
+enum class ErrorCode : uint32_t {
+  /// A call was given something it cannot take: a null handle, a value out
+  /// of range, an argument the executable does not have.
+  InvalidArgument = 1,
+  /// A failure that is none of the others: a bug, or a system call that
+  /// failed for a reason the runtime cannot name better.
+  Internal = 2,
+  /// A wait did not finish within its timeout: a hang.
+  DeadlineExceeded = 3,
+  /// A device faulted (a packet it cannot execute, a page fault, a kernel
+  /// that crashed): its queues are stopped.
+  DeviceFault = 4,
+  /// A file (or bytes given as one) is not what it claims: truncated,
+  /// corrupt, foreign or too large.
+  InvalidFile = 5,
+  /// Memory (host or device) could not be had.
+  OutOfMemory = 6,
+  /// What was asked for is not here: no such device, driver or library.
+  Unavailable = 7,
+  /// The call is valid, but not in the state things are in: a device
+  /// opened with other options, an executable still running.
+  FailedPrecondition = 8,
+};
+
+/// "invalid argument", "hang", ...
+const char *getErrorCodeName(ErrorCode code);
+
+/// Success, or a failure with a code and a message. Testing it (`if (e)`) is
+/// true for a failure, as for llvm::Error.
 class [[nodiscard]] Error {
 public:
   static Error success() { return Error(); }
+  /// A failure of code Internal.
   static Error failure(std::string message) {
+    return failure(ErrorCode::Internal, std::move(message));
+  }
+  static Error failure(ErrorCode code, std::string message) {
     Error e;
-    e.text = std::make_unique<std::string>(std::move(message));
+    e.failed = std::make_unique<Failed>(Failed{code, std::move(message)});
     return e;
   }
 
@@ -40,16 +74,25 @@ public:
   Error(const Error &) = delete;
   Error &operator=(const Error &) = delete;
 
-  explicit operator bool() const { return text != nullptr; }
+  explicit operator bool() const { return failed != nullptr; }
   /// The failure's message; empty on success.
   const std::string &message() const {
     static const std::string none;
-    return text ? *text : none;
+    return failed ? failed->message : none;
+  }
+  /// The failure's code. Only for a failure.
+  ErrorCode code() const {
+    assert(failed && "success has no code");
+    return failed->code;
   }
 
 private:
   Error() = default;
-  std::unique_ptr<std::string> text;
+  struct Failed {
+    ErrorCode code;
+    std::string message;
+  };
+  std::unique_ptr<Failed> failed;
 };
 
 /// Appends `value` to `out`: strings as they are, a char as a character,
@@ -76,9 +119,21 @@ template <typename... Parts> std::string concat(const Parts &...parts) {
   return out;
 }
 
-/// A failure whose message is the concatenation of `parts`.
+/// A failure (code Internal) whose message is the concatenation of `parts`.
 template <typename... Parts> Error makeError(const Parts &...parts) {
   return Error::failure(concat(parts...));
+}
+/// A failure of `code` whose message is the concatenation of `parts`.
+template <typename... Parts>
+Error makeError(ErrorCode code, const Parts &...parts) {
+  return Error::failure(code, concat(parts...));
+}
+
+/// `e` (a failure) with `prefix` before its message, its code kept: for
+/// adding where a failure happened ("AMD:0: ").
+inline Error prependContext(std::string_view prefix, Error e) {
+  assert(e && "only a failure has a message to prepend to");
+  return Error::failure(e.code(), std::string(prefix) + e.message());
 }
 
 /// The message of `e` (empty on success), consuming it.
