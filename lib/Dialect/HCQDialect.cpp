@@ -9,6 +9,7 @@
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/SmallSet.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 using namespace mlir;
 using namespace hcq;
@@ -371,12 +372,23 @@ LogicalResult BufferType::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "buffer must have a positive element count, got "
                        << numElements;
   if (!elementType.isIntOrFloat() ||
-      elementType.getIntOrFloatBitWidth() % 8 != 0)
+      elementType.getIntOrFloatBitWidth() % 8 != 0 ||
+      elementType.getIntOrFloatBitWidth() == 0)
     return emitError() << "buffer element type must be an integer or float "
                           "of whole bytes, got "
                        << elementType;
   if (!devices)
     return emitError() << "buffer needs a device tuple";
+  // getByteSize multiplies unchecked, so every verified type's product
+  // must fit.
+  int64_t elementBytes = elementType.getIntOrFloatBitWidth() / 8;
+  if (!llvm::checkedMul(numElements, elementBytes))
+    return emitError() << "buffer of " << numElements << " elements of "
+                       << elementType
+                       << " has a byte size that does not fit a signed 64-bit "
+                          "integer (at most "
+                       << std::numeric_limits<int64_t>::max() / elementBytes
+                       << " elements)";
   return success();
 }
 

@@ -14,6 +14,7 @@
 #include "llvm/ADT/StringExtras.h"
 
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/Format.h"
 #include <limits>
 
@@ -521,7 +522,8 @@ Access KernelOp::getAccess(size_t i) {
 
 /// Whether a type can be a buffer element.
 static bool isElementType(Type type) {
-  return type.isIntOrFloat() && type.getIntOrFloatBitWidth() % 8 == 0;
+  return type.isIntOrFloat() && type.getIntOrFloatBitWidth() % 8 == 0 &&
+         type.getIntOrFloatBitWidth() != 0;
 }
 
 std::optional<StringRef> KernelOp::getCodeObjectBytes() {
@@ -570,10 +572,19 @@ LogicalResult KernelOp::verify() {
         return emitOpError() << "amd kernel 'code_object' resource must be a "
                                 "tensor<Nxi8>, got "
                              << type;
-      if (!getCodeObjectBytes())
+      std::optional<StringRef> blob = getCodeObjectBytes();
+      if (!blob)
         return emitOpError() << "amd kernel 'code_object' names the resource '"
                              << resource.getRawHandle().getKey()
                              << "', which the file does not hold";
+      // The type is what readers size the code object by; the blob is what
+      // they read.
+      if (!type.hasStaticShape() ||
+          static_cast<uint64_t>(type.getNumElements()) != blob->size())
+        return emitOpError()
+               << "amd kernel 'code_object' resource '"
+               << resource.getRawHandle().getKey() << "' holds " << blob->size()
+               << " bytes but is declared as " << type;
     }
     std::optional<StringRef> bytes = getCodeObjectBytes();
     if (!bytes || bytes->empty())
@@ -627,10 +638,17 @@ LogicalResult ViewOp::verify() {
   if (source.getDevices() != result.getDevices())
     return emitOpError("view must be on the source's devices");
   int64_t offset = getOffset();
-  int64_t begin = offset * source.getElementBytes();
-  int64_t end = begin + result.getByteSize();
-  if (end > source.getByteSize())
-    return emitOpError() << "view of bytes [" << begin << ", " << end
+  std::optional<int64_t> begin =
+      llvm::checkedMul(offset, source.getElementBytes());
+  std::optional<int64_t> end =
+      begin ? llvm::checkedAdd(*begin, result.getByteSize()) : std::nullopt;
+  if (!end)
+    return emitOpError() << "view of " << result.getByteSize()
+                         << " bytes at element " << offset
+                         << " ends past 2^63 bytes, outside the source's "
+                         << source.getByteSize() << " bytes";
+  if (*end > source.getByteSize())
+    return emitOpError() << "view of bytes [" << *begin << ", " << *end
                          << ") is outside the source's " << source.getByteSize()
                          << " bytes";
   return success();
@@ -640,16 +658,33 @@ LogicalResult ViewOp::verify() {
 // LaunchOp
 //===----------------------------------------------------------------------===//
 
+/// The most workgroups in each dimension of a grid: AMD's DISPATCH_DIRECT
+/// takes DIM_X/Y/Z as whole 32-bit dwords [nvd/s15 PACKET3_DISPATCH_DIRECT,
+/// docs/amd-encoding.md], and a CPU kernel gets its coordinates as
+/// uint32_t (docs/cpu-queue.md).
+constexpr int64_t MAX_GRID_DIM = std::numeric_limits<uint32_t>::max();
+/// The most work-items in a workgroup, in each dimension and in all: the
+/// AMDGPU maximum flat workgroup size (LLVM AMDGPUBaseInfo.cpp
+/// getMaxFlatWorkGroupSize, 1024; COMPUTE_NUM_THREAD_X/Y/Z and the dispatch
+/// packet's workgroup_size_x/y/z are 16-bit fields). A CPU kernel's
+/// workgroup is one work-item.
+constexpr int64_t MAX_WORKGROUP_SIZE = 1024;
+
 static LogicalResult verifyGrid(Operation *op, ArrayRef<int64_t> sizes,
-                                StringRef what) {
+                                StringRef what, int64_t limit) {
   if (sizes.size() != 3)
     return op->emitOpError()
            << what << " size must have 3 dimensions, got " << sizes.size();
-  for (int64_t size : sizes)
+  for (int64_t size : sizes) {
     if (size <= 0)
       return op->emitOpError()
              << what << " size must be positive in every dimension, got "
              << size;
+    if (size > limit)
+      return op->emitOpError()
+             << what << " size " << size << " is more than the " << limit
+             << " a dimension can have";
+  }
   return success();
 }
 
@@ -678,9 +713,16 @@ Operation::operand_range LaunchOp::getVars() {
 }
 
 LogicalResult LaunchOp::verify() {
-  if (failed(verifyGrid(*this, getGlobalSize(), "global")) ||
-      failed(verifyGrid(*this, getLocalSize(), "local")))
+  if (failed(verifyGrid(*this, getGlobalSize(), "global", MAX_GRID_DIM)) ||
+      failed(verifyGrid(*this, getLocalSize(), "local", MAX_WORKGROUP_SIZE)))
     return failure();
+  // Each dimension is at most 1024, so the product cannot overflow.
+  ArrayRef<int64_t> local = getLocalSize();
+  int64_t workItems = local[0] * local[1] * local[2];
+  if (workItems > MAX_WORKGROUP_SIZE)
+    return emitOpError() << "local size [" << local << "] is " << workItems
+                         << " work-items per workgroup, more than the "
+                         << MAX_WORKGROUP_SIZE << " a workgroup can have";
   for (auto [i, buffer] : llvm::enumerate(getBuffers()))
     if (!isa<BufferType>(buffer.getType()))
       return emitOpError() << "operand #" << i
@@ -690,6 +732,16 @@ LogicalResult LaunchOp::verify() {
   // constant the encoders fold into the kernel arguments; nothing else has
   // a value when the executable is built.
   for (auto [i, var] : llvm::enumerate(getVars())) {
+    // The kernel arguments take a scalar's bits: 4 bytes, or 8 past 32
+    // (floats are f32 or f64 by the operand constraint). No interface call:
+    // this runs at every verification of every launch.
+    Type type = var.getType();
+    auto integer = dyn_cast<IntegerType>(type);
+    if (isa<IndexType>(type) || (integer && integer.getWidth() > 64))
+      return emitOpError() << "scalar #" << i << " is " << type
+                           << ": hcq kernel scalars are integers of at most "
+                              "64 bits, f32 or f64 (an index has no fixed "
+                              "width: pass it as i32 or i64)";
     if (isa<BlockArgument>(var) || matchPattern(var, m_Constant()))
       continue;
     return emitOpError() << "scalar #" << i
@@ -750,10 +802,14 @@ static LogicalResult verifyByteRange(Operation *op, Value buffer,
            << side << " offset must not be negative, got " << offset;
   if (size <= 0)
     return op->emitOpError() << side << " size must be positive, got " << size;
-  if (offset + size > bytes)
+  std::optional<int64_t> end = llvm::checkedAdd(offset, size);
+  if (!end)
     return op->emitOpError()
-           << side << " range [" << offset << ", " << offset + size
-           << ") is outside the " << bytes << "-byte buffer";
+           << side << " range of " << size << " bytes at " << offset
+           << " ends past 2^63 bytes, outside the " << bytes << "-byte buffer";
+  if (*end > bytes)
+    return op->emitOpError() << side << " range [" << offset << ", " << *end
+                             << ") is outside the " << bytes << "-byte buffer";
   return success();
 }
 
@@ -1554,6 +1610,10 @@ ParseResult BlobOp::parse(OpAsmParser &parser, OperationState &result) {
               return parser.emitError(loc, "a patch is an address, not a "
                                            "constant: constants belong in "
                                            "the data");
+            // The table keeps the offset in an entry's low 32 bits.
+            if (offset < 0 || offset > UINT32_MAX)
+              return parser.emitError(loc, "patch offset ")
+                     << offset << " is not a byte offset in [0, 2^32)";
             appendSymbol(patches, offset, word);
             return success();
           }))
@@ -1646,7 +1706,7 @@ LogicalResult BlobOp::verify() {
              << " takes the address of a value that is not a placeholder or "
                 "program: per-run addresses go through hcq.patch_group";
     unsigned width = operands.getPatchBits(word) / 8;
-    if (offset < 0 || offset + width > bytes)
+    if (offset < 0 || offset > bytes - static_cast<int64_t>(width))
       return emitOpError() << "patch #" << i << " at byte " << offset
                            << " is outside the " << bytes << "-byte data";
   }
@@ -1747,9 +1807,13 @@ LogicalResult PatchGroupOp::verify() {
     return emitOpError("target must be an hcq.placeholder");
   int64_t entries =
       cast<BufferType>(getOffsets().getType()).getNumElements() / 2;
-  if (getStart() + getCount() > entries)
-    return emitOpError() << "entries [" << getStart() << ", "
-                         << getStart() + getCount()
+  std::optional<int64_t> end = llvm::checkedAdd(getStart(), getCount());
+  if (!end)
+    return emitOpError() << getCount() << " entries from " << getStart()
+                         << " end past 2^63, outside the offset table's "
+                         << entries;
+  if (*end > entries)
+    return emitOpError() << "entries [" << getStart() << ", " << *end
                          << ") are outside the offset table's " << entries;
   unsigned bits = getBits();
   Word word = hcq::getWord(getWord());

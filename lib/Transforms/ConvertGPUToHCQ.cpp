@@ -13,7 +13,10 @@
 // naming the op, anything a schedule cannot express, recording each
 // signature and launch; then a partial dialect conversion (MLIR's
 // DialectConversion driver) rewrites what plan() accepted, so it cannot fail
-// halfway through a function.
+// halfway through a function. Buffer types are built with their checked
+// getter, and the schedules made are verified before the pass succeeds: a
+// limit only hcq's verifiers know (a grid dimension past 32 bits) fails the
+// pass at the launch rather than leave invalid IR.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,8 +35,10 @@
 #include "mlir/IR/BuiltinDialect.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 namespace hcq {
 #define GEN_PASS_DEF_CONVERTGPUTOHCQ
@@ -50,6 +55,9 @@ namespace {
 struct LaunchPlan {
   FlatSymbolRefAttr kernel;
   SmallVector<int64_t> grid, block;
+  /// Index constants among the scalars, by operand number: each is passed
+  /// as this i32 constant (hcq kernel scalars are i32 or f32).
+  SmallVector<std::pair<unsigned, int32_t>> indexConstants;
 };
 
 struct ConvertGPUToHCQPass
@@ -61,7 +69,7 @@ struct ConvertGPUToHCQPass
 private:
   FailureOr<DeviceAttr> parseDevice(StringRef text, Location loc);
   FailureOr<BufferType> bufferType(Type type, DeviceAttr device,
-                                   Operation *user);
+                                   Operation *user, const Twine &what);
   /// Checks `func` and records what the conversion needs: its signature and
   /// each launch's kernel and sizes. Every refusal is reported here, so the
   /// conversion itself cannot fail on input plan() accepted.
@@ -96,9 +104,14 @@ FailureOr<DeviceAttr> ConvertGPUToHCQPass::parseDevice(StringRef text,
   return DeviceAttr::get(&getContext(), name->kind, name->index);
 }
 
-/// A statically shaped, contiguous memref as a buffer on `device`.
-FailureOr<BufferType>
-ConvertGPUToHCQPass::bufferType(Type type, DeviceAttr device, Operation *user) {
+/// A statically shaped, contiguous memref as a buffer on `device`; `what`
+/// names the value in diagnostics. The type is built checked: a memref
+/// whose element count or byte size does not fit int64_t, or that has no
+/// elements, is refused here rather than made into an invalid buffer.
+FailureOr<BufferType> ConvertGPUToHCQPass::bufferType(Type type,
+                                                      DeviceAttr device,
+                                                      Operation *user,
+                                                      const Twine &what) {
   auto memref = dyn_cast<MemRefType>(type);
   if (!memref || !memref.hasStaticShape() || !memref.getLayout().isIdentity() ||
       !memref.getElementType().isIntOrFloat() ||
@@ -107,9 +120,26 @@ ConvertGPUToHCQPass::bufferType(Type type, DeviceAttr device, Operation *user) {
            << "uses " << type
            << ", which is no statically shaped, contiguous memref of whole-"
               "byte integers or floats: hcq buffers are";
-  return BufferType::get(&getContext(), memref.getNumElements(),
-                         memref.getElementType(),
-                         DevicesAttr::get(&getContext(), {device}));
+  // ShapedType::getNumElements multiplies unchecked.
+  std::optional<int64_t> count = 1;
+  for (int64_t dim : memref.getShape())
+    if (count)
+      count = llvm::checkedMul(*count, dim);
+  if (!count)
+    return user->emitOpError()
+           << what << " is " << type
+           << ", whose element count does not fit a signed 64-bit integer";
+  if (*count == 0)
+    return user->emitOpError() << what << " is " << type
+                               << ", which has no elements: an hcq buffer has "
+                                  "at least one";
+  BufferType buffer = BufferType::getChecked(
+      [&] { return user->emitOpError() << what << " is " << type << ": "; },
+      &getContext(), *count, memref.getElementType(),
+      DevicesAttr::get(&getContext(), {device}));
+  if (!buffer)
+    return failure();
+  return buffer;
 }
 
 FailureOr<SmallVector<int64_t>>
@@ -278,7 +308,8 @@ LogicalResult ConvertGPUToHCQPass::plan(func::FuncOp func) {
              << "argument " << i << " is " << type
              << ": an hcq schedule takes memrefs (buffers) and i32, i64, "
                 "f32 or f64 (bound variables)";
-    FailureOr<BufferType> buffer = bufferType(type, device, func);
+    FailureOr<BufferType> buffer =
+        bufferType(type, device, func, "argument " + Twine(i));
     if (failed(buffer))
       return failure();
     inputs.push_back(*buffer);
@@ -321,8 +352,8 @@ LogicalResult ConvertGPUToHCQPass::plan(func::FuncOp func) {
         fail("is host_shared: hcq allocates device memory only");
         continue;
       }
-      FailureOr<BufferType> type =
-          bufferType(alloc.getMemref().getType(), defaultDevice, &op);
+      FailureOr<BufferType> type = bufferType(alloc.getMemref().getType(),
+                                              defaultDevice, &op, "its result");
       if (failed(type)) {
         result = failure();
         continue;
@@ -361,8 +392,12 @@ LogicalResult ConvertGPUToHCQPass::plan(func::FuncOp func) {
       }
       unsigned numBuffers = 0, numScalars = 0;
       SmallVector<Type> elementTypes;
+      SmallVector<std::pair<unsigned, int32_t>> indexConstants;
+      // Where the launch runs, as hcq.launch decides: the first non-CPU
+      // device of its buffers.
+      DeviceAttr runsOn;
       bool ok = true;
-      for (Value operand : launch.getKernelOperands()) {
+      for (auto [k, operand] : llvm::enumerate(launch.getKernelOperands())) {
         if (isa<MemRefType>(operand.getType())) {
           if (numScalars) {
             fail("passes a memref after a scalar: hcq kernels take their "
@@ -378,21 +413,49 @@ LogicalResult ConvertGPUToHCQPass::plan(func::FuncOp func) {
           }
           ++numBuffers;
           elementTypes.push_back(type->getElementType());
+          DeviceAttr device = type->getDevices().front();
+          if (!runsOn || (runsOn.getKind() == DeviceKind::CPU &&
+                          device.getKind() != DeviceKind::CPU))
+            runsOn = device;
           continue;
         }
         // A scalar is a bound variable (an argument) or a constant, which
-        // hcq folds into the kernel arguments.
+        // hcq folds into the kernel arguments. An index constant is passed
+        // as the i32 the kernel takes.
         Type type = operand.getType();
-        bool isArgument = isa<BlockArgument>(operand);
-        if (!(isArgument || matchPattern(operand, m_Constant())) ||
-            !(type.isInteger(32) || type.isF32())) {
+        unsigned scalar = numScalars++;
+        APInt value;
+        if (type.isIndex() && matchPattern(operand, m_ConstantInt(&value))) {
+          if (!value.isSignedIntN(32)) {
+            op.emitOpError()
+                << "passes the index constant " << value.getSExtValue()
+                << " as scalar #" << scalar
+                << ", which does not fit the i32 an hcq kernel scalar is";
+            result = failure();
+            ok = false;
+            break;
+          }
+          indexConstants.push_back(
+              {static_cast<unsigned>(k),
+               static_cast<int32_t>(value.getSExtValue())});
+          continue;
+        }
+        if (!type.isInteger(32) && !type.isF32()) {
+          op.emitOpError() << "passes scalar #" << scalar << " of type " << type
+                           << ": hcq kernel scalars are i32 or f32 (or index "
+                              "constants, passed as i32)";
+          result = failure();
+          ok = false;
+          break;
+        }
+        if (!isa<BlockArgument>(operand) &&
+            !matchPattern(operand, m_Constant())) {
           fail("passes a scalar that is neither an i32 / f32 argument of "
                "the function nor a constant: hcq kernel scalars are the "
                "schedule's bound variables or constants");
           ok = false;
           break;
         }
-        ++numScalars;
       }
       if (!ok)
         continue;
@@ -402,7 +465,20 @@ LogicalResult ConvertGPUToHCQPass::plan(func::FuncOp func) {
         result = failure();
         continue;
       }
-      launches[launch] = {*kernel, *grid, *block};
+      // The kernel is AMD code only (a gpu.binary holds no host object
+      // hcq can call): a launch that would run on another device is refused
+      // here, naming the kernel, not later by the encoder.
+      if (!runsOn)
+        runsOn = defaultDevice;
+      if (runsOn.getKind() != DeviceKind::AMD) {
+        fail("launches @" + launch.getKernelModuleName().getValue() + "::@" +
+             launch.getKernelName().getValue() + " on " + runsOn.str() +
+             ", but the kernel has only AMD code objects and no host code: "
+             "put its memrefs on an AMD device (the pass's 'device' option "
+             "or an argument's 'hcq.device')");
+        continue;
+      }
+      launches[launch] = {*kernel, *grid, *block, std::move(indexConstants)};
       continue;
     }
     fail("cannot be converted to hcq: a schedule holds kernel launches, "
@@ -464,7 +540,10 @@ struct LaunchFuncToLaunch : OpConversionPattern<gpu::LaunchFuncOp> {
     if (it == launches.end())
       return failure();
     const LaunchPlan &plan = it->second;
-    ValueRange operands = adaptor.getKernelOperands();
+    SmallVector<Value> operands(adaptor.getKernelOperands());
+    for (auto [k, value] : plan.indexConstants)
+      operands[k] = arith::ConstantIntOp::create(
+          rewriter, launch.getLoc(), rewriter.getI32Type(), int64_t(value));
     // The buffers come first, as hcq.launch lists them.
     LaunchOp::create(rewriter, launch.getLoc(), plan.kernel.getValue(),
                      operands, plan.grid, plan.block);
@@ -554,6 +633,12 @@ LogicalResult ConvertGPUToHCQPass::applyConversion() {
          llvm::make_early_inc_range(llvm::reverse(schedule.getBody().front())))
       if (isOpTriviallyDead(&op))
         op.erase();
+  // The output verifies, or the pass fails with the verifier's located
+  // diagnostic (a grid an hcq.launch cannot have, say), also where the pass
+  // manager's verifier is off.
+  for (ScheduleOp schedule : module.getOps<ScheduleOp>())
+    if (failed(mlir::verify(schedule)))
+      return failure();
   return success();
 }
 

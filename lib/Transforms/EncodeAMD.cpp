@@ -19,6 +19,9 @@
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/CheckedArithmetic.h"
+
+#include <limits>
 
 using namespace mlir;
 using namespace hcq;
@@ -26,6 +29,9 @@ namespace pm4 = hcq::amd::pm4;
 namespace sdma = hcq::amd::sdma;
 
 namespace {
+
+/// The most bytes of kernel arguments (explicit and hidden) a launch gets.
+constexpr uint32_t MAX_KERNARG_BYTES = 1u << 20;
 
 /// Whether the host may wait for what `store` writes: only the device
 /// timeline (synchronize and the plan's fences wait on it; queue signals are
@@ -309,6 +315,14 @@ FailureOr<const amd::KernelInfo *> Encoder::kernelInfo(KernelOp kernel) {
     return kernel.emitOpError()
            << "asks for " << info->groupSegmentBytes << " bytes of LDS but "
            << target.name << " has " << target.ldsBytes;
+  // The descriptor's kernarg_size is a 32-bit field: every launch's
+  // segment is padded to it, so a hostile 4 GiB would be 4 GiB of words
+  // per launch. hcq's limit is far above any kernel's (CUDA allows 32,764
+  // bytes of parameters).
+  if (info->kernargBytes > MAX_KERNARG_BYTES)
+    return kernel.emitOpError() << "asks for " << info->kernargBytes
+                                << " bytes of kernel arguments, more than the "
+                                << MAX_KERNARG_BYTES << " hcq gives a launch";
   return &kernels.try_emplace(kernel, std::move(*info)).first->second;
 }
 
@@ -364,11 +378,20 @@ LogicalResult Encoder::dispatch(LaunchOp launch, DevicesAttr devices,
 
   // The hardware runs no more work-items per workgroup than the kernel was
   // compiled for (its registers and LDS are budgeted for that many).
-  ArrayRef<int64_t> localSize = launch.getLocalSize();
-  int64_t workItems = localSize[0] * localSize[1] * localSize[2];
-  if (info.maxFlatWorkgroupSize && workItems > info.maxFlatWorkgroupSize)
+  // hcq.launch's verifier bounds the sizes (32-bit grid dimensions, at
+  // most 1024 work-items per workgroup); the products here are checked all
+  // the same, so that no wrapped value passes a limit.
+  ArrayRef<int64_t> global = launch.getGlobalSize(),
+                    local = launch.getLocalSize();
+  std::optional<int64_t> workItems = llvm::checkedMul(local[0], local[1]);
+  if (workItems)
+    workItems = llvm::checkedMul(*workItems, local[2]);
+  if (!workItems)
     return launch.emitOpError()
-           << "runs " << workItems << " work-items per workgroup, and @"
+           << "has a local size [" << local << "] whose product overflows";
+  if (info.maxFlatWorkgroupSize && *workItems > info.maxFlatWorkgroupSize)
+    return launch.emitOpError()
+           << "runs " << *workItems << " work-items per workgroup, and @"
            << launch.getKernel() << " was compiled for at most "
            << info.maxFlatWorkgroupSize
            << " (.max_flat_workgroup_size in its code object)";
@@ -407,6 +430,18 @@ LogicalResult Encoder::dispatch(LaunchOp launch, DevicesAttr devices,
              << " at byte " << arg.offset
              << " overlaps the explicit arguments hcq passes (" << explicitBytes
              << " bytes)";
+  // The stream's words are indexed by int32 (hcq.cmds `segments`): the
+  // descriptor's kernarg_size, a 32-bit field, and the dispatch packet must
+  // leave the submit's kernel arguments below that.
+  uint64_t streamWords = uint64_t(kernargs.size()) - kernargs.segmentSize() +
+                         info.kernargBytes / 4 + 1 +
+                         (info.dispatchPtr ? 16 : 0);
+  if (streamWords > uint64_t(std::numeric_limits<int32_t>::max()))
+    return launch.emitOpError()
+           << "@" << launch.getKernel() << "'s code object takes "
+           << info.kernargBytes
+           << " bytes of kernel arguments, more than a submit's "
+              "kernel-argument stream can hold";
   while (kernargs.segmentSize() * 4 < info.kernargBytes) {
     size_t at = kernargs.segmentSize() * 4;
     uint32_t word = 0;
@@ -417,15 +452,27 @@ LogicalResult Encoder::dispatch(LaunchOp launch, DevicesAttr devices,
   uint64_t dispatchPacketOffset = argsOffset + kernargs.segmentSize() * 4;
   if (info.dispatchPtr) {
     // An hsa_kernel_dispatch_packet_t (HSA runtime spec, hsa.h) after the
-    // arguments: setup (3 dims), workgroup size, grid size in threads, and
-    // segment sizes; the kernel object and signals are unused.
-    ArrayRef<int64_t> g = launch.getGlobalSize(), l = launch.getLocalSize();
-    kernargs.constants(
-        {3u << 16, static_cast<uint32_t>(l[0] | (l[1] << 16)),
-         static_cast<uint32_t>(l[2]), static_cast<uint32_t>(g[0] * l[0]),
-         static_cast<uint32_t>(g[1] * l[1]), static_cast<uint32_t>(g[2] * l[2]),
-         info.privateSegmentBytes, info.groupSegmentBytes, 0, 0, 0, 0, 0, 0, 0,
-         0});
+    // arguments: setup (3 dims), workgroup size (16 bits per dimension),
+    // grid size in work-items (32 bits per dimension), and segment sizes;
+    // the kernel object and signals are unused.
+    uint32_t threads[3];
+    for (int d = 0; d < 3; ++d) {
+      std::optional<int64_t> n = llvm::checkedMul(global[d], local[d]);
+      if (!n || *n > std::numeric_limits<uint32_t>::max() ||
+          local[d] > std::numeric_limits<uint16_t>::max())
+        return launch.emitOpError()
+               << "has a grid of " << global[d] << " x " << local[d]
+               << " work-items in dimension "
+               << "xyz"[d] << ", but @" << launch.getKernel()
+               << " reads the dispatch packet, whose grid_size_"
+               << "xyz"[d] << " is 32 bits";
+      threads[d] = static_cast<uint32_t>(*n);
+    }
+    kernargs.constants({3u << 16,
+                        static_cast<uint32_t>(local[0] | (local[1] << 16)),
+                        static_cast<uint32_t>(local[2]), threads[0], threads[1],
+                        threads[2], info.privateSegmentBytes,
+                        info.groupSegmentBytes, 0, 0, 0, 0, 0, 0, 0, 0});
   }
   Value args = kernargStream.getLinear();
   Value program =
@@ -497,9 +544,9 @@ LogicalResult Encoder::dispatch(LaunchOp launch, DevicesAttr devices,
 
   pm4::emitSetShReg(cmds, pm4::reg::COMPUTE_RESOURCE_LIMITS, 1);
   cmds.dword(0);
-  ArrayRef<int64_t> global = launch.getGlobalSize(),
-                    local = launch.getLocalSize();
-  // COMPUTE_START_X/Y/Z, then NUM_THREAD_X/Y/Z, then two reserved.
+  // COMPUTE_START_X/Y/Z, then NUM_THREAD_X/Y/Z, then two reserved (the
+  // verifier keeps local sizes within NUM_THREAD_FULL's 16 bits and global
+  // sizes within DISPATCH_DIRECT's 32-bit dimensions).
   pm4::emitSetShReg(cmds, pm4::reg::COMPUTE_START_X, 8);
   for (uint32_t value : {0u, 0u, 0u, static_cast<uint32_t>(local[0]),
                          static_cast<uint32_t>(local[1]),

@@ -11,6 +11,8 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/PatternMatch.h"
 
+#include <limits>
+
 namespace hcq {
 #define GEN_PASS_DEF_HCQSTAGECOPIES
 #include "HCQ/Transforms/Passes.h.inc"
@@ -174,16 +176,24 @@ bool StageCopiesPass::lowerToKernelCopy(IRRewriter &rewriter, CopyOp copy) {
 
   rewriter.setInsertionPoint(copy);
   Location loc = copy.getLoc();
-  Value dst = viewRange(rewriter, loc, copy.getDst(), copy.getDstOffset(), size,
-                        dstElement);
-  Value src = viewRange(rewriter, loc, copy.getSrc(), copy.getSrcOffset(), size,
-                        srcElement);
   FlatSymbolRefAttr kernel =
       getCopyKernel(copy->getParentOfType<ModuleOp>(), dstElement, srcElement);
-  // One thread per element: the builtin copies element x of a [n, 1, 1] grid.
-  LaunchOp::create(rewriter, loc, kernel, ValueRange{dst, src}, ValueRange{},
-                   rewriter.getDenseI64ArrayAttr({size / elementBytes, 1, 1}),
-                   rewriter.getDenseI64ArrayAttr({1, 1, 1}));
+  // One thread per element: the builtin copies element x of a [n, 1, 1] grid,
+  // and a grid dimension has at most 2^32 - 1 workgroups (hcq.launch), so a
+  // larger copy is several launches. The verified ranges bound every offset.
+  constexpr int64_t maxElements = std::numeric_limits<uint32_t>::max();
+  int64_t elements = size / elementBytes;
+  for (int64_t done = 0; done < elements; done += maxElements) {
+    int64_t n = std::min(maxElements, elements - done);
+    int64_t at = done * elementBytes, bytes = n * elementBytes;
+    Value dst = viewRange(rewriter, loc, copy.getDst(),
+                          copy.getDstOffset() + at, bytes, dstElement);
+    Value src = viewRange(rewriter, loc, copy.getSrc(),
+                          copy.getSrcOffset() + at, bytes, srcElement);
+    LaunchOp::create(rewriter, loc, kernel, ValueRange{dst, src}, ValueRange{},
+                     rewriter.getDenseI64ArrayAttr({n, 1, 1}),
+                     rewriter.getDenseI64ArrayAttr({1, 1, 1}));
+  }
   rewriter.eraseOp(copy);
   return true;
 }

@@ -1,4 +1,5 @@
 // RUN: hcq-opt %s -split-input-file --convert-gpu-to-hcq -verify-diagnostics
+// RUN: not hcq-opt %s -split-input-file --convert-gpu-to-hcq=device=CPU:0 2>&1 | FileCheck %s --check-prefix=ONCPU
 
 // Tests that a grid size must be a constant.
 module attributes {gpu.container_module} {
@@ -179,6 +180,152 @@ module attributes {gpu.container_module} {
   // expected-error @+1 {{unknown device kind 'GPU'}}
   func.func @f(%a: memref<4xf32> {hcq.device = "GPU:0"}) {
     %t = gpu.alloc () : memref<4xf32>
+    return
+  }
+}
+
+// -----
+
+// Size arithmetic (issue 39): the conversion builds buffer types with their
+// checked getter and fails, naming the value, rather than emit a type the
+// verifier refuses (a wrapped or zero size); its output always verifies.
+
+// Tests that (size arithmetic) a memref whose element count wraps int64
+// (2^64 elements, 0 when wrapped) is refused, naming the argument.
+module attributes {gpu.container_module} {
+  // expected-error @+1 {{'func.func' op argument 0 is 'memref<4294967296x4294967296xf32>', whose element count does not fit a signed 64-bit integer}}
+  func.func @f(%a: memref<4294967296x4294967296xf32>) {
+    %t = gpu.alloc () : memref<4xf32>
+    return
+  }
+}
+
+// -----
+
+// Tests that (size arithmetic) a memref without elements, which would be a
+// zero-byte !hcq.buffer<0xf32>, is refused, naming the argument.
+module attributes {gpu.container_module} {
+  // expected-error @+1 {{'func.func' op argument 1 is 'memref<0xf32>', which has no elements: an hcq buffer has at least one}}
+  func.func @f(%a: memref<4xf32>, %b: memref<0xf32>) {
+    %t = gpu.alloc () : memref<4xf32>
+    return
+  }
+}
+
+// -----
+
+// Tests that (size arithmetic) a gpu.alloc without elements is refused.
+module attributes {gpu.container_module} {
+  func.func @f() {
+    // expected-error @+1 {{'gpu.alloc' op its result is 'memref<4x0xf32>', which has no elements: an hcq buffer has at least one}}
+    %t = gpu.alloc () : memref<4x0xf32>
+    return
+  }
+}
+
+// -----
+
+// Tests that (size arithmetic) a memref whose element count fits but whose
+// byte size overflows is refused by the buffer type's verifier, through
+// the conversion's checked getter, naming the value; the gpu.memcpy of it
+// never becomes an hcq.copy of a wrapped size ("destination size must be
+// positive, got -4").
+module attributes {gpu.container_module} {
+  // expected-error @+1 {{'func.func' op argument 0 is 'memref<4611686018427387903xf32>': buffer of 4611686018427387903 elements of 'f32' has a byte size that does not fit a signed 64-bit integer}}
+  func.func @f(%a: memref<4611686018427387903xf32>, %b: memref<4611686018427387903xf32>) {
+    gpu.memcpy %b, %a : memref<4611686018427387903xf32>, memref<4611686018427387903xf32>
+    return
+  }
+}
+
+// -----
+
+// Tests that (size arithmetic) a grid dimension above 32 bits fails the
+// conversion with hcq.launch's verifier error at the launch: the output
+// is verified, never left invalid or encoded truncated.
+module attributes {gpu.container_module} {
+  gpu.binary @k [#gpu.object<#rocdl.target<chip = "gfx1100">, kernels = <[#gpu.kernel_metadata<"inc", !llvm.func<void (ptr)>>]>, bin = "\7FELF">]
+  func.func @f(%a: memref<64xi32>) {
+    %c1 = arith.constant 1 : index
+    %big = arith.constant 4294967296 : index
+    // expected-error @+1 {{'hcq.launch' op global size 4294967296 is more than the 4294967295 a dimension can have}}
+    gpu.launch_func @k::@inc blocks in (%big, %c1, %c1) threads in (%c1, %c1, %c1) args(%a : memref<64xi32>)
+    return
+  }
+}
+
+// -----
+
+// Tests that (size arithmetic) a block of more than 1024 work-items fails
+// the conversion at the launch, though each dimension is within bounds.
+module attributes {gpu.container_module} {
+  gpu.binary @k [#gpu.object<#rocdl.target<chip = "gfx1100">, kernels = <[#gpu.kernel_metadata<"inc", !llvm.func<void (ptr)>>]>, bin = "\7FELF">]
+  func.func @f(%a: memref<64xi32>) {
+    %c1 = arith.constant 1 : index
+    %c64 = arith.constant 64 : index
+    // expected-error @+1 {{'hcq.launch' op local size [64, 64, 1] is 4096 work-items per workgroup, more than the 1024 a workgroup can have}}
+    gpu.launch_func @k::@inc blocks in (%c1, %c1, %c1) threads in (%c64, %c64, %c1) args(%a : memref<64xi32>)
+    return
+  }
+}
+
+// -----
+
+// Tests that a launch of an AMD-only kernel (a gpu.binary has no host
+// object) whose memrefs are on a CPU device is refused in the conversion,
+// naming the kernel, not later by hcq-encode.
+module attributes {gpu.container_module} {
+  gpu.binary @k [#gpu.object<#rocdl.target<chip = "gfx1100">, kernels = <[#gpu.kernel_metadata<"inc", !llvm.func<void (ptr)>>]>, bin = "\7FELF">]
+  func.func @f(%a: memref<64xi32> {hcq.device = "CPU:0"}) {
+    %c1 = arith.constant 1 : index
+    // expected-error @+1 {{'gpu.launch_func' op launches @k::@inc on CPU:0, but the kernel has only AMD code objects and no host code: put its memrefs on an AMD device (the pass's 'device' option or an argument's 'hcq.device')}}
+    gpu.launch_func @k::@inc blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%a : memref<64xi32>)
+    return
+  }
+}
+
+// -----
+
+// Tests that the pass's device option set to a CPU device refuses,
+// naming the kernel, the launch of an AMD-only kernel on memrefs it puts
+// there (the second RUN line); with the default device, AMD 0, the same
+// input converts.
+module attributes {gpu.container_module} {
+  gpu.binary @k [#gpu.object<#rocdl.target<chip = "gfx1100">, kernels = <[#gpu.kernel_metadata<"amd_only", !llvm.func<void (ptr)>>]>, bin = "\7FELF">]
+  func.func @f(%a: memref<64xi32>) {
+    %c1 = arith.constant 1 : index
+    // ONCPU: convert-gpu-to-hcq-invalid.mlir:[[#@LINE+1]]:{{[0-9]+}}: error: 'gpu.launch_func' op launches @k::@amd_only on CPU:0, but the kernel has only AMD code objects and no host code
+    gpu.launch_func @k::@amd_only blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%a : memref<64xi32>)
+    return
+  }
+}
+
+// -----
+
+// Tests that an index scalar that is no constant is refused for its type,
+// saying what hcq kernel scalars are.
+module attributes {gpu.container_module} {
+  gpu.binary @k [#gpu.object<#rocdl.target<chip = "gfx1100">, kernels = <[#gpu.kernel_metadata<"inc", !llvm.func<void (ptr, i32)>>]>, bin = "\7FELF">]
+  func.func @f(%a: memref<64xi32>, %n: i32) {
+    %c1 = arith.constant 1 : index
+    %i = arith.index_cast %n : i32 to index
+    // expected-error @+1 {{'gpu.launch_func' op passes scalar #0 of type 'index': hcq kernel scalars are i32 or f32 (or index constants, passed as i32)}}
+    gpu.launch_func @k::@inc blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%a : memref<64xi32>, %i : index)
+    return
+  }
+}
+
+// -----
+
+// Tests that (size arithmetic) an index constant that does not fit the i32
+// scalar it is passed as is refused, not truncated.
+module attributes {gpu.container_module} {
+  gpu.binary @k [#gpu.object<#rocdl.target<chip = "gfx1100">, kernels = <[#gpu.kernel_metadata<"inc", !llvm.func<void (ptr, i32)>>]>, bin = "\7FELF">]
+  func.func @f(%a: memref<64xi32>) {
+    %c1 = arith.constant 1 : index
+    %big = arith.constant 4294967296 : index
+    // expected-error @+1 {{'gpu.launch_func' op passes the index constant 4294967296 as scalar #0, which does not fit the i32 an hcq kernel scalar is}}
+    gpu.launch_func @k::@inc blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%a : memref<64xi32>, %big : index)
     return
   }
 }

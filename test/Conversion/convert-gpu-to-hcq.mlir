@@ -109,6 +109,26 @@ module attributes {gpu.container_module} {
 
 // -----
 
+// Tests that an index constant passed to a kernel's i32 scalar goes in as
+// that i32 constant (the kernel's signature says i32; hcq kernel scalars
+// are i32 or f32), not refused as "neither an argument nor a constant".
+// CHECK-LABEL: hcq.schedule @index_scalar(
+// CHECK-NEXT: %[[C:.*]] = arith.constant -7 : i32
+// CHECK-NEXT: hcq.launch @k5_inc(%{{.*}} : !hcq.buffer<64xi32, AMD:0>) vars(%[[C]] : i32)
+// CHECK-NOT: index
+// CHECK: }
+module attributes {gpu.container_module} {
+  gpu.binary @k5 [#gpu.object<#rocdl.target<chip = "gfx1100">, kernels = <[#gpu.kernel_metadata<"inc", !llvm.func<void (ptr, i32)>>]>, bin = "\7FELF">, #gpu.object<#rocdl.target<chip = "gfx942">, kernels = <[#gpu.kernel_metadata<"inc", !llvm.func<void (ptr, i32)>>]>, bin = "\7FELF">]
+  func.func @index_scalar(%a: memref<64xi32>) {
+    %c1 = arith.constant 1 : index
+    %c = arith.constant -7 : index
+    gpu.launch_func @k5::@inc blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%a : memref<64xi32>, %c : index)
+    return
+  }
+}
+
+// -----
+
 // Tests that kernels of one code object refer to one resource blob: the
 // bytes are stored once however many kernels the object holds.
 // CHECK-LABEL: hcq.kernel @k4_b amd (readwrite i32) symbol "b" code_object dense_resource<k4_gfx1100> : tensor<8xi8>

@@ -1332,3 +1332,154 @@ hcq.schedule @s(%n: i32) {
   %p = hcq.placeholder cmdbuf slot 1 {hcq.targets = [#hcq.cpu_target]} : !hcq.buffer<128xi8, CPU:0>
   hcq.host_call "h"(%n : i32)
 }
+
+// -----
+
+// Size arithmetic (issue 39): every size the verifiers compute from IR is
+// computed with overflow checks, so no wrapped size passes a bound.
+
+// Tests that (size arithmetic) a buffer whose byte size overflows int64 is
+// refused: 2^62 f32 elements are 2^64 bytes, which would wrap to 0.
+// expected-error @+1 {{buffer of 4611686018427387904 elements of 'f32' has a byte size that does not fit a signed 64-bit integer (at most 2305843009213693951 elements)}}
+func.func private @f(!hcq.buffer<4611686018427387904xf32, CPU:0>)
+
+// -----
+
+// Tests that (size arithmetic) the largest f32 buffer whose byte size fits
+// is still accepted, and one element more is refused.
+func.func private @fits(!hcq.buffer<2305843009213693951xf32, CPU:0>)
+// expected-error @+1 {{buffer of 2305843009213693952 elements of 'f32' has a byte size that does not fit a signed 64-bit integer}}
+func.func private @g(!hcq.buffer<2305843009213693952xf32, CPU:0>)
+
+// -----
+
+// Tests that (size arithmetic) an hcq.alloc of a buffer whose byte size
+// overflows is refused at the type.
+hcq.schedule @s() {
+  // expected-error @+1 {{buffer of 1152921504606846977 elements of 'f64' has a byte size that does not fit a signed 64-bit integer}}
+  %a = hcq.alloc : !hcq.buffer<1152921504606846977xf64, CPU:0>
+}
+
+// -----
+
+// Tests that (size arithmetic) a zero-width element type, which would make
+// a zero-byte buffer, is refused.
+// expected-error @+1 {{buffer element type must be an integer or float of whole bytes, got 'i0'}}
+func.func private @f(!hcq.buffer<4xi0, CPU:0>)
+
+// -----
+
+// Tests that (size arithmetic) a view whose byte offset overflows is
+// refused rather than wrapped into the source.
+hcq.schedule @s(%b: !hcq.buffer<16xf32, CPU:0>) {
+  // expected-error @+1 {{'hcq.view' op view of 16 bytes at element 4611686018427387904 ends past 2^63 bytes, outside the source's 64 bytes}}
+  %v = hcq.view %b[4611686018427387904] : !hcq.buffer<16xf32, CPU:0> -> !hcq.buffer<4xf32, CPU:0>
+}
+
+// -----
+
+// Tests that (size arithmetic) a copy range whose end overflows is refused
+// rather than wrapped into the buffer.
+hcq.schedule @s(%a: !hcq.buffer<4xf32, CPU:0>, %b: !hcq.buffer<4xf32, AMD:0>) {
+  // expected-error @+1 {{'hcq.copy' op source range of 16 bytes at 9223372036854775800 ends past 2^63 bytes, outside the 16-byte buffer}}
+  hcq.copy %b[0, 16], %a[9223372036854775800, 16] : !hcq.buffer<4xf32, AMD:0>, !hcq.buffer<4xf32, CPU:0>
+}
+
+// -----
+
+// Tests that (size arithmetic) a patch group whose entry range overflows is
+// refused.
+hcq.schedule @e(%n: i32) {
+  %p = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<8xi8, AMD:0>
+  %o = hcq.placeholder offtbl slot 2 : !hcq.buffer<4xi32, CPU:0>
+  // expected-error @+1 {{'hcq.patch_group' op 9223372036854775807 entries from 1 end past 2^63, outside the offset table's 2}}
+  hcq.patch_group %p offsets %o[1, 9223372036854775807] i32 var(%n) : !hcq.buffer<8xi8, AMD:0>, !hcq.buffer<4xi32, CPU:0>, i32
+}
+
+// -----
+
+// Tests that (size arithmetic) a grid dimension above 32 bits is refused:
+// AMD's DISPATCH_DIRECT takes 32-bit dimensions and would run a truncated
+// grid (here 0 workgroups).
+hcq.kernel @k cpu () symbol "k" library "libk.so"
+hcq.schedule @s() {
+  // expected-error @+1 {{'hcq.launch' op global size 4294967296 is more than the 4294967295 a dimension can have}}
+  hcq.launch @k() global [4294967296, 1, 1] local [1, 1, 1]
+}
+
+// -----
+
+// Tests that (size arithmetic) the largest 32-bit grid dimension is
+// accepted.
+hcq.kernel @k cpu () symbol "k" library "libk.so"
+hcq.schedule @s() {
+  hcq.launch @k() global [4294967295, 4294967295, 4294967295] local [1, 1, 1]
+}
+// expected-error @+2 {{'hcq.launch' op global size 4294967296 is more than the 4294967295 a dimension can have}}
+hcq.schedule @t() {
+  hcq.launch @k() global [1, 1, 4294967296] local [1, 1, 1]
+}
+
+// -----
+
+// Tests that (size arithmetic) a workgroup dimension above the hardware's
+// 1024 work-items is refused.
+hcq.kernel @k cpu () symbol "k" library "libk.so"
+hcq.schedule @s() {
+  // expected-error @+1 {{'hcq.launch' op local size 1025 is more than the 1024 a dimension can have}}
+  hcq.launch @k() global [1, 1, 1] local [1, 1025, 1]
+}
+
+// -----
+
+// Tests that (size arithmetic) a workgroup whose work-items multiply past
+// 1024 is refused, though each dimension is within it; huge dimensions
+// whose product wraps are refused by the per-dimension bound first.
+hcq.kernel @k cpu () symbol "k" library "libk.so"
+hcq.schedule @s() {
+  // expected-error @+1 {{'hcq.launch' op local size [64, 32, 1] is 2048 work-items per workgroup, more than the 1024 a workgroup can have}}
+  hcq.launch @k() global [1, 1, 1] local [64, 32, 1]
+}
+// expected-error @+2 {{'hcq.launch' op local size 2097152 is more than the 1024 a dimension can have}}
+hcq.schedule @t() {
+  hcq.launch @k() global [1, 1, 1] local [2097152, 2097152, 4194304]
+}
+
+// -----
+
+// Tests that (size arithmetic) a code object resource whose declared size
+// differs from its blob is refused: readers size the code object by the
+// type and read the blob.
+// expected-error @+1 {{'hcq.kernel' op amd kernel 'code_object' resource 'short' holds 4 bytes but is declared as 'tensor<64xi8>'}}
+hcq.kernel @k amd (write f32) symbol "k" code_object dense_resource<short> : tensor<64xi8>
+
+{-#
+  dialect_resources: {
+    builtin: {
+      short: "0x040000007F454C46"
+    }
+  }
+#-}
+
+// -----
+
+// Tests that (size arithmetic) an index scalar is refused at the launch: the
+// kernel arguments take a scalar's bits, and an index has no fixed width
+// (the AMD encoder asked it for one).
+hcq.kernel @k cpu () vars 1 symbol "k" library "libk.so"
+hcq.schedule @e() {
+  %c = arith.constant 3 : index
+  // expected-error @+1 {{'hcq.launch' op scalar #0 is 'index': hcq kernel scalars are integers of at most 64 bits, f32 or f64 (an index has no fixed width: pass it as i32 or i64)}}
+  hcq.launch @k() vars(%c : index) global [1, 1, 1] local [1, 1, 1]
+}
+
+// -----
+
+// Tests that (size arithmetic) a scalar wider than the 8 bytes a kernel
+// argument gives it is refused, not truncated.
+hcq.kernel @k cpu () vars 1 symbol "k" library "libk.so"
+hcq.schedule @e() {
+  %c = arith.constant 3 : i128
+  // expected-error @+1 {{'hcq.launch' op scalar #0 is 'i128': hcq kernel scalars are integers of at most 64 bits, f32 or f64}}
+  hcq.launch @k() vars(%c : i128) global [1, 1, 1] local [1, 1, 1]
+}

@@ -103,6 +103,27 @@ hcq.executable @e() {
 
 // -----
 
+// Tests that (size arithmetic) a blob patch offset the patch table cannot
+// hold is refused, not folded into the entry's kind bits.
+hcq.executable @e() {
+  %p = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<8xi8, AMD:0>
+  %s = hcq.placeholder signal slot 2 : !hcq.buffer<1xi64, AMD:0>
+  // expected-error @+1 {{patch offset 9223372036854775807 is not a byte offset in [0, 2^32)}}
+  hcq.blob %p = [0x1, 0x2] patches [9223372036854775807: addr(%s)] : !hcq.buffer<8xi8, AMD:0>, !hcq.buffer<1xi64, AMD:0>
+}
+
+// -----
+
+// Tests that (size arithmetic) a negative blob patch offset is refused.
+hcq.executable @e() {
+  %p = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<8xi8, AMD:0>
+  %s = hcq.placeholder signal slot 2 : !hcq.buffer<1xi64, AMD:0>
+  // expected-error @+1 {{patch offset -4 is not a byte offset in [0, 2^32)}}
+  hcq.blob %p = [0x1, 0x2] patches [-4: addr(%s)] : !hcq.buffer<8xi8, AMD:0>, !hcq.buffer<1xi64, AMD:0>
+}
+
+// -----
+
 // Tests that a word names the operand whose type is given.
 hcq.schedule @s(%b: !hcq.buffer<4xf32, AMD:0>) {
   hcq.submit on AMD:0 queue COMPUTE:0 {

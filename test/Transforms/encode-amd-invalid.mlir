@@ -97,6 +97,28 @@
 // RUN: cat %t/queue.k %t/queue-ptr.mlir | not hcq-opt --hcq-attach-targets --hcq-materialize-builtins --hcq-encode 2>&1 | FileCheck %s --check-prefix=QUEUEPTR
 // QUEUEPTR: error: 'hcq.kernel' op has a bad code object: kernel descriptor at 0x{{[0-9a-f]+}} enables the queue_ptr user SGPR, which hcq does not set up
 
+// Tests that (size arithmetic) a launch whose grid in work-items (global x
+// local) does not fit the 32-bit grid_size_x of the dispatch packet a
+// kernel reads (scale does) is refused, not written truncated: 2^24
+// workgroups of 256 are 2^32 work-items, 0 when truncated.
+// RUN: %embed %inputs/kernels-gfx1100.co scale "(readwrite f32)" --symbol scale --vars 1 > %t/scale.k
+// RUN: cat %t/scale.k %t/grid32.mlir | not hcq-opt --hcq-attach-targets --hcq-materialize-builtins --hcq-encode 2>&1 | FileCheck %s --check-prefix=GRID32
+// GRID32: <stdin>:4:5: error: 'hcq.launch' op has a grid of 16777216 x 256 work-items in dimension x, but @scale reads the dispatch packet, whose grid_size_x is 32 bits
+// One work-item fewer per dimension fits and encodes.
+// RUN: sed 's/16777216/16777215/' %t/grid32.mlir | cat %t/scale.k - | hcq-opt --hcq-attach-targets --hcq-materialize-builtins --hcq-encode -o /dev/null
+
+// Tests that (size arithmetic) a code object whose descriptor asks for more
+// kernel-argument bytes than hcq gives a launch (1 MiB) is refused at the
+// kernel: every launch's segment is padded to kernarg_size, a 32-bit field,
+// so a hostile one would be gigabytes of words. Exactly 1 MiB encodes.
+// RUN: %python %S/Inputs/set-kernarg-size.py %inputs/kernels-gfx1100.co %t/big.co vadd 0x100004
+// RUN: %embed %t/big.co vadd "(write f32, read f32, read f32)" --symbol vadd --vars 1 > %t/big.k
+// RUN: cat %t/big.k %t/launch.mlir | not hcq-opt --hcq-attach-targets --hcq-materialize-builtins --hcq-encode 2>&1 | FileCheck %s --check-prefix=KERNARG
+// KERNARG: <stdin>:1:1: error: 'hcq.kernel' op asks for 1048580 bytes of kernel arguments, more than the 1048576 hcq gives a launch
+// RUN: %python %S/Inputs/set-kernarg-size.py %inputs/kernels-gfx1100.co %t/max.co vadd 0x100000
+// RUN: %embed %t/max.co vadd "(write f32, read f32, read f32)" --symbol vadd --vars 1 > %t/max.k
+// RUN: cat %t/max.k %t/launch.mlir | hcq-opt --hcq-attach-targets --hcq-materialize-builtins --hcq-encode -o /dev/null
+
 //--- garbage.k
 hcq.kernel @vadd amd (write f32, read f32, read f32) vars 1 code_object "\7FELF garbage"
 //--- launch.mlir
@@ -161,5 +183,11 @@ hcq.schedule @s() {
   hcq.submit on AMD:0 queue COMPUTE:0 {
     hcq.store %s = 1 : !hcq.buffer<1xi64, AMD:0>
     hcq.cmds cmdbuf i32 [0x1]
+  }
+}
+//--- grid32.mlir
+hcq.schedule @s(%a: !hcq.buffer<256xf32, AMD:0>, %n: f32) {
+  hcq.submit on AMD:0 queue COMPUTE:0 {
+    hcq.launch @scale(%a : !hcq.buffer<256xf32, AMD:0>) vars(%n : f32) global [16777216, 1, 1] local [256, 1, 1]
   }
 }

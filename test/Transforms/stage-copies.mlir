@@ -90,6 +90,25 @@ hcq.schedule @kernel_copy(%a: !hcq.buffer<16xf32, CPU:0>, %b: !hcq.buffer<16xf32
 
 // -----
 
+// Tests that (size arithmetic) a kernel copy of more elements than a grid
+// dimension can have (2^32 - 1, hcq.launch's limit) is split into launches
+// of at most that many, each on views of its part: never one launch whose
+// grid the verifier refuses or an encoder truncates.
+// KERNEL-LABEL: hcq.schedule @big_kernel_copy
+// KERNEL-SAME: (%[[A:.*]]: !hcq.buffer<4294967298xi8, CPU:0>, %[[B:.*]]: !hcq.buffer<4294967298xi8, CPU:0>)
+// KERNEL-NEXT: %[[D0:.*]] = hcq.view %[[B]][1] : !hcq.buffer<4294967298xi8, CPU:0> -> !hcq.buffer<4294967295xi8, CPU:0>
+// KERNEL-NEXT: %[[S0:.*]] = hcq.view %[[A]][0] : !hcq.buffer<4294967298xi8, CPU:0> -> !hcq.buffer<4294967295xi8, CPU:0>
+// KERNEL-NEXT: hcq.launch @hcq_copy_i8_i8(%[[D0]], %[[S0]] : {{.*}}) global [4294967295, 1, 1] local [1, 1, 1]
+// KERNEL-NEXT: %[[D1:.*]] = hcq.view %[[B]][4294967296] : !hcq.buffer<4294967298xi8, CPU:0> -> !hcq.buffer<2xi8, CPU:0>
+// KERNEL-NEXT: %[[S1:.*]] = hcq.view %[[A]][4294967295] : !hcq.buffer<4294967298xi8, CPU:0> -> !hcq.buffer<2xi8, CPU:0>
+// KERNEL-NEXT: hcq.launch @hcq_copy_i8_i8(%[[D1]], %[[S1]] : {{.*}}) global [2, 1, 1] local [1, 1, 1]
+// KERNEL-NEXT: }
+hcq.schedule @big_kernel_copy(%a: !hcq.buffer<4294967298xi8, CPU:0>, %b: !hcq.buffer<4294967298xi8, CPU:0>) {
+  hcq.copy %b[1, 4294967297], %a[0, 4294967297] : !hcq.buffer<4294967298xi8, CPU:0>, !hcq.buffer<4294967298xi8, CPU:0>
+}
+
+// -----
+
 // Tests that a kernel copy between element sizes, or of a range that is not
 // whole elements, copies bytes; and that staging then kernel copies compose
 // when no device has a copy queue: both chunk copies become kernels on AMD.

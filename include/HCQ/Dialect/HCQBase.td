@@ -28,7 +28,7 @@ def HCQ_Dialect : Dialect {
        `hcq.timestamp` and the calls, plus the host-side `hcq.fence`,
        `hcq.reset` and `hcq.finalize`. Signals and other compiler-made
        buffers are `hcq.placeholder` values.
-    3. *Words* (after `hcq-encode-*`): `hcq.cmds` streams of command words.
+    3. *Words* (after `hcq-encode`): `hcq.cmds` streams of command words.
     4. *Blobs* (after `hcq-seal`): `hcq.blob` with link-time patches,
        `hcq.patch_group` run-time patches through the `hcq.inputs` table,
        and `hcq.enqueue` of a sealed command buffer.

@@ -254,6 +254,11 @@ def HCQ_LaunchOp : HCQ_Op<"launch", [
   let summary = "a kernel launch";
   let description = [{
     Launches `kernel` on a grid of `global` workgroups of `local` threads.
+    Each grid dimension is at most 2^32 - 1 workgroups (AMD's
+    DISPATCH_DIRECT takes 32-bit dimensions; a CPU kernel gets uint32_t
+    coordinates), and a workgroup at most 1024 work-items in each dimension
+    and in all (the AMDGPU maximum flat workgroup size); the verifier
+    refuses more rather than let an encoder truncate it.
     The buffer operands match the kernel's signature in number and element
     type; which are read and which written comes from the kernel. `vars`
     are the kernel's scalars, as many as it declares: each is an argument of
@@ -554,7 +559,7 @@ def HCQ_FinalizeOp : HCQ_Op<"finalize", [HCQ_HostStep]> {
 }
 
 //===----------------------------------------------------------------------===//
-// Command words (hcq-encode-*)
+// Command words (hcq-encode)
 //===----------------------------------------------------------------------===//
 
 // Encoded data lives in op properties, not in attributes uniqued by the

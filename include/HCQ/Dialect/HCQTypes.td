@@ -17,7 +17,9 @@ def HCQ_BufferType : HCQ_Type<"Buffer", "buffer"> {
     `!hcq.buffer<16xi8, [AMD:0, AMD:1]>` has one 16-byte allocation per
     lane. Element types are integers and floats of whole bytes. Schedule
     buffers, views, placeholders (signals, command buffers, tables) are all
-    values of this type.
+    values of this type. The byte size per lane fits a signed 64-bit
+    integer: the verifier refuses `!hcq.buffer<4611686018427387904xf32, ...>`,
+    whose 2^64 bytes would wrap to 0.
   }];
   let parameters = (ins "int64_t":$numElements, "::mlir::Type":$elementType,
                         HCQ_DevicesAttr:$devices);
@@ -26,7 +28,8 @@ def HCQ_BufferType : HCQ_Type<"Buffer", "buffer"> {
   let extraClassDeclaration = [{
     /// Bytes per element.
     int64_t getElementBytes() const;
-    /// Bytes per lane.
+    /// Bytes per lane. Never overflows: the verifier refuses a type whose
+    /// byte size does not fit int64_t (build computed types with getChecked).
     int64_t getByteSize() const { return getNumElements() * getElementBytes(); }
     size_t getNumLanes() const { return getDevices().size(); }
   }];
