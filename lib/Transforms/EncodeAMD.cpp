@@ -31,6 +31,10 @@ namespace sdma = hcq::amd::sdma;
 namespace {
 
 /// The most bytes of kernel arguments (explicit and hidden) a launch gets.
+/// hcq's own bound, not the hardware's: it keeps a submit's kernel-argument
+/// stream, which the encoder sizes in 32-bit words, far from overflowing,
+/// and is orders of magnitude above what compilers emit (a few hundred
+/// bytes).
 constexpr uint32_t MAX_KERNARG_BYTES = 1u << 20;
 
 /// Whether the host may wait for what `store` writes: only the device
