@@ -22,7 +22,7 @@ class Status(ctypes.c_void_p):
 
 
 class Device(ctypes.Structure):
-    _fields_ = [("kind", ctypes.c_int), ("index", ctypes.c_uint32)]
+    _fields_ = [("kind", ctypes.c_uint32), ("index", ctypes.c_uint32)]
 
 
 class Argument(ctypes.Structure):
@@ -33,27 +33,36 @@ class Argument(ctypes.Structure):
 
 HCQ_DEVICE_CPU = 1
 
+# hcq_status_code_t (include/hcq-c/runtime.h): the C++ runtime's
+# hcq::ErrorCode numbers. Act on the code; the message is for people.
+STATUS_NAMES = {
+    1: "INVALID_ARGUMENT", 2: "INTERNAL", 3: "DEADLINE_EXCEEDED",
+    4: "DEVICE_FAULT", 5: "INVALID_FILE", 6: "OUT_OF_MEMORY",
+    7: "UNAVAILABLE", 8: "FAILED_PRECONDITION",
+}
+
 
 def load_api(path):
     lib = ctypes.CDLL(path)
     handle = ctypes.c_void_p
     signatures = {
+        "hcq_status_code": ([Status], ctypes.c_uint32),
         "hcq_status_message": ([Status], ctypes.c_char_p),
         "hcq_status_free": ([Status], None),
         "hcq_version": ([], ctypes.c_char_p),
         "hcq_runtime_options_create": ([], handle),
-        "hcq_runtime_options_free": ([handle], None),
+        "hcq_runtime_options_free": ([handle], Status),
         "hcq_runtime_options_add_library_path": ([handle, ctypes.c_char_p],
                                                  Status),
         "hcq_runtime_create": ([handle, ctypes.POINTER(handle)], Status),
-        "hcq_runtime_release": ([handle], None),
+        "hcq_runtime_release": ([handle], Status),
         "hcq_buffer_allocate": ([handle, Device, ctypes.c_uint64,
                                  ctypes.POINTER(handle)], Status),
-        "hcq_buffer_release": ([handle], None),
+        "hcq_buffer_release": ([handle], Status),
         "hcq_buffer_host_view": ([handle], ctypes.c_void_p),
         "hcq_executable_load_file": ([handle, ctypes.c_char_p,
                                       ctypes.POINTER(handle)], Status),
-        "hcq_executable_release": ([handle], None),
+        "hcq_executable_release": ([handle], Status),
         "hcq_executable_run": ([handle, ctypes.POINTER(Argument),
                                 ctypes.c_size_t], Status),
         "hcq_executable_synchronize": ([handle], Status),
@@ -67,9 +76,10 @@ def load_api(path):
 
 def check(api, status, what):
     if status:
+        code = api.hcq_status_code(status)
         message = api.hcq_status_message(status).decode()
         api.hcq_status_free(status)
-        sys.exit(f"{what}: {message}")
+        sys.exit(f"{what}: {STATUS_NAMES.get(code, code)}: {message}")
 
 
 def main():
@@ -82,7 +92,7 @@ def main():
     runtime = ctypes.c_void_p()
     check(api, api.hcq_runtime_create(options, ctypes.byref(runtime)),
           "runtime")
-    api.hcq_runtime_options_free(options)
+    check(api, api.hcq_runtime_options_free(options), "options")
     exe = ctypes.c_void_p()
     check(api, api.hcq_executable_load_file(runtime, sys.argv[2].encode(),
                                             ctypes.byref(exe)), "load")
@@ -116,9 +126,15 @@ def main():
         print(f"run {run}: sum((a + b) * {s}) = {total[0]:g}, "
               f"in Python {expected:g}: {status}")
     for buffer in buffers:
-        api.hcq_buffer_release(buffer)
-    api.hcq_executable_release(exe)
-    api.hcq_runtime_release(runtime)
+        check(api, api.hcq_buffer_release(buffer), "release")
+    check(api, api.hcq_executable_release(exe), "release")
+    check(api, api.hcq_runtime_release(runtime), "release")
+    # A second release is refused with a status, not a crash.
+    status = api.hcq_executable_release(exe)
+    if api.hcq_status_code(status) != 1:
+        failures += 1
+        print("a second release was not INVALID_ARGUMENT")
+    api.hcq_status_free(status)
     print(f"hcq {api.hcq_version().decode()}: "
           f"{'all runs match' if not failures else f'{failures} mismatches'}")
     sys.exit(1 if failures else 0)

@@ -3,6 +3,7 @@
 #include "HCQ/Runtime/Executable.h"
 
 #include "HCQ/Base/Bytes.h"
+#include "HCQ/Base/File.h"
 #include "HCQ/Base/Ranges.h"
 #include "HCQ/Target/AMD/CodeObject.h"
 
@@ -227,7 +228,8 @@ private:
 };
 
 Error formatError(const std::string &why) {
-  return Error::failure("invalid hcq executable: " + why);
+  return Error::failure(ErrorCode::InvalidFile,
+                        "invalid hcq executable: " + why);
 }
 
 /// Checks that every index names something that exists and every record has
@@ -546,14 +548,12 @@ void resealExecutable(std::vector<uint8_t> &bytes) {
   write32le(bytes.data() + 16, crc32(payload));
 }
 
-Expected<Executable> readExecutable(Span<const uint8_t> bytes) {
-  if (bytes.size() < HEADER_BYTES)
-    return formatError("truncated: " + std::to_string(bytes.size()) +
-                       " bytes, shorter than the " +
-                       std::to_string(HEADER_BYTES) + "-byte header");
-  if (std::memcmp(bytes.data(), MAGIC, 4) != 0)
+/// The payload size the header at `header` (HEADER_BYTES of it) gives,
+/// checked against the magic, the version and MAX_EXECUTABLE_BYTES.
+static Expected<uint64_t> readHeader(const uint8_t *header) {
+  if (std::memcmp(header, MAGIC, 4) != 0)
     return formatError("not an HCQX file (bad magic)");
-  uint32_t version = read32le(bytes.data() + 4);
+  uint32_t version = read32le(header + 4);
   if (version != FORMAT_VERSION)
     return formatError(
         "format version " + std::to_string(version) +
@@ -561,7 +561,24 @@ Expected<Executable> readExecutable(Span<const uint8_t> bytes) {
         (version < FORMAT_VERSION ? ": the file is older than this runtime; "
                                     "recompile it with this hcq-opt"
                                   : ": the file is newer than this runtime"));
-  uint64_t size = read64le(bytes.data() + 8);
+  uint64_t size = read64le(header + 8);
+  if (size > MAX_EXECUTABLE_BYTES - HEADER_BYTES)
+    return formatError("header says " + std::to_string(size) +
+                       " payload bytes, more than the " +
+                       std::to_string(MAX_EXECUTABLE_BYTES - HEADER_BYTES) +
+                       " an executable may have");
+  return size;
+}
+
+Expected<Executable> readExecutable(Span<const uint8_t> bytes) {
+  if (bytes.size() < HEADER_BYTES)
+    return formatError("truncated: " + std::to_string(bytes.size()) +
+                       " bytes, shorter than the " +
+                       std::to_string(HEADER_BYTES) + "-byte header");
+  Expected<uint64_t> header = readHeader(bytes.data());
+  if (!header)
+    return header.takeError();
+  uint64_t size = *header;
   if (size != bytes.size() - HEADER_BYTES)
     return formatError(
         "header says " + std::to_string(size) +
@@ -691,6 +708,42 @@ Expected<Executable> readExecutable(Span<const uint8_t> bytes) {
                        " bytes after the profile entries");
   if (Error e = validate(exe))
     return std::move(e);
+  return exe;
+}
+
+Expected<Executable> readExecutableFile(const std::string &path) {
+  Expected<RegularFile> file = RegularFile::open(path);
+  if (!file)
+    return file.takeError();
+  // The header first: it says how many bytes to read, so a file of any
+  // size (a sparse 64 GiB one) costs 24 bytes of reading to refuse.
+  auto failure = [&](Error e) {
+    return prependContext("'" + path + "': ", std::move(e));
+  };
+  if (file->size() < HEADER_BYTES)
+    return failure(formatError("truncated: " + std::to_string(file->size()) +
+                               " bytes, shorter than the " +
+                               std::to_string(HEADER_BYTES) + "-byte header"));
+  uint8_t header[HEADER_BYTES];
+  if (Error e = file->read(0, header))
+    return std::move(e);
+  Expected<uint64_t> payload = readHeader(header);
+  if (!payload)
+    return failure(payload.takeError());
+  uint64_t expected = HEADER_BYTES + *payload;
+  if (file->size() != expected)
+    return failure(
+        formatError("the file is " + std::to_string(file->size()) +
+                    " bytes, its header says " + std::to_string(expected) +
+                    " (" + std::to_string(HEADER_BYTES) + " of header and " +
+                    std::to_string(*payload) + " of payload)" +
+                    (file->size() < expected ? ": truncated" : "")));
+  std::vector<uint8_t> bytes(expected);
+  if (Error e = file->read(0, bytes))
+    return std::move(e);
+  Expected<Executable> exe = readExecutable(bytes);
+  if (!exe)
+    return failure(exe.takeError());
   return exe;
 }
 

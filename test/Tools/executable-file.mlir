@@ -37,7 +37,7 @@
 // Tests that a truncated file is an error, not a crash.
 // RUN: head -c 1000 %t/mlp.hcqx > %t/cut.hcqx
 // RUN: not hcq-exe-dump %t/cut.hcqx 2>&1 | FileCheck %s --check-prefix=CUT
-// CUT: invalid hcq executable: header says {{[0-9]+}} payload bytes, the file has 976 (truncated)
+// CUT: error: '{{.*}}cut.hcqx': invalid hcq executable: the file is 1000 bytes, its header says {{[0-9]+}} (24 of header and {{[0-9]+}} of payload): truncated
 //
 // Tests that a flipped byte fails the checksum.
 // RUN: %python -c "import sys; b = bytearray(open(sys.argv[1], 'rb').read()); b[4000] ^= 0x10; open(sys.argv[2], 'wb').write(b)" %t/mlp.hcqx %t/flip.hcqx

@@ -64,7 +64,7 @@
 
 // Tests that a bad per-device timeout is refused by name.
 // RUN: not hcq-run %t/mlp.hcqx --amd=emulated --device-timeout-ms=AMD0=5 2>&1 | FileCheck %s --check-prefix=BADTIMEOUT
-// BADTIMEOUT: error: bad --device-timeout-ms 'AMD0=5' (expected DEVICE=MS, as in AMD:0=500)
+// BADTIMEOUT: error: bad --device-timeout-ms 'AMD0=5' (expected DEVICE=MS, as in AMD:0=500; MS 1..4294967295)
 
 // Tests that a buffer argument on several devices gets a host buffer per
 // lane, each filled alike and printed by lane; and that an argument of the
@@ -77,8 +77,8 @@
 // LANES-NEXT: arg 1 lane 0: 0 2 4 6
 // LANES-NEXT: arg 1 lane 1: 0 2 4 6
 // RUN: not hcq-run %t/lanes.mlir --amd=emulated --arg f32:16:arange --arg f32:64:fill=0 --arg i32=64 2>&1 | FileCheck %s --check-prefix=SMALL
-// SMALL: error: argument 0 is a 256-byte buffer; --arg 'f32:16:arange' gives 64 bytes
+// SMALL: error: argument 0 (%a: buffer 64xf32, read): --arg 'f32:16:arange' has 16 elements, the argument 64
 // RUN: not hcq-run %t/lanes.mlir --amd=emulated --arg i32=3 --arg f32:64:fill=0 --arg i32=64 2>&1 | FileCheck %s --check-prefix=KIND
-// KIND: error: argument 0 is a buffer; --arg 'i32=3' gives a variable
+// KIND: error: argument 0 (%a: buffer 64xf32, read): --arg 'i32=3' gives a variable; the argument is a buffer (give f32:64:INIT)
 // RUN: not hcq-run %t/lanes.mlir --amd=emulated --arg f32:64:arange --arg f32:64:fill=0 --arg f32:1:fill=0 2>&1 | FileCheck %s --check-prefix=VAR
-// VAR: error: argument 2 is a variable; --arg 'f32:1:fill=0' gives a buffer
+// VAR: error: argument 2 (%n: i32): --arg 'f32:1:fill=0' gives a buffer; the argument is a variable (give i32=V)

@@ -24,9 +24,9 @@
 // RUN: not hcq-run --exe %t/producer.hcqx --arg f32:64:arange --arg @x --arg i32=3 2>&1 | FileCheck %s --check-prefix=UNDEF
 // UNDEF: error: --arg '@x' names no buffer: define it first as @x=TYPE:COUNT:INIT
 // RUN: not hcq-run --exe %t/producer.hcqx --arg f32:64:arange --arg @x=f32:64:fill=0 --arg i32=3 --exe %t/consumer.hcqx --arg @x=f32:64:fill=0 --arg f32:64:fill=-1 2>&1 | FileCheck %s --check-prefix=TWICE
-// TWICE: error: --arg '@x=f32:64:fill=0': buffer @x is defined twice
+// TWICE: error: {{.*}}consumer.hcqx: --arg '@x=f32:64:fill=0': buffer @x is defined twice
 // RUN: not hcq-run --exe %t/producer.hcqx --arg f32:64:arange --arg @x=f32:16:fill=0 --arg i32=3 2>&1 | FileCheck %s --check-prefix=SMALL
-// SMALL: error: argument 1 is a 256-byte buffer; --arg '@x=f32:16:fill=0' gives 64 bytes
+// SMALL: error: argument 1 (%x: buffer 64xf32, {{.*}}): --arg '@x=f32:16:fill=0' has 16 elements, the argument 64
 
 // Tests that a load error names the executable it is about.
 // RUN: env LD_LIBRARY_PATH= not hcq-run --exe %t/producer.hcqx --arg f32:64:arange --arg @x=f32:64:fill=0 --arg i32=3 --exe %t/consumer.hcqx --arg @x --arg f32:64:fill=-1 2>&1 | FileCheck %s --check-prefix=LOAD

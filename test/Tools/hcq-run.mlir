@@ -25,9 +25,10 @@
 // FILE: arg 1: 2.5 2.5
 // FILE: arg 2: 16
 
-// Tests that a run with the wrong number of arguments is refused by name.
+// Tests that too few arguments are refused before anything runs, naming
+// the first missing one.
 // RUN: env LD_LIBRARY_PATH=%inputs not hcq-run %t/chain.hcqx --arg f32:64:arange 2>&1 | FileCheck %s --check-prefix=ARGS
-// ARGS: error: run 0: the executable takes 5 arguments, the run passes 1
+// ARGS: error: @chain takes 5 arguments, given 1: argument 1 (%b: buffer 64xf32, read) has no --arg or --input
 
 // Tests that a bad buffer spec, a bad init and a short input file are
 // diagnosed before anything runs.
@@ -45,7 +46,7 @@
 // Tests that a file that is not an executable, or no file, is refused.
 // RUN: %python -c "print('not an executable, but longer than a header')" > %t/garbage.hcqx
 // RUN: not hcq-run %t/garbage.hcqx 2>&1 | FileCheck %s --check-prefix=NOTEXE
-// NOTEXE: error: invalid hcq executable: not an HCQX file (bad magic)
+// NOTEXE: error: '{{.*}}garbage.hcqx': invalid hcq executable: not an HCQX file (bad magic)
 // RUN: not hcq-run %t/missing.hcqx 2>&1 | FileCheck %s --check-prefix=NOFILE
 // NOFILE: error: cannot read '{{.*}}missing.hcqx': No such file or directory
 
@@ -89,7 +90,7 @@
 
 // Tests that profile on (timestamp entries around every launch and copy)
 // leaves the results as they were, on one device and on two with one submit
-// per op. (The timestamps are not yet read back into a trace.)
+// per op. (hcq-run-amd.mlir checks the trace --trace writes from them.)
 // RUN: env LD_LIBRARY_PATH=%inputs hcq-run %hcq_src_root/examples/cpu-chain.mlir --pipeline-options=profile=true --arg f32:64:arange --arg f32:64:fill=1 --arg f32:1:fill=0 --arg i32=2 --arg i32=64 --runs 5 2>&1 | FileCheck %s --check-prefix=MLIR
 // RUN: env LD_LIBRARY_PATH=%inputs hcq-run %hcq_src_root/test/Tools/Inputs/two-devices.mlir "--pipeline-options=profile=true batch-size=1" --arg f32:64:arange --arg f32:64:fill=0 --arg i32=3 --runs 5 --timeout-ms 5000 2>&1 | FileCheck %s --check-prefix=TWO
 
@@ -110,7 +111,7 @@
 // RUN: env LD_LIBRARY_PATH=%inputs hcq-run %hcq_src_root/test/Tools/Inputs/float-scalar.mlir --arg f32:64:arange --arg f32=2.5 2>&1 | FileCheck %s --check-prefix=FLOAT
 // FLOAT: arg 0: 0 1.25 2.5 3.75 5 6.25 7.5 8.75
 // RUN: not hcq-run %hcq_src_root/test/Tools/Inputs/float-scalar.mlir --arg f32:64:arange --arg f32=two 2>&1 | FileCheck %s --check-prefix=BADFLOAT
-// BADFLOAT: error: bad variable value 'two'
+// BADFLOAT: error: argument 1 (%s: f32): --arg 'f32=two' has a bad value 'two'
 
 // Tests that hostile arguments are refused, not attempted: a buffer larger
 // than --max-buffer-bytes (sizes in 64 bits: 1073741840 * 4 overflowed 32),
@@ -132,7 +133,7 @@
 // RUN: not hcq-run %t/chain.hcqx --runs 0 2>&1 | FileCheck %s --check-prefix=ZERORUNS
 // ZERORUNS: error: --runs must be at least 1
 // RUN: not hcq-run %t/chain.hcqx --arg f32:64:arange --arg f32:64:fill=1 --arg f32:1:fill=0 --arg i32=99999999999 2>&1 | FileCheck %s --check-prefix=WIDE
-// WIDE: error: variable value 99999999999 does not fit an i32
+// WIDE: error: argument 3 (%s: i32): --arg 'i32=99999999999' does not fit an i32
 // RUN: not hcq-run %t/chain.hcqx --arg f32:128:file=%t/b.bin 2>&1 | FileCheck %s --check-prefix=WHY
 // WHY: error: cannot read 512 bytes from {{.*}}b.bin: the file ends after 256 bytes
 // RUN: not hcq-run %t/chain.hcqx --arg f32:128:file=%t/nowhere.bin 2>&1 | FileCheck %s --check-prefix=NOENT

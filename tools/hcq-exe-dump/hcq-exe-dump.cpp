@@ -1,12 +1,12 @@
 //===- hcq-exe-dump.cpp - Print an HCQX executable ------------------------===//
 //
-// Reads an executable file the way the runtime does (no MLIR) and prints
-// what it holds; a truncated or corrupt file is an error and exit code 1.
+// Reads an executable file the way the runtime does (no MLIR: its header
+// first, then only the bytes the header gives) and prints what it holds; a
+// truncated, corrupt or oversized file is an error and exit code 1.
 //
 //===----------------------------------------------------------------------===//
 
 #include "HCQ/Base/Device.h"
-#include "HCQ/Base/File.h"
 #include "HCQ/Base/Ranges.h"
 #include "HCQ/Base/Strings.h"
 #include "HCQ/Runtime/Executable.h"
@@ -31,15 +31,9 @@ int main(int argc, char **argv) {
     return 1;
   }
   std::string inputFile = argv[1];
-  Expected<std::vector<uint8_t>> bytes = readRegularFile(inputFile);
-  if (!bytes) {
-    std::fprintf(stderr, "error: %s\n", toString(bytes.takeError()).c_str());
-    return 1;
-  }
-  Expected<Executable> exe = readExecutable(*bytes);
+  Expected<Executable> exe = readExecutableFile(inputFile);
   if (!exe) {
-    std::fprintf(stderr, "error: %s: %s\n", inputFile.c_str(),
-                 toString(exe.takeError()).c_str());
+    std::fprintf(stderr, "error: %s\n", toString(exe.takeError()).c_str());
     return 1;
   }
   std::ostream &os = std::cout;

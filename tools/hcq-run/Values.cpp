@@ -26,6 +26,11 @@ namespace {
 
 constexpr char NPY_MAGIC[] = "\x93NUMPY";
 constexpr size_t NPY_MAGIC_BYTES = 6;
+/// The most bytes of header a .npy input may have beyond its data (NumPy
+/// writes at most 64 KiB in version 1, and versions 2 and 3 only for
+/// headers longer than that): a file larger than its value by more is
+/// refused before it is read.
+constexpr uint64_t NPY_MAX_HEADER_BYTES = uint64_t(1) << 20;
 
 /// NumPy's descr for `type` (little-endian).
 std::string_view npyDescr(std::string_view type) {
@@ -83,7 +88,8 @@ Error checkInteger(std::string_view type, double v, std::string_view text) {
     return Error::success();
   double limit = type == "i32" ? 2147483648.0 : 9223372036854775808.0;
   if (v != std::floor(v) || v < -limit || v >= limit)
-    return makeError("'", text, "' is not an ", type);
+    return makeError(ErrorCode::InvalidArgument, "'", text, "' is not an ",
+                     type);
   return Error::success();
 }
 
@@ -102,7 +108,7 @@ std::string_view takeUntil(std::string_view s, char c) {
 /// shape the spec gave and the file must match.
 Error readNpy(std::string_view path, std::string_view file, TypedValue &value) {
   auto bad = [&](const std::string &why) {
-    return makeError(path, " is a .npy file ", why);
+    return makeError(ErrorCode::InvalidFile, path, " is a .npy file ", why);
   };
   if (file.size() < NPY_MAGIC_BYTES + 4)
     return bad("cut short in its header");
@@ -214,7 +220,7 @@ std::optional<unsigned> elementBytes(std::string_view type) {
 
 Expected<TypedValue> parseTypedValue(std::string_view spec, uint64_t maxBytes) {
   if (spec.find('=') == std::string_view::npos)
-    return makeError("bad value '", spec,
+    return makeError(ErrorCode::InvalidArgument, "bad value '", spec,
                      "' (expected [DIMSx]TYPE=VALUE, as in 4x64xf32=@x.npy, "
                      "64xf32=0.5 or i32=7)");
   auto [typeText, valueText] = splitOnce(spec, '=');
@@ -232,27 +238,40 @@ Expected<TypedValue> parseTypedValue(std::string_view spec, uint64_t maxBytes) {
   parts.pop_back();
   std::optional<unsigned> size = elementBytes(value.type);
   if (!size)
-    return makeError("bad value '", spec, "': element type '", value.type,
+    return makeError(ErrorCode::InvalidArgument, "bad value '", spec,
+                     "': element type '", value.type,
                      "' (hcq-run reads f32, f64, i32 and i64)");
   uint64_t count = 1;
   for (std::string_view d : parts) {
     std::optional<uint64_t> n = parseUnsigned(d);
     if (!n || *n == 0)
-      return makeError("bad value '", spec, "': dimension '", d, "'");
+      return makeError(ErrorCode::InvalidArgument, "bad value '", spec,
+                       "': dimension '", d, "'");
     value.shape.push_back(*n);
     if (count > maxBytes / *size / *n)
-      return makeError("value '", spec, "' is more than ", maxBytes,
+      return makeError(ErrorCode::InvalidArgument, "value '", spec,
+                       "' is more than ", maxBytes,
                        " bytes (--max-buffer-bytes)");
     count *= *n;
   }
   value.bytes.assign(count * *size, 0);
   if (consumeFront(valueText, "@")) {
-    Expected<std::vector<uint8_t>> file =
-        readRegularFile(std::string(valueText));
+    // Read only what the value can need: its bytes, and a .npy header.
+    Expected<RegularFile> file = RegularFile::open(std::string(valueText));
     if (!file)
       return file.takeError();
-    std::string_view contents(reinterpret_cast<const char *>(file->data()),
-                              file->size());
+    auto wrongSize = [&, path = valueText, type = typeText](uint64_t size) {
+      return makeError(ErrorCode::InvalidFile, path, " holds ", size,
+                       " bytes; ", type, " is ", value.bytes.size(),
+                       " (raw little-endian elements, or a .npy file)");
+    };
+    if (file->size() > value.bytes.size() + NPY_MAX_HEADER_BYTES)
+      return wrongSize(file->size());
+    std::vector<uint8_t> bytes(file->size());
+    if (Error e = file->read(0, bytes))
+      return std::move(e);
+    std::string_view contents(reinterpret_cast<const char *>(bytes.data()),
+                              bytes.size());
     // The content decides: NumPy's magic, else raw elements.
     if (startsWith(contents, std::string_view(NPY_MAGIC, NPY_MAGIC_BYTES))) {
       if (Error e = readNpy(valueText, contents, value))
@@ -260,9 +279,7 @@ Expected<TypedValue> parseTypedValue(std::string_view spec, uint64_t maxBytes) {
       return value;
     }
     if (contents.size() != value.bytes.size())
-      return makeError(valueText, " holds ", contents.size(), " bytes; ",
-                       typeText, " is ", value.bytes.size(),
-                       " (raw little-endian elements, or a .npy file)");
+      return wrongSize(contents.size());
     std::memcpy(value.bytes.data(), contents.data(), contents.size());
     return value;
   }
@@ -277,29 +294,34 @@ Expected<TypedValue> parseTypedValue(std::string_view spec, uint64_t maxBytes) {
                                          : rest.substr(end + 1);
   }
   if (numbers.size() != 1 && numbers.size() != count)
-    return makeError("value '", spec, "' gives ", numbers.size(),
-                     " numbers for ", count,
+    return makeError(ErrorCode::InvalidArgument, "value '", spec, "' gives ",
+                     numbers.size(), " numbers for ", count,
                      " elements (give one, for all, or every one)");
   for (uint64_t i = 0; i < count; ++i) {
     std::string_view text = numbers[numbers.size() == 1 ? 0 : i];
     std::optional<double> v = parseNumber(text);
     if (!v)
-      return makeError("bad value '", spec, "': '", text, "' is not a number");
+      return makeError(ErrorCode::InvalidArgument, "bad value '", spec, "': '",
+                       text, "' is not a number");
     if (Error e = checkInteger(value.type, *v, text))
-      return makeError("bad value '", spec, "': ", toString(std::move(e)));
+      return makeError(ErrorCode::InvalidArgument, "bad value '", spec,
+                       "': ", toString(std::move(e)));
     storeElement(value.type, *v, value.bytes.data() + i * *size);
   }
   return value;
 }
 
 Error writeValue(const std::string &path, std::string_view type,
-                 const uint8_t *data, uint64_t count) {
+                 Span<const uint8_t *const> lanes, uint64_t count) {
   uint64_t bytes = count * elementBytes(type).value_or(0);
   std::string file;
   if (endsWith(path, ".npy")) {
+    std::string shape = lanes.size() == 1
+                            ? concat("(", count, ",)")
+                            : concat("(", lanes.size(), ", ", count, ")");
     std::string header =
         concat("{'descr': '", npyDescr(type),
-               "', 'fortran_order': False, 'shape': (", count, ",), }");
+               "', 'fortran_order': False, 'shape': ", shape, ", }");
     // Version 1: magic, 2 version bytes, u16 length, then the header padded
     // so the data starts at a multiple of 64 bytes, ending in a newline.
     size_t total = NPY_MAGIC_BYTES + 4 + header.size() + 1;
@@ -312,7 +334,8 @@ Error writeValue(const std::string &path, std::string_view type,
     file += char(header.size() >> 8);
     file += header;
   }
-  file.append(reinterpret_cast<const char *>(data), bytes);
+  for (const uint8_t *lane : lanes)
+    file.append(reinterpret_cast<const char *>(lane), bytes);
   return writeFile(path, file.data(), file.size());
 }
 

@@ -13,6 +13,7 @@
 #define HCQ_TOOLS_HCQ_RUN_VALUES_H
 
 #include "HCQ/Base/Error.h"
+#include "HCQ/Base/Span.h"
 
 #include <cstdint>
 #include <optional>
@@ -39,13 +40,16 @@ std::optional<unsigned> elementBytes(std::string_view type);
 /// `text` as a number (decimal, exponent, inf, nan), all of it.
 std::optional<double> parseNumber(std::string_view text);
 
-/// Parses `spec`, refusing values of more than `maxBytes`.
+/// Parses `spec`, refusing values of more than `maxBytes`. A file (`@FILE`)
+/// is read only if it is no larger than the value and a .npy header can
+/// be: a larger one is refused, naming both sizes, before it is read.
 Expected<TypedValue> parseTypedValue(std::string_view spec, uint64_t maxBytes);
 
-/// Writes `count` elements of `type` at `data` to `path`: a .npy file when
-/// the name ends in .npy, raw bytes otherwise.
+/// Writes `count` elements of `type` from each of `lanes` to `path`: a
+/// .npy file when the name ends in .npy (of shape (count,) for one lane,
+/// (lanes, count) for several), raw bytes otherwise (lane after lane).
 Error writeValue(const std::string &path, std::string_view type,
-                 const uint8_t *data, uint64_t count);
+                 Span<const uint8_t *const> lanes, uint64_t count);
 
 /// Compares `count` elements of `type` at `actual` with `expected` (one
 /// element is every element), floats within `threshold`; the first

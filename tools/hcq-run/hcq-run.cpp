@@ -17,8 +17,12 @@
 // Each --arg gives one schedule argument in order: a buffer as
 // TYPE:COUNT:INIT (TYPE f32 or i32; INIT arange, fill=V, or file=PATH of raw
 // little-endian elements) or a bound variable as i32=V, i64=V, f32=V or
-// f64=V (floats passed as their bits). Runs --runs times,
-// then prints every buffer's first --print elements and the host time per run.
+// f64=V (floats passed as their bits). Every --arg, --input, --output and
+// --expected_output is checked against the executable's arguments (how
+// many, which, buffer or variable, element type, element count) before a
+// device is opened. Runs --runs times, then prints every buffer's first
+// --print elements and the host time per run; --output writes and
+// --expected_output checks every lane of an output on several devices.
 //
 // Several executables (--exe, each followed by its --arg options; a
 // positional file counts as the first) load onto one runtime, so they share
@@ -107,6 +111,9 @@ static const run::OptionInfo OPTIONS[] = {
     {"help", nullptr, "print this and exit"},
     {"version", nullptr, "print hcq-run's version and exit"},
 };
+
+/// The largest --ring-bytes (as the C API's HCQ_MAX_RING_BYTES).
+constexpr uint64_t MAX_RING_BYTES = uint64_t(1) << 30;
 
 /// The options' values, once parsed and checked.
 struct Settings {
@@ -230,9 +237,9 @@ Expected<int> runProgram(const std::vector<std::string> &args) {
 }
 
 /// Compiles `mlir` with the hcq-opt installed beside this tool and returns
-/// the executable file it wrote for the chosen schedule, read into memory;
+/// the executable it wrote for the chosen schedule, read from its file;
 /// the temporary folder goes whatever happens.
-Expected<std::vector<uint8_t>> compileSchedule(const std::string &mlir) {
+Expected<Executable> compileSchedule(const std::string &mlir) {
   std::string hcqOpt = programFolder() + "/hcq-opt";
   if (::access(hcqOpt.c_str(), X_OK) != 0)
     return makeError("cannot compile '", mlir, "': no hcq-opt at ", hcqOpt);
@@ -268,7 +275,7 @@ Expected<std::vector<uint8_t>> compileSchedule(const std::string &mlir) {
     return makeError("'", mlir, "' holds ", written.size(),
                      " schedules: pick one with --schedule");
   }
-  return readRegularFile(dir.path + "/" + chosen);
+  return readExecutableFile(dir.path + "/" + chosen);
 }
 
 /// One executable of the command line, with its arguments.
@@ -277,6 +284,10 @@ struct Program {
   /// Its --arg and --input options in order; true for --input.
   std::vector<std::pair<bool, std::string>> argSpecs;
   std::vector<std::string> outputs, expected;
+  /// The arguments the schedule writes (its outputs), in order, and the
+  /// parsed --expected_output of each of the first ones.
+  std::vector<size_t> outputArgs;
+  std::vector<run::TypedValue> expectedValues;
   Executable exe;
   /// How the executable's plan uses each argument (getArgumentUses).
   std::vector<ArgumentUse> uses;
@@ -289,12 +300,11 @@ struct Program {
 
 /// Reads (or compiles) `path` into `program`.
 Error readProgram(Program &program) {
-  Expected<std::vector<uint8_t>> file = endsWith(program.path, ".mlir")
-                                            ? compileSchedule(program.path)
-                                            : readRegularFile(program.path);
-  if (!file)
-    return file.takeError();
-  Expected<Executable> exe = readExecutable(*file);
+  // A file is read as its header says: one of another size is refused
+  // before it is read.
+  Expected<Executable> exe = endsWith(program.path, ".mlir")
+                                 ? compileSchedule(program.path)
+                                 : readExecutableFile(program.path);
   if (!exe)
     return exe.takeError();
   program.exe = std::move(*exe);
@@ -330,8 +340,9 @@ Error makeTypedArgument(Program &program, BufferPool &pool, size_t i,
                         const ArgumentInfo &info, const ArgumentUse *use,
                         const std::string &spec) {
   auto error = [&](const std::string &message) {
-    return makeError("argument ", i, " (", formatArgument(info, i),
-                     "): --input '", spec, "' ", message);
+    return makeError(ErrorCode::InvalidArgument, "argument ", i, " (",
+                     formatArgument(info, i), "): --input '", spec, "' ",
+                     message);
   };
   Expected<run::TypedValue> value =
       run::parseTypedValue(spec, settings.maxBufferBytes);
@@ -363,75 +374,86 @@ Error makeTypedArgument(Program &program, BufferPool &pool, size_t i,
   return Error::success();
 }
 
-/// Turns `program`'s --arg options into its arguments, checked against
-/// what the executable declares.
+/// Turns `program`'s --arg and --input options into its arguments, each
+/// checked against the argument the executable declares (buffer or
+/// variable, element type, element count), and all of them against how
+/// many it takes.
 Error makeArguments(Program &program, BufferPool &pool) {
+  const Executable &exe = program.exe;
   const std::vector<ArgumentUse> &declared = program.uses;
   for (size_t i = 0; i < program.argSpecs.size(); ++i) {
     bool typed = program.argSpecs[i].first;
     const std::string &specText = program.argSpecs[i].second;
     std::string_view spec = specText;
+    if (i >= exe.arguments.size())
+      return makeError(ErrorCode::InvalidArgument,
+                       typed ? "--input '" : "--arg '", specText,
+                       "' would be argument ", i, ", and @", exe.name,
+                       " takes ", exe.arguments.size(), " argument",
+                       exe.arguments.size() == 1 ? "" : "s");
+    const ArgumentInfo &info = exe.arguments[i];
     const ArgumentUse *d =
         i < declared.size() && declared[i].kind != ArgumentUse::Unused
             ? &declared[i]
             : nullptr;
     if (typed) {
-      if (i >= program.exe.arguments.size())
-        return makeError("--input '", specText, "': @", program.exe.name,
-                         " has ", program.exe.arguments.size(), " arguments");
-      if (Error e = makeTypedArgument(program, pool, i,
-                                      program.exe.arguments[i], d, specText))
+      if (Error e = makeTypedArgument(program, pool, i, info, d, specText))
         return e;
       continue;
     }
-    auto givesVariable = [&]() -> Error {
-      if (d && d->kind == ArgumentUse::Buffer)
-        return makeError("argument ", i, " is a buffer; --arg '", specText,
-                         "' gives a variable");
-      return Error::success();
+    auto error = [&](const auto &...parts) {
+      return makeError(ErrorCode::InvalidArgument, "argument ", i, " (",
+                       formatArgument(info, i), "): --arg '", specText, "' ",
+                       parts...);
     };
-    bool isF32 = startsWith(spec, "f32="), isF64 = startsWith(spec, "f64=");
-    if (isF32 || isF64) {
-      std::optional<double> v = run::parseNumber(spec.substr(4));
-      if (!v)
-        return makeError("bad variable value '", spec.substr(4), "'");
-      if (Error e = givesVariable())
-        return e;
-      program.arguments.push_back(isF32 ? Argument::f32(float(*v))
-                                        : Argument::f64(*v));
+    // A variable: TYPE=V, of the argument's own type.
+    std::string_view type = spec.substr(0, 4);
+    bool isVariable =
+        type == "f32=" || type == "f64=" || type == "i32=" || type == "i64=";
+    type = type.substr(0, 3);
+    if (isVariable) {
+      if (info.isBuffer)
+        return error("gives a variable; the argument is a buffer (give ",
+                     info.elementType, ":", info.count, ":INIT)");
+      if (type != info.elementType)
+        return error("is ", type, ", the argument ", info.elementType);
+      std::string_view text = spec.substr(4);
+      if (type == "f32" || type == "f64") {
+        std::optional<double> v = run::parseNumber(text);
+        if (!v)
+          return error("has a bad value '", text, "'");
+        program.arguments.push_back(type == "f32" ? Argument::f32(float(*v))
+                                                  : Argument::f64(*v));
+      } else {
+        std::optional<int64_t> v = parseSigned(text);
+        if (!v)
+          return error("has a bad value '", text, "'");
+        if (type == "i32" && (*v < INT32_MIN || *v > INT32_MAX))
+          return error("does not fit an i32");
+        program.arguments.push_back(Argument::variable(*v));
+      }
       program.buffers.push_back(-1);
       continue;
     }
-    bool isI32 = startsWith(spec, "i32=");
-    if (consumeFront(spec, "i32=") || consumeFront(spec, "i64=")) {
-      std::optional<int64_t> v = parseSigned(spec);
-      if (!v)
-        return makeError("bad variable value '", spec, "'");
-      if (isI32 && (*v < INT32_MIN || *v > INT32_MAX))
-        return makeError("variable value ", spec, " does not fit an i32");
-      if (Error e = givesVariable())
-        return e;
-      program.arguments.push_back(Argument::variable(*v));
-      program.buffers.push_back(-1);
-      continue;
-    }
-    if (d && d->kind == ArgumentUse::Variable)
-      return makeError("argument ", i, " is a variable; --arg '", specText,
-                       "' gives a buffer");
+    // A buffer: TYPE:COUNT:INIT, @NAME=TYPE:COUNT:INIT or @NAME.
+    if (!info.isBuffer)
+      return error("gives a buffer; the argument is a variable (give ",
+                   info.elementType, "=V)");
     int index;
     if (consumeFront(spec, "@")) {
       auto [name, init] = splitOnce(spec, '=');
       if (name.empty())
-        return makeError("bad buffer argument '", specText,
+        return makeError(ErrorCode::InvalidArgument, "bad buffer argument '",
+                         specText,
                          "' (expected @NAME or @NAME=TYPE:COUNT:INIT)");
       auto it = pool.named.find(name);
       if (init.empty() && it == pool.named.end())
-        return makeError("--arg '", specText,
+        return makeError(ErrorCode::InvalidArgument, "--arg '", specText,
                          "' names no buffer: define it first as @", name,
                          "=TYPE:COUNT:INIT");
       if (!init.empty() && it != pool.named.end())
-        return makeError("--arg '", specText, "': buffer @", name,
-                         " is defined twice");
+        return makeError(ErrorCode::InvalidArgument, "--arg '", specText,
+                         "': buffer @", name, " is defined twice");
       if (init.empty()) {
         index = it->second;
       } else {
@@ -449,12 +471,83 @@ Error makeArguments(Program &program, BufferPool &pool) {
       index = pool.buffers.size();
       pool.buffers.emplace_back().push_back(std::move(*buffer));
     }
-    std::vector<HostBuffer> &lanes = pool.buffers[index];
-    if (d && lanes.front().bytes.size() < d->bytes)
-      return makeError("argument ", i, " is a ", d->bytes,
-                       "-byte buffer; --arg '", specText, "' gives ",
-                       lanes.front().bytes.size(), " bytes");
+    const HostBuffer &buffer = pool.buffers[index].front();
+    uint64_t count = buffer.bytes.size() / 4;
+    if (buffer.type != info.elementType)
+      return error("is ", buffer.type, ", the argument ", info.elementType);
+    if (count != info.count)
+      return error("has ", count, " elements, the argument ", info.count);
+    if (d && buffer.bytes.size() < d->bytes)
+      return error("is ", buffer.bytes.size(), " bytes, the executable uses ",
+                   d->bytes);
     passBuffer(program, pool, index, d);
+  }
+  if (program.argSpecs.size() < exe.arguments.size()) {
+    size_t i = program.argSpecs.size();
+    return makeError(
+        ErrorCode::InvalidArgument, "@", exe.name, " takes ",
+        exe.arguments.size(), " arguments, given ", i, ": argument ", i, " (",
+        formatArgument(exe.arguments[i], i), ") has no --arg or --input");
+  }
+  return Error::success();
+}
+
+/// Checks `program`'s --output and --expected_output options against the
+/// arguments its schedule writes (its outputs, in order): how many, the
+/// file to write, and each expected value's element type and count.
+Error checkOutputs(Program &program) {
+  const Executable &exe = program.exe;
+  for (auto [i, info] : enumerate(exe.arguments))
+    if (info.isBuffer && (info.access == ArgumentAccess::write ||
+                          info.access == ArgumentAccess::readwrite))
+      program.outputArgs.push_back(i);
+  size_t outputs = program.outputArgs.size();
+  for (auto [flag, given] : {std::pair{"--output", program.outputs.size()},
+                             {"--expected_output", program.expected.size()}})
+    if (given > outputs)
+      return makeError(ErrorCode::InvalidArgument, given, " ", flag,
+                       " options for @", exe.name, ", which writes ", outputs,
+                       " buffer", outputs == 1 ? "" : "s");
+  auto which = [&](size_t k) {
+    size_t i = program.outputArgs[k];
+    return concat("output ", k, " (argument ", i, ", ",
+                  formatArgument(exe.arguments[i], i), ")");
+  };
+  for (auto [k, output] : enumerate(program.outputs)) {
+    if (!startsWith(output, "@") || output.size() == 1)
+      return makeError(ErrorCode::InvalidArgument, "bad --output '", output,
+                       "' (expected @FILE)");
+    // The file is written after the runs: its folder must be there now.
+    std::string path = output.substr(1);
+    size_t slash = path.rfind('/');
+    std::string folder = slash == std::string::npos ? "."
+                         : slash == 0               ? "/"
+                                                    : path.substr(0, slash);
+    struct stat st;
+    if (::stat(folder.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) ||
+        ::access(folder.c_str(), W_OK) != 0)
+      return makeError(ErrorCode::InvalidArgument, "--output '", output,
+                       "' for ", which(k), ": cannot write into folder '",
+                       folder, "'");
+  }
+  for (auto [k, text] : enumerate(program.expected)) {
+    const ArgumentInfo &info = exe.arguments[program.outputArgs[k]];
+    Expected<run::TypedValue> value =
+        run::parseTypedValue(text, settings.maxBufferBytes);
+    if (!value)
+      return prependContext(
+          concat("--expected_output '", text, "' for ", which(k), ": "),
+          value.takeError());
+    if (value->type != info.elementType)
+      return makeError(ErrorCode::InvalidArgument, "--expected_output '", text,
+                       "' for ", which(k), " is ", value->type, ", the output ",
+                       info.elementType);
+    if (value->count() != 1 && value->count() != info.count)
+      return makeError(ErrorCode::InvalidArgument, "--expected_output '", text,
+                       "' for ", which(k), " has ", value->count(),
+                       " elements, the output ", info.count,
+                       " (give one, for every element, or all)");
+    program.expectedValues.push_back(std::move(*value));
   }
   return Error::success();
 }
@@ -562,6 +655,24 @@ int main(int argc, char **argv) {
   if (settings.ringBytes < 64 || settings.ringBytes % 64)
     return fail(concat("--ring-bytes must be a positive multiple of 64, got ",
                        settings.ringBytes));
+  if (settings.ringBytes > MAX_RING_BYTES)
+    return fail(concat("--ring-bytes must be at most ", MAX_RING_BYTES,
+                       " (1 GiB), got ", settings.ringBytes));
+  NameMap<std::chrono::milliseconds> deviceTimeouts;
+  for (const run::Occurrence &spec : cl.all("device-timeout-ms")) {
+    auto [device, ms] = splitOnce(spec.value, '=');
+    Expected<DeviceName> name = parseDeviceName(device);
+    std::optional<uint64_t> value = parseUnsigned(ms);
+    if (!name || device.find(':') == std::string_view::npos || !value ||
+        *value == 0 || *value > UINT32_MAX) {
+      if (!name)
+        consumeError(name.takeError());
+      return fail("bad --device-timeout-ms '" + spec.value +
+                  "' (expected DEVICE=MS, as in AMD:0=500; MS 1.." +
+                  std::to_string(UINT32_MAX) + ")");
+    }
+    deviceTimeouts[name->str()] = std::chrono::milliseconds(*value);
+  }
   std::vector<Program> programs(files.size());
   for (auto [i, file] : enumerate(files))
     programs[i].path = file.second;
@@ -602,44 +713,29 @@ int main(int argc, char **argv) {
     }
     return 0;
   }
-  // The outputs: the buffer arguments each schedule writes, in order.
+  // Everything the command line says of each executable is checked
+  // against it before a device is opened.
+  bool tracing = !settings.traceFile.empty();
   for (Program &program : programs) {
-    size_t outputs =
-        std::count_if(program.exe.arguments.begin(),
-                      program.exe.arguments.end(), [](auto &a) {
-                        return a.access == ArgumentAccess::write ||
-                               a.access == ArgumentAccess::readwrite;
-                      });
-    for (auto [flag, given] : {std::pair{"--output", program.outputs.size()},
-                               {"--expected_output", program.expected.size()}})
-      if (given > outputs)
-        return fail(concat(given, " ", flag, " options for @", program.exe.name,
-                           ", which writes ", outputs, " buffer",
-                           outputs == 1 ? "" : "s"));
-    for (const std::string &output : program.outputs)
-      if (!startsWith(output, "@") || output.size() == 1)
-        return fail("bad --output '" + output + "' (expected @FILE)");
+    if (tracing && program.exe.profile.empty())
+      return fail("--trace: '" + program.path +
+                  "' has no timestamps; compile it with profile=true "
+                  "(--pipeline-options=profile=true)");
+    if (Error e = checkOutputs(program))
+      return fail(programs.size() > 1
+                      ? program.path + ": " + toString(std::move(e))
+                      : toString(std::move(e)));
   }
   BufferPool pool;
   for (Program &program : programs)
     if (Error e = makeArguments(program, pool))
-      return fail(toString(std::move(e)));
+      return fail(programs.size() > 1
+                      ? program.path + ": " + toString(std::move(e))
+                      : toString(std::move(e)));
 
   RuntimeOptions options;
   options.waitTimeout = std::chrono::milliseconds(settings.timeoutMs);
-  for (const run::Occurrence &spec : cl.all("device-timeout-ms")) {
-    auto [device, ms] = splitOnce(spec.value, '=');
-    Expected<DeviceName> name = parseDeviceName(device);
-    std::optional<uint64_t> value = parseUnsigned(ms);
-    if (!name || device.find(':') == std::string_view::npos || !value ||
-        *value > UINT32_MAX) {
-      if (!name)
-        consumeError(name.takeError());
-      return fail("bad --device-timeout-ms '" + spec.value +
-                  "' (expected DEVICE=MS, as in AMD:0=500)");
-    }
-    options.deviceWaitTimeouts[name->str()] = std::chrono::milliseconds(*value);
-  }
+  options.deviceWaitTimeouts = std::move(deviceTimeouts);
   options.amd = settings.amd;
   for (const run::Occurrence &library : cl.all("twins"))
     options.twinLibraries.push_back(library.value);
@@ -672,7 +768,6 @@ int main(int argc, char **argv) {
         }
       }
     }
-  bool tracing = !settings.traceFile.empty();
   for (Program &program : programs) {
     Expected<std::unique_ptr<LoadedExecutable>> loaded =
         runtime->load(program.exe);
@@ -681,10 +776,6 @@ int main(int argc, char **argv) {
                       ? program.path + ": " + toString(loaded.takeError())
                       : toString(loaded.takeError()));
     program.loaded = std::move(*loaded);
-    if (tracing && program.exe.profile.empty())
-      return fail("--trace: '" + program.path +
-                  "' has no timestamps; compile it with profile=true "
-                  "(--pipeline-options=profile=true)");
   }
   // Tracing reads each run's timestamps back, so it waits for each run.
   std::vector<ProfileEvent> events;
@@ -731,43 +822,48 @@ int main(int argc, char **argv) {
         std::printf("%s\n", line.c_str());
       }
     }
-  // Outputs and expected outputs: the written buffer arguments in order
-  // (lane 0 of a multi-device one).
+  // Outputs and expected outputs: the written buffer arguments in order,
+  // every lane of one on several devices (the file holds them all; each
+  // lane is compared).
   bool mismatch = false;
   for (Program &program : programs) {
-    size_t k = 0;
-    for (auto [i, info] : enumerate(program.exe.arguments)) {
-      if (info.access != ArgumentAccess::write &&
-          info.access != ArgumentAccess::readwrite)
-        continue;
-      size_t output = k++;
+    for (auto [k, i] : enumerate(program.outputArgs)) {
+      if (k >= program.outputs.size() && k >= program.expectedValues.size())
+        break;
+      const ArgumentInfo &info = program.exe.arguments[i];
       int index = i < program.buffers.size() ? program.buffers[i] : -1;
-      if (index < 0 || (output >= program.outputs.size() &&
-                        output >= program.expected.size()))
+      if (index < 0)
         continue;
-      const HostBuffer &buffer = pool.buffers[index].front();
-      std::optional<unsigned> size = run::elementBytes(buffer.type);
-      uint64_t count = size ? buffer.bytes.size() / *size : 0;
-      if (output < program.outputs.size())
-        if (Error e = run::writeValue(program.outputs[output].substr(1),
-                                      buffer.type, buffer.data(), count))
+      const std::vector<HostBuffer> &buffers = pool.buffers[index];
+      size_t laneCount = std::min<size_t>(
+          buffers.size(), std::max<size_t>(program.uses[i].lanes, 1));
+      const HostBuffer &first = buffers.front();
+      std::optional<unsigned> size = run::elementBytes(first.type);
+      uint64_t count = size ? first.bytes.size() / *size : 0;
+      std::vector<const uint8_t *> lanes;
+      for (size_t lane = 0; lane < laneCount; ++lane)
+        lanes.push_back(buffers[lane].data());
+      if (k < program.outputs.size())
+        if (Error e = run::writeValue(program.outputs[k].substr(1), first.type,
+                                      lanes, count))
           return fail(toString(std::move(e)));
-      if (output >= program.expected.size())
+      if (k >= program.expectedValues.size())
         continue;
-      Expected<run::TypedValue> expected = run::parseTypedValue(
-          program.expected[output], settings.maxBufferBytes);
-      if (!expected)
-        return fail("--expected_output: " + toString(expected.takeError()));
-      if (expected->type != buffer.type)
-        return fail(concat("--expected_output '", program.expected[output],
-                           "' is ", expected->type, ", output ", output, " (",
-                           formatArgument(info, i), ") ", buffer.type));
-      if (std::optional<std::string> why =
-              run::compareValues(buffer.type, buffer.data(), count, *expected,
-                                 settings.expectedThreshold)) {
+      for (auto [lane, data] : enumerate(lanes)) {
+        std::optional<std::string> why = run::compareValues(
+            first.type, data, count, program.expectedValues[k],
+            settings.expectedThreshold);
+        if (!why)
+          continue;
+        std::string where =
+            concat("output ", k, " (", formatArgument(info, i), ")");
+        if (laneCount > 1)
+          where += concat(" lane ", lane,
+                          lane < program.uses[i].devices.size()
+                              ? " (" + program.uses[i].devices[lane].str() + ")"
+                              : std::string());
         std::fflush(stdout);
-        printError(concat("output ", output, " (", formatArgument(info, i),
-                          ") is not as expected: ", *why));
+        printError(where + " is not as expected: " + *why);
         mismatch = true;
       }
     }

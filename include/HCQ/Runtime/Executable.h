@@ -263,6 +263,9 @@ std::vector<ArgumentUse> getArgumentUses(const Executable &exe);
 /// (per lane).
 constexpr uint32_t MAX_ARGUMENTS = 1 << 16;
 constexpr uint64_t MAX_VALUE_BYTES = uint64_t(1) << 40;
+/// The largest executable file (header and payload) the reader reads: its
+/// blobs and AMD code objects, never its buffers, are in the file.
+constexpr uint64_t MAX_EXECUTABLE_BYTES = uint64_t(1) << 30;
 
 /// The current format version (abi::FORMAT_VERSION); readers reject others.
 using abi::FORMAT_VERSION;
@@ -271,8 +274,15 @@ using abi::FORMAT_VERSION;
 std::vector<uint8_t> writeExecutable(const Executable &exe);
 
 /// Parses an HCQX file. Never reads out of bounds: a truncated, corrupt or
-/// foreign file is an error saying what is wrong and where.
+/// foreign file is an error (code InvalidFile) saying what is wrong and
+/// where.
 Expected<Executable> readExecutable(Span<const uint8_t> bytes);
+
+/// Reads and parses the HCQX file at `path`, reading its 24-byte header
+/// first and then only the size it gives (at most MAX_EXECUTABLE_BYTES): a
+/// file of another size is refused before anything is allocated, naming the
+/// file and both sizes. Errors of the file's content start with "'PATH': ".
+Expected<Executable> readExecutableFile(const std::string &path);
 
 /// Recomputes the checksum of a file in place (for tests that corrupt a
 /// payload and want the parser, not the checksum, to catch it).
