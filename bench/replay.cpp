@@ -25,6 +25,8 @@
 #include "HCQ/Target/CPU/Entry.h"
 #include "TestRing.h"
 
+#include "../lib/Runtime/Drivers/CPU/CPUDriver.h"
+
 #include <dlfcn.h>
 #include <thread>
 

@@ -14,7 +14,8 @@ set(HCQ_INSTALL_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/hcq)
 # Two export sets: the runtime's (LLVM-free: a program that only runs
 # executables asks for COMPONENTS Runtime and needs no LLVM or MLIR) and the
 # compiler's.
-set(HCQ_RUNTIME_LIBRARIES HCQBase HCQTargetInfo HCQRuntime)
+set(HCQ_RUNTIME_LIBRARIES HCQBase HCQTargetInfo HCQExecutable HCQRuntimeCore
+  HCQRuntimeCPU HCQRuntimeAMDEmulated HCQRuntimeAMDKFD HCQRuntime)
 set(HCQ_COMPILER_LIBRARIES HCQSupport HCQTarget HCQDialect HCQTransforms)
 set(HCQ_LIBRARIES ${HCQ_RUNTIME_LIBRARIES} ${HCQ_COMPILER_LIBRARIES})
 

@@ -13,12 +13,17 @@
 
 #include "TestRing.h"
 
+#include "../lib/Runtime/Drivers/AMDEmulated/EmulatedAMD.h"
+#include "../lib/Runtime/Drivers/CPU/CPUDriver.h"
+
 #include "HCQ/Target/AMD/PM4.h"
 #include "HCQ/Target/AMD/PacketSink.h"
 #include "HCQ/Target/AMD/SDMA.h"
 
 #include "gtest/gtest.h"
 
+#include <atomic>
+#include <chrono>
 #include <cstring>
 #include <thread>
 
@@ -133,39 +138,78 @@ TEST(EmulatedAMDQueue, FillersAndNopsAreSkipped) {
 
 TEST(EmulatedAMDQueue, WaitRegMemComparesWithEveryFunction) {
   // value = 5: each function either passes at once, or waits until the test
-  // thread stores what satisfies it.
+  // thread stores what satisfies it. The IB stores `reached` = 1 just before
+  // the WAIT_REG_MEM and `done` = 1 just after it.
   struct Case {
     uint32_t function, ref, satisfying;
   } cases[] = {{0, 99, 5}, {1, 5, 4}, {2, 4, 4}, {3, 6, 6},
                {4, 5, 9},  {5, 6, 6}, {6, 5, 6}};
+  auto waitThenDone = [](uint32_t function, uint32_t ref,
+                         std::atomic<uint32_t> &value, uint32_t &reached,
+                         uint32_t &done) {
+    return std::vector<uint32_t>{pm4::packet3(pm4::RELEASE_MEM, 7),
+                                 0,
+                                 dataSel(pm4::DATA_SEL_LOW32),
+                                 lo(&reached),
+                                 hi(&reached),
+                                 1,
+                                 0,
+                                 0,
+                                 pm4::packet3(pm4::WAIT_REG_MEM, 6),
+                                 pm4::waitFunction(function) |
+                                     pm4::waitMemSpace(1),
+                                 lo(&value),
+                                 hi(&value),
+                                 ref,
+                                 0xFFFFFFFF,
+                                 pm4::WAIT_POLL_INTERVAL,
+                                 pm4::packet3(pm4::RELEASE_MEM, 7),
+                                 0,
+                                 dataSel(pm4::DATA_SEL_LOW32),
+                                 lo(&done),
+                                 hi(&done),
+                                 1,
+                                 0,
+                                 0};
+  };
   for (const Case &c : cases) {
+    // Nobody stores: 5 satisfies no function but 0 (always), so each other
+    // function must wait until the queue's wait timeout (50 ms) reports it.
+    {
+      EmulatedRing q(/*isPM4=*/true, 4096, std::chrono::milliseconds(50));
+      std::atomic<uint32_t> value{5};
+      uint32_t reached = 0, done = 0;
+      std::string error =
+          q.runIndirect(waitThenDone(c.function, c.ref, value, reached, done));
+      if (c.function == 0)
+        EXPECT_EQ(error, "");
+      else
+        EXPECT_NE(error.find("timed out after 50 ms (it holds 5)"),
+                  std::string::npos)
+            << "function " << c.function << " did not wait: " << error;
+      EXPECT_EQ(done, 1u) << "function " << c.function;
+    }
+    // The test thread stores the satisfying value once the command
+    // processor has reached the wait (it stored `reached`): the wait must
+    // see the store and go on, well within the default 5 s timeout.
     EmulatedRing q(/*isPM4=*/true);
     std::atomic<uint32_t> value{5};
-    uint32_t done = 0;
-    std::vector<uint32_t> ib = {pm4::packet3(pm4::WAIT_REG_MEM, 6),
-                                pm4::waitFunction(c.function) |
-                                    pm4::waitMemSpace(1),
-                                lo(&value),
-                                hi(&value),
-                                c.ref,
-                                0xFFFFFFFF,
-                                pm4::WAIT_POLL_INTERVAL,
-                                pm4::packet3(pm4::RELEASE_MEM, 7),
-                                0,
-                                dataSel(pm4::DATA_SEL_LOW32),
-                                lo(&done),
-                                hi(&done),
-                                1,
-                                0,
-                                0};
+    uint32_t reached = 0, done = 0;
     std::thread setter([&] {
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-      if (c.function != 0)
-        EXPECT_EQ(reinterpret_cast<std::atomic<uint32_t> &>(done).load(), 0u)
-            << "function " << c.function << " did not wait";
+      auto &reachedWord = reinterpret_cast<std::atomic<uint32_t> &>(reached);
+      auto deadline =
+          std::chrono::steady_clock::now() + std::chrono::seconds(10);
+      while (reachedWord.load() == 0 &&
+             std::chrono::steady_clock::now() < deadline)
+        std::this_thread::yield();
+      EXPECT_EQ(reachedWord.load(), 1u)
+          << "function " << c.function << ": the wait was not reached in 10 s";
       value.store(c.satisfying);
     });
-    EXPECT_EQ(q.runIndirect(ib), "");
+    EXPECT_EQ(
+        q.runIndirect(waitThenDone(c.function, c.ref, value, reached, done)),
+        "")
+        << "function " << c.function;
     setter.join();
     EXPECT_EQ(done, 1u) << "function " << c.function;
   }

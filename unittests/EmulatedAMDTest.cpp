@@ -176,13 +176,14 @@ TEST_P(EmulatedAMD, ThousandReplaysMatchDirectCalls) {
 }
 
 TEST_P(EmulatedAMD, RingsWrapAroundOverManyRuns) {
-  // 256-byte rings: the PM4 ring holds 16 INDIRECT_BUFFER packets and the
-  // SDMA ring two or three command buffers, so both wrap (SDMA with a zeroed
-  // tail) many times over 300 runs of one submit per call.
+  // 1024-byte rings (the smallest KFD runs as asked): the PM4 ring holds 64
+  // INDIRECT_BUFFER packets and the SDMA ring a handful of command buffers,
+  // so both wrap (SDMA with a zeroed tail) many times over 300 runs of one
+  // submit per call.
   hcq::PipelineOptions opts;
   opts.batchSize = 1;
   RuntimeOptions runtime = emulated();
-  runtime.ringBytes = 256;
+  runtime.ringBytes = 1024; // the smallest AMD ring
   auto exe = load(vaddScaleReduce, opts, runtime);
   ASSERT_TRUE(exe);
   checkVaddScaleReduce(*exe, 300);

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KFDSim.h"
+#include "KFD.h"
 #include "SharedSchedules.h"
 
 #include "HCQ/Target/AMD/PM4.h"
@@ -392,4 +393,21 @@ TEST(Hardware, LoadUnloadCyclesGiveBackGpuMemory) {
       first = mappings();
   }
   EXPECT_LE(mappings(), first + 2);
+}
+
+TEST(Hardware, SaveAreaSizesAreTheOnesTheKernelPublishes) {
+  // The kernel publishes a compute queue's context-save sizes in the
+  // topology and refuses a CREATE_QUEUE that disagrees; the runtime's
+  // fallback formula (for kernels that do not publish them) must give the
+  // same numbers as the kernel's kfd_queue_ctx_save_restore_size.
+  ASSERT_FALSE(target().empty()) << "run under the simulated kernel driver";
+  hcq::Expected<std::vector<kfd::GpuNode>> nodes = kfd::readTopology();
+  ASSERT_TRUE(static_cast<bool>(nodes)) << hcq::toString(nodes.takeError());
+  ASSERT_FALSE(nodes->empty());
+  for (const kfd::GpuNode &node : *nodes) {
+    ASSERT_NE(node.cwsrSize, 0u) << node.targetName();
+    kfd::GpuNode::SaveAreaSizes computed = node.computeSaveAreaSizes();
+    EXPECT_EQ(computed.cwsr, node.cwsrSize) << node.targetName();
+    EXPECT_EQ(computed.ctlStack, node.ctlStackSize) << node.targetName();
+  }
 }

@@ -373,6 +373,56 @@ TEST_P(SharedDevice, RunsFromTwoThreadsAreCorrect) {
   EXPECT_EQ(failures.load(), 0);
 }
 
+TEST_P(SharedDevice, TwoRuntimesShareTheProcessDevicesAcrossThreads) {
+  // The producer is loaded on one Runtime, the consumer on another, and two
+  // threads take turns submitting (a turn is handed over without waiting
+  // for the device): the consumer's reads of x follow the producer's writes
+  // only because both Runtimes use the process's one device and its
+  // timeline. Separate devices per Runtime raced here.
+  auto producerRuntime = Runtime::create(options());
+  auto consumerRuntime = Runtime::create(options());
+  Schedules s = schedules();
+  auto producer = load(*producerRuntime, s.producer);
+  auto consumer = load(*consumerRuntime, s.consumer);
+  ASSERT_TRUE(producer && consumer);
+  hcq::Expected<Buffer> x = producerRuntime->allocate(s.shared, 4096);
+  ASSERT_TRUE(static_cast<bool>(x)) << hcq::toString(x.takeError());
+  constexpr int RUNS = 500;
+  std::mt19937 rng(5);
+  std::uniform_int_distribution<int> dist(-50, 50);
+  std::vector<std::vector<float>> a(RUNS, std::vector<float>(1024)),
+      out(RUNS, std::vector<float>(1024, -1));
+  for (auto &values : a)
+    for (float &v : values)
+      v = float(dist(rng));
+  std::atomic<int> turn{0}, failures{0};
+  auto takeTurns = [&](int parity, auto submit) {
+    for (int run = 0; run < RUNS; ++run) {
+      while (turn.load(std::memory_order_acquire) != 2 * run + parity)
+        std::this_thread::yield();
+      if (failed(submit(run)))
+        ++failures;
+      turn.store(2 * run + parity + 1, std::memory_order_release);
+    }
+  };
+  std::thread producing(takeTurns, 0, [&](int run) {
+    return producer->run(producerArgs(a[run], *x, run % 7 - 3));
+  });
+  std::thread consuming(takeTurns, 1, [&](int run) {
+    return consumer->run(consumerArgs(*x, out[run]));
+  });
+  producing.join();
+  consuming.join();
+  ASSERT_EQ(failures.load(), 0);
+  hcq::Error e = consumerRuntime->synchronize();
+  ASSERT_FALSE(static_cast<bool>(e)) << hcq::toString(std::move(e));
+  int wrong = 0;
+  for (int run = 0; run < RUNS; ++run)
+    for (int i = 0; i < 1024; ++i)
+      wrong += out[run][i] != 8 * a[run][i] * (run % 7 - 3);
+  EXPECT_EQ(wrong, 0);
+}
+
 INSTANTIATE_TEST_SUITE_P(Devices, SharedDevice,
                          testing::Values("cpu", "gfx1100", "gfx942"));
 
@@ -383,14 +433,18 @@ TEST(RuntimeBuffers, AreDeviceMemoryFreedWhenTheyGo) {
   // Devices the runtime cannot open are refused by name.
   hcq::Expected<Buffer> amd = runtime->allocate({hcq::DeviceKind::AMD, 0}, 64);
   ASSERT_FALSE(static_cast<bool>(amd));
-  EXPECT_EQ(hcq::toString(amd.takeError()),
+  hcq::Error amdError = amd.takeError();
+  EXPECT_EQ(amdError.code(), hcq::ErrorCode::Unavailable);
+  EXPECT_EQ(hcq::toString(std::move(amdError)),
             "the executable uses AMD:0, and no AMD device was chosen "
             "(RuntimeOptions::amd; hcq-run --amd=emulated or "
             "--amd=hardware)");
   hcq::Expected<Buffer> disk =
       runtime->allocate({hcq::DeviceKind::DISK, 0}, 64);
   ASSERT_FALSE(static_cast<bool>(disk));
-  EXPECT_EQ(hcq::toString(disk.takeError()),
+  hcq::Error diskError = disk.takeError();
+  EXPECT_EQ(diskError.code(), hcq::ErrorCode::Unavailable);
+  EXPECT_EQ(hcq::toString(std::move(diskError)),
             "this runtime has no DISK:0 device");
   // A buffer is zeroed, aligned, its host view its device address here.
   hcq::Expected<Buffer> b = runtime->allocate({hcq::DeviceKind::CPU, 0}, 100);
@@ -440,9 +494,68 @@ TEST(RuntimeBuffers, AllocationsBeyondTheLimitAreRefusedByName) {
   hcq::Expected<Buffer> big =
       runtime->allocate({hcq::DeviceKind::CPU, 0}, (1 << 20) + 1);
   ASSERT_FALSE(static_cast<bool>(big));
-  EXPECT_EQ(hcq::toString(big.takeError()),
+  hcq::Error bigError = big.takeError();
+  EXPECT_EQ(bigError.code(), hcq::ErrorCode::OutOfMemory);
+  EXPECT_EQ(hcq::toString(std::move(bigError)),
             "CPU:0: an allocation of 1048577 bytes is more than "
             "RuntimeOptions::maxAllocationBytes (1048576)");
   EXPECT_TRUE(
       static_cast<bool>(runtime->allocate({hcq::DeviceKind::CPU, 0}, 1 << 20)));
+}
+
+TEST(ProcessDevices, AreSharedByRuntimesThatAgreeOnTheirOptions) {
+  // One CPU:0 for the process: memory one Runtime allocates is the memory
+  // another's kernels see, and a Runtime asking for CPU:0 with another ring
+  // size is refused, naming the option, while the device is open.
+  auto first = Runtime::create();
+  hcq::Expected<Buffer> b = first->allocate({hcq::DeviceKind::CPU, 0}, 64);
+  ASSERT_TRUE(static_cast<bool>(b));
+  auto same = Runtime::create();
+  EXPECT_TRUE(static_cast<bool>(same->allocate({hcq::DeviceKind::CPU, 0}, 64)));
+  RuntimeOptions other;
+  other.ringBytes = 4096;
+  auto differing = Runtime::create(other);
+  hcq::Expected<Buffer> refused =
+      differing->allocate({hcq::DeviceKind::CPU, 0}, 64);
+  ASSERT_FALSE(static_cast<bool>(refused));
+  hcq::Error error = refused.takeError();
+  EXPECT_EQ(error.code(), hcq::ErrorCode::FailedPrecondition);
+  EXPECT_NE(error.message().find("CPU:0 (cpu) is open in this process with "
+                                 "another RuntimeOptions::ringBytes (1048576, "
+                                 "asked for 4096)"),
+            std::string::npos)
+      << error.message();
+  // A device of another index is another device.
+  EXPECT_TRUE(
+      static_cast<bool>(differing->allocate({hcq::DeviceKind::CPU, 7}, 64)));
+  // Once no Runtime uses CPU:0, it closes, and opens again as asked.
+  b->reset();
+  first.reset();
+  same.reset();
+  EXPECT_TRUE(
+      static_cast<bool>(differing->allocate({hcq::DeviceKind::CPU, 0}, 64)));
+}
+
+TEST(ProcessDevices, RingSizesAreCheckedByEachDriver) {
+  // CPU rings hold whole 64-byte entries; AMD rings are powers of two of at
+  // least 1024 bytes, as KFD takes them (a smaller one it would silently
+  // run as 1024).
+  RuntimeOptions options;
+  options.ringBytes = 192;
+  options.amd = AMDDevice::Emulated;
+  auto runtime = Runtime::create(options);
+  EXPECT_TRUE(
+      static_cast<bool>(runtime->allocate({hcq::DeviceKind::CPU, 3}, 8)));
+  hcq::Expected<Buffer> amd = runtime->allocate({hcq::DeviceKind::AMD, 3}, 8);
+  ASSERT_FALSE(static_cast<bool>(amd));
+  hcq::Error error = amd.takeError();
+  EXPECT_EQ(error.code(), hcq::ErrorCode::InvalidArgument);
+  EXPECT_EQ(error.message(),
+            "RuntimeOptions::ringBytes must be a power of two from 1024 to "
+            "2^31 for AMD queues, got 192");
+  options.ringBytes = 100;
+  hcq::Expected<Buffer> cpu =
+      Runtime::create(options)->allocate({hcq::DeviceKind::CPU, 4}, 8);
+  ASSERT_FALSE(static_cast<bool>(cpu));
+  EXPECT_EQ(cpu.takeError().code(), hcq::ErrorCode::InvalidArgument);
 }

@@ -1,10 +1,9 @@
-//===- Device.cpp - The runtime's devices ---------------------------------===//
+//===- Device.cpp - The process's devices and a Runtime's session ---------===//
 //
-// Devices of a Runtime, opened at first use: host memory for CPU values and,
-// on the emulated AMD device, for AMD values too (its GPU VA is its CPU VA,
-// as under KFD); one queue per (device, queue) with its ring, pointers and
-// doorbell; the device's timeline; AMD programs shared between executables
-// with their CPU twins; CPU kernels and twins from libraries loaded once.
+// What every device shares, above its driver (Driver.h): placeholders, the
+// queue table, the program cache, synchronize and hang detection; the
+// process's table of open devices; and a Runtime's session over them: its
+// kernel libraries and twins, and the devices it uses.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,47 +27,34 @@ void builtinCopy(const uint64_t *args, uint32_t x, uint32_t, uint32_t) {
               reinterpret_cast<const char *>(args[1]) + x * bytes, bytes);
 }
 
-/// The words of a queue's ring pointers, in the order RingMemory names them.
-constexpr uint64_t POINTER_BYTES = 4 * 8;
-
 } // namespace
 
-/// The CPU twin of the builtin AMD copy kernel (lib/Target/AMD/Builtins/
-/// copy.cl): kernel arguments dst (8 bytes), src (8), element bytes (4);
-/// workgroup x copies element x.
-void builtinCopyTwin(const hcq_amd_workgroup *wg) {
-  const auto *args = static_cast<const uint8_t *>(wg->kernargs);
-  uint64_t dst, src;
-  uint32_t bytes;
-  std::memcpy(&dst, args, 8);
-  std::memcpy(&src, args + 8, 8);
-  std::memcpy(&bytes, args + 16, 4);
-  uint64_t at = uint64_t(wg->group_id[0]) * bytes;
-  std::memcpy(reinterpret_cast<char *>(dst) + at,
-              reinterpret_cast<const char *>(src) + at, bytes);
+DriverDevice::~DriverDevice() = default;
+Driver::~Driver() = default;
+
+std::string DeviceOptions::differingOption(const DeviceOptions &other) const {
+  if (ringBytes != other.ringBytes)
+    return concat("RuntimeOptions::ringBytes (", ringBytes, ", asked for ",
+                  other.ringBytes, ")");
+  if (waitTimeout != other.waitTimeout)
+    return concat("its wait timeout (RuntimeOptions::waitTimeout or "
+                  "deviceWaitTimeouts: ",
+                  int64_t(waitTimeout.count()), " ms, asked for ",
+                  int64_t(other.waitTimeout.count()), " ms)");
+  return {};
 }
 
 //===----------------------------------------------------------------------===//
-// DeviceImpl
+// Device
 //===----------------------------------------------------------------------===//
 
-DeviceImpl::DeviceImpl(RuntimeImpl &runtime, DeviceId id)
-    : runtime(runtime), id(id), name(id.str()) {
-  const RuntimeOptions &options = runtime.getOptions();
-  timeout = options.waitTimeout;
-  auto it = options.deviceWaitTimeouts.find(name);
-  if (it != options.deviceWaitTimeouts.end())
-    timeout = it->second;
-}
+Device::Device(Driver &driver, DeviceId id, DeviceOptions options,
+               std::unique_ptr<DriverDevice> impl,
+               std::shared_ptr<QueueFlags> flags)
+    : driver(driver), id(id), name(id.str()), options(options),
+      impl(std::move(impl)), flags(std::move(flags)) {}
 
-Error DeviceImpl::open() {
-  if (id.kind == DeviceKind::AMD &&
-      runtime.getOptions().amd == AMDDevice::Hardware) {
-    Expected<std::unique_ptr<kfd::Gpu>> opened = kfd::Gpu::open(id.index, name);
-    if (!opened)
-      return opened.takeError();
-    gpu = std::move(*opened);
-  }
+Error Device::open() {
   Expected<uint64_t> signal =
       getPlaceholder(PlaceholderTag::timeline_signal, 8);
   if (!signal)
@@ -81,7 +67,10 @@ Error DeviceImpl::open() {
   return Error::success();
 }
 
-DeviceImpl::~DeviceImpl() {
+Device::~Device() {
+  struct Release {
+    ~Release() { ProcessDevices::get().releaseFlags(); }
+  } release;
   // The queues' threads stop before the memory they read is freed.
   bool stuck = false;
   for (auto &[key, entry] : queues)
@@ -91,86 +80,68 @@ DeviceImpl::~DeviceImpl() {
     }
   queues.clear();
   if (stuck) {
-    runtime.abandonedQueues.store(true);
+    ProcessDevices::get().abandonedQueues.store(true);
     return;
   }
   for (auto &[address, bytes] : blocks)
-    if (gpu)
-      gpu->free(address);
-    else
-      std::free(reinterpret_cast<void *>(address));
+    impl->free(address, bytes);
 }
 
-Expected<uint64_t> DeviceImpl::allocate(uint64_t bytes, Placement placement) {
-  uint64_t limit = runtime.getOptions().maxAllocationBytes;
-  if (bytes > limit)
-    return runtimeError(name + ": an allocation of " + std::to_string(bytes) +
-                        " bytes is more than RuntimeOptions::"
-                        "maxAllocationBytes (" +
-                        std::to_string(limit) + ")");
+Expected<uint64_t> Device::allocate(uint64_t bytes, Placement placement) {
   uint64_t size = alignTo(std::max<uint64_t>(bytes, 1), 256);
   if (size < bytes)
-    return runtimeError(name + ": cannot allocate " + std::to_string(bytes) +
-                        " bytes");
-  uint64_t address;
-  if (gpu) {
-    Expected<uint64_t> allocated = gpu->allocate(size, placement);
-    if (!allocated)
-      return allocated.takeError();
-    address = *allocated;
-  } else {
-    void *p = std::aligned_alloc(256, size);
-    if (!p)
-      return runtimeError(name + ": out of memory for " + std::to_string(size) +
-                          " bytes");
-    std::memset(p, 0, size);
-    address = reinterpret_cast<uint64_t>(p);
-  }
+    return makeError(ErrorCode::OutOfMemory, name, ": cannot allocate ", bytes,
+                     " bytes");
+  Expected<uint64_t> address = impl->allocate(size, placement);
+  if (!address)
+    return address.takeError();
   std::lock_guard<std::mutex> lock(mutex);
-  blocks.emplace(address, size);
-  return address;
+  blocks.emplace(*address, size);
+  return *address;
 }
 
-void DeviceImpl::free(uint64_t address) {
+void Device::free(uint64_t address) {
+  uint64_t bytes;
   {
     std::lock_guard<std::mutex> lock(mutex);
-    if (!blocks.erase(address))
+    auto it = blocks.find(address);
+    if (it == blocks.end())
       return;
+    bytes = it->second;
+    blocks.erase(it);
   }
-  if (gpu)
-    gpu->free(address);
-  else
-    std::free(reinterpret_cast<void *>(address));
+  impl->free(address, bytes);
 }
 
-Expected<uint64_t> DeviceImpl::getPlaceholder(PlaceholderTag tag,
-                                              uint64_t bytes) {
+Expected<uint64_t> Device::getPlaceholder(PlaceholderTag tag, uint64_t bytes) {
   {
     std::lock_guard<std::mutex> lock(mutex);
     auto it = placeholders.find(tag);
     if (it != placeholders.end()) {
       auto [address, size] = it->second;
       if (bytes > size)
-        return runtimeError(
-            name + ": an executable asks for " + std::to_string(bytes) +
-            " bytes of the device's " + abi::getPlaceholderTagName(tag) +
-            ", which has " + std::to_string(size) +
-            " (another executable on the device was compiled for another "
-            "target)");
+        return makeError(ErrorCode::FailedPrecondition, name,
+                         ": an executable asks for ", bytes,
+                         " bytes of the device's ",
+                         abi::getPlaceholderTagName(tag), ", which has ", size,
+                         " (another executable on the device was compiled "
+                         "for another target)");
       return address;
     }
   }
-  // On a GPU the mailbox is its event's slot of the process's event page;
-  // elsewhere plain memory nobody reads.
-  bool mailboxSlot = tag == PlaceholderTag::event_mailbox && gpu;
-  if (mailboxSlot && bytes > 8)
-    return runtimeError(name + ": an executable asks for " +
-                        std::to_string(bytes) +
-                        " bytes of the device's event_mailbox, which has 8");
+  // Where the device has an event mailbox (a GPU's slot of the process's
+  // event page), the placeholder is it; elsewhere plain memory nobody reads.
+  std::optional<uint64_t> mailbox = tag == PlaceholderTag::event_mailbox
+                                        ? impl->getEventMailbox()
+                                        : std::nullopt;
+  if (mailbox && bytes > 8)
+    return makeError(ErrorCode::FailedPrecondition, name,
+                     ": an executable asks for ", bytes,
+                     " bytes of the device's event_mailbox, which has 8");
   // Scratch is the GPU's alone; the rest the host reads or writes.
   Expected<uint64_t> address =
-      mailboxSlot
-          ? Expected<uint64_t>(gpu->getEventMailbox())
+      mailbox
+          ? Expected<uint64_t>(*mailbox)
           : allocate(bytes, tag == PlaceholderTag::scratch ? Placement::Device
                                                            : Placement::Host);
   if (!address)
@@ -180,110 +151,65 @@ Expected<uint64_t> DeviceImpl::getPlaceholder(PlaceholderTag tag,
   if (tag == PlaceholderTag::sentinel_signal)
     word(*address).store(~uint64_t(0));
   if (tag == PlaceholderTag::timeline_signal)
-    runtime.names.add(*address, "the " + name + " timeline");
+    flags->names.add(*address, "the " + name + " timeline");
   if (tag == PlaceholderTag::sentinel_signal)
-    runtime.names.add(*address, "the " + name + " sentinel");
+    flags->names.add(*address, "the " + name + " sentinel");
   std::lock_guard<std::mutex> lock(mutex);
   placeholders.emplace(tag, std::make_pair(*address, bytes));
   return *address;
 }
 
-Expected<uint64_t> DeviceImpl::getNumber(PlaceholderTag tag) {
+Expected<uint64_t> Device::getNumber(PlaceholderTag tag) {
   if (tag != PlaceholderTag::interrupt_event)
-    return runtimeError(name + " gives no number for a " +
-                        abi::getPlaceholderTagName(tag) + " placeholder");
-  return gpu ? gpu->getEventId() : 0;
+    return makeError(ErrorCode::InvalidFile, name, " gives no number for a ",
+                     abi::getPlaceholderTagName(tag), " placeholder");
+  return impl->getInterruptEventId();
 }
 
-uint64_t DeviceImpl::getRingBytes() const {
-  return runtime.getOptions().ringBytes;
-}
-
-Expected<Queue *> DeviceImpl::getQueue(QueueName queue, PushMode mode) {
+Expected<Queue *> Device::getQueue(QueueName queue, PushMode mode) {
   std::string queueName = name + " " + queue.str();
   auto key = std::make_pair(queue.kind, queue.index);
-  {
-    std::lock_guard<std::mutex> lock(mutex);
-    auto it = queues.find(key);
-    if (it != queues.end()) {
-      if (it->second.mode != mode)
-        return runtimeError(queueName + " takes pushes of another mode");
-      return it->second.queue.get();
-    }
-  }
-  uint64_t ringBytes = getRingBytes();
-  if (ringBytes < 64 || ringBytes % 64)
-    return runtimeError("RuntimeOptions::ringBytes must be a positive "
-                        "multiple of 64, got " +
-                        std::to_string(ringBytes));
-  const RuntimeOptions &options = runtime.getOptions();
-  bool cpu = mode == PushMode::cpu && id.kind == DeviceKind::CPU;
-  bool amd = (mode == PushMode::pm4 || mode == PushMode::sdma) &&
-             id.kind == DeviceKind::AMD && options.amd != AMDDevice::None;
-  if (!cpu && !amd)
-    return runtimeError("no queue of this runtime takes a push of mode " +
-                        std::to_string(uint32_t(mode)) + " to " + queueName);
-  Expected<uint64_t> ring = allocate(ringBytes);
-  if (!ring)
-    return ring.takeError();
-  Expected<uint64_t> pointers = allocate(POINTER_BYTES);
-  if (!pointers)
-    return pointers.takeError();
-  RingMemory memory{reinterpret_cast<uint8_t *>(*ring),
-                    ringBytes,
-                    *pointers,
-                    *pointers + 8,
-                    *pointers + 16,
-                    *pointers + 24};
-  std::unique_ptr<Queue> q;
-  if (gpu) {
-    Expected<std::unique_ptr<Queue>> created = gpu->createQueue(
-        queueName, mode == PushMode::pm4, memory, timeout, runtime.queueFlags);
-    if (!created)
-      return created.takeError();
-    q = std::move(*created);
-  } else if (cpu) {
-    q = makeCPUQueue(queueName, memory, timeout, runtime.queueFlags);
-  } else {
-    q = makeEmulatedAMDQueue(queueName, mode == PushMode::pm4, memory, twins,
-                             timeout, runtime.queueFlags);
-  }
   std::lock_guard<std::mutex> lock(mutex);
-  return queues.emplace(key, DeviceQueue{mode, std::move(q)})
+  auto it = queues.find(key);
+  if (it != queues.end()) {
+    if (it->second.mode != mode)
+      return makeError(ErrorCode::InvalidFile, queueName,
+                       " takes pushes of another mode");
+    return it->second.queue.get();
+  }
+  if (!impl->takesPushMode(mode))
+    return makeError(ErrorCode::InvalidFile, "no queue of the ",
+                     driver.getName(), " driver takes a push of mode ",
+                     uint32_t(mode), " to ", queueName);
+  // The queue's memory is the device's, freed after its queues stop.
+  auto allocateForQueue = [&](uint64_t bytes,
+                              Placement placement) -> Expected<uint64_t> {
+    uint64_t size = alignTo(std::max<uint64_t>(bytes, 1), 256);
+    Expected<uint64_t> address = impl->allocate(size, placement);
+    if (address)
+      blocks.emplace(*address, size);
+    return address;
+  };
+  Expected<std::unique_ptr<Queue>> created =
+      impl->createQueue(queueName, mode, options, flags, allocateForQueue);
+  if (!created)
+    return created.takeError();
+  return queues.emplace(key, DeviceQueue{mode, std::move(*created)})
       .first->second.queue.get();
 }
 
-Expected<uint64_t> DeviceImpl::loadProgram(const Kernel &kernel,
-                                           const amd::KernelInfo &info) {
-  // The GPU runs the code object itself: it must be built for it.
-  if (gpu) {
-    std::optional<amd::Target> built = amd::lookupTargetByMach(info.mach);
-    std::string builtFor =
-        built ? std::string(built->name)
-              : "EF_AMDGPU_MACH 0x" + toHex(info.mach, /*upper=*/true);
-    if (builtFor != gpu->getTargetName())
-      return runtimeError("AMD kernel " + kernel.name + " was compiled for " +
-                          builtFor + ", and " + name + " is a " +
-                          gpu->getTargetName());
-    // gfx11 scratch is laid out per shader engine for at most the target's
-    // (amd::Target::scratchShaderEngines).
-    unsigned engines = gpu->getNode().shaderEngines();
-    if (info.privateSegmentBytes && !built->isGfx9() &&
-        engines > built->scratchShaderEngines)
-      return runtimeError("AMD kernel " + kernel.name +
-                          " uses scratch laid "
-                          "out for at most " +
-                          std::to_string(built->scratchShaderEngines) +
-                          " shader engines, and " + name + " has " +
-                          std::to_string(engines));
-  }
-  // The emulated device runs the kernel's CPU twin instead.
-  std::optional<TwinProgram> program;
-  if (!gpu) {
-    Expected<hcq_amd_twin> twin = runtime.findTwin(kernel);
-    if (!twin)
-      return twin.takeError();
-    program = TwinProgram::of(*twin, kernel.name, info);
+Expected<uint64_t>
+Device::loadProgram(const Kernel &kernel, const amd::KernelInfo &info,
+                    const std::function<Expected<hcq_amd_twin>()> &findTwin) {
+  if (Error e = impl->checkProgram(kernel, info))
+    return std::move(e);
+  // Where programs run as CPU twins, the twin is found before any memory.
+  hcq_amd_twin twin = nullptr;
+  if (impl->runsTwins()) {
+    Expected<hcq_amd_twin> found = findTwin();
+    if (!found)
+      return found.takeError();
+    twin = *found;
   }
   uint64_t address;
   {
@@ -300,52 +226,59 @@ Expected<uint64_t> DeviceImpl::loadProgram(const Kernel &kernel,
       std::memcpy(reinterpret_cast<void *>(*a), info.image.data(),
                   info.image.size());
       lock.lock();
-      address = programs.emplace(info.image, *a).first->second;
+      auto [at, inserted] = programs.emplace(info.image, *a);
+      address = at->second;
+      if (!inserted) { // another thread loaded it meanwhile
+        lock.unlock();
+        free(*a);
+      }
     }
   }
-  if (program)
-    twins->add(address + info.entryOffset, std::move(*program));
+  if (impl->runsTwins())
+    impl->addTwin(address + info.entryOffset, kernel, info, twin);
   return address;
 }
 
-Error DeviceImpl::synchronize() {
+Error Device::synchronize() {
   // The timeline reaches its host value - 1 (the last finalizer of every
   // run stored it); a queue that failed stops the wait.
   std::atomic<uint64_t> &timeline = word(timelineSignal);
   uint64_t target = word(timelineValue).load() - 1;
+  std::chrono::milliseconds timeout = getTimeout();
   auto waitForTimeline = [&]() -> Error {
     if (waitUntil(
             [&] {
               return timeline.load() >= target ||
-                     runtime.flags.error.load(std::memory_order_acquire);
+                     flags->error.load(std::memory_order_acquire);
             },
             timeline, timeout, getInterrupts()))
       return Error::success();
-    return runtimeError("synchronize: the " + name + " timeline stays at " +
-                        std::to_string(timeline.load()) + ", below " +
-                        std::to_string(target));
+    return makeError(ErrorCode::DeadlineExceeded, "synchronize: the ", name,
+                     " timeline stays at ", timeline.load(), ", below ",
+                     target);
   };
   // A GPU's queues drain by themselves, and the timeline store raises the
   // interrupt the wait sleeps on: on a GPU that wait comes first, so the
   // queues have (nearly) drained when they are looked at.
   std::vector<Queue *> all;
   forEachQueue([&](Queue &q) { all.push_back(&q); });
+  bool hardware = impl->isHardware();
   // A GPU queue that stops does not start again by itself (a driver resets
   // it): it is dead from then on, so every later run and wait fails at once
   // with its fault instead of waiting out the timeout again.
   auto stuck = [&](Queue &queue) {
     std::string what = queue.describeRunning() + " has not finished after " +
                        std::to_string(queue.waitTimeout().count()) + " ms";
-    if (gpu && !queue.isDead()) {
+    if (hardware && !queue.isDead()) {
       queue.reportStopped(what + " (the GPU's queues are stopped)");
       // The GPU's other queues may wait for it forever: all of them stop
       // before any memory they use is freed.
       for (Queue *other : all)
         other->halt();
     }
-    return runtimeError(queue.getName() + ": " + what);
+    return makeError(ErrorCode::DeadlineExceeded, queue.getName(), ": ", what);
   };
-  if (gpu) {
+  if (hardware) {
     if (Error e = waitForTimeline()) {
       // A queue that has not got through its work names the hang better.
       for (Queue *queue : all)
@@ -365,6 +298,68 @@ Error DeviceImpl::synchronize() {
 }
 
 //===----------------------------------------------------------------------===//
+// ProcessDevices
+//===----------------------------------------------------------------------===//
+
+ProcessDevices &ProcessDevices::get() {
+  // Never destroyed: queue threads left running in a stuck kernel, and
+  // Runtimes destroyed by other static destructors, may still reach it.
+  static ProcessDevices *devices = new ProcessDevices;
+  return *devices;
+}
+
+std::shared_ptr<QueueFlags> ProcessDevices::acquireFlags() {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (!flags)
+    flags = std::make_shared<QueueFlags>();
+  ++flagsUsers;
+  return flags;
+}
+
+void ProcessDevices::releaseFlags() {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (--flagsUsers == 0)
+    flags.reset();
+}
+
+Expected<std::shared_ptr<Device>>
+ProcessDevices::open(Driver &driver, DeviceId id,
+                     const DeviceOptions &options) {
+  // Declared before the lock: a device whose last owner this turns out to
+  // be is destroyed after it is released (its destructor takes it).
+  std::shared_ptr<Device> device;
+  std::unique_lock<std::mutex> lock(mutex);
+  std::weak_ptr<Device> &slot =
+      devices[std::make_pair(std::string(driver.getName()), id)];
+  if ((device = slot.lock())) {
+    std::string differs = device->getOptions().differingOption(options);
+    if (!differs.empty())
+      return makeError(ErrorCode::FailedPrecondition, id.str(), " (",
+                       driver.getName(),
+                       ") is open in this process with another ", differs,
+                       ": every Runtime using a device must agree on it");
+    return device;
+  }
+  if (Error e = driver.verifyOptions(options))
+    return std::move(e);
+  Expected<std::unique_ptr<DriverDevice>> impl =
+      driver.createDevice(id, options);
+  if (!impl)
+    return impl.takeError();
+  // The caller (a Runtime) holds the flags: they are the current ones.
+  ++flagsUsers;
+  device =
+      std::make_shared<Device>(driver, id, options, std::move(*impl), flags);
+  if (Error e = device->open()) {
+    lock.unlock();
+    device.reset();
+    return std::move(e);
+  }
+  slot = device;
+  return device;
+}
+
+//===----------------------------------------------------------------------===//
 // RuntimeImpl
 //===----------------------------------------------------------------------===//
 
@@ -372,33 +367,74 @@ std::shared_ptr<Runtime> Runtime::create(RuntimeOptions options) {
   return std::make_shared<RuntimeImpl>(std::move(options));
 }
 
+RuntimeImpl::RuntimeImpl(RuntimeOptions options)
+    : Runtime(std::move(options)), mutex(ProcessDevices::get().submitMutex),
+      queueFlags(ProcessDevices::get().acquireFlags()), flags(*queueFlags),
+      names(queueFlags->names) {}
+
 RuntimeImpl::~RuntimeImpl() {
-  // Queue threads run library code: they stop before the libraries go, and
-  // a queue left running in a kernel keeps them.
+  // Queue threads run library code: every executable of this Runtime has
+  // finished (each waits for its work as it goes) before the libraries go,
+  // and a queue left running in a kernel keeps them.
   devices.clear();
-  if (abandonedQueues.load())
+  ProcessDevices::get().releaseFlags();
+  if (ProcessDevices::get().abandonedQueues.load())
     return;
   for (auto &[path, handle] : libraries)
     dlclose(handle);
 }
 
-Expected<DeviceImpl *> RuntimeImpl::getDevice(DeviceId id) {
+Expected<Driver *> RuntimeImpl::driverFor(DeviceId id) const {
+  switch (id.kind) {
+  case DeviceKind::CPU:
+    return lookupDriver("cpu");
+  case DeviceKind::AMD:
+    switch (options.amd) {
+    case AMDDevice::None:
+      return makeError(ErrorCode::Unavailable, "the executable uses ", id.str(),
+                       ", and no AMD device was chosen (RuntimeOptions::amd; "
+                       "hcq-run --amd=emulated or --amd=hardware)");
+    case AMDDevice::Emulated:
+      return lookupDriver("amd-emulated");
+    case AMDDevice::Hardware:
+      return lookupDriver("amd-kfd");
+    }
+    break;
+  default:
+    break;
+  }
+  return makeError(ErrorCode::Unavailable, "this runtime has no ", id.str(),
+                   " device");
+}
+
+DeviceOptions RuntimeImpl::deviceOptions(DeviceId id) const {
+  DeviceOptions device;
+  device.ringBytes = options.ringBytes;
+  device.waitTimeout = options.waitTimeout;
+  auto it = options.deviceWaitTimeouts.find(id.str());
+  if (it != options.deviceWaitTimeouts.end())
+    device.waitTimeout = it->second;
+  return device;
+}
+
+Expected<Device *> RuntimeImpl::getDevice(DeviceId id) {
   std::lock_guard<std::mutex> lock(devicesMutex);
   auto it = devices.find(id);
   if (it != devices.end())
     return it->second.get();
-  if (id.kind == DeviceKind::AMD && options.amd == AMDDevice::None)
-    return runtimeError(
-        "the executable uses " + id.str() +
-        ", and no AMD device was chosen (RuntimeOptions::amd; hcq-run "
-        "--amd=emulated or --amd=hardware)");
-  if (id.kind != DeviceKind::AMD && id.kind != DeviceKind::CPU)
-    return runtimeError("this runtime has no " + id.str() + " device");
-  auto device = std::make_unique<DeviceImpl>(*this, id);
-  if (Error e = device->open())
-    return std::move(e);
+  Expected<Driver *> driver = driverFor(id);
+  if (!driver)
+    return driver.takeError();
+  Expected<std::shared_ptr<Device>> device =
+      ProcessDevices::get().open(**driver, id, deviceOptions(id));
+  if (!device)
+    return device.takeError();
+  // The process has one set of flags at a time, and this Runtime holds it.
+  if (&(*device)->getFlags() != &flags)
+    return makeError(ErrorCode::Internal, id.str(),
+                     " reports to another runtime's queue flags");
   order.push_back(id);
-  return devices.emplace(id, std::move(device)).first->second.get();
+  return devices.emplace(id, std::move(*device)).first->second.get();
 }
 
 std::vector<DeviceId> RuntimeImpl::openDevices() const {
@@ -406,15 +442,25 @@ std::vector<DeviceId> RuntimeImpl::openDevices() const {
   return order;
 }
 
+Expected<uint64_t> RuntimeImpl::allocateOn(Device &device, uint64_t bytes,
+                                           Placement placement) {
+  uint64_t limit = options.maxAllocationBytes;
+  if (bytes > limit)
+    return makeError(
+        ErrorCode::OutOfMemory, device.getName(), ": an allocation of ", bytes,
+        " bytes is more than RuntimeOptions::maxAllocationBytes (", limit, ")");
+  return device.allocate(bytes, placement);
+}
+
 Expected<uint64_t> RuntimeImpl::allocateMemory(DeviceId id, uint64_t bytes) {
-  Expected<DeviceImpl *> device = getDevice(id);
+  Expected<Device *> device = getDevice(id);
   if (!device)
     return device.takeError();
-  return (*device)->allocate(bytes);
+  return allocateOn(**device, bytes, Placement::Host);
 }
 
 void RuntimeImpl::freeMemory(DeviceId id, uint64_t address) {
-  Expected<DeviceImpl *> device = getDevice(id);
+  Expected<Device *> device = getDevice(id);
   if (!device) {
     consumeError(device.takeError());
     return;
@@ -433,9 +479,9 @@ Error RuntimeImpl::synchronize() {
   return synchronizeLocked();
 }
 
-std::vector<DeviceImpl *> RuntimeImpl::openDeviceList() {
+std::vector<Device *> RuntimeImpl::openDeviceList() {
   std::lock_guard<std::mutex> lock(devicesMutex);
-  std::vector<DeviceImpl *> open;
+  std::vector<Device *> open;
   for (DeviceId id : order)
     open.push_back(devices[id].get());
   return open;
@@ -445,33 +491,41 @@ Error RuntimeImpl::synchronizeLocked() {
   return synchronizeDevices(openDeviceList());
 }
 
-Error RuntimeImpl::synchronizeDevices(Span<DeviceImpl *const> devices) {
-  for (DeviceImpl *device : devices)
+Error RuntimeImpl::synchronizeDevices(Span<Device *const> devices) {
+  for (Device *device : devices)
     if (Error e = device->synchronize())
-      return hang(toString(std::move(e)));
+      return hang(std::move(e));
   return takeQueueError();
 }
 
+Error RuntimeImpl::hang(Error e) {
+  if (Error queueError = takeQueueError())
+    return queueError;
+  return prependContext("hang detected: ", std::move(e));
+}
+
 Error RuntimeImpl::hang(const std::string &what) {
-  if (Error e = takeQueueError())
-    return e;
-  return runtimeError("hang detected: " + what);
+  return hang(makeError(ErrorCode::DeadlineExceeded, what));
 }
 
 Error RuntimeImpl::takeQueueError() {
   if (!flags.error.exchange(false))
     return Error::success();
   std::string first;
+  ErrorCode code = ErrorCode::DeadlineExceeded;
   bool fault = false;
-  std::vector<DeviceImpl *> open = openDeviceList();
-  for (DeviceImpl *device : open)
+  std::vector<Device *> open = openDeviceList();
+  for (Device *device : open)
     device->forEachQueue([&](Queue &queue) {
       std::string error = queue.takeError();
       if (queue.isDead()) {
         flags.error.store(true);
-        if (!fault)
+        if (!fault) {
           first = (queue.isStopped() ? "hang detected: " : "device fault: ") +
                   error;
+          code = queue.isStopped() ? ErrorCode::DeadlineExceeded
+                                   : ErrorCode::DeviceFault;
+        }
         fault = true;
       } else if (!error.empty() && first.empty()) {
         first = "hang detected: " + error;
@@ -479,13 +533,13 @@ Error RuntimeImpl::takeQueueError() {
     });
   if (first.empty())
     return Error::success();
-  return runtimeError(first);
+  return Error::failure(code, first);
 }
 
 bool RuntimeImpl::stopQueues(const std::string &why) {
-  std::vector<DeviceImpl *> open = openDeviceList();
+  std::vector<Device *> open = openDeviceList();
   bool reported = false;
-  for (DeviceImpl *device : open)
+  for (Device *device : open)
     device->forEachQueue([&](Queue &queue) {
       if (!reported)
         queue.reportFault(why);
@@ -494,7 +548,7 @@ bool RuntimeImpl::stopQueues(const std::string &why) {
   flags.fault.store(true, std::memory_order_release);
   flags.error.store(true, std::memory_order_release);
   bool stopped = true;
-  for (DeviceImpl *device : open)
+  for (Device *device : open)
     device->forEachQueue(
         [&](Queue &queue) { stopped = queue.waitIdle() && stopped; });
   return stopped;
@@ -523,7 +577,8 @@ Expected<void *> RuntimeImpl::openLibrary(const std::string &path) {
     handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle) {
     libraries.erase(it);
-    return runtimeError("cannot load " + path + ": " + dlerror() + tried);
+    return makeError(ErrorCode::Unavailable, "cannot load ", path, ": ",
+                     dlerror(), tried);
   }
   return it->second = handle;
 }
@@ -531,8 +586,8 @@ Expected<void *> RuntimeImpl::openLibrary(const std::string &path) {
 Expected<uint64_t> RuntimeImpl::getHostFunction(const Kernel &kernel) {
   if (kernel.target == KernelTarget::builtin) {
     if (kernel.symbol != abi::BUILTIN_COPY_KERNEL)
-      return runtimeError("kernel " + kernel.name + ": no builtin '" +
-                          kernel.symbol + "' in this runtime");
+      return makeError(ErrorCode::Unavailable, "kernel ", kernel.name,
+                       ": no builtin '", kernel.symbol, "' in this runtime");
     return reinterpret_cast<uint64_t>(&builtinCopy);
   }
   auto registered = options.cpuKernels.find(kernel.symbol);
@@ -542,14 +597,15 @@ Expected<uint64_t> RuntimeImpl::getHostFunction(const Kernel &kernel) {
     return symbol;
   }
   if (kernel.library.empty())
-    return runtimeError("kernel " + kernel.name + " has no library");
+    return makeError(ErrorCode::InvalidFile, "kernel ", kernel.name,
+                     " has no library");
   Expected<void *> handle = openLibrary(kernel.library);
   if (!handle)
     return handle.takeError();
   void *symbol = dlsym(*handle, kernel.symbol.c_str());
   if (!symbol)
-    return runtimeError("no symbol '" + kernel.symbol + "' in " +
-                        kernel.library);
+    return makeError(ErrorCode::Unavailable, "no symbol '", kernel.symbol,
+                     "' in ", kernel.library);
   // For reports of a kernel that does not return.
   names.add(reinterpret_cast<uint64_t>(symbol),
             "@" + kernel.name + " (" + kernel.symbol + ")");
@@ -560,8 +616,9 @@ Expected<hcq_amd_twin> RuntimeImpl::findTwin(const Kernel &kernel) {
   auto it = options.amdTwins.find(kernel.symbol);
   if (it != options.amdTwins.end())
     return it->second;
+  // The builtin copy kernel's twin is the driver's own.
   if (kernel.symbol == amd::BUILTIN_COPY_SYMBOL)
-    return &builtinCopyTwin;
+    return hcq_amd_twin(nullptr);
   std::string symbol = "hcq_twin_" + kernel.symbol;
   for (const std::string &library : options.twinLibraries) {
     Expected<void *> handle = openLibrary(library);
@@ -570,11 +627,10 @@ Expected<hcq_amd_twin> RuntimeImpl::findTwin(const Kernel &kernel) {
     if (void *twin = dlsym(*handle, symbol.c_str()))
       return reinterpret_cast<hcq_amd_twin>(twin);
   }
-  return runtimeError("AMD kernel " + kernel.name +
-                      " has no CPU twin for the emulated device: register '" +
-                      kernel.symbol +
-                      "' in RuntimeOptions::amdTwins or define " + symbol +
-                      " in a twin library");
+  return makeError(ErrorCode::Unavailable, "AMD kernel ", kernel.name,
+                   " has no CPU twin for the emulated device: register '",
+                   kernel.symbol, "' in RuntimeOptions::amdTwins or define ",
+                   symbol, " in a twin library");
 }
 
 //===----------------------------------------------------------------------===//

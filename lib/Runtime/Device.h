@@ -1,17 +1,23 @@
-//===- Device.h - The runtime's devices (internal) --------------*- C++ -*-===//
+//===- Device.h - The process's devices and a Runtime's session -*- C++ -*-===//
 //
-// A Runtime's devices: each owns its memory, its device-scoped placeholders
-// (timeline signal and value, sentinel, scratch), its queues (ring,
-// pointers, doorbell and the thread draining them; one per (device, queue)
-// for the whole process) and, on the emulated AMD device, its loaded
-// programs and their CPU twins. Internal to lib/Runtime.
+// A process has one Device per physical device (CPU:0, AMD:1 on a driver),
+// created at its first use by any Runtime and shared by every Runtime using
+// it, as the seed keeps one device object per GPU and as the kernel driver
+// demands (one KFD process, one acquired VM per GPU). A Device owns what
+// every kind shares: its device-scoped placeholders (timeline signal and
+// value, sentinel, scratch), its queue table, its program cache, synchronize
+// and hang detection; its driver (Driver.h) does the rest. A Runtime
+// (RuntimeImpl) is a session over the devices it uses: its options, its
+// kernel libraries and twins, its executables. Work of two Runtimes on one
+// device is ordered by that device's timeline, as work of two executables
+// of one Runtime is. Internal to lib/Runtime.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef HCQ_LIB_RUNTIME_DEVICE_H
 #define HCQ_LIB_RUNTIME_DEVICE_H
 
-#include "KFD.h"
+#include "Driver.h"
 #include "Queues.h"
 
 #include "HCQ/Runtime/Runtime.h"
@@ -22,18 +28,21 @@
 
 namespace hcq::runtime {
 
-class RuntimeImpl;
-
-class DeviceImpl {
+/// One physical device of the process.
+class Device {
 public:
-  DeviceImpl(RuntimeImpl &runtime, DeviceId id);
+  Device(Driver &driver, DeviceId id, DeviceOptions options,
+         std::unique_ptr<DriverDevice> impl, std::shared_ptr<QueueFlags> flags);
   /// Stops the queues' threads, then frees the memory they read. A queue
   /// stuck in a kernel is left running, and the memory with it.
-  ~DeviceImpl();
+  ~Device();
 
   DeviceId getId() const { return id; }
   const std::string &getName() const { return name; }
-  std::chrono::milliseconds getTimeout() const { return timeout; }
+  const Driver &getDriver() const { return driver; }
+  const DeviceOptions &getOptions() const { return options; }
+  std::chrono::milliseconds getTimeout() const { return options.waitTimeout; }
+  QueueFlags &getFlags() const { return *flags; }
 
   /// `bytes` of memory for `placement`, 256-byte aligned (programs need it:
   /// COMPUTE_PGM_LO holds address >> 8); zeroed, except Placement::Device
@@ -50,16 +59,12 @@ public:
   /// its interrupt event's id (0 on devices no host sleeps on).
   Expected<uint64_t> getNumber(PlaceholderTag tag);
   /// What host waits on this device's timeline may sleep on, or null.
-  InterruptWait *getInterrupts() const { return gpu.get(); }
-  /// Opens the device (the GPU, for a hardware AMD device) and makes its
-  /// timeline: it exists from the start, so synchronize needs no
-  /// executable. Called once, before the device is shared.
+  InterruptWait *getInterrupts() const { return impl->getInterrupts(); }
+  /// Makes the device's timeline: it exists from the start, so synchronize
+  /// needs no executable. Called once, before the device is shared.
   Error open();
-  /// GPU clock ticks as CLOCK_MONOTONIC nanoseconds (the emulated and CPU
-  /// devices count those already).
-  uint64_t toHostNs(uint64_t ticks) {
-    return gpu ? gpu->toHostNs(ticks) : ticks;
-  }
+  /// Device clock ticks as CLOCK_MONOTONIC nanoseconds.
+  uint64_t toHostNs(uint64_t ticks) { return impl->toHostNs(ticks); }
   /// The device's timeline signal and host timeline value (addresses).
   uint64_t getTimelineSignal() const { return timelineSignal; }
   uint64_t getTimelineValue() const { return timelineValue; }
@@ -68,12 +73,14 @@ public:
   /// be the queue's.
   Expected<Queue *> getQueue(QueueName queue, PushMode mode);
   /// Bytes of each queue's ring.
-  uint64_t getRingBytes() const;
+  uint64_t getRingBytes() const { return options.ringBytes; }
 
   /// Memory holding `info.image` on this device, shared by every executable
-  /// loading the same image; `kernel`'s twin is registered at its entry.
-  Expected<uint64_t> loadProgram(const Kernel &kernel,
-                                 const amd::KernelInfo &info);
+  /// of every Runtime loading the same image. Where programs run as CPU
+  /// twins, `findTwin` gives `kernel`'s (the first load's stays).
+  Expected<uint64_t>
+  loadProgram(const Kernel &kernel, const amd::KernelInfo &info,
+              const std::function<Expected<hcq_amd_twin>()> &findTwin);
 
   /// Waits until every queue has executed what was pushed to it and the
   /// timeline has reached its host value - 1 (the last finalizer of every
@@ -88,13 +95,13 @@ public:
   }
 
 private:
-  RuntimeImpl &runtime;
+  Driver &driver;
   DeviceId id;
   std::string name;
-  std::chrono::milliseconds timeout;
+  DeviceOptions options;
+  std::unique_ptr<DriverDevice> impl;
+  std::shared_ptr<QueueFlags> flags;
   uint64_t timelineSignal = 0, timelineValue = 0;
-  /// The GPU behind a hardware AMD device; its memory and queues.
-  std::unique_ptr<kfd::Gpu> gpu;
 
   std::mutex mutex;                    // everything below
   std::map<uint64_t, uint64_t> blocks; // address -> bytes
@@ -105,12 +112,48 @@ private:
   };
   std::map<std::pair<QueueKind, uint32_t>, DeviceQueue> queues;
   std::map<std::vector<uint8_t>, uint64_t> programs; // by image
-  std::shared_ptr<TwinMap> twins = std::make_shared<TwinMap>();
+};
+
+/// The process's devices: each opened at its first use, shared by every
+/// Runtime using it, and closed when the last one lets it go (a GPU's
+/// process-wide kernel-driver state stays: Drivers/AMDKFD).
+class ProcessDevices {
+public:
+  static ProcessDevices &get();
+
+  /// Device `id` of `driver`, opened with `options` unless it is open; open
+  /// with other options, it is refused (FailedPrecondition) naming the
+  /// option.
+  Expected<std::shared_ptr<Device>> open(Driver &driver, DeviceId id,
+                                         const DeviceOptions &options);
+  /// What the queues of every open device share (their fault and error
+  /// flags, their address names): a fault on one device stops them all, as
+  /// in one GPU process. Each Device and Runtime holds it from acquire to
+  /// release; once none does it is made anew, so a process whose devices
+  /// all closed starts clean (a stuck queue left running keeps the old one
+  /// alive without holding it here).
+  std::shared_ptr<QueueFlags> acquireFlags();
+  void releaseFlags();
+
+  /// Held by every run, load, synchronize and unload of every Runtime: the
+  /// host's side of the devices (timeline values, inputs tables, rings' put
+  /// pointers) is written by one thread at a time. Recursive, so a host
+  /// call may run another executable.
+  std::recursive_mutex submitMutex;
+  /// Set when a stuck queue was left running (Queue::stop): its device's
+  /// memory and every Runtime's libraries then stay as they are.
+  std::atomic<bool> abandonedQueues{false};
+
+private:
+  std::mutex mutex; // everything below
+  std::map<std::pair<std::string, DeviceId>, std::weak_ptr<Device>> devices;
+  std::shared_ptr<QueueFlags> flags;
+  unsigned flagsUsers = 0;
 };
 
 class RuntimeImpl : public Runtime {
 public:
-  explicit RuntimeImpl(RuntimeOptions options) : Runtime(std::move(options)) {}
+  explicit RuntimeImpl(RuntimeOptions options);
   ~RuntimeImpl() override;
 
   Expected<std::unique_ptr<LoadedExecutable>>
@@ -119,13 +162,13 @@ public:
   std::vector<DeviceId> openDevices() const override;
 
   /// `id`, opened at its first request.
-  Expected<DeviceImpl *> getDevice(DeviceId id);
+  Expected<Device *> getDevice(DeviceId id);
 
   /// The address of a CPU kernel's function (its library loaded once).
   Expected<uint64_t> getHostFunction(const Kernel &kernel);
   /// The CPU twin of AMD `kernel`: RuntimeOptions::amdTwins by symbol, else
-  /// the runtime's own for the builtin copy kernel, else `hcq_twin_<symbol>`
-  /// in the first twin library defining it.
+  /// null for the builtin copy kernel (the driver has its own), else
+  /// `hcq_twin_<symbol>` in the first twin library defining it.
   Expected<hcq_amd_twin> findTwin(const Kernel &kernel);
 
   /// The first error a queue reported, if any. Hangs are reported once; a
@@ -140,22 +183,22 @@ public:
   Error synchronizeLocked();
   /// Waits for `devices`; a wait that times out is reported as the queues'
   /// own error when they have one, else as a hang.
-  Error synchronizeDevices(Span<DeviceImpl *const> devices);
+  Error synchronizeDevices(Span<Device *const> devices);
   /// A host-side wait timed out: a queue's own report names the cause better
   /// than `what`, when there is one.
   Error hang(const std::string &what);
+  Error hang(Error e);
+  /// `bytes` on `device` for `placement`, unless that is more than
+  /// RuntimeOptions::maxAllocationBytes: a file or a caller asking for more
+  /// is refused by name instead of exhausting the host.
+  Expected<uint64_t> allocateOn(Device &device, uint64_t bytes,
+                                Placement placement);
 
-  /// Held by every run, load, synchronize and unload: the runtime's host
-  /// state (timeline values, inputs tables, rings' put pointers) is
-  /// written by one thread at a time. Recursive, so a host call may run
-  /// another executable.
-  std::recursive_mutex mutex;
-  std::shared_ptr<QueueFlags> queueFlags = std::make_shared<QueueFlags>();
-  QueueFlags &flags = *queueFlags;
-  AddressNames &names = queueFlags->names;
-  /// Set when a stuck queue was left running (Queue::stop): its device's
-  /// memory and the runtime's libraries then stay as they are.
-  std::atomic<bool> abandonedQueues{false};
+  /// The process's submission lock (ProcessDevices::submitMutex).
+  std::recursive_mutex &mutex;
+  std::shared_ptr<QueueFlags> queueFlags;
+  QueueFlags &flags;
+  AddressNames &names;
 
 protected:
   Expected<uint64_t> allocateMemory(DeviceId device, uint64_t bytes) override;
@@ -163,11 +206,15 @@ protected:
 
 private:
   Expected<void *> openLibrary(const std::string &path);
+  /// The driver of device `id`'s kind, as the options choose it.
+  Expected<Driver *> driverFor(DeviceId id) const;
+  /// What devices this Runtime opens are created with (for `id`).
+  DeviceOptions deviceOptions(DeviceId id) const;
   /// The open devices, in the order they opened.
-  std::vector<DeviceImpl *> openDeviceList();
+  std::vector<Device *> openDeviceList();
 
   mutable std::mutex devicesMutex;
-  std::map<DeviceId, std::unique_ptr<DeviceImpl>> devices;
+  std::map<DeviceId, std::shared_ptr<Device>> devices;
   std::vector<DeviceId> order;
   std::mutex librariesMutex;
   std::map<std::string, void *> libraries; // by path

@@ -84,22 +84,28 @@ std::string Queue::nameOf(uint64_t address, std::string otherwise) const {
 
 Error Queue::waitForRoom(uint64_t put, uint64_t units, uint64_t capacity,
                          const char *reader) {
-  if (waitUntil(
-          [&] {
-            return put + units - rptr.load(std::memory_order_acquire) <=
-                   capacity;
-          },
-          rptr, timeout))
+  if (waitUntil([&] { return put + units - readPointer() <= capacity; }, rptr,
+                timeout))
     return Error::success();
-  return runtimeError(name + ": " + reader + " left no room in its ring for " +
-                      std::to_string(timeout.count()) + " ms");
+  return makeError(ErrorCode::DeadlineExceeded, name, ": ", reader,
+                   " left no room in its ring for ", int64_t(timeout.count()),
+                   " ms");
 }
 
 void Queue::publish(uint64_t put, std::atomic<uint64_t> *doorbell) {
   putPointer.store(put, std::memory_order_relaxed);
-  wptr.store(put, std::memory_order_seq_cst);
+  wptr.store(put, std::memory_order_release);
+  // The write pointer is visible before the doorbell rings and before a
+  // sleeping thread is looked for (it looks at the write pointer after
+  // announcing its sleep). A fence, not a seq_cst store: on x86 that is an
+  // xchg, a locked read-modify-write, which on uncached memory (the GTT
+  // write pointer, the MMIO doorbell) is a bus lock, fatal under
+  // split_lock_detect=fatal. The doorbell is then a plain store, as the
+  // kernel rings it after a barrier [kfd_kernel_queue.c kq_submit_packet:
+  // the wptr write, then write_kernel_doorbell64].
+  std::atomic_thread_fence(std::memory_order_seq_cst);
   if (doorbell)
-    doorbell->store(put, std::memory_order_seq_cst);
+    doorbell->store(put, std::memory_order_release);
   wakeIfSleeping();
 }
 

@@ -1,16 +1,14 @@
 //===- Queues.h - The runtime's device queues (internal) --------*- C++ -*-===//
 //
-// A queue is a ring the host pushes into and a thread standing in for the
-// device that drains it: the CPU device's worker (CPUQueue.cpp) or the
-// emulated AMD command processor (AMDQueue.cpp). Both sleep on a futex when
-// idle and are woken at most once per push. Internal to lib/Runtime.
+// A queue is a ring the host pushes into and what drains it: the CPU
+// device's worker thread (Drivers/CPU), the emulated AMD command processor's
+// (Drivers/AMDEmulated), or a GPU (Drivers/AMDKFD). Threads sleep on a futex
+// when idle and are woken at most once per push. Internal to lib/Runtime.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef HCQ_LIB_RUNTIME_QUEUES_H
 #define HCQ_LIB_RUNTIME_QUEUES_H
-
-#include "CommandProcessor.h"
 
 #include "HCQ/Base/Device.h"
 #include "HCQ/Runtime/Executable.h"
@@ -173,10 +171,14 @@ public:
   /// Copies `bytes` from `source` into the ring in the queue's way and
   /// publishes them.
   virtual Error push(const uint8_t *source, uint64_t bytes) = 0;
-  /// Whether everything pushed so far has been executed.
+  /// Whether everything pushed so far has been read.
   bool idle() const {
-    return rptr.load(std::memory_order_acquire) ==
-           wptr.load(std::memory_order_acquire);
+    return readPointer() == wptr.load(std::memory_order_acquire);
+  }
+  /// How far the reader has got, in the units of the write pointer: a lower
+  /// bound where the reader reports it coarsely (a GPU's compute queue).
+  virtual uint64_t readPointer() const {
+    return rptr.load(std::memory_order_acquire);
   }
 
   /// Records the queue's first error; the run reports it from its next
@@ -272,13 +274,19 @@ private:
   std::string error;
 };
 
-/// The CPU device's queue: a ring of 64-byte entries (docs/cpu-queue.md),
-/// the futex in the doorbell word.
-std::unique_ptr<Queue> makeCPUQueue(std::string name, const RingMemory &memory,
-                                    std::chrono::milliseconds timeout,
-                                    std::shared_ptr<QueueFlags> flags);
-/// The CPU entry function `id` (cpu::HostFunction), or 0.
+/// The CPU entry function `id` (cpu::HostFunction), or 0 (Drivers/CPU).
 uint64_t cpuEntryFunction(uint32_t id);
+
+/// The smallest ring KFD runs as asked: a smaller one is silently run as
+/// this size [Linux amdkfd kfd_chardev.c set_queue_properties_from_user,
+/// KFD_MIN_QUEUE_RING_SIZE], so the host's idea of where the ring wraps
+/// would be wrong; the runtime refuses it instead.
+constexpr uint64_t AMD_MIN_RING_BYTES = 1024;
+/// Checks RuntimeOptions::ringBytes for an AMD queue: a power of two (KFD
+/// refuses others with EINVAL [set_queue_properties_from_user]) of at least
+/// AMD_MIN_RING_BYTES, and a 32-bit size [kfd_ioctl_create_queue_args
+/// ring_size].
+Error verifyAMDRingBytes(uint64_t ringBytes);
 
 /// The host side of an AMD queue, the KFD user-mode queue protocol
 /// (AMD-FACTS.md §3a): the PM4 compute ring takes one INDIRECT_BUFFER packet
@@ -288,50 +296,26 @@ uint64_t cpuEntryFunction(uint32_t id);
 /// subclass's: the emulated command processor's thread, or the GPU.
 class AMDRing : public Queue {
 public:
+  /// `reservedUnits` of the ring are never filled: a reader whose pointer
+  /// wraps at the ring's size would read a full ring as an empty one. Each
+  /// PM4 push is padded with NOPs to a multiple of `pm4AlignDwords`: a CP
+  /// that reports its read pointer only at block boundaries then reports
+  /// the end of every push it finished.
   AMDRing(std::string name, bool pm4, const RingMemory &memory,
-          std::chrono::milliseconds timeout, std::shared_ptr<QueueFlags> flags);
+          std::chrono::milliseconds timeout, std::shared_ptr<QueueFlags> flags,
+          uint64_t reservedUnits = 0, uint64_t pm4AlignDwords = 1);
   Error push(const uint8_t *source, uint64_t bytes) override;
 
 protected:
   const bool isPM4;
 
 private:
+  const uint64_t reservedUnits, pm4AlignDwords;
   Error pushPM4(const uint8_t *source, uint64_t dwords);
   Error pushSDMA(const uint8_t *source, uint64_t bytes);
 
   std::atomic<uint64_t> &doorbell;
 };
-
-/// The twins of a device's loaded programs by entry address. Executables
-/// loading later add to it while command processors look up in it; an
-/// entry, once added, stays as it is for the map's life (a program's memory
-/// is never reused), so a found entry may be read without the lock.
-class TwinMap {
-public:
-  void add(uint64_t entry, TwinProgram program) {
-    std::unique_lock<std::shared_mutex> lock(mutex);
-    programs.try_emplace(entry, std::move(program));
-  }
-  const TwinProgram *find(uint64_t entry) const {
-    std::shared_lock<std::shared_mutex> lock(mutex);
-    auto it = programs.find(entry);
-    return it == programs.end() ? nullptr : &it->second;
-  }
-
-private:
-  mutable std::shared_mutex mutex;
-  std::map<uint64_t, TwinProgram> programs;
-};
-
-/// An emulated AMD queue: `pm4` for a compute ring (dword pointers, one
-/// INDIRECT_BUFFER packet per push), else SDMA (byte pointers, the command
-/// buffer copied in). Its command processor thread executes the packets
-/// against host memory and runs DISPATCH_DIRECT through `twins`.
-std::unique_ptr<Queue>
-makeEmulatedAMDQueue(std::string name, bool pm4, const RingMemory &memory,
-                     std::shared_ptr<const TwinMap> twins,
-                     std::chrono::milliseconds timeout,
-                     std::shared_ptr<QueueFlags> flags);
 
 } // namespace hcq::runtime
 

@@ -32,15 +32,15 @@ public:
 
   Expected<uint64_t> allocate(const Value &value, const DeviceId &id,
                               uint64_t bytes) override {
-    Expected<DeviceImpl *> device = runtime.getDevice(id);
+    Expected<Device *> device = runtime.getDevice(id);
     if (!device)
       return device.takeError();
     if (value.scope() == PlaceholderScope::Device)
       return (*device)->getPlaceholder(value.tag, bytes);
     // hcq.alloc buffers are the GPU's alone; placeholders (signals, command
     // buffers, kernel arguments, tables, staging) the host's too.
-    Expected<uint64_t> address = (*device)->allocate(
-        bytes,
+    Expected<uint64_t> address = runtime.allocateOn(
+        **device, bytes,
         value.kind == ValueKind::Alloc ? Placement::Device : Placement::Host);
     if (!address)
       return address;
@@ -59,10 +59,12 @@ public:
 
   Expected<uint64_t> loadProgram(const Value &value, const DeviceId &id,
                                  const amd::KernelInfo &info) override {
-    Expected<DeviceImpl *> device = runtime.getDevice(id);
+    Expected<Device *> device = runtime.getDevice(id);
     if (!device)
       return device.takeError();
-    return (*device)->loadProgram(exe.kernels[value.index], info);
+    const Kernel &kernel = exe.kernels[value.index];
+    return (*device)->loadProgram(kernel, info,
+                                  [&] { return runtime.findTwin(kernel); });
   }
 
   Expected<uint64_t> hostFunction(const Kernel &kernel) override {
@@ -72,12 +74,13 @@ public:
   Expected<uint64_t> runtimeFunction(uint32_t id) override {
     if (uint64_t f = cpuEntryFunction(id))
       return f;
-    return runtimeError("unknown runtime function " + std::to_string(id));
+    return Error::failure(ErrorCode::InvalidFile,
+                          "unknown runtime function " + std::to_string(id));
   }
 
   Expected<uint64_t> deviceNumber(PlaceholderTag tag,
                                   const DeviceId &id) override {
-    Expected<DeviceImpl *> device = runtime.getDevice(id);
+    Expected<Device *> device = runtime.getDevice(id);
     if (!device)
       return device.takeError();
     return (*device)->getNumber(tag);
@@ -103,7 +106,7 @@ public:
 private:
   RuntimeImpl &runtime;
   const Executable &exe;
-  std::vector<std::pair<DeviceImpl *, uint64_t>> owned;
+  std::vector<std::pair<Device *, uint64_t>> owned;
   std::vector<uint64_t> named;
 };
 
@@ -150,9 +153,10 @@ public:
         continue;
       const Kernel &kernel = exe.kernels[step.callee];
       if (kernel.target == KernelTarget::amd)
-        return runtimeError("kernel " + kernel.name +
-                            ": an AMD kernel cannot run on the host (its "
-                            "launch is outside the HCQ devices)");
+        return Error::failure(ErrorCode::InvalidFile,
+                              "kernel " + kernel.name +
+                                  ": an AMD kernel cannot run on the host (its "
+                                  "launch is outside the HCQ devices)");
       Expected<uint64_t> fn = runtime->getHostFunction(kernel);
       if (!fn)
         return fn.takeError();
@@ -166,9 +170,10 @@ public:
   Error run(Span<const Argument> args) override {
     std::lock_guard<std::recursive_mutex> lock(runtime->mutex);
     if (args.size() != exe.numArgs)
-      return runtimeError(
+      return Error::failure(
+          ErrorCode::InvalidArgument,
           "the executable takes " + std::to_string(exe.numArgs) +
-          " arguments, the run passes " + std::to_string(args.size()));
+              " arguments, the run passes " + std::to_string(args.size()));
     // A queue that faulted is dead: report it rather than wait on it.
     if (flags.error.load(std::memory_order_acquire))
       if (Error e = runtime->takeQueueError())
@@ -177,16 +182,18 @@ public:
     // per lane, or a variable.
     for (auto [i, use] : enumerate(arguments)) {
       if (use.kind == ArgumentUse::Variable && !args[i].lanes.empty())
-        return runtimeError("argument " + std::to_string(i) +
-                            " is a variable; the run passes a buffer");
+        return Error::failure(ErrorCode::InvalidArgument,
+                              "argument " + std::to_string(i) +
+                                  " is a variable; the run passes a buffer");
       if (use.kind == ArgumentUse::Buffer && use.lanes > args[i].lanes.size())
-        return runtimeError(
+        return Error::failure(
+            ErrorCode::InvalidArgument,
             "argument " + std::to_string(i) + " is a buffer of " +
-            std::to_string(use.lanes) + (use.lanes == 1 ? " lane" : " lanes") +
-            "; the run passes " +
-            (args[i].lanes.empty()
-                 ? "a variable"
-                 : std::to_string(args[i].lanes.size()) + " lanes"));
+                std::to_string(use.lanes) +
+                (use.lanes == 1 ? " lane" : " lanes") + "; the run passes " +
+                (args[i].lanes.empty()
+                     ? "a variable"
+                     : std::to_string(args[i].lanes.size()) + " lanes"));
     }
     this->args = args;
     for (const InputsTable &table : exe.inputs) {
@@ -233,7 +240,7 @@ public:
       const Value &slots = exe.values[entry.start];
       for (auto [lane, device] : enumerate(slots.devices)) {
         // A GPU counts its own clock's ticks.
-        Expected<DeviceImpl *> counting = runtime->getDevice(device);
+        Expected<Device *> counting = runtime->getDevice(device);
         auto toNs = [&](uint64_t ticks) {
           return counting ? (*counting)->toHostNs(ticks) : ticks;
         };
@@ -249,14 +256,14 @@ public:
 
   std::vector<DeviceId> devices() const override {
     std::vector<DeviceId> ids;
-    for (DeviceImpl *device : used)
+    for (Device *device : used)
       ids.push_back(device->getId());
     return ids;
   }
 
 private:
   Error useDevice(DeviceId id) {
-    Expected<DeviceImpl *> device = runtime->getDevice(id);
+    Expected<Device *> device = runtime->getDevice(id);
     if (!device)
       return device.takeError();
     if (!isContained(used, *device))
@@ -281,7 +288,7 @@ private:
         for (const DeviceId &id : step.push.devices) {
           if (Error e = useDevice(id))
             return e;
-          DeviceImpl *device = *runtime->getDevice(id);
+          Device *device = *runtime->getDevice(id);
           Expected<Queue *> queue =
               device->getQueue(step.push.queue, step.push.mode);
           if (!queue)
@@ -289,12 +296,14 @@ private:
           // The ring takes what is pushed: the INDIRECT_BUFFER packet on a
           // PM4 ring, the whole command buffer otherwise.
           if (step.push.bytes > device->getRingBytes())
-            return runtimeError(
+            return Error::failure(
+                ErrorCode::FailedPrecondition,
                 (*queue)->getName() + ": a push of " +
-                std::to_string(step.push.bytes) + " bytes does not fit its " +
-                std::to_string(device->getRingBytes()) +
-                "-byte ring: raise RuntimeOptions::ringBytes (hcq-run "
-                "--ring-bytes) or compile with a lower batch-size");
+                    std::to_string(step.push.bytes) +
+                    " bytes does not fit its " +
+                    std::to_string(device->getRingBytes()) +
+                    "-byte ring: raise RuntimeOptions::ringBytes (hcq-run "
+                    "--ring-bytes) or compile with a lower batch-size");
           pushQueues[i][j].push_back(*queue);
         }
       }
@@ -309,15 +318,17 @@ private:
   /// fails here with an error instead of writing out of bounds later.
   Error validatePlan() {
     auto bad = [](size_t i, const std::string &why) {
-      return runtimeError("invalid hcq executable: plan step " +
-                          std::to_string(i) + ": " + why);
+      return Error::failure(ErrorCode::InvalidFile,
+                            "invalid hcq executable: plan step " +
+                                std::to_string(i) + ": " + why);
     };
     for (const InputsTable &table : exe.inputs)
       if (table.slots.size() > exe.values[table.table].bytes / 8)
-        return runtimeError("invalid hcq executable: an inputs table of " +
-                            std::to_string(exe.values[table.table].bytes / 8) +
-                            " slots fills " +
-                            std::to_string(table.slots.size()));
+        return Error::failure(
+            ErrorCode::InvalidFile,
+            "invalid hcq executable: an inputs table of " +
+                std::to_string(exe.values[table.table].bytes / 8) +
+                " slots fills " + std::to_string(table.slots.size()));
     for (auto [i, step] : enumerate(exe.plan)) {
       if (step.kind == PlanStepKind::Copy) {
         const CopyRanges &r = step.copy;
@@ -394,38 +405,45 @@ private:
     const PatchGroup &group = step.patch;
     uint64_t start = group.start, count = group.count, bits = group.bits;
     if (bits != 32 && bits != 64)
-      return runtimeError("a patch group of " + std::to_string(bits) +
-                          "-bit words");
+      return Error::failure(ErrorCode::InvalidFile, "a patch group of " +
+                                                        std::to_string(bits) +
+                                                        "-bit words");
     if (start + count < start ||
         (start + count) * 8 > exe.values[offsets].bytes)
-      return runtimeError("a patch group reads entries " +
-                          std::to_string(start) + ".." +
-                          std::to_string(start + count) + " of a " +
-                          std::to_string(exe.values[offsets].bytes / 8) +
-                          "-entry offset table");
+      return Error::failure(ErrorCode::InvalidFile,
+                            "a patch group reads entries " +
+                                std::to_string(start) + ".." +
+                                std::to_string(start + count) + " of a " +
+                                std::to_string(exe.values[offsets].bytes / 8) +
+                                "-entry offset table");
     size_t lanes = addresses[target].size();
     const Word &w = group.word;
     if (w.kind == WordKind::load && addresses[source].size() != 1 &&
         addresses[source].size() < lanes)
-      return runtimeError("a patch group loads from a value of fewer lanes");
+      return Error::failure(ErrorCode::InvalidFile,
+                            "a patch group loads from a value of fewer lanes");
     if (w.kind == WordKind::variable &&
         exe.values[source].kind != ValueKind::Variable)
-      return runtimeError("a variable patch group's source is no variable");
+      return Error::failure(ErrorCode::InvalidFile,
+                            "a variable patch group's source is no variable");
     if (w.kind == WordKind::constant)
-      return runtimeError("a patch group of constant words");
+      return Error::failure(ErrorCode::InvalidFile,
+                            "a patch group of constant words");
     const auto *table =
         reinterpret_cast<const uint32_t *>(laneAddress(offsets, 0));
     uint64_t slots = exe.values[source].bytes / 8;
     for (uint64_t e = start; e < start + count; ++e) {
       uint64_t offset = table[2 * e], slot = table[2 * e + 1];
       if (offset + bits / 8 > exe.values[target].bytes)
-        return runtimeError(
+        return Error::failure(
+            ErrorCode::InvalidFile,
             "a patch at byte " + std::to_string(offset) + " of a " +
-            std::to_string(exe.values[target].bytes) + "-byte blob");
+                std::to_string(exe.values[target].bytes) + "-byte blob");
       if (w.kind == WordKind::address && slot + (lanes > 1 ? lanes : 1) > slots)
-        return runtimeError("a patch reads inputs slot " +
-                            std::to_string(slot) + " of " +
-                            std::to_string(slots));
+        return Error::failure(ErrorCode::InvalidFile,
+                              "a patch reads inputs slot " +
+                                  std::to_string(slot) + " of " +
+                                  std::to_string(slots));
     }
     return Error::success();
   }
@@ -442,9 +460,10 @@ private:
     const RuntimeOptions &options = runtime->getOptions();
     auto it = options.hostCalls.find(step.name);
     if (it == options.hostCalls.end())
-      return runtimeError(
+      return Error::failure(
+          ErrorCode::Unavailable,
           "host call '" + step.name +
-          "' has no implementation (RuntimeOptions::hostCalls)");
+              "' has no implementation (RuntimeOptions::hostCalls)");
     if (Error e = hostSynchronize())
       return e;
     std::vector<Argument> operands;
@@ -460,8 +479,8 @@ private:
       operands.push_back(std::move(buffer));
     }
     if (Error e = it->second(operands))
-      return runtimeError("host call '" + step.name +
-                          "' failed: " + toString(std::move(e)));
+      return prependContext("host call '" + step.name + "' failed: ",
+                            std::move(e));
     return Error::success();
   }
 
@@ -519,12 +538,15 @@ private:
   Expected<uint64_t> inputAddress(uint32_t value, uint32_t lane) {
     const Value &v = exe.values[value];
     if (v.kind != ValueKind::Input)
-      return runtimeError("inputs table names a value that is no input");
+      return Error::failure(ErrorCode::InvalidFile,
+                            "inputs table names a value that is no input");
     const Argument &arg = args[v.index];
     if (lane >= arg.lanes.size())
-      return runtimeError("argument " + std::to_string(v.index) + " has " +
-                          std::to_string(arg.lanes.size()) + " lanes, lane " +
-                          std::to_string(lane) + " needed");
+      return Error::failure(ErrorCode::InvalidArgument,
+                            "argument " + std::to_string(v.index) + " has " +
+                                std::to_string(arg.lanes.size()) +
+                                " lanes, lane " + std::to_string(lane) +
+                                " needed");
     return reinterpret_cast<uint64_t>(arg.lanes[lane]);
   }
 
@@ -553,7 +575,7 @@ private:
         for (size_t lane = 0; lane < lanesOf(ops[0]); ++lane) {
           std::atomic<uint64_t> &timeline = word(laneAddress(ops[0], lane));
           uint64_t epoch = word(laneAddress(ops[1], lane)).load();
-          DeviceImpl *device = valueDevices[ops[0]][lane];
+          Device *device = valueDevices[ops[0]][lane];
           if (!waitUntil(
                   [&] {
                     return timeline.load() >= epoch ||
@@ -640,9 +662,9 @@ private:
   ExecutableMemory memory;
   QueueFlags &flags;
   std::vector<std::vector<uint64_t>> addresses;
-  std::vector<DeviceImpl *> used; // in the order first named
+  std::vector<Device *> used; // in the order first named
   /// Per value, per lane: the device of its linked memory.
-  std::vector<std::vector<DeviceImpl *>> valueDevices;
+  std::vector<std::vector<Device *>> valueDevices;
   /// Per submitter, per step: each lane's queue (pushes only).
   std::vector<std::vector<std::vector<Queue *>>> pushQueues;
   std::map<uint32_t, cpu::KernelFunction> hostKernels; // by kernel index

@@ -9,16 +9,22 @@
 //     it writes into a temporary folder;
 //   - ioctl on /dev/kfd: GET_VERSION, ACQUIRE_VM, ALLOC/FREE_MEMORY_OF_GPU,
 //     MAP/UNMAP_MEMORY_TO/FROM_GPU, CREATE/DESTROY_QUEUE,
-//     GET_CLOCK_COUNTERS, CREATE/DESTROY/WAIT_EVENTS, with the driver's
-//     checks (a queue's ring a power of two inside GPU-mapped memory,
-//     memory freed only once unmapped, the VM acquired before use, the
-//     event page set once ...); a refused call logs why to stderr;
+//     GET_CLOCK_COUNTERS, CREATE/DESTROY/WAIT_EVENTS, with the checks the
+//     kernel's functions make, each named beside the code that models it
+//     (docs/kfd-sim.md lists them); a refused call returns the kernel's
+//     errno and logs why to stderr;
 //   - ioctl on a render node: AMDGPU_INFO's DEV_INFO (the counter rate);
 //   - mmap of the render node at an allocation's offset (its memory) and of
-//     /dev/kfd at the doorbell offset (the doorbell page).
+//     /dev/kfd at the doorbell offset (the doorbell page);
+//   - reads of the amdgpu IP-discovery versions under
+//     /sys/class/drm/renderD<N>/device/ip_discovery (GC, SDMA0, NBIF).
 // Behind each queue a thread plays the GPU: it watches the doorbell, as the
 // hardware does (the write pointer alone starts nothing), and runs the
-// runtime's emulated command processor (CommandProcessor.h) up to it;
+// runtime's emulated command processor (CommandProcessor.h) up to it. The
+// doorbell and the write pointer count dwords (PM4) or bytes (SDMA) in 64
+// bits and never wrap; the read pointer a PM4 queue's CP reports is a
+// 32-bit dword offset into the ring, written when it crosses a
+// RPTR_BLOCK_SIZE block; an SDMA queue's is a 64-bit byte count;
 // DISPATCH_DIRECT finds the kernel by reading the code object in GPU memory
 // and runs its CPU twin (hcq_twin_<kernel> from HCQ_KFD_SIM_TWINS). A packet
 // the command processor cannot execute stops the queue, as a GPU hang does.
@@ -38,6 +44,14 @@
 //                      gfx9 to gfx11 run at), told by AMDGPU_INFO.
 //   HCQ_KFD_SIM_EVENT_COUNTS  set: the event counts are printed to stderr
 //                      at exit.
+//   HCQ_KFD_SIM_RPTR   "packet": a PM4 queue reports its read pointer
+//                      after every packet rather than at RPTR_BLOCK_SIZE
+//                      granularity (still a wrapped 32-bit dword offset),
+//                      for debugging.
+//   HCQ_KFD_SIM_HIDDEN comma-separated topology node indices (1 is the
+//                      first GPU) that a device cgroup hides: reading their
+//                      gpu_id, name or properties fails with EPERM, and
+//                      their render node cannot be opened (EPERM).
 //
 // Struct layouts are <linux/kfd_ioctl.h>, as for the device.
 //
@@ -65,6 +79,7 @@
 #include <elf.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -107,6 +122,8 @@ using CloseFn = int (*)(int);
 using IoctlFn = int (*)(int, unsigned long, ...);
 using MmapFn = void *(*)(void *, size_t, int, int, int, off_t);
 using OpendirFn = DIR *(*)(const char *);
+using ReadFn = ssize_t (*)(int, void *, size_t);
+using PreadFn = ssize_t (*)(int, void *, size_t, off_t);
 
 void log(const char *format, ...) {
   va_list args;
@@ -124,7 +141,18 @@ uint64_t clockNs(clockid_t clock) {
 }
 
 constexpr const char *TOPOLOGY = "/sys/devices/virtual/kfd/kfd/topology";
+constexpr const char *DRM_CLASS = "/sys/class/drm/";
 constexpr uint64_t PAGE = 4096, DOORBELL_PAGE = 0x2000;
+/// The kernel's -ENOTSUPP (include/linux/errno.h), which reaches user space
+/// as errno 524: set_queue_properties_from_user's answer to an unknown
+/// queue type.
+constexpr int KERNEL_ENOTSUPP = 524;
+/// The dwords a PM4 queue's CP reads before it writes its read pointer
+/// report: kfd_mqd_manager_v9.c / _v11.c update_mqd program
+/// CP_HQD_PQ_CONTROL.RPTR_BLOCK_SIZE = 5, a field encoded as QUEUE_SIZE is
+/// (log2 of the dwords, minus one: update_mqd writes QUEUE_SIZE as
+/// ffs(queue_size / 4) - 1 - 1), so 2^6 dwords = 256 bytes.
+constexpr uint64_t RPTR_BLOCK_DWORDS = uint64_t(1) << (5 + 1);
 
 //===----------------------------------------------------------------------===//
 // The simulated driver's state
@@ -135,7 +163,17 @@ struct SimGpu {
   uint32_t gpuId = 0, version = 0, numXcc = 1;
   uint32_t simdCount = 0, simdPerCu = 0, arrayCount = 0, arraysPerEngine = 0,
            wavesPerSimd = 0;
-  bool vmAcquired = false;
+  /// The node's queue buffer sizes, as kfd_queue_ctx_save_restore_size
+  /// computes them; topology publishes cwsr_size and ctl_stack_size.
+  uint32_t ctlStackSize = 0, cwsrSize = 0, debugMemorySize = 0,
+           eopBufferSize = 0;
+  /// The render-node file whose VM the process acquired (0: none yet). KFD
+  /// keeps a reference to that file until the process ends
+  /// (kfd_process_destroy_pdds drops it), so closing it releases nothing.
+  uint64_t vmFile = 0;
+  bool vmAcquired() const { return vmFile != 0; }
+  /// Hidden by a device cgroup (HCQ_KFD_SIM_HIDDEN).
+  bool hidden = false;
   int doorbellFd = -1;          // a memfd: the doorbell page
   uint8_t *doorbells = nullptr; // the simulator's own view of it
   uint64_t doorbellOffset = 0;  // where /dev/kfd maps it
@@ -165,13 +203,19 @@ class SimQueue : public CommandProcessorHost {
 public:
   SimQueue(Sim &sim, SimGpu &gpu, uint32_t id, bool pm4, uint64_t ring,
            uint64_t ringBytes, uint64_t wptr, uint64_t rptr,
-           std::atomic<uint64_t> &doorbell)
+           std::atomic<uint64_t> &doorbell, bool rptrEveryPacket)
       : sim(sim), gpu(gpu), id(id), pm4(pm4),
+        ring(reinterpret_cast<const uint32_t *>(ring)),
+        ringDwords(ringBytes / 4),
         wptr(*reinterpret_cast<std::atomic<uint64_t> *>(wptr)),
-        rptr(*reinterpret_cast<std::atomic<uint64_t> *>(rptr)),
-        doorbell(doorbell),
+        rptrAddress(rptr), everyPacket(rptrEveryPacket), doorbell(doorbell),
+        // A PM4 queue's CP keeps its own count of the dwords it read and
+        // reports it (report()); an SDMA queue's writes its 64-bit byte
+        // count straight to the read pointer.
         processor(pm4, reinterpret_cast<const uint8_t *>(ring), ringBytes,
-                  this->rptr, *this,
+                  pm4 ? consumed
+                      : *reinterpret_cast<std::atomic<uint64_t> *>(rptr),
+                  *this,
                   // The hardware waits for as long as it takes.
                   std::chrono::hours(24)) {
     thread = std::thread([this] { run(); });
@@ -205,11 +249,20 @@ public:
   void interrupt(uint32_t context) override;
 
 private:
+  /// What the CP has read: dwords (PM4) or bytes (SDMA), never wrapping,
+  /// the unit the doorbell counts in.
+  uint64_t position() {
+    if (pm4)
+      return consumed.load(std::memory_order_acquire);
+    return reinterpret_cast<std::atomic<uint64_t> *>(rptrAddress)
+        ->load(std::memory_order_acquire);
+  }
+
   void run() {
     unsigned idle = 0;
     while (!stopping.load()) {
       uint64_t rung = doorbell.load(std::memory_order_acquire);
-      if (dead || rung == rptr.load(std::memory_order_acquire)) {
+      if (dead || rung == position()) {
         // Spin briefly, then back off: a doorbell is a memory write, and
         // nothing here can be told of it.
         if (++idle < 2000)
@@ -226,9 +279,44 @@ private:
               ": the write pointer must be stored first");
         continue;
       }
-      if (hcq::Error e = processor.execute(rung))
+      if (hcq::Error e = pm4 ? runPM4(rung) : processor.execute(rung))
         fault(hcq::toString(std::move(e)));
     }
+  }
+
+  /// Runs the PM4 ring up to `rung` one packet at a time, reporting the
+  /// read pointer after each as the CP would.
+  hcq::Error runPM4(uint64_t rung) {
+    while (consumed.load(std::memory_order_relaxed) < rung) {
+      uint64_t at = consumed.load(std::memory_order_relaxed);
+      uint32_t header =
+          __atomic_load_n(&ring[at % ringDwords], __ATOMIC_ACQUIRE);
+      uint64_t length = 1; // fillers, and what the CP refuses anyway
+      if (header != hcq::amd::pm4::NOP_PAD &&
+          hcq::amd::pm4::packetType(header) == 3)
+        length = uint64_t(hcq::amd::pm4::packetCount(header)) + 2;
+      // A packet past the doorbell is the CP's error to report.
+      if (hcq::Error e = processor.execute(std::min(at + length, rung)))
+        return e;
+      report();
+    }
+    return hcq::Error::success();
+  }
+
+  /// gfx_v9_0_ring_get_rptr_compute reads the report as a 32-bit value
+  /// ("gfx9 hardware is 32bit rptr") and kq_acquire_packet_buffer treats it
+  /// as a dword offset into the ring: the CP writes the offset, wrapped at
+  /// the ring size, when it has read a whole RPTR_BLOCK_SIZE block past the
+  /// last report (every packet with HCQ_KFD_SIM_RPTR=packet).
+  void report() {
+    uint64_t at = consumed.load(std::memory_order_relaxed);
+    uint64_t value =
+        everyPacket ? at : at / RPTR_BLOCK_DWORDS * RPTR_BLOCK_DWORDS;
+    if (value == reported)
+      return;
+    reported = value;
+    reinterpret_cast<std::atomic<uint32_t> *>(rptrAddress)
+        ->store(uint32_t(value % ringDwords), std::memory_order_release);
   }
 
   void fault(const std::string &what) {
@@ -242,7 +330,14 @@ private:
   SimGpu &gpu;
   uint32_t id;
   bool pm4;
-  std::atomic<uint64_t> &wptr, &rptr, &doorbell;
+  const uint32_t *ring;
+  uint64_t ringDwords;
+  std::atomic<uint64_t> &wptr;
+  uint64_t rptrAddress;
+  bool everyPacket;
+  std::atomic<uint64_t> &doorbell;
+  std::atomic<uint64_t> consumed{0}; // PM4: the dwords read
+  uint64_t reported = 0;             // PM4: the last report, unwrapped
   CommandProcessor processor;
   std::atomic<bool> stopping{false};
   bool dead = false;
@@ -256,18 +351,38 @@ public:
   static Sim *get() {
     static Sim *sim = [] {
       const char *gpus = std::getenv("HCQ_KFD_SIM_GPUS");
-      return gpus && *gpus ? new Sim(gpus) : nullptr;
+      Sim *made = gpus && *gpus ? new Sim(gpus) : nullptr;
+      constructed.store(made, std::memory_order_release);
+      return made;
     }();
     return sim;
   }
+  /// The simulator if it exists already (never constructs it): for read(),
+  /// which must not start the simulator from inside its own constructor.
+  static Sim *ifConstructed() {
+    return constructed.load(std::memory_order_acquire);
+  }
 
-  /// The topology path `path` in the simulated tree, or empty.
+  /// The path `path` in the simulated tree (KFD topology, or a simulated
+  /// render node's IP discovery), or empty.
   std::string redirect(const char *path) {
-    size_t n = std::strlen(TOPOLOGY);
-    if (!path || std::strncmp(path, TOPOLOGY, n) != 0 ||
-        (path[n] != '\0' && path[n] != '/'))
+    if (!path)
       return {};
-    return root + (path + n);
+    size_t n = std::strlen(TOPOLOGY);
+    if (std::strncmp(path, TOPOLOGY, n) == 0 &&
+        (path[n] == '\0' || path[n] == '/'))
+      return root + (path + n);
+    n = std::strlen(DRM_CLASS);
+    if (std::strncmp(path, DRM_CLASS, n) != 0)
+      return {};
+    for (const SimGpu &gpu : gpus) {
+      std::string device =
+          "renderD" + std::to_string(128 + gpu.index) + "/device/ip_discovery";
+      if (std::strncmp(path + n, device.c_str(), device.size()) == 0 &&
+          (path[n + device.size()] == '\0' || path[n + device.size()] == '/'))
+        return root + "/drm/" + (path + n);
+    }
+    return {};
   }
 
   /// What open() of `path` gives: a simulated fd, or -2 to pass through.
@@ -281,18 +396,33 @@ public:
     if (p.rfind(render, 0) == 0) {
       unsigned minor = std::atoi(p.c_str() + render.size());
       for (SimGpu &gpu : gpus)
-        if (minor == 128 + gpu.index)
+        if (minor == 128 + gpu.index) {
+          // A device cgroup that denies the device denies opening its node
+          // (security/device_cgroup.c devcgroup_check_permission: EPERM).
+          if (gpu.hidden)
+            return refuse(EPERM, "open %s: the device cgroup hides it", path);
           return track(Kind::Render, &gpu);
+        }
       errno = ENOENT;
       return -1;
     }
-    return -2;
+    return openHidden(p);
   }
 
   /// Forgets a simulated fd; true if `fd` was one.
   bool close(int fd) {
     std::lock_guard<std::mutex> lock(mutex);
+    if (hiddenFds.erase(fd))
+      hiddenCount.fetch_sub(1, std::memory_order_release);
     return fds.erase(fd) != 0;
+  }
+
+  /// Whether reads of `fd` fail with EPERM: a hidden node's attribute.
+  bool isHiddenFd(int fd) {
+    if (hiddenCount.load(std::memory_order_acquire) == 0)
+      return false;
+    std::lock_guard<std::mutex> lock(mutex);
+    return hiddenFds.count(fd) != 0;
   }
 
   /// -2 if `fd` is not simulated.
@@ -318,6 +448,7 @@ private:
   struct Fd {
     Kind kind;
     SimGpu *gpu;
+    uint64_t file; // the open file, as the kernel's struct file: never reused
   };
 
   explicit Sim(const char *spec);
@@ -327,8 +458,40 @@ private:
     if (fd < 0)
       return -1;
     std::lock_guard<std::mutex> lock(mutex);
-    fds[fd] = {kind, gpu};
+    fds[fd] = {kind, gpu, nextFile++};
     return fd;
+  }
+  /// kfd_topology.c node_show: a GPU node's gpu_id, name and properties
+  /// answer -EPERM when kfd_devcgroup_check_permission denies the GPU. The
+  /// open succeeds; the read fails. The fd is the node's folder (so a
+  /// reader the read() below cannot see, such as stdio, fails too, with
+  /// EISDIR), and read() of it fails with EPERM. -2: not such a file.
+  int openHidden(const std::string &path) {
+    std::string nodes = std::string(TOPOLOGY) + "/nodes/";
+    if (path.rfind(nodes, 0) != 0)
+      return -2;
+    size_t slash = path.find('/', nodes.size());
+    if (slash == std::string::npos)
+      return -2;
+    std::string node = path.substr(nodes.size(), slash - nodes.size());
+    std::string attribute = path.substr(slash + 1);
+    if (attribute != "gpu_id" && attribute != "name" &&
+        attribute != "properties")
+      return -2;
+    for (SimGpu &gpu : gpus) {
+      if (!gpu.hidden || node != std::to_string(gpu.index + 1))
+        continue;
+      std::string folder = root + "/nodes/" + node;
+      int fd = REAL(OpenFn, "open")(folder.c_str(),
+                                    O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+      if (fd < 0)
+        return -1;
+      std::lock_guard<std::mutex> lock(mutex);
+      hiddenFds.insert(fd);
+      hiddenCount.fetch_add(1, std::memory_order_release);
+      return fd;
+    }
+    return -2;
   }
   std::optional<Fd> lookup(int fd) {
     std::lock_guard<std::mutex> lock(mutex);
@@ -342,6 +505,18 @@ private:
       if (gpu.gpuId == id)
         return &gpu;
     return nullptr;
+  }
+  /// kfd_queue.c kfd_queue_buffer_get: the GPU VM mapping holding
+  /// `address` (amdgpu_vm_bo_lookup_mapping, by GPU page) must start at
+  /// that page and, unless `bytes` is under a page, end `bytes` later.
+  Allocation *queueBuffer(const SimGpu &gpu, uint64_t address, uint64_t bytes) {
+    Allocation *a = mapped(gpu, address & ~(PAGE - 1), 1);
+    if (!a || address / PAGE != a->va / PAGE)
+      return nullptr;
+    uint64_t pages = bytes / PAGE;
+    if (pages && address / PAGE + pages - 1 != (a->va + a->size - 1) / PAGE)
+      return nullptr;
+    return a;
   }
   /// The allocation mapped on `gpu` holding [address, address + bytes).
   Allocation *mapped(const SimGpu &gpu, uint64_t address, uint64_t bytes) {
@@ -365,6 +540,9 @@ private:
     return -1;
   }
   void writeTopology();
+  void writeIpDiscovery(const SimGpu &gpu,
+                        const std::function<void(const std::string &,
+                                                 const std::string &)> &write);
   int createQueue(kfd_ioctl_create_queue_args &args);
   int createEvent(kfd_ioctl_create_event_args &args);
   int renderIoctl(SimGpu &gpu, unsigned long request, void *args);
@@ -385,11 +563,16 @@ private:
   /// the event (an auto-reset event stays set only if nobody waits).
   void setEvent(uint32_t id);
 
+  static std::atomic<Sim *> constructed;
   std::mutex mutex;        // everything below
   std::deque<SimGpu> gpus; // stays where it is: queues refer to its GPUs
   std::string root;
   std::vector<void *> twinLibraries;
   std::map<int, Fd> fds;
+  uint64_t nextFile = 1;
+  std::set<int> hiddenFds;
+  std::atomic<unsigned> hiddenCount{0};
+  bool rptrEveryPacket = false; // HCQ_KFD_SIM_RPTR=packet
   std::map<uint64_t, std::unique_ptr<Allocation>> allocations; // by handle
   std::map<uint64_t, uint64_t> byVa;                           // va -> handle
   uint64_t nextHandle = 1;
@@ -408,9 +591,48 @@ private:
   hcq_kfd_sim_counts counts{};
 };
 
+std::atomic<Sim *> Sim::constructed{nullptr};
+
 /// UNSIGNALED_EVENT_SLOT [kfd_events.c]; the first id the simulator gives.
 constexpr uint64_t UNSIGNALED = ~uint64_t(0);
 constexpr uint32_t FIRST_EVENT_ID = 5;
+
+/// kfd_queue.c kfd_queue_ctx_save_restore_size, for the GPU node `gpu`:
+/// the control stack and the context save area (work-group state plus
+/// control stack) per XCC, the debugger's bytes per XCC and the EOP buffer.
+void computeQueueSizes(SimGpu &gpu) {
+  uint32_t v = gpu.version;
+  if (v < 80001)
+    return;
+  uint32_t cus = gpu.simdCount / gpu.simdPerCu / gpu.numXcc;
+  // Waves a context save holds: 40 per CU capped at 512 per shader
+  // engine before gfx10.1 (NAVI10, 100100), 32 per CU since.
+  uint32_t waves =
+      v < 100100
+          ? std::min(cus * 40, gpu.arrayCount / gpu.arraysPerEngine * 512)
+          : cus * 32;
+  // kfd_get_vgpr_size_per_cu: 512 KiB of VGPRs per CU on the gfx9 parts
+  // with accumulation registers, 384 KiB on gfx11.0.0/1 and gfx12, else
+  // 256 KiB; then SGPRs (16 KiB), LDS (64 KiB) and hardware registers
+  // (4 KiB) per CU.
+  uint32_t vgprs = 0x40000;
+  if (v == 90402 || v == 90010 || v == 90008 || v == 90500)
+    vgprs = 0x80000;
+  else if (v == 110000 || v == 110001 || v == 120000 || v == 120001)
+    vgprs = 0x60000;
+  auto alignPage = [](uint64_t n) { return (n + PAGE - 1) / PAGE * PAGE; };
+  uint64_t workGroups =
+      alignPage(uint64_t(cus) * (vgprs + 0x4000 + 0x10000 + 0x1000));
+  // 8 bytes of control stack per wave before NAVI10, 12 since, plus 8, plus
+  // the 40-byte header of the user context save area.
+  uint64_t stack = alignPage(40 + uint64_t(waves) * (v >= 100100 ? 12 : 8) + 8);
+  if (v / 10000 * 10000 == 100000)
+    stack = std::min<uint64_t>(stack, 0x7000); // gfx10's hardware limit
+  gpu.ctlStackSize = uint32_t(stack);
+  gpu.debugMemorySize = (waves * 32 + 63) / 64 * 64;
+  gpu.cwsrSize = uint32_t(stack + workGroups);
+  gpu.eopBufferSize = v == 80002 ? 0x8000 : 4096;
+}
 
 Sim::Sim(const char *spec) {
   std::string list = spec;
@@ -464,6 +686,7 @@ Sim::Sim(const char *spec) {
     }
     if (const char *mhz = std::getenv("HCQ_KFD_SIM_COUNTER_MHZ"))
       gpu.counterKHz = uint64_t(std::atoi(mhz)) * 1000;
+    computeQueueSizes(gpu);
     gpu.doorbellFd = memfd_create("hcq-kfd-doorbells", MFD_CLOEXEC);
     if (gpu.doorbellFd < 0 || ftruncate(gpu.doorbellFd, DOORBELL_PAGE) != 0) {
       log("cannot make a doorbell page: %s", std::strerror(errno));
@@ -474,6 +697,21 @@ Sim::Sim(const char *spec) {
                              MAP_SHARED, gpu.doorbellFd, 0));
     gpu.doorbellOffset = uint64_t(gpu.index + 1) << 32;
   }
+  if (const char *hidden = std::getenv("HCQ_KFD_SIM_HIDDEN")) {
+    std::string list = hidden;
+    for (size_t at = 0; at < list.size();) {
+      size_t comma = std::min(list.find(',', at), list.size());
+      unsigned node = std::atoi(list.substr(at, comma - at).c_str());
+      at = comma + 1;
+      if (node == 0 || node > gpus.size()) {
+        log("HCQ_KFD_SIM_HIDDEN: node %u is not a simulated GPU", node);
+        std::exit(2);
+      }
+      gpus[node - 1].hidden = true;
+    }
+  }
+  if (const char *rptr = std::getenv("HCQ_KFD_SIM_RPTR"))
+    rptrEveryPacket = std::strcmp(rptr, "packet") == 0;
   if (const char *twins = std::getenv("HCQ_KFD_SIM_TWINS")) {
     std::string paths = twins;
     for (size_t at = 0; at < paths.size();) {
@@ -519,15 +757,16 @@ void Sim::writeTopology() {
         },
         8, FTW_DEPTH | FTW_PHYS);
   });
-  auto write = [](const std::string &path, const std::string &text) {
-    FILE *f = std::fopen(path.c_str(), "w");
-    if (!f) {
-      log("cannot write %s", path.c_str());
-      std::exit(2);
-    }
-    std::fputs(text.c_str(), f);
-    std::fclose(f);
-  };
+  std::function<void(const std::string &, const std::string &)> write =
+      [](const std::string &path, const std::string &text) {
+        FILE *f = std::fopen(path.c_str(), "w");
+        if (!f) {
+          log("cannot write %s", path.c_str());
+          std::exit(2);
+        }
+        std::fputs(text.c_str(), f);
+        std::fclose(f);
+      };
   std::string nodes = root + "/nodes";
   ::mkdir(nodes.c_str(), 0755);
   // Node 0 is the CPU (gpu_id 0), as on a real machine.
@@ -553,7 +792,66 @@ void Sim::writeTopology() {
     prop("max_slots_scratch_cu", 32);
     prop("drm_render_minor", 128 + gpu.index);
     prop("num_xcc", gpu.numXcc);
+    // kfd_topology.c node_show prints these two of the node's queue sizes
+    // (not the EOP buffer's or the debugger's).
+    prop("cwsr_size", gpu.cwsrSize);
+    prop("ctl_stack_size", gpu.ctlStackSize);
     write(node + "/properties", p);
+    writeIpDiscovery(gpu, write);
+  }
+}
+
+/// amdgpu_discovery.c amdgpu_discovery_sysfs_ips: the render node's device
+/// has ip_discovery/die/<die>/<hw id>/<instance>/ holding hw_id,
+/// num_instance, major, minor and revision (and harvest and base
+/// addresses, not simulated), plus a link named for the hw id
+/// (hw_id_names: "NBIF" for NBIF_HWID 108) to its folder.
+void Sim::writeIpDiscovery(
+    const SimGpu &gpu,
+    const std::function<void(const std::string &, const std::string &)>
+        &write) {
+  struct Ip {
+    const char *name;
+    unsigned hwId, major, minor, revision;
+  };
+  // hw ids from soc15_hw_ip.h (GC_HWID 11, SDMA0_HWID 42, NBIF_HWID 108).
+  // The versions are each part's IP-discovery table: gfx1100 (Navi31) has
+  // GC 11.0.0, SDMA 6.0.0 and NBIO 4.3.0 (the soc21 parts, driven by
+  // nbio_v4_3.c; tinygrad's test/mockgpu/amd/amddriver.py serves the same
+  // for its gfx1100); gfx942 (MI300) has GC 9.4.3, SDMA 4.4.2 and NBIO 7.9.0
+  // (gfx_v9_4_3.c, sdma_v4_4_2.c, nbio_v7_9.c, chosen by
+  // amdgpu_discovery_set_ip_blocks).
+  std::vector<Ip> ips;
+  if (gpu.target == "gfx1100")
+    ips = {
+        {"GC", 11, 11, 0, 0}, {"SDMA0", 42, 6, 0, 0}, {"NBIF", 108, 4, 3, 0}};
+  else if (gpu.target == "gfx942")
+    ips = {{"GC", 11, 9, 4, 3}, {"SDMA0", 42, 4, 4, 2}, {"NBIF", 108, 7, 9, 0}};
+  else
+    return; // the simulator does not know the others' tables
+  std::string die = root;
+  for (const std::string &part :
+       {std::string("drm"), "renderD" + std::to_string(128 + gpu.index),
+        std::string("device"), std::string("ip_discovery"), std::string("die"),
+        std::string("0")}) {
+    die += "/" + part;
+    ::mkdir(die.c_str(), 0755);
+  }
+  for (const Ip &ip : ips) {
+    std::string id = die + "/" + std::to_string(ip.hwId);
+    std::string instance = id + "/0";
+    ::mkdir(id.c_str(), 0755);
+    ::mkdir(instance.c_str(), 0755);
+    write(instance + "/hw_id", std::to_string(ip.hwId) + "\n");
+    write(instance + "/num_instance", "0\n");
+    write(instance + "/major", std::to_string(ip.major) + "\n");
+    write(instance + "/minor", std::to_string(ip.minor) + "\n");
+    write(instance + "/revision", std::to_string(ip.revision) + "\n");
+    if (::symlink(std::to_string(ip.hwId).c_str(),
+                  (die + "/" + ip.name).c_str()) != 0) {
+      log("cannot link %s/%s", die.c_str(), ip.name);
+      std::exit(2);
+    }
   }
 }
 
@@ -583,13 +881,23 @@ int Sim::ioctl(int fd, unsigned long request, void *argp) {
         render->second.gpu != gpu)
       return refuse(EINVAL, "ACQUIRE_VM: fd %u is not gpu 0x%x's render node",
                     args.drm_fd, args.gpu_id);
-    gpu->vmAcquired = true;
+    // kfd_ioctl_acquire_vm: once a GPU's VM is acquired, the same file
+    // again is a no-op and any other file is EBUSY. The process keeps its
+    // reference to that file (pdd->drm_file) until it ends: closing the fd
+    // frees nothing, and a new open of the node is another file.
+    if (gpu->vmAcquired() && gpu->vmFile != render->second.file)
+      return refuse(EBUSY,
+                    "ACQUIRE_VM: gpu 0x%x's VM was acquired through another "
+                    "render-node file (the kernel keeps that file until the "
+                    "process exits)",
+                    args.gpu_id);
+    gpu->vmFile = render->second.file;
     return 0;
   }
   case AMDKFD_IOC_ALLOC_MEMORY_OF_GPU: {
     auto &args = *static_cast<kfd_ioctl_alloc_memory_of_gpu_args *>(argp);
     SimGpu *gpu = gpuById(args.gpu_id);
-    if (!gpu || !gpu->vmAcquired)
+    if (!gpu || !gpu->vmAcquired())
       return refuse(EINVAL, "ALLOC_MEMORY_OF_GPU: gpu 0x%x has no VM",
                     args.gpu_id);
     uint32_t kind =
@@ -665,7 +973,7 @@ int Sim::ioctl(int fd, unsigned long request, void *argp) {
         reinterpret_cast<const uint32_t *>(args.device_ids_array_ptr);
     for (uint32_t i = args.n_success; i < args.n_devices; ++i) {
       SimGpu *gpu = gpuById(ids[i]);
-      if (!gpu || !gpu->vmAcquired)
+      if (!gpu || !gpu->vmAcquired())
         return refuse(EINVAL, "%s: gpu 0x%x has no VM", map ? "MAP" : "UNMAP",
                       ids[i]);
       if (map) {
@@ -747,20 +1055,47 @@ int Sim::renderIoctl(SimGpu &gpu, unsigned long request, void *argp) {
 
 int Sim::createEvent(kfd_ioctl_create_event_args &args) {
   // kfd_ioctl_create_event: on a dGPU the event page is user memory, given
-  // by its handle on the first call and never again.
+  // by its handle (kfd_kmap_event_page).
   if (args.event_page_offset) {
+    // kfd_kmap_event_page: "Event page is already set" is EINVAL (before
+    // kfd_event_page_set's own EBUSY could be reached).
     if (eventPage)
       return refuse(EINVAL, "CREATE_EVENT: the event page is already set");
+    // kfd_process_device_data_by_id, kfd_process_device_translate_handle:
+    // the handle's GPU (its upper 32 bits) and buffer must be the
+    // process's.
+    SimGpu *gpu = gpuById(uint32_t(args.event_page_offset >> 32));
     auto it = allocations.find(args.event_page_offset);
-    if (it == allocations.end() || !it->second->cpuMapped)
+    if (!gpu || !gpu->vmAcquired() || it == allocations.end())
       return refuse(EINVAL,
                     "CREATE_EVENT: event page handle 0x%llx is no "
-                    "mapped GPU memory",
+                    "memory of this process",
                     (unsigned long long)args.event_page_offset);
-    eventPage = it->second->va;
-    eventPageHandle = it->second->handle;
-    eventSlots =
-        std::min<uint64_t>(it->second->size / 8, KFD_SIGNAL_EVENT_LIMIT);
+    Allocation &a = *it->second;
+    // amdgpu_amdkfd_gpuvm_map_gtt_bo_to_kernel pins the buffer in GTT to
+    // map it for the kernel: a VRAM buffer is moved there, not refused.
+    if (!(a.flags & KFD_IOC_ALLOC_MEM_FLAGS_GTT))
+      log("CREATE_EVENT: the event page 0x%llx is VRAM; the kernel pins it "
+          "in GTT (amdgpu_bo_pin), moving it",
+          (unsigned long long)a.va);
+    // kfd_event_page_set: the page must hold KFD_SIGNAL_EVENT_LIMIT 64-bit
+    // slots (EINVAL since the fix for its out-of-bounds write), all of which
+    // it sets to UNSIGNALED_EVENT_SLOT.
+    if (a.size < KFD_SIGNAL_EVENT_LIMIT * 8)
+      return refuse(EINVAL,
+                    "CREATE_EVENT: the event page is 0x%llx bytes; it must "
+                    "hold KFD_SIGNAL_EVENT_LIMIT (%u) 8-byte slots",
+                    (unsigned long long)a.size, KFD_SIGNAL_EVENT_LIMIT);
+    if (!a.cpuMapped &&
+        REAL(MmapFn, "mmap")(
+            reinterpret_cast<void *>(a.va), a.size, PROT_READ | PROT_WRITE,
+            MAP_FIXED | MAP_SHARED | MAP_ANONYMOUS, -1, 0) != MAP_FAILED)
+      a.cpuMapped = true; // the kernel's own mapping of the memory
+    eventPage = a.va;
+    eventPageHandle = a.handle;
+    eventSlots = KFD_SIGNAL_EVENT_LIMIT;
+    std::memset(reinterpret_cast<void *>(eventPage), 0xff,
+                KFD_SIGNAL_EVENT_LIMIT * 8);
   }
   if (!eventPage)
     return refuse(EINVAL, "CREATE_EVENT: no event page (the simulated GPUs "
@@ -871,38 +1206,117 @@ void Sim::interrupt(uint32_t context) {
 void SimQueue::interrupt(uint32_t context) { sim.interrupt(context); }
 
 int Sim::createQueue(kfd_ioctl_create_queue_args &args) {
-  SimGpu *gpu = gpuById(args.gpu_id);
-  if (!gpu || !gpu->vmAcquired)
-    return refuse(EINVAL, "CREATE_QUEUE: gpu 0x%x has no VM", args.gpu_id);
+  // set_queue_properties_from_user (kfd_chardev.c), in its order.
+  if (args.queue_percentage > KFD_MAX_QUEUE_PERCENTAGE)
+    return refuse(EINVAL, "CREATE_QUEUE: queue_percentage %u is over %u",
+                  args.queue_percentage, KFD_MAX_QUEUE_PERCENTAGE);
+  if (args.queue_priority > KFD_MAX_QUEUE_PRIORITY)
+    return refuse(EINVAL, "CREATE_QUEUE: queue_priority %u is over %u",
+                  args.queue_priority, KFD_MAX_QUEUE_PRIORITY);
+  if (args.ring_size & (args.ring_size - 1))
+    return refuse(EINVAL,
+                  "CREATE_QUEUE: ring_size %u is not a power of two (or 0)",
+                  args.ring_size);
+  // A smaller ring (0 included) is silently run as KFD_MIN_QUEUE_RING_SIZE
+  // bytes; the kernel writes the size it used back into the arguments.
+  if (args.ring_size < KFD_MIN_QUEUE_RING_SIZE)
+    args.ring_size = KFD_MIN_QUEUE_RING_SIZE;
   bool pm4 = args.queue_type == KFD_IOC_QUEUE_TYPE_COMPUTE;
+  if (args.queue_type != KFD_IOC_QUEUE_TYPE_COMPUTE &&
+      args.queue_type != KFD_IOC_QUEUE_TYPE_COMPUTE_AQL &&
+      args.queue_type != KFD_IOC_QUEUE_TYPE_SDMA &&
+      args.queue_type != KFD_IOC_QUEUE_TYPE_SDMA_XGMI)
+    return refuse(KERNEL_ENOTSUPP, "CREATE_QUEUE: queue type %u",
+                  args.queue_type);
   if (!pm4 && args.queue_type != KFD_IOC_QUEUE_TYPE_SDMA)
     return refuse(EINVAL,
-                  "CREATE_QUEUE: queue type %u (the simulator has "
-                  "PM4 compute and SDMA queues)",
+                  "CREATE_QUEUE: queue type %u (the simulator has PM4 "
+                  "compute and SDMA queues)",
                   args.queue_type);
-  // set_queue_properties_from_user: a power-of-two ring of at least a page
-  // (ring_size is checked the same on every kernel since 4.x).
-  if (args.ring_size < 1024 || (args.ring_size & (args.ring_size - 1)))
-    return refuse(EINVAL, "CREATE_QUEUE: ring_size %u is not a power of two",
-                  args.ring_size);
-  if (!mapped(*gpu, args.ring_base_address, args.ring_size))
-    return refuse(EFAULT, "CREATE_QUEUE: the ring 0x%llx is not GPU memory",
-                  (unsigned long long)args.ring_base_address);
-  if (args.write_pointer_address % 8 || args.read_pointer_address % 8 ||
-      !mapped(*gpu, args.write_pointer_address, 8) ||
-      !mapped(*gpu, args.read_pointer_address, 8))
-    return refuse(EFAULT, "CREATE_QUEUE: the read and write pointers must be "
-                          "aligned words of GPU memory");
+  // kfd_ioctl_create_queue: kfd_process_device_data_by_id, then
+  // kfd_bind_process_to_device, which fails (ESRCH) without a VM.
+  SimGpu *gpu = gpuById(args.gpu_id);
+  if (!gpu)
+    return refuse(EINVAL, "CREATE_QUEUE: no gpu 0x%x", args.gpu_id);
+  if (!gpu->vmAcquired())
+    return refuse(ESRCH, "CREATE_QUEUE: gpu 0x%x has no VM", args.gpu_id);
+  // kfd_ioctl_create_queue, with MES (gfx11): the write pointer's buffer
+  // is looked up in the VM, must be at most a page, and is pinned in GTT
+  // and mapped into the GART for the scheduler (amdgpu_amdkfd_map_gtt_bo_
+  // to_gart: a VRAM buffer is moved to GTT rather than refused).
+  if (gpu->version >= 110000 && gpu->version < 120000) {
+    Allocation *w = mapped(*gpu, args.write_pointer_address, 1);
+    if (!w || w->size > PAGE)
+      return refuse(EINVAL,
+                    "CREATE_QUEUE: the write pointer 0x%llx must be in "
+                    "mapped memory of at most a page (gfx11 maps it into "
+                    "the GART)",
+                    (unsigned long long)args.write_pointer_address);
+    if (!(w->flags & KFD_IOC_ALLOC_MEM_FLAGS_GTT))
+      log("CREATE_QUEUE: the write pointer 0x%llx is VRAM; the kernel pins "
+          "its buffer in GTT for the GART, moving it",
+          (unsigned long long)args.write_pointer_address);
+  }
+  // kfd_queue_acquire_buffers (kfd_queue.c, from pqm_create_queue): each
+  // buffer is looked up in the GPU's VM by kfd_queue_buffer_get, which
+  // wants the address's page to start a mapping of exactly the size given
+  // (any size when that is under a page). The write and read pointers are
+  // each a one-page buffer of their own; the ring a buffer of ring_size.
+  if (!queueBuffer(*gpu, args.write_pointer_address, PAGE))
+    return refuse(EINVAL,
+                  "CREATE_QUEUE: the write pointer 0x%llx is not in the "
+                  "first page of a one-page buffer mapped on the GPU",
+                  (unsigned long long)args.write_pointer_address);
+  if (!queueBuffer(*gpu, args.read_pointer_address, PAGE))
+    return refuse(EINVAL,
+                  "CREATE_QUEUE: the read pointer 0x%llx is not in the "
+                  "first page of a one-page buffer mapped on the GPU",
+                  (unsigned long long)args.read_pointer_address);
+  if (!queueBuffer(*gpu, args.ring_base_address, args.ring_size))
+    return refuse(EINVAL,
+                  "CREATE_QUEUE: the ring 0x%llx is not the start of a "
+                  "buffer of ring_size (0x%x) bytes mapped on the GPU",
+                  (unsigned long long)args.ring_base_address, args.ring_size);
   if (pm4) {
-    // Compute queues need an end-of-pipe buffer and a context save area.
-    if (!args.eop_buffer_size ||
-        !mapped(*gpu, args.eop_buffer_address, args.eop_buffer_size))
-      return refuse(EINVAL, "CREATE_QUEUE: no end-of-pipe buffer");
-    if (!args.ctx_save_restore_size || !args.ctl_stack_size ||
-        args.ctl_stack_size > args.ctx_save_restore_size ||
-        !mapped(*gpu, args.ctx_save_restore_address,
-                args.ctx_save_restore_size))
-      return refuse(EINVAL, "CREATE_QUEUE: no context save area");
+    // Only compute queues have an EOP buffer (optional) and a CWSR area.
+    if (args.eop_buffer_address) {
+      if (args.eop_buffer_size != gpu->eopBufferSize)
+        return refuse(EINVAL,
+                      "CREATE_QUEUE: eop_buffer_size 0x%llx is not the "
+                      "node's 0x%x",
+                      (unsigned long long)args.eop_buffer_size,
+                      gpu->eopBufferSize);
+      if (!queueBuffer(*gpu, args.eop_buffer_address, args.eop_buffer_size))
+        return refuse(EINVAL,
+                      "CREATE_QUEUE: the EOP buffer 0x%llx is not the start "
+                      "of a buffer of eop_buffer_size bytes",
+                      (unsigned long long)args.eop_buffer_address);
+    }
+    if (args.ctl_stack_size != gpu->ctlStackSize)
+      return refuse(EINVAL,
+                    "CREATE_QUEUE: ctl_stack_size 0x%x is not the node's "
+                    "ctl_stack_size 0x%x",
+                    args.ctl_stack_size, gpu->ctlStackSize);
+    if (args.ctx_save_restore_size < gpu->cwsrSize)
+      return refuse(EINVAL,
+                    "CREATE_QUEUE: ctx_save_restore_size 0x%x is under the "
+                    "node's cwsr_size 0x%x",
+                    args.ctx_save_restore_size, gpu->cwsrSize);
+    // The CWSR buffer holds, for each XCC, the save area and the
+    // debugger's bytes, rounded up to a page; without SVM (the simulator
+    // has none) it must be exactly a buffer of that size.
+    uint64_t total =
+        (uint64_t(args.ctx_save_restore_size) + gpu->debugMemorySize) *
+        gpu->numXcc;
+    total = (total + PAGE - 1) / PAGE * PAGE;
+    if (!queueBuffer(*gpu, args.ctx_save_restore_address, total))
+      return refuse(EINVAL,
+                    "CREATE_QUEUE: the context save area 0x%llx is not the "
+                    "start of a buffer of (ctx_save_restore_size + "
+                    "debugger's 0x%x) x %u XCCs = 0x%llx bytes",
+                    (unsigned long long)args.ctx_save_restore_address,
+                    gpu->debugMemorySize, gpu->numXcc,
+                    (unsigned long long)total);
   }
   unsigned slot = gpu->nextDoorbell++;
   if ((slot + 1) * 8 > DOORBELL_PAGE)
@@ -913,7 +1327,8 @@ int Sim::createQueue(kfd_ioctl_create_queue_args &args) {
   uint32_t id = nextQueue++;
   queues[id] = std::make_unique<SimQueue>(
       *this, *gpu, id, pm4, args.ring_base_address, args.ring_size,
-      args.write_pointer_address, args.read_pointer_address, doorbell);
+      args.write_pointer_address, args.read_pointer_address, doorbell,
+      rptrEveryPacket);
   args.queue_id = id;
   args.doorbell_offset = gpu->doorbellOffset + slot * 8;
   return 0;
@@ -942,6 +1357,12 @@ void *Sim::mmap(void *addr, size_t length, int prot, int flags, int fd,
   }
   for (auto &[handle, a] : allocations)
     if (a->mmapOffset == uint64_t(offset) && a->gpu == file->gpu) {
+      // amdgpu_amdkfd_gpuvm_alloc_memory_of_gpu allows the buffer's mmap
+      // offset (drm_vma_node_allow) only to the file whose VM KFD
+      // acquired; drm_gem_mmap refuses any other file with EACCES.
+      if (file->file != a->gpu->vmFile)
+        return fail(EACCES, "the memory's offset is allowed only through "
+                            "the render-node file that acquired the VM");
       // amdgpu_gem_object_mmap: a BO made NO_CPU_ACCESS (VRAM without
       // PUBLIC) has no CPU mapping.
       if ((a->flags & KFD_IOC_ALLOC_MEM_FLAGS_VRAM) &&
@@ -1122,6 +1543,30 @@ int close(int fd) {
   if (Sim *sim = Sim::get())
     sim->close(fd);
   return REAL(CloseFn, "close")(fd);
+}
+
+/// A hidden topology node's attributes open but cannot be read
+/// (kfd_topology.c node_show returns -EPERM).
+ssize_t read(int fd, void *buffer, size_t bytes) {
+  if (Sim *sim = Sim::ifConstructed())
+    if (sim->isHiddenFd(fd)) {
+      errno = EPERM;
+      return -1;
+    }
+  return REAL(ReadFn, "read")(fd, buffer, bytes);
+}
+
+ssize_t pread(int fd, void *buffer, size_t bytes, off_t offset) {
+  if (Sim *sim = Sim::ifConstructed())
+    if (sim->isHiddenFd(fd)) {
+      errno = EPERM;
+      return -1;
+    }
+  return REAL(PreadFn, "pread")(fd, buffer, bytes, offset);
+}
+
+ssize_t pread64(int fd, void *buffer, size_t bytes, off_t offset) {
+  return pread(fd, buffer, bytes, offset);
 }
 
 int ioctl(int fd, unsigned long request, ...) {

@@ -22,6 +22,25 @@
 // KCOPY: arg 3: -16128 -16128 -16128 -16128 -16128 -16128 -16128 -16128
 // KCOPY-NEXT: 10 runs:
 
+// Tests that rings lap many times although the simulated CP reports a
+// compute queue's read pointer as the hardware does (32 bits, wrapping at
+// the ring's size, once per 64-dword block): 1,000 runs on 4 KiB and on
+// 1 KiB rings (the smallest KFD runs as asked), whose pushes are padded to
+// whole blocks. Before, the first push after one lap waited for room
+// forever. A smaller ring is refused by the runtime, naming the option,
+// since KFD would silently run it as 1 KiB.
+// RUN: %kfdsim HCQ_KFD_SIM_GPUS=gfx1100,gfx1100 hcq-run %hcq_src_root/examples/mlp.mlir --amd=hardware --ring-bytes=4096 --arg f32:256:arange --arg f32:4096:fill=0.5 --arg f32:4096:fill=-0.25 --arg f32:256:fill=0 --runs 1000 2>&1 | FileCheck %s --check-prefix=LAPS
+// RUN: %kfdsim HCQ_KFD_SIM_GPUS=gfx1100,gfx1100 hcq-run %hcq_src_root/examples/mlp.mlir --amd=hardware --ring-bytes=1024 --arg f32:256:arange --arg f32:4096:fill=0.5 --arg f32:4096:fill=-0.25 --arg f32:256:fill=0 --runs 1000 2>&1 | FileCheck %s --check-prefix=LAPS
+// LAPS: arg 3: -16128 -16128 -16128 -16128 -16128 -16128 -16128 -16128
+// LAPS-NEXT: 1000 runs:
+// RUN: not %kfdsim HCQ_KFD_SIM_GPUS=gfx1100,gfx1100 hcq-run %hcq_src_root/examples/mlp.mlir --amd=hardware --ring-bytes=512 --arg f32:256:arange --arg f32:4096:fill=0.5 --arg f32:4096:fill=-0.25 --arg f32:256:fill=0 2>&1 | FileCheck %s --check-prefix=SMALLRING
+// SMALLRING: RuntimeOptions::ringBytes must be a power of two from 1024 to 2^31 for AMD queues, got 512
+
+// Tests that a GPU the process may not see (its topology files answer
+// EPERM, as under a device cgroup) is skipped: AMD:0 and AMD:1 are the
+// visible GPUs after it.
+// RUN: %kfdsim HCQ_KFD_SIM_HIDDEN=1 HCQ_KFD_SIM_GPUS=gfx942,gfx1100,gfx1100 hcq-run %hcq_src_root/examples/mlp.mlir --amd=hardware --arg f32:256:arange --arg f32:4096:fill=0.5 --arg f32:4096:fill=-0.25 --arg f32:256:fill=0 2>&1 | FileCheck %s --check-prefix=MLP
+
 // Tests that profiles come back from the GPU clock (100 MHz ticks, converted
 // with GET_CLOCK_COUNTERS) as a trace naming every call of every run.
 // RUN: %kfdsim HCQ_KFD_SIM_GPUS=gfx1100,gfx1100 hcq-run %hcq_src_root/examples/mlp.mlir --pipeline-options=profile=true --trace=%t/trace.json --runs 2 --amd=hardware --arg f32:256:arange --arg f32:4096:fill=0.5 --arg f32:4096:fill=-0.25 --arg f32:256:fill=0 2>&1 | FileCheck %s --check-prefix=TRACE
@@ -64,7 +83,7 @@
 // that the process still ends.
 // RUN: not %kfdsim HCQ_KFD_SIM_GPUS=gfx1100 hcq-run %S/Inputs/stuck.mlir --amd=hardware --arg f32:64:fill=0 --timeout-ms 300 2>&1 | FileCheck %s --check-prefix=STUCK
 // RUN: not %kfdsim HCQ_KFD_SIM_GPUS=gfx942 hcq-run %S/Inputs/stuck.mlir --pipeline-options=target=gfx942 --amd=hardware --arg f32:64:fill=0 --timeout-ms 300 2>&1 | FileCheck %s --check-prefix=STUCK
-// STUCK: error: hang detected: AMD:0 COMPUTE:0: the work at read pointer 0 (write pointer 4) has not finished after 300 ms (the GPU's queues are stopped)
+// STUCK: error: hang detected: AMD:0 COMPUTE:0: the work at read pointer 0 (write pointer 64; the raw read-pointer word 0x0) has not finished after 300 ms (the GPU's queues are stopped)
 
 // Tests that code objects for another GPU, GPUs hcq does not encode for,
 // several XCCs and missing GPUs are refused by name before anything runs.
@@ -108,4 +127,4 @@
 // RUN: not %kfdsim HCQ_KFD_SIM_TWINS= HCQ_KFD_SIM_GPUS=gfx942 hcq-run %t/gather-gfx942.mlir --pipeline-options=target=gfx942 --amd=hardware --arg f32:64:arange --arg f32:64:fill=0 --timeout-ms 300 2>&1 | FileCheck %s --check-prefix=FAULT
 // FAULT: hcq-kfd-sim: kernel gather has no CPU twin hcq_twin_gather in HCQ_KFD_SIM_TWINS
 // FAULT: hcq-kfd-sim: gfx{{[0-9]+}} GPU 0x{{[0-9a-f]+}} compute queue 0 stops, as a hung GPU queue does: DISPATCH_DIRECT at indirect buffer 0x{{[0-9a-f]+}} dword {{[0-9]+}} of program 0x{{[0-9a-f]+}}, which is no loaded kernel with a CPU twin
-// FAULT: error: hang detected: AMD:0 COMPUTE:0: the work at read pointer 0 (write pointer {{[0-9]+}}) has not finished after 300 ms
+// FAULT: error: hang detected: AMD:0 COMPUTE:0: the work at read pointer 0 (write pointer {{[0-9]+}}; the raw read-pointer word 0x0) has not finished after 300 ms

@@ -21,6 +21,21 @@ namespace hcq::runtime {
 CommandProcessorHost::~CommandProcessorHost() = default;
 uint64_t CommandProcessorHost::gpuClock() { return nowNs(); }
 
+/// The builtin copy kernel (lib/Target/AMD/Builtins/copy.cl): kernel
+/// arguments dst (8 bytes), src (8), element bytes (4); workgroup x copies
+/// element x.
+void builtinCopyTwin(const hcq_amd_workgroup *wg) {
+  const auto *args = static_cast<const uint8_t *>(wg->kernargs);
+  uint64_t dst, src;
+  uint32_t bytes;
+  std::memcpy(&dst, args, 8);
+  std::memcpy(&src, args + 8, 8);
+  std::memcpy(&bytes, args + 16, 4);
+  uint64_t at = uint64_t(wg->group_id[0]) * bytes;
+  std::memcpy(reinterpret_cast<char *>(dst) + at,
+              reinterpret_cast<const char *>(src) + at, bytes);
+}
+
 namespace {
 
 // Fields the command processor reads beyond what the encoder writes.

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Queues.h"
+#include "CPUDriver.h"
 
 #include "HCQ/Target/CPU/Entry.h"
 

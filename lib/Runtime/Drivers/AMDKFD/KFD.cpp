@@ -27,11 +27,18 @@ namespace {
 
 std::string errnoText(int error) { return std::strerror(error); }
 
-/// Reads a whole sysfs file with open/read (sysfs files are small).
+/// Reads a whole sysfs file with open/read (sysfs files are small). A
+/// file the process may not read fails with FailedPrecondition (EPERM,
+/// EACCES), any other with Unavailable.
 Expected<std::string> readFile(const std::string &path) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    return runtimeError("cannot read " + path + ": " + errnoText(errno));
+  if (fd < 0) {
+    int error = errno;
+    return makeError(error == EPERM || error == EACCES
+                         ? ErrorCode::FailedPrecondition
+                         : ErrorCode::Unavailable,
+                     "cannot read ", path, ": ", errnoText(error));
+  }
   std::string text;
   char buffer[4096];
   while (true) {
@@ -41,7 +48,10 @@ Expected<std::string> readFile(const std::string &path) {
     if (n < 0) {
       int error = errno;
       ::close(fd);
-      return runtimeError("cannot read " + path + ": " + errnoText(error));
+      return makeError(error == EPERM || error == EACCES
+                           ? ErrorCode::FailedPrecondition
+                           : ErrorCode::Unavailable,
+                       "cannot read ", path, ": ", errnoText(error));
     }
     if (n == 0)
       break;
@@ -104,13 +114,49 @@ unsigned GpuNode::shaderEngines() const {
              : 0;
 }
 
+GpuNode::SaveAreaSizes GpuNode::computeSaveAreaSizes() const {
+  // Per CU: VGPRs (0x80000 on gfx90a/gfx942, 0x60000 on gfx1100/1101,
+  // 0x40000 on other gfx11), SGPRs 0x4000, LDS 0x10000, hardware registers
+  // 0x1000; a control stack of 12 bytes per wave (8 before gfx10) and 8
+  // more after a 40-byte header, page-aligned; 32 debugger bytes per wave,
+  // 64-aligned. Waves: 32 per CU, or before gfx10 40 per CU up to 512 per
+  // shader engine [kfd_queue.c kfd_queue_ctx_save_restore_size,
+  // kfd_get_vgpr_size_per_cu].
+  uint32_t gfxv = gfxTargetVersion;
+  bool beforeGfx10 = gfxv < 100100;
+  uint64_t cus = computeUnits();
+  uint64_t waves =
+      beforeGfx10
+          ? std::min<uint64_t>(cus * 40, uint64_t(shaderEngines()) * 512)
+          : cus * 32;
+  uint64_t vgprs = gfxv == 90402 || gfxv == 90010 || gfxv == 90008 ? 0x80000
+                   : gfxv == 110000 || gfxv == 110001              ? 0x60000
+                                                                   : 0x40000;
+  uint64_t wgData =
+      alignTo(cus * (vgprs + 0x4000 + 0x10000 + 0x1000), PAGE_BYTES);
+  SaveAreaSizes sizes;
+  sizes.ctlStack = alignTo(40 + waves * (beforeGfx10 ? 8 : 12) + 8, PAGE_BYTES);
+  sizes.cwsr = sizes.ctlStack + wgData;
+  sizes.debugMemory = alignTo(waves * 32, 64);
+  return sizes;
+}
+
+GpuNode::SaveAreaSizes GpuNode::saveAreaSizes() const {
+  SaveAreaSizes sizes = computeSaveAreaSizes();
+  if (cwsrSize)
+    sizes.cwsr = cwsrSize;
+  if (ctlStackSize)
+    sizes.ctlStack = ctlStackSize;
+  return sizes;
+}
+
 Expected<std::vector<GpuNode>> readTopology(std::string_view nodesPath) {
   std::string root(nodesPath);
   DIR *dir = ::opendir(root.c_str());
   if (!dir)
-    return runtimeError("cannot list the KFD topology " + root + ": " +
-                        errnoText(errno) +
-                        " (is the amdgpu kernel driver loaded?)");
+    return makeError(ErrorCode::Unavailable, "cannot list the KFD topology ",
+                     root, ": ", errnoText(errno),
+                     " (is the amdgpu kernel driver loaded?)");
   std::vector<unsigned> ids;
   while (dirent *entry = ::readdir(dir)) {
     std::optional<uint64_t> id = parseUnsigned(entry->d_name);
@@ -123,17 +169,30 @@ Expected<std::vector<GpuNode>> readTopology(std::string_view nodesPath) {
   std::vector<GpuNode> gpus;
   for (unsigned id : ids) {
     std::string folder = root + "/" + std::to_string(id);
+    // A node hidden from the process (a device cgroup denies its files
+    // with EPERM) is not one of its GPUs, as tinygrad skips it too.
+    auto hidden = [](Error &e) {
+      return e.code() == ErrorCode::FailedPrecondition;
+    };
     Expected<std::string> gpuIdText = readFile(folder + "/gpu_id");
-    if (!gpuIdText)
-      return gpuIdText.takeError();
+    if (!gpuIdText) {
+      Error e = gpuIdText.takeError();
+      if (hidden(e))
+        continue;
+      return e;
+    }
     Expected<uint64_t> gpuId = parseNumber(*gpuIdText, folder + "/gpu_id");
     if (!gpuId)
       return gpuId.takeError();
     if (*gpuId == 0)
       continue; // a CPU node
     Expected<std::string> properties = readFile(folder + "/properties");
-    if (!properties)
-      return properties.takeError();
+    if (!properties) {
+      Error e = properties.takeError();
+      if (hidden(e))
+        continue;
+      return e;
+    }
     GpuNode node;
     node.node = id;
     node.gpuId = uint32_t(*gpuId);
@@ -163,7 +222,9 @@ Expected<std::vector<GpuNode>> readTopology(std::string_view nodesPath) {
           {"max_waves_per_simd", &node.maxWavesPerSimd, true},
           {"lds_size_in_kb", &node.ldsSizeInKb, true},
           {"drm_render_minor", &node.drmRenderMinor, true},
-          {"num_xcc", &node.numXcc, false}})
+          {"num_xcc", &node.numXcc, false},
+          {"cwsr_size", &node.cwsrSize, false},
+          {"ctl_stack_size", &node.ctlStackSize, false}})
       if (Error e = get(key, *field, required))
         return std::move(e);
     gpus.push_back(node);
@@ -172,27 +233,29 @@ Expected<std::vector<GpuNode>> readTopology(std::string_view nodesPath) {
 }
 
 //===----------------------------------------------------------------------===//
-// Driver: /dev/kfd, one per process
+// KFDProcess: /dev/kfd, one per process
 //===----------------------------------------------------------------------===//
 
-class Driver {
+class KFDProcess {
 public:
   /// The process's /dev/kfd, opened at the first request and kept open for
   /// the process's life: KFD sets the process's event page once and never
   /// lets it go (kfd_chardev.c refuses to free the signal BO; a second page
   /// is refused), as libhsakmt keeps /dev/kfd open.
-  static Expected<Driver *> get() {
+  static Expected<KFDProcess *> get() {
     static std::mutex mutex;
-    static Driver *current = nullptr;
+    static KFDProcess *current = nullptr;
     std::lock_guard<std::mutex> lock(mutex);
     if (current)
       return current;
     int fd = ::open("/dev/kfd", O_RDWR | O_CLOEXEC);
     if (fd < 0)
-      return runtimeError("cannot open /dev/kfd: " + errnoText(errno) +
-                          " (no AMD GPU driver here; --amd=hardware needs "
-                          "the amdgpu kernel driver and read-write access to "
-                          "/dev/kfd, usually membership of the render group)");
+      return Error::failure(
+          ErrorCode::Unavailable,
+          "cannot open /dev/kfd: " + errnoText(errno) +
+              " (no AMD GPU driver here; --amd=hardware needs "
+              "the amdgpu kernel driver and read-write access to "
+              "/dev/kfd, usually membership of the render group)");
     kfd_ioctl_get_version_args version{};
     if (retryIoctl(fd, AMDKFD_IOC_GET_VERSION, &version) != 0) {
       int error = errno;
@@ -207,15 +270,17 @@ public:
           "." + std::to_string(version.minor_version) + ", this runtime " +
           std::to_string(KFD_IOCTL_MAJOR_VERSION) + ".x");
     }
-    current = new Driver(fd, version.minor_version);
+    current = new KFDProcess(fd, version.minor_version);
     return current;
   }
 
   Error ioctl(unsigned long request, void *args, const char *what) {
     if (retryIoctl(fd, request, args) == 0)
       return Error::success();
-    return runtimeError(std::string("KFD ") + what +
-                        " failed: " + errnoText(errno));
+    int error = errno;
+    return makeError(error == ENOMEM ? ErrorCode::OutOfMemory
+                                     : ErrorCode::Internal,
+                     "KFD ", what, " failed: ", errnoText(error));
   }
 
   /// A signal event for `gpu`, auto-reset, and its mailbox. The first one
@@ -229,7 +294,7 @@ public:
   const uint32_t minor;
 
 private:
-  Driver(int fd, uint32_t minor) : fd(fd), minor(minor) {}
+  KFDProcess(int fd, uint32_t minor) : fd(fd), minor(minor) {}
 
   std::mutex mutex; // everything below
   uint64_t eventPage = 0, eventPageHandle = 0;
@@ -240,38 +305,49 @@ private:
 // Gpu
 //===----------------------------------------------------------------------===//
 
-Gpu::Gpu(Driver &driver, GpuNode node, std::string name)
-    : driver(driver), node(node), name(std::move(name)),
+Gpu::Gpu(KFDProcess &process, GpuNode node, std::string name)
+    : process(process), node(node), name(std::move(name)),
       target(node.targetName()) {}
 
-Expected<std::unique_ptr<Gpu>> Gpu::open(unsigned index, std::string name) {
-  Expected<Driver *> driver = Driver::get();
-  if (!driver)
-    return runtimeError(name + ": " + toString(driver.takeError()));
+Expected<Gpu *> Gpu::get(unsigned index) {
+  // Kept for the process's life, as the kernel keeps the first render-node
+  // file that acquired a GPU's VM [kfd_chardev.c kfd_ioctl_acquire_vm: a
+  // VM acquired through another file is refused with EBUSY].
+  static std::mutex mutex;
+  static std::map<unsigned, Gpu *> *gpus = new std::map<unsigned, Gpu *>;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = gpus->find(index);
+  if (it != gpus->end())
+    return it->second;
+  std::string name = "AMD:" + std::to_string(index);
+  Expected<KFDProcess *> process = KFDProcess::get();
+  if (!process)
+    return prependContext(name + ": ", process.takeError());
   Expected<std::vector<GpuNode>> nodes = readTopology();
   if (!nodes)
-    return runtimeError(name + ": " + toString(nodes.takeError()));
+    return prependContext(name + ": ", nodes.takeError());
   if (index >= nodes->size())
-    return runtimeError(name + ": the KFD topology has " +
-                        std::to_string(nodes->size()) + " GPU" +
-                        (nodes->size() == 1 ? "" : "s"));
+    return makeError(ErrorCode::Unavailable, name, ": the KFD topology has ",
+                     nodes->size(), nodes->size() == 1 ? " GPU" : " GPUs",
+                     " this process may use");
   const GpuNode &node = (*nodes)[index];
-  std::unique_ptr<Gpu> gpu(new Gpu(**driver, node, name));
+  std::unique_ptr<Gpu> gpu(new Gpu(**process, node, name));
   // A target the encoder does not know cannot run what it encoded.
   if (!amd::lookupTarget(gpu->target))
-    return runtimeError(name + " is a " + gpu->target +
-                        ", which hcq does not encode for (it does " +
-                        amd::listTargetNames() + ")");
+    return makeError(ErrorCode::Unavailable, name, " is a ", gpu->target,
+                     ", which hcq does not encode for (it does ",
+                     amd::listTargetNames(), ")");
   // Several XCCs share one queue's dispatches; hcq gives each dispatch one
   // scratch base and writes signals and timestamps once, as for one XCC.
   if (node.numXcc != 1)
-    return runtimeError(
-        name + " is a " + gpu->target + " with " + std::to_string(node.numXcc) +
+    return makeError(
+        ErrorCode::Unavailable, name, " is a ", gpu->target, " with ",
+        node.numXcc,
         " XCCs, which hcq does not drive yet: partition it into one device "
         "per XCC (CPX mode, e.g. amd-smi set --compute-partition CPX)");
   if (Error e = gpu->acquire())
     return std::move(e);
-  return std::move(gpu);
+  return (*gpus)[index] = gpu.release();
 }
 
 Error Gpu::acquire() {
@@ -301,20 +377,20 @@ Error Gpu::acquire() {
   kfd_ioctl_acquire_vm_args vm{};
   vm.drm_fd = uint32_t(renderFd);
   vm.gpu_id = node.gpuId;
-  if (Error e = driver.ioctl(AMDKFD_IOC_ACQUIRE_VM, &vm, "ACQUIRE_VM"))
+  if (Error e = process.ioctl(AMDKFD_IOC_ACQUIRE_VM, &vm, "ACQUIRE_VM"))
     return runtimeError(name + ": " + toString(std::move(e)));
   Expected<ClockSample> clock = sampleClock();
   if (!clock)
     return clock.takeError();
   lastClock = *clock;
-  Expected<std::pair<uint32_t, uint64_t>> event = driver.createEvent(*this);
+  Expected<std::pair<uint32_t, uint64_t>> event = process.createEvent(*this);
   if (!event)
     return runtimeError(name + ": " + toString(event.takeError()));
   std::tie(eventId, eventMailbox) = *event;
   return Error::success();
 }
 
-Expected<std::pair<uint32_t, uint64_t>> Driver::createEvent(Gpu &gpu) {
+Expected<std::pair<uint32_t, uint64_t>> KFDProcess::createEvent(Gpu &gpu) {
   std::lock_guard<std::mutex> lock(mutex);
   kfd_ioctl_create_event_args args{};
   if (!eventPage) {
@@ -357,7 +433,7 @@ void Gpu::sleepUntilInterrupt(std::chrono::milliseconds slice) {
   args.num_events = 1;
   args.wait_for_all = 1;
   args.timeout = uint32_t(std::max<int64_t>(slice.count(), 1));
-  (void)retryIoctl(driver.fd, AMDKFD_IOC_WAIT_EVENTS, &args);
+  (void)retryIoctl(process.fd, AMDKFD_IOC_WAIT_EVENTS, &args);
 }
 
 Gpu::~Gpu() {
@@ -365,7 +441,7 @@ Gpu::~Gpu() {
     kfd_ioctl_destroy_event_args args{};
     args.event_id = eventId;
     consumeError(
-        driver.ioctl(AMDKFD_IOC_DESTROY_EVENT, &args, "DESTROY_EVENT"));
+        process.ioctl(AMDKFD_IOC_DESTROY_EVENT, &args, "DESTROY_EVENT"));
   }
   // What is left (the device frees its own first): unmapped, then freed, as
   // the driver requires.
@@ -426,8 +502,8 @@ Expected<Gpu::Allocation> Gpu::allocateUnrecorded(uint64_t bytes,
   else
     alloc.flags |= KFD_IOC_ALLOC_MEM_FLAGS_VRAM |
                    (hostMapped ? KFD_IOC_ALLOC_MEM_FLAGS_PUBLIC : 0);
-  if (Error e = driver.ioctl(AMDKFD_IOC_ALLOC_MEMORY_OF_GPU, &alloc,
-                             "ALLOC_MEMORY_OF_GPU")) {
+  if (Error e = process.ioctl(AMDKFD_IOC_ALLOC_MEMORY_OF_GPU, &alloc,
+                              "ALLOC_MEMORY_OF_GPU")) {
     ::munmap(reserved, size);
     return runtimeError(name + ": " + toString(std::move(e)) + " for " +
                         std::to_string(size) + " bytes");
@@ -435,7 +511,7 @@ Expected<Gpu::Allocation> Gpu::allocateUnrecorded(uint64_t bytes,
   auto undo = [&](Error e) -> Error {
     kfd_ioctl_free_memory_of_gpu_args free{};
     free.handle = alloc.handle;
-    consumeError(driver.ioctl(AMDKFD_IOC_FREE_MEMORY_OF_GPU, &free, "FREE"));
+    consumeError(process.ioctl(AMDKFD_IOC_FREE_MEMORY_OF_GPU, &free, "FREE"));
     ::munmap(reserved, size);
     return runtimeError(name + ": " + toString(std::move(e)));
   };
@@ -461,7 +537,7 @@ Error Gpu::mapToGpu(uint64_t handle) {
   map.handle = handle;
   map.device_ids_array_ptr = reinterpret_cast<uint64_t>(&gpuId);
   map.n_devices = 1;
-  return driver.ioctl(AMDKFD_IOC_MAP_MEMORY_TO_GPU, &map, "MAP_MEMORY_TO_GPU");
+  return process.ioctl(AMDKFD_IOC_MAP_MEMORY_TO_GPU, &map, "MAP_MEMORY_TO_GPU");
 }
 
 void Gpu::free(uint64_t address) {
@@ -479,12 +555,12 @@ void Gpu::free(uint64_t address) {
   unmap.handle = allocation.handle;
   unmap.device_ids_array_ptr = reinterpret_cast<uint64_t>(&gpuId);
   unmap.n_devices = 1;
-  consumeError(driver.ioctl(AMDKFD_IOC_UNMAP_MEMORY_FROM_GPU, &unmap,
-                            "UNMAP_MEMORY_FROM_GPU"));
+  consumeError(process.ioctl(AMDKFD_IOC_UNMAP_MEMORY_FROM_GPU, &unmap,
+                             "UNMAP_MEMORY_FROM_GPU"));
   kfd_ioctl_free_memory_of_gpu_args args{};
   args.handle = allocation.handle;
   consumeError(
-      driver.ioctl(AMDKFD_IOC_FREE_MEMORY_OF_GPU, &args, "FREE_MEMORY"));
+      process.ioctl(AMDKFD_IOC_FREE_MEMORY_OF_GPU, &args, "FREE_MEMORY"));
   ::munmap(reinterpret_cast<void *>(address), allocation.bytes);
 }
 
@@ -495,7 +571,7 @@ Expected<uint64_t> Gpu::doorbellPage(uint64_t doorbellOffset) {
   uint64_t base = doorbellOffset & ~uint64_t(DOORBELL_PAGE_BYTES - 1);
   if (!doorbells) {
     void *page = ::mmap(nullptr, DOORBELL_PAGE_BYTES, PROT_READ | PROT_WRITE,
-                        MAP_SHARED, driver.fd, off_t(base));
+                        MAP_SHARED, process.fd, off_t(base));
     if (page == MAP_FAILED)
       return runtimeError(name +
                           ": cannot map the doorbells: " + errnoText(errno));
@@ -511,7 +587,7 @@ Expected<uint64_t> Gpu::doorbellPage(uint64_t doorbellOffset) {
 Error Gpu::destroyQueue(uint32_t queueId) {
   kfd_ioctl_destroy_queue_args args{};
   args.queue_id = queueId;
-  return driver.ioctl(AMDKFD_IOC_DESTROY_QUEUE, &args, "DESTROY_QUEUE");
+  return process.ioctl(AMDKFD_IOC_DESTROY_QUEUE, &args, "DESTROY_QUEUE");
 }
 
 /// A KFD user-mode queue: the host side is AMDRing's; the GPU executes it.
@@ -519,7 +595,9 @@ class KFDQueue : public AMDRing {
 public:
   KFDQueue(Gpu &gpu, std::string name, bool pm4, const RingMemory &memory,
            std::chrono::milliseconds timeout, std::shared_ptr<QueueFlags> flags)
-      : AMDRing(std::move(name), pm4, memory, timeout, std::move(flags)),
+      : AMDRing(std::move(name), pm4, memory, timeout, std::move(flags),
+                /*reservedUnits=*/pm4 ? 1 : 0,
+                /*pm4AlignDwords=*/RPTR_BLOCK_DWORDS),
         gpu(gpu) {}
   ~KFDQueue() override {
     halt();
@@ -538,10 +616,34 @@ public:
   std::string describeRunning() const override {
     if (idle())
       return {};
-    return "the work at read pointer " +
-           std::to_string(rptr.load(std::memory_order_acquire)) +
+    return "the work at read pointer " + std::to_string(readPointer()) +
            " (write pointer " +
-           std::to_string(wptr.load(std::memory_order_acquire)) + ")";
+           std::to_string(wptr.load(std::memory_order_acquire)) +
+           "; the raw read-pointer word 0x" +
+           toHex(rptr.load(std::memory_order_acquire)) + ")";
+  }
+
+  /// A PM4 compute queue's CP reports its read pointer as a 32-bit dword
+  /// offset into the ring, wrapping at the ring's size, and only when it
+  /// crosses an RPTR_BLOCK_SIZE block (pushes are padded to whole blocks,
+  /// as amdgpu_ring_commit pads the kernel's own rings, so a finished push
+  /// is always reported) [kfd_mqd_manager_v9.c/_v11.c
+  /// update_mqd: cp_hqd_pq_control, cp_hqd_pq_rptr_report_addr; amdgpu
+  /// gfx_v9_0_ring_get_rptr_compute: "gfx9 hardware is 32bit rptr"]. So it
+  /// is a lower bound of what the CP has read, and the count it stands for
+  /// is the write pointer less the wrapped distance back to it: unambiguous
+  /// because the host never fills the ring (AMDRing reserves a dword), as
+  /// kfd_kernel_queue.c kq_acquire_packet_buffer compares it modulo the
+  /// queue's size. SDMA's is a 64-bit byte count [sdma_v4_0.c,
+  /// sdma_v6_0.c ring_get_rptr] and is read as it is.
+  uint64_t readPointer() const override {
+    uint64_t raw = rptr.load(std::memory_order_acquire);
+    if (!isPM4)
+      return raw;
+    uint64_t ringDwords = ringBytes / 4;
+    uint64_t w = wptr.load(std::memory_order_acquire);
+    uint64_t behind = (w - uint32_t(raw)) & (ringDwords - 1);
+    return w - behind;
   }
 
   static constexpr uint32_t NO_QUEUE = ~0u;
@@ -575,28 +677,11 @@ Gpu::createQueue(std::string queueName, bool pm4, RingMemory memory,
   };
   if (pm4) {
     // A compute queue needs an end-of-pipe buffer and a context save area
-    // for wave save/restore, sized as the driver checks them [Linux amdkfd
-    // kfd_queue.c kfd_queue_ctx_save_restore_size; ROCT-Thunk-Interface
-    // queues.c]: per CU, VGPRs (0x60000 on gfx1100/1101, 0x40000 on other
-    // gfx11, 0x80000 on gfx9) + SGPRs 0x4000 + LDS 0x10000 + HW registers
-    // 0x1000; a control stack of 12 bytes per wave (8 on gfx9) + 8 after a
-    // 40-byte header; and 32 debugger bytes per wave.
-    bool gfx9 = node.gfxTargetVersion < 100000;
-    uint64_t cus = node.computeUnits();
-    uint64_t waves =
-        gfx9
-            ? std::min<uint64_t>(cus * 40, uint64_t(node.shaderEngines()) * 512)
-            : cus * 32;
-    uint64_t vgprs =
-        gfx9 ? 0x80000
-        : node.gfxTargetVersion == 110000 || node.gfxTargetVersion == 110001
-            ? 0x60000
-            : 0x40000;
-    uint64_t wgData =
-        alignTo(cus * (vgprs + 0x4000 + 0x10000 + 0x1000), PAGE_BYTES);
-    uint64_t ctlStack = alignTo(40 + waves * (gfx9 ? 8 : 12) + 8, PAGE_BYTES);
-    uint64_t debug = alignTo(waves * 32, 64);
-    uint64_t cwsrBytes = alignTo(wgData + ctlStack + debug, PAGE_BYTES);
+    // for wave save/restore, of the sizes the kernel checks
+    // [kfd_queue.c kfd_queue_acquire_buffers]: the save area one mapping of
+    // (ctx_save_restore_size + debugger bytes), page-aligned.
+    GpuNode::SaveAreaSizes sizes = node.saveAreaSizes();
+    uint64_t cwsrBytes = alignTo(sizes.cwsr + sizes.debugMemory, PAGE_BYTES);
     Expected<uint64_t> eop = allocate(EOP_BYTES);
     if (!eop)
       return eop.takeError();
@@ -610,10 +695,10 @@ Gpu::createQueue(std::string queueName, bool pm4, RingMemory memory,
     args.eop_buffer_address = *eop;
     args.eop_buffer_size = EOP_BYTES;
     args.ctx_save_restore_address = *cwsr;
-    args.ctx_save_restore_size = uint32_t(wgData + ctlStack);
-    args.ctl_stack_size = uint32_t(ctlStack);
+    args.ctx_save_restore_size = uint32_t(sizes.cwsr);
+    args.ctl_stack_size = uint32_t(sizes.ctlStack);
   }
-  if (Error e = driver.ioctl(AMDKFD_IOC_CREATE_QUEUE, &args, "CREATE_QUEUE")) {
+  if (Error e = process.ioctl(AMDKFD_IOC_CREATE_QUEUE, &args, "CREATE_QUEUE")) {
     release();
     return runtimeError(queueName + ": " + toString(std::move(e)));
   }
@@ -639,8 +724,8 @@ Expected<Gpu::ClockSample> Gpu::sampleClock() {
   args.gpu_id = node.gpuId;
   uint64_t before = monotonicNs(CLOCK_MONOTONIC),
            beforeRaw = monotonicNs(CLOCK_MONOTONIC_RAW);
-  if (Error e = driver.ioctl(AMDKFD_IOC_GET_CLOCK_COUNTERS, &args,
-                             "GET_CLOCK_COUNTERS"))
+  if (Error e = process.ioctl(AMDKFD_IOC_GET_CLOCK_COUNTERS, &args,
+                              "GET_CLOCK_COUNTERS"))
     return runtimeError(name + ": " + toString(std::move(e)));
   int64_t rawToMonotonic = int64_t(before) - int64_t(beforeRaw);
   return ClockSample{

@@ -1,10 +1,16 @@
 //===- KFD.h - AMD GPUs through the kernel driver (internal) ----*- C++ -*-===//
 //
-// The hardware AMD device: GPUs found in the KFD topology in sysfs, memory
-// and user-mode queues made with KFD ioctls on /dev/kfd, the GPU's address
+// The amd-kfd driver: GPUs found in the KFD topology in sysfs, memory and
+// user-mode queues made with KFD ioctls on /dev/kfd, the GPU's address
 // space acquired through its DRM render node. Struct layouts and ioctl
 // numbers are the installed <linux/kfd_ioctl.h> (linux-libc-dev, KFD ABI
-// 1.11); the sequence is AMD-FACTS.md §3a. Internal to lib/Runtime.
+// 1.11); the sequence is docs/amd-facts.md. Internal to lib/Runtime.
+//
+// What the kernel driver keeps per process is kept per process here too:
+// /dev/kfd, and per GPU its render-node file, its acquired VM, its interrupt
+// event and its doorbell page (Gpu), opened at the first use of the GPU and
+// never closed (kfd_ioctl_acquire_vm keeps the first file for the life of
+// the KFD process and refuses another with EBUSY).
 //
 // Everything here is real system calls: CI runs it against the simulated
 // kernel driver (test/KFDSim), which answers them at that boundary.
@@ -40,6 +46,10 @@ constexpr const char *TOPOLOGY_NODES =
 /// end-of-pipe buffer is one page (tinygrad's and libhsakmt's size).
 constexpr uint64_t PAGE_BYTES = 4096, DOORBELL_PAGE_BYTES = 0x2000,
                    EOP_BYTES = 4096;
+/// The dwords a compute queue's CP reads between two reports of its read
+/// pointer: CP_HQD_PQ_CONTROL.RPTR_BLOCK_SIZE is 5, encoded as QUEUE_SIZE is
+/// (log2 of the dwords, less one) [kfd_mqd_manager_v9.c/_v11.c update_mqd].
+constexpr uint64_t RPTR_BLOCK_DWORDS = uint64_t(1) << (5 + 1);
 /// The process's event page: one 64-bit mailbox slot per signal event
 /// [kfd_ioctl.h KFD_SIGNAL_EVENT_LIMIT; kfd_events.c page_slots].
 constexpr uint64_t EVENT_PAGE_BYTES = KFD_SIGNAL_EVENT_LIMIT * 8;
@@ -54,34 +64,58 @@ struct GpuNode {
   uint32_t simdCount = 0, simdPerCu = 0, arrayCount = 0,
            simdArraysPerEngine = 0, numXcc = 1, maxWavesPerSimd = 0,
            ldsSizeInKb = 0, drmRenderMinor = 0;
+  /// What a compute queue's context save area must hold, as the kernel
+  /// computes and publishes it (kfd_queue.c kfd_queue_ctx_save_restore_size;
+  /// kfd_topology.c node_show "cwsr_size", "ctl_stack_size"), and checks
+  /// at CREATE_QUEUE (kfd_queue_acquire_buffers); 0 where a kernel does not
+  /// publish them.
+  uint32_t cwsrSize = 0, ctlStackSize = 0;
 
   /// "gfx1100".
   std::string targetName() const;
   /// Per XCC (an MI300X in SPX mode has 8 XCCs; a CPX partition 1).
   unsigned computeUnits() const;
   unsigned shaderEngines() const;
+
+  /// A compute queue's context-save sizes as kfd_queue_ctx_save_restore_size
+  /// computes them from the node's properties.
+  struct SaveAreaSizes {
+    uint64_t ctlStack = 0, cwsr = 0, debugMemory = 0;
+  };
+  SaveAreaSizes computeSaveAreaSizes() const;
+  /// The sizes a CREATE_QUEUE must give: the published ones where the
+  /// kernel publishes them (an error where the formula disagrees with them
+  /// would only be ours, so the published ones win and the formula is kept
+  /// for the debugger's bytes, which are not published).
+  SaveAreaSizes saveAreaSizes() const;
 };
 
 /// The GPU nodes under `nodes` (nodes whose gpu_id is 0 are CPUs), in node
-/// order: AMD:0 is the first. A node that cannot be read is an error naming
-/// the file.
+/// order: AMD:0 is the first. A node whose files the process may not read
+/// (EPERM: a device cgroup hiding the GPU, as containers given one render
+/// node have) is skipped, so AMD:N counts the visible GPUs. Any other node
+/// that cannot be read is an error naming the file.
 Expected<std::vector<GpuNode>>
 readTopology(std::string_view nodes = TOPOLOGY_NODES);
 
-class Driver;
+class KFDProcess;
 
-/// One GPU opened through KFD: its address space, memory, queues and the
-/// event its timeline stores raise (InterruptWait).
+/// One GPU opened through KFD, for the whole process: its address space,
+/// memory, queues and the event its timeline stores raise (InterruptWait).
 class Gpu : public InterruptWait {
 public:
-  /// AMD:`index` (`name`): the index-th GPU node of the topology. Fails at
-  /// once, saying why, without /dev/kfd, without that GPU, or when its
-  /// target is not one hcq encodes for.
-  static Expected<std::unique_ptr<Gpu>> open(unsigned index, std::string name);
+  /// AMD:`index`: the index-th visible GPU node of the topology, opened at
+  /// the first request and kept for the process's life. Fails, saying why
+  /// (Unavailable), without /dev/kfd, without that GPU, or when its target
+  /// is not one hcq encodes for; a failure is not kept, so a later request
+  /// tries again.
+  static Expected<Gpu *> get(unsigned index);
   ~Gpu() override;
 
   const GpuNode &getNode() const { return node; }
   const std::string &getTargetName() const { return target; }
+  /// "AMD:0".
+  const std::string &getName() const { return name; }
 
   /// `bytes` of memory for `placement` at the returned address, the same
   /// for the GPU and the host (GPU VA = CPU VA); zeroed unless it is
@@ -113,8 +147,8 @@ public:
 
 private:
   friend class KFDQueue;
-  friend class Driver;
-  Gpu(Driver &driver, GpuNode node, std::string name);
+  friend class KFDProcess;
+  Gpu(KFDProcess &process, GpuNode node, std::string name);
   Error acquire();
   struct Allocation {
     uint64_t address, handle, bytes;
@@ -130,7 +164,7 @@ private:
   };
   Expected<ClockSample> sampleClock();
 
-  Driver &driver;
+  KFDProcess &process;
   GpuNode node;
   std::string name, target;
   int renderFd = -1;

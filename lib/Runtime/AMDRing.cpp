@@ -1,0 +1,97 @@
+//===- AMDRing.cpp - The host side of an AMD user-mode queue --------------===//
+//
+// The KFD user-mode queue protocol as the host follows it (Queues.h,
+// AMDRing), for every AMD driver: the emulated device's command processors
+// and a GPU's execute what it pushes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Queues.h"
+
+#include "HCQ/Target/AMD/PM4.h"
+
+#include <cstring>
+
+namespace hcq::runtime {
+
+Error verifyAMDRingBytes(uint64_t ringBytes) {
+  bool powerOfTwo = ringBytes && !(ringBytes & (ringBytes - 1));
+  if (!powerOfTwo || ringBytes < AMD_MIN_RING_BYTES ||
+      ringBytes > (uint64_t(1) << 31))
+    return makeError(ErrorCode::InvalidArgument,
+                     "RuntimeOptions::ringBytes must be a power of two from ",
+                     AMD_MIN_RING_BYTES, " to 2^31 for AMD queues, got ",
+                     ringBytes);
+  return Error::success();
+}
+
+AMDRing::AMDRing(std::string name, bool pm4, const RingMemory &memory,
+                 std::chrono::milliseconds timeout,
+                 std::shared_ptr<QueueFlags> flags, uint64_t reservedUnits,
+                 uint64_t pm4AlignDwords)
+    : Queue(std::move(name), memory, timeout, std::move(flags)), isPM4(pm4),
+      reservedUnits(reservedUnits), pm4AlignDwords(pm4AlignDwords),
+      doorbell(word(memory.doorbell)) {}
+
+Error AMDRing::push(const uint8_t *source, uint64_t bytes) {
+  uint64_t taken = isPM4 ? alignTo(bytes, 4 * pm4AlignDwords) : bytes;
+  if (bytes % 4 || taken + reservedUnits * (isPM4 ? 4 : 1) > ringBytes)
+    return runtimeError(getName() + ": cannot push " + std::to_string(bytes) +
+                        " bytes into a " + std::to_string(ringBytes) +
+                        "-byte ring");
+  if (isPM4)
+    return pushPM4(source, bytes / 4);
+  return pushSDMA(source, bytes);
+}
+
+namespace {
+/// Writes dwords into a ring from a position, wrapping at its end.
+struct RingWriter {
+  uint8_t *ring;
+  uint64_t ringDwords, at;
+  void dword(uint32_t value) {
+    std::memcpy(ring + 4 * (at++ % ringDwords), &value, 4);
+  }
+  void packet(uint32_t) {}
+};
+} // namespace
+
+/// PM4: pointers count dwords; the packet wraps dword by dword, followed by
+/// NOPs up to a multiple of pm4AlignDwords.
+Error AMDRing::pushPM4(const uint8_t *source, uint64_t dwords) {
+  uint64_t ringDwords = ringBytes / 4, p = putPointer.load();
+  uint64_t taken = alignTo(dwords, pm4AlignDwords);
+  if (Error e = waitForRoom(p, taken, ringDwords - reservedUnits,
+                            "the command processor"))
+    return e;
+  RingWriter writer{ring, ringDwords, p};
+  for (uint64_t i = 0; i < dwords; ++i) {
+    uint32_t value;
+    std::memcpy(&value, source + 4 * i, 4);
+    writer.dword(value);
+  }
+  if (taken > dwords)
+    amd::pm4::emitNop(writer, uint32_t(taken - dwords));
+  publish(p + taken, &doorbell);
+  return Error::success();
+}
+
+/// SDMA: pointers count bytes; a command buffer that would wrap starts at
+/// offset 0 instead, the tail zeroed (zero dwords are SDMA NOPs).
+Error AMDRing::pushSDMA(const uint8_t *source, uint64_t bytes) {
+  uint64_t p = putPointer.load();
+  uint64_t tail = ringBytes - p % ringBytes;
+  uint64_t skip = bytes > tail ? tail : 0;
+  if (Error e = waitForRoom(p, skip + bytes, ringBytes - reservedUnits,
+                            "the command processor"))
+    return e;
+  if (skip) {
+    std::memset(ring + p % ringBytes, 0, skip);
+    p += skip;
+  }
+  std::memcpy(ring + p % ringBytes, source, bytes);
+  publish(p + bytes, &doorbell);
+  return Error::success();
+}
+
+} // namespace hcq::runtime

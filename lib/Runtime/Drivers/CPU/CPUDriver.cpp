@@ -1,0 +1,83 @@
+//===- CPUDriver.cpp - The cpu driver -------------------------------------===//
+//
+// CPU:N devices: their memory is the host's, their queues rings of entries
+// that a worker thread per queue calls (CPUQueue.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#include "CPUDriver.h"
+#include "HostMemory.h"
+
+#include "HCQ/Target/CPU/Entry.h"
+
+namespace hcq::runtime {
+namespace {
+
+/// The words of a queue's ring pointers, in the order RingMemory names them.
+constexpr uint64_t POINTER_BYTES = 4 * 8;
+
+class CPUDevice : public DriverDevice {
+public:
+  explicit CPUDevice(std::string name) : name(std::move(name)) {}
+
+  Expected<uint64_t> allocate(uint64_t bytes, Placement) override {
+    return allocateHostMemory(bytes, name);
+  }
+  void free(uint64_t address, uint64_t bytes) override {
+    freeHostMemory(address, bytes);
+  }
+  bool takesPushMode(PushMode mode) const override {
+    return mode == PushMode::cpu;
+  }
+  Expected<std::unique_ptr<Queue>>
+  createQueue(std::string queueName, PushMode mode,
+              const DeviceOptions &options, std::shared_ptr<QueueFlags> flags,
+              const QueueAllocator &allocate) override {
+    Expected<uint64_t> ring = allocate(options.ringBytes, Placement::Host);
+    if (!ring)
+      return ring.takeError();
+    Expected<uint64_t> pointers = allocate(POINTER_BYTES, Placement::Host);
+    if (!pointers)
+      return pointers.takeError();
+    RingMemory memory{reinterpret_cast<uint8_t *>(*ring),
+                      options.ringBytes,
+                      *pointers,
+                      *pointers + 8,
+                      *pointers + 16,
+                      *pointers + 24};
+    return makeCPUQueue(std::move(queueName), memory, options.waitTimeout,
+                        std::move(flags));
+  }
+
+private:
+  std::string name;
+};
+
+class CPUDriver : public Driver {
+public:
+  std::string_view getName() const override { return "cpu"; }
+  DeviceKind getKind() const override { return DeviceKind::CPU; }
+  Error verifyOptions(const DeviceOptions &options) const override {
+    // Entries never straddle the ring's end [docs/cpu-queue.md].
+    if (options.ringBytes < cpu::ENTRY_BYTES ||
+        options.ringBytes % cpu::ENTRY_BYTES)
+      return makeError(ErrorCode::InvalidArgument,
+                       "RuntimeOptions::ringBytes must be a positive multiple "
+                       "of ",
+                       cpu::ENTRY_BYTES, " for CPU queues, got ",
+                       options.ringBytes);
+    return Error::success();
+  }
+  Expected<std::unique_ptr<DriverDevice>>
+  createDevice(DeviceId id, const DeviceOptions &) override {
+    return std::unique_ptr<DriverDevice>(std::make_unique<CPUDevice>(id.str()));
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Driver> createCPUDriver() {
+  return std::make_unique<CPUDriver>();
+}
+
+} // namespace hcq::runtime

@@ -1,0 +1,38 @@
+//===- HostMemory.cpp - Zeroed host memory for devices --------------------===//
+
+#include "HostMemory.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <sys/mman.h>
+
+namespace hcq::runtime {
+
+Expected<uint64_t> allocateHostMemory(uint64_t bytes,
+                                      const std::string &device) {
+  if (bytes >= HOST_MAPPING_BYTES) {
+    // Page-aligned, so 256-byte aligned too.
+    void *p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED)
+      return makeError(ErrorCode::OutOfMemory, device, ": cannot map ", bytes,
+                       " bytes: ", std::strerror(errno));
+    return reinterpret_cast<uint64_t>(p);
+  }
+  void *p = std::aligned_alloc(256, bytes);
+  if (!p)
+    return makeError(ErrorCode::OutOfMemory, device, ": out of memory for ",
+                     bytes, " bytes");
+  std::memset(p, 0, bytes);
+  return reinterpret_cast<uint64_t>(p);
+}
+
+void freeHostMemory(uint64_t address, uint64_t bytes) {
+  if (bytes >= HOST_MAPPING_BYTES)
+    ::munmap(reinterpret_cast<void *>(address), bytes);
+  else
+    std::free(reinterpret_cast<void *>(address));
+}
+
+} // namespace hcq::runtime

@@ -1,0 +1,577 @@
+//===- KFDSimRulesTest.cpp - The simulated driver refuses what KFD does ---===//
+//
+// Raw ioctls from <linux/kfd_ioctl.h> against the simulated kernel driver
+// (test/KFDSim), not through the runtime: each rule the simulator models
+// from the amdkfd/amdgpu sources (docs/kfd-sim.md) is checked both ways,
+// the call the kernel refuses failing with the kernel's errno and the one
+// it accepts passing. CTest runs it preloaded with the simulator on
+// HCQ_KFD_SIM_GPUS=gfx1100,gfx942,gfx1100,gfx1100 with node 4 hidden
+// (HCQ_KFD_SIM_HIDDEN=4); without the simulator every test skips.
+//
+//===----------------------------------------------------------------------===//
+
+#include <linux/kfd_ioctl.h>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <map>
+#include <string>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <thread>
+#include <unistd.h>
+
+namespace {
+
+constexpr uint64_t PAGE = 4096;
+constexpr const char *NODES = "/sys/devices/virtual/kfd/kfd/topology/nodes/";
+
+bool underSimulator() {
+  const char *gpus = std::getenv("HCQ_KFD_SIM_GPUS");
+  return gpus && *gpus;
+}
+
+#define REQUIRE_SIMULATOR()                                                    \
+  if (!underSimulator())                                                       \
+  GTEST_SKIP() << "not running under the simulated kernel driver"
+
+/// The text of `path`, read with open() and read() (which the simulator
+/// answers), or the errno of the failing call as a negative number.
+struct ReadResult {
+  std::string text;
+  int error = 0; // 0, or the errno of open (openError) or read
+  bool openFailed = false;
+};
+ReadResult readFile(const std::string &path) {
+  ReadResult r;
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    r.error = errno;
+    r.openFailed = true;
+    return r;
+  }
+  char buffer[4096];
+  for (;;) {
+    ssize_t n = ::read(fd, buffer, sizeof(buffer));
+    if (n < 0) {
+      r.error = errno;
+      break;
+    }
+    if (n == 0)
+      break;
+    r.text.append(buffer, size_t(n));
+  }
+  ::close(fd);
+  return r;
+}
+
+std::map<std::string, uint64_t> properties(unsigned node) {
+  std::map<std::string, uint64_t> props;
+  std::string text =
+      readFile(NODES + std::to_string(node) + "/properties").text;
+  size_t at = 0;
+  while (at < text.size()) {
+    size_t end = text.find('\n', at);
+    if (end == std::string::npos)
+      end = text.size();
+    std::string line = text.substr(at, end - at);
+    size_t space = line.find(' ');
+    if (space != std::string::npos)
+      props[line.substr(0, space)] =
+          std::strtoull(line.c_str() + space + 1, nullptr, 10);
+    at = end + 1;
+  }
+  return props;
+}
+
+int kfd() {
+  static int fd = ::open("/dev/kfd", O_RDWR | O_CLOEXEC);
+  return fd;
+}
+
+/// An ioctl's result: 0, or the errno it failed with.
+template <typename T> int call(int fd, unsigned long request, T &args) {
+  return ::ioctl(fd, request, &args) == 0 ? 0 : errno;
+}
+
+/// GPU virtual addresses: a reserved range handed out in order.
+uint64_t takeVa(uint64_t bytes) {
+  static uint64_t next = [] {
+    void *p = ::mmap(nullptr, uint64_t(8) << 30, PROT_NONE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    return (reinterpret_cast<uint64_t>(p) + (1 << 21) - 1) &
+           ~uint64_t((1 << 21) - 1);
+  }();
+  uint64_t va = next;
+  next += (bytes + 2 * PAGE - 1) / PAGE * PAGE + PAGE; // a guard page
+  return va;
+}
+
+/// A GPU of the simulated topology, its VM acquired through `render`.
+struct Gpu {
+  unsigned node = 0;
+  uint32_t id = 0;
+  int render = -1;
+  std::map<std::string, uint64_t> props;
+};
+
+Gpu openGpu(unsigned node) {
+  Gpu g;
+  g.node = node;
+  g.props = properties(node);
+  g.id = uint32_t(std::strtoul(
+      readFile(NODES + std::to_string(node) + "/gpu_id").text.c_str(), nullptr,
+      10));
+  g.render =
+      ::open(("/dev/dri/renderD" + std::to_string(g.props["drm_render_minor"]))
+                 .c_str(),
+             O_RDWR | O_CLOEXEC);
+  return g;
+}
+
+/// Node `node`'s GPU with its VM acquired, once per process.
+Gpu &gpu(unsigned node) {
+  static std::map<unsigned, Gpu> gpus;
+  auto it = gpus.find(node);
+  if (it != gpus.end())
+    return it->second;
+  Gpu g = openGpu(node);
+  kfd_ioctl_acquire_vm_args acquire{};
+  acquire.drm_fd = uint32_t(g.render);
+  acquire.gpu_id = g.id;
+  EXPECT_EQ(call(kfd(), AMDKFD_IOC_ACQUIRE_VM, acquire), 0);
+  return gpus[node] = g;
+}
+
+struct Buffer {
+  uint64_t va = 0, size = 0, handle = 0, mmapOffset = 0;
+  template <typename T = uint8_t> T *at(uint64_t offset = 0) const {
+    return reinterpret_cast<T *>(va + offset);
+  }
+};
+
+/// Allocates `size` bytes of GTT (or VRAM) on `g`, maps them on the GPU and,
+/// for GTT, on the host through the render node.
+Buffer alloc(const Gpu &g, uint64_t size, bool gtt = true) {
+  Buffer b;
+  b.size = size;
+  b.va = takeVa(size);
+  kfd_ioctl_alloc_memory_of_gpu_args args{};
+  args.va_addr = b.va;
+  args.size = size;
+  args.gpu_id = g.id;
+  args.flags =
+      (gtt ? KFD_IOC_ALLOC_MEM_FLAGS_GTT : KFD_IOC_ALLOC_MEM_FLAGS_VRAM) |
+      KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE | KFD_IOC_ALLOC_MEM_FLAGS_EXECUTABLE;
+  EXPECT_EQ(call(kfd(), AMDKFD_IOC_ALLOC_MEMORY_OF_GPU, args), 0);
+  b.handle = args.handle;
+  b.mmapOffset = args.mmap_offset;
+  uint32_t id = g.id;
+  kfd_ioctl_map_memory_to_gpu_args map{};
+  map.handle = b.handle;
+  map.device_ids_array_ptr = reinterpret_cast<uint64_t>(&id);
+  map.n_devices = 1;
+  EXPECT_EQ(call(kfd(), AMDKFD_IOC_MAP_MEMORY_TO_GPU, map), 0);
+  if (gtt)
+    EXPECT_NE(::mmap(b.at(), size, PROT_READ | PROT_WRITE,
+                     MAP_SHARED | MAP_FIXED, g.render, off_t(b.mmapOffset)),
+              MAP_FAILED);
+  return b;
+}
+
+//===----------------------------------------------------------------------===//
+// The node's queue sizes (kfd_queue_ctx_save_restore_size) and the buffers
+// a queue takes (kfd_queue_acquire_buffers)
+//===----------------------------------------------------------------------===//
+
+/// The debugger's bytes per XCC the kernel adds to the CWSR buffer
+/// (kfd_queue_ctx_save_restore_size: 32 per wave; not in the topology).
+uint64_t debugBytes(const Gpu &g) {
+  uint64_t cus = g.props.at("simd_count") / g.props.at("simd_per_cu") /
+                 g.props.at("num_xcc");
+  uint64_t waves =
+      g.props.at("gfx_target_version") < 100100
+          ? std::min(cus * 40, g.props.at("array_count") /
+                                   g.props.at("simd_arrays_per_engine") * 512)
+          : cus * 32;
+  return (waves * 32 + 63) / 64 * 64;
+}
+
+/// The buffers of a compute or SDMA queue, sized as the kernel wants them.
+struct QueueBuffers {
+  Buffer ring, wptr, rptr, eop, cwsr;
+  kfd_ioctl_create_queue_args args{};
+};
+
+QueueBuffers queueBuffers(const Gpu &g, bool pm4, uint32_t ringSize = 4096,
+                          uint64_t ringBuffer = 4096) {
+  QueueBuffers q;
+  q.ring = alloc(g, ringBuffer);
+  q.wptr = alloc(g, PAGE);
+  q.rptr = alloc(g, PAGE);
+  auto &a = q.args;
+  a.gpu_id = g.id;
+  a.queue_type = pm4 ? KFD_IOC_QUEUE_TYPE_COMPUTE : KFD_IOC_QUEUE_TYPE_SDMA;
+  a.queue_percentage = 100;
+  a.queue_priority = 7;
+  a.ring_base_address = q.ring.va;
+  a.ring_size = ringSize;
+  a.write_pointer_address = q.wptr.va;
+  a.read_pointer_address = q.rptr.va;
+  if (pm4) {
+    q.eop = alloc(g, 4096, /*gtt=*/false);
+    uint64_t cwsr = g.props.at("cwsr_size");
+    uint64_t total = (cwsr + debugBytes(g)) * g.props.at("num_xcc");
+    q.cwsr = alloc(g, (total + PAGE - 1) / PAGE * PAGE, /*gtt=*/false);
+    a.eop_buffer_address = q.eop.va;
+    a.eop_buffer_size = 4096;
+    a.ctx_save_restore_address = q.cwsr.va;
+    a.ctx_save_restore_size = uint32_t(cwsr);
+    a.ctl_stack_size = uint32_t(g.props.at("ctl_stack_size"));
+  }
+  return q;
+}
+
+int createQueue(kfd_ioctl_create_queue_args args,
+                kfd_ioctl_create_queue_args *out = nullptr) {
+  int error = call(kfd(), AMDKFD_IOC_CREATE_QUEUE, args);
+  if (out)
+    *out = args;
+  if (!error) {
+    kfd_ioctl_destroy_queue_args destroy{};
+    destroy.queue_id = args.queue_id;
+    EXPECT_EQ(call(kfd(), AMDKFD_IOC_DESTROY_QUEUE, destroy), 0);
+  }
+  return error;
+}
+
+TEST(KFDSimRules, TopologyPublishesTheKernelsQueueSizes) {
+  REQUIRE_SIMULATOR();
+  // kfd_queue_ctx_save_restore_size for a 96-CU gfx1100: 3072 waves of 12
+  // bytes of control stack (+8, +40 header) in pages; 96 CUs of 0x75000
+  // bytes of state. For one gfx942 XCC of 38 CUs: min(38 x 40, 4 x 512)
+  // waves of 8 bytes; 38 CUs of 0x95000.
+  auto gfx1100 = properties(1), gfx942 = properties(2);
+  EXPECT_EQ(gfx1100["ctl_stack_size"], 0xA000u);
+  EXPECT_EQ(gfx1100["cwsr_size"], 0xA000u + 96 * 0x75000u);
+  EXPECT_EQ(gfx942["ctl_stack_size"], 0x3000u);
+  EXPECT_EQ(gfx942["cwsr_size"], 0x3000u + 38 * 0x95000u);
+}
+
+TEST(KFDSimRules, QueueBuffersAreWholeAllocations) {
+  REQUIRE_SIMULATOR();
+  for (unsigned node : {1u, 2u}) {
+    SCOPED_TRACE("node " + std::to_string(node));
+    Gpu &g = gpu(node);
+    QueueBuffers q = queueBuffers(g, /*pm4=*/true);
+    EXPECT_EQ(createQueue(q.args), 0);
+    // The pointers may sit anywhere in the first page of their buffer.
+    auto a = q.args;
+    a.write_pointer_address += 8;
+    a.read_pointer_address += 16;
+    EXPECT_EQ(createQueue(a), 0);
+    // The ring must start a buffer of exactly ring_size ...
+    Buffer big = alloc(g, 2 * PAGE);
+    a = q.args;
+    a.ring_base_address = big.va;
+    EXPECT_EQ(createQueue(a), EINVAL);
+    a.ring_base_address = big.va + PAGE;
+    EXPECT_EQ(createQueue(a), EINVAL);
+    // ... and each pointer a buffer of exactly one page.
+    a = q.args;
+    a.read_pointer_address = big.va;
+    EXPECT_EQ(createQueue(a), EINVAL);
+    a = q.args;
+    a.write_pointer_address = big.va + PAGE;
+    EXPECT_EQ(createQueue(a), EINVAL);
+    // Memory not mapped on the GPU is no buffer of the queue.
+    a = q.args;
+    a.read_pointer_address = takeVa(PAGE);
+    EXPECT_EQ(createQueue(a), EINVAL);
+    // The EOP buffer: the node's size, a whole buffer.
+    a = q.args;
+    a.eop_buffer_size = 2 * PAGE;
+    EXPECT_EQ(createQueue(a), EINVAL);
+    a = q.args;
+    a.eop_buffer_address = big.va;
+    EXPECT_EQ(createQueue(a), EINVAL);
+    a = q.args;
+    a.eop_buffer_address = 0; // optional
+    EXPECT_EQ(createQueue(a), 0);
+    // The control stack exactly the node's; the save area at least its
+    // cwsr_size, in a buffer of exactly (size + debugger's) per XCC.
+    a = q.args;
+    a.ctl_stack_size += PAGE;
+    EXPECT_EQ(createQueue(a), EINVAL);
+    a = q.args;
+    a.ctx_save_restore_size -= PAGE;
+    EXPECT_EQ(createQueue(a), EINVAL);
+    a = q.args;
+    a.ctx_save_restore_size += PAGE; // larger, but the buffer is not
+    EXPECT_EQ(createQueue(a), EINVAL);
+    // An SDMA queue has no EOP buffer or save area.
+    QueueBuffers sdma = queueBuffers(g, /*pm4=*/false);
+    EXPECT_EQ(createQueue(sdma.args), 0);
+    a = sdma.args;
+    a.ring_base_address = big.va;
+    EXPECT_EQ(createQueue(a), EINVAL);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// set_queue_properties_from_user
+//===----------------------------------------------------------------------===//
+
+TEST(KFDSimRules, QueuePropertiesFromUser) {
+  REQUIRE_SIMULATOR();
+  Gpu &g = gpu(1);
+  QueueBuffers q = queueBuffers(g, /*pm4=*/true);
+  auto a = q.args;
+  a.ring_size = 3000;
+  EXPECT_EQ(createQueue(a), EINVAL);
+  a = q.args;
+  a.queue_percentage = 101;
+  EXPECT_EQ(createQueue(a), EINVAL);
+  a = q.args;
+  a.queue_priority = 16;
+  EXPECT_EQ(createQueue(a), EINVAL);
+  a = q.args;
+  a.queue_type = 7;
+  EXPECT_EQ(createQueue(a), 524); // the kernel's ENOTSUPP
+  // Under 1024 bytes the ring runs as 1024, told back in ring_size.
+  a = q.args;
+  a.ring_size = 256;
+  kfd_ioctl_create_queue_args out{};
+  EXPECT_EQ(createQueue(a, &out), 0);
+  EXPECT_EQ(out.ring_size, 1024u);
+}
+
+//===----------------------------------------------------------------------===//
+// kfd_ioctl_acquire_vm, the render node's mmap, the event page
+//===----------------------------------------------------------------------===//
+
+TEST(KFDSimRules, AcquireVmKeepsTheFirstFile) {
+  REQUIRE_SIMULATOR();
+  Gpu first = openGpu(3);
+  kfd_ioctl_acquire_vm_args acquire{};
+  acquire.drm_fd = uint32_t(first.render);
+  acquire.gpu_id = first.id;
+  ASSERT_EQ(call(kfd(), AMDKFD_IOC_ACQUIRE_VM, acquire), 0);
+  EXPECT_EQ(call(kfd(), AMDKFD_IOC_ACQUIRE_VM, acquire), 0); // same file
+  int other = ::open(
+      ("/dev/dri/renderD" + std::to_string(first.props["drm_render_minor"]))
+          .c_str(),
+      O_RDWR | O_CLOEXEC);
+  ASSERT_GE(other, 0);
+  acquire.drm_fd = uint32_t(other);
+  EXPECT_EQ(call(kfd(), AMDKFD_IOC_ACQUIRE_VM, acquire), EBUSY);
+
+  // The memory's mmap offset works only through the acquiring file.
+  Gpu viaOther = first;
+  viaOther.render = other;
+  Buffer b = alloc(first, PAGE);
+  void *p = ::mmap(nullptr, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, other,
+                   off_t(b.mmapOffset));
+  EXPECT_EQ(p, MAP_FAILED);
+  EXPECT_EQ(errno, EACCES);
+
+  // Closing the acquiring fd releases nothing: the kernel holds the file.
+  ::close(first.render);
+  ::close(other);
+  int again = ::open(
+      ("/dev/dri/renderD" + std::to_string(first.props["drm_render_minor"]))
+          .c_str(),
+      O_RDWR | O_CLOEXEC);
+  ASSERT_GE(again, 0);
+  acquire.drm_fd = uint32_t(again);
+  EXPECT_EQ(call(kfd(), AMDKFD_IOC_ACQUIRE_VM, acquire), EBUSY);
+  ::close(again);
+}
+
+TEST(KFDSimRules, EventPageIsSetOnceAndLargeEnough) {
+  REQUIRE_SIMULATOR();
+  Gpu &g = gpu(1);
+  kfd_ioctl_create_event_args args{};
+  args.event_type = KFD_IOC_EVENT_SIGNAL;
+  args.auto_reset = 1;
+  // kfd_event_page_set: under KFD_SIGNAL_EVENT_LIMIT slots is EINVAL.
+  Buffer small = alloc(g, PAGE);
+  args.event_page_offset = small.handle;
+  EXPECT_EQ(call(kfd(), AMDKFD_IOC_CREATE_EVENT, args), EINVAL);
+  Buffer page = alloc(g, KFD_SIGNAL_EVENT_LIMIT * 8);
+  std::memset(page.at(), 0, page.size);
+  args.event_page_offset = page.handle;
+  ASSERT_EQ(call(kfd(), AMDKFD_IOC_CREATE_EVENT, args), 0);
+  // Every slot was set to UNSIGNALED_EVENT_SLOT, except the new event's
+  // (also unsignaled).
+  for (unsigned i = 0; i < KFD_SIGNAL_EVENT_LIMIT; ++i)
+    ASSERT_EQ(page.at<uint64_t>()[i], ~uint64_t(0)) << "slot " << i;
+  // kfd_kmap_event_page: a second page is EINVAL.
+  Buffer second = alloc(g, KFD_SIGNAL_EVENT_LIMIT * 8);
+  args.event_page_offset = second.handle;
+  EXPECT_EQ(call(kfd(), AMDKFD_IOC_CREATE_EVENT, args), EINVAL);
+  // Events without a page are fine now.
+  args.event_page_offset = 0;
+  EXPECT_EQ(call(kfd(), AMDKFD_IOC_CREATE_EVENT, args), 0);
+}
+
+//===----------------------------------------------------------------------===//
+// The PM4 queue's read pointer report
+//===----------------------------------------------------------------------===//
+
+/// A PM4 type-3 NOP of `dwords` dwords.
+uint32_t nop(uint32_t dwords) {
+  return (3u << 30) | ((dwords - 2) << 16) | (0x10u << 8);
+}
+
+/// A live compute queue whose packets the test writes.
+struct LiveQueue {
+  QueueBuffers q;
+  uint32_t id = 0, ringDwords = 0;
+  uint64_t wptr = 0;
+  volatile uint64_t *doorbell = nullptr;
+
+  LiveQueue(const Gpu &g, uint32_t ringSize, uint64_t ringBuffer) {
+    q = queueBuffers(g, /*pm4=*/true, ringSize, ringBuffer);
+    // The CP writes 32 bits: the upper half must stay as it was.
+    q.rptr.at<uint32_t>()[0] = 0;
+    q.rptr.at<uint32_t>()[1] = 0xDEADBEEF;
+    EXPECT_EQ(call(kfd(), AMDKFD_IOC_CREATE_QUEUE, q.args), 0);
+    id = q.args.queue_id;
+    ringDwords = q.args.ring_size / 4;
+    uint64_t offset = q.args.doorbell_offset;
+    void *page = ::mmap(nullptr, 0x2000, PROT_READ | PROT_WRITE, MAP_SHARED,
+                        kfd(), off_t(offset & ~uint64_t(0x1FFF)));
+    EXPECT_NE(page, MAP_FAILED);
+    doorbell = reinterpret_cast<volatile uint64_t *>(
+        static_cast<uint8_t *>(page) + (offset & 0x1FFF));
+  }
+  ~LiveQueue() {
+    kfd_ioctl_destroy_queue_args destroy{};
+    destroy.queue_id = id;
+    EXPECT_EQ(call(kfd(), AMDKFD_IOC_DESTROY_QUEUE, destroy), 0);
+  }
+  /// Writes NOPs of the given sizes at the write pointer and rings.
+  void push(std::initializer_list<uint32_t> sizes) {
+    uint32_t *ring = q.ring.at<uint32_t>();
+    for (uint32_t n : sizes) {
+      ring[wptr % ringDwords] = nop(n);
+      for (uint32_t i = 1; i < n; ++i)
+        ring[(wptr + i) % ringDwords] = 0xC0FFEE00 + i;
+      wptr += n;
+    }
+    __atomic_store_n(q.wptr.at<uint64_t>(), wptr, __ATOMIC_RELEASE);
+    __atomic_store_n(doorbell, wptr, __ATOMIC_RELEASE);
+  }
+  uint32_t rptr() const {
+    return __atomic_load_n(q.rptr.at<uint32_t>(), __ATOMIC_ACQUIRE);
+  }
+  /// Waits up to 5 s for the report to read `value`.
+  bool waitFor(uint32_t value) const {
+    auto end = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    while (rptr() != value) {
+      if (std::chrono::steady_clock::now() > end)
+        return false;
+      std::this_thread::sleep_for(std::chrono::microseconds(100));
+    }
+    return true;
+  }
+};
+
+bool everyPacket() {
+  const char *mode = std::getenv("HCQ_KFD_SIM_RPTR");
+  return mode && std::strcmp(mode, "packet") == 0;
+}
+
+TEST(KFDSimRules, ComputeReadPointerWrapsInBlocks) {
+  REQUIRE_SIMULATOR();
+  LiveQueue queue(gpu(1), 4096, 4096); // 1024 dwords
+  // Five laps of 64-dword steps: each lands on a block boundary, so the
+  // report reaches the write pointer, as a dword offset into the ring.
+  for (unsigned step = 0; step < 5 * 1024 / 64; ++step) {
+    queue.push({16, 16, 16, 16});
+    ASSERT_TRUE(queue.waitFor(uint32_t(queue.wptr % 1024)))
+        << "step " << step << ": rptr " << queue.rptr() << ", wptr "
+        << queue.wptr;
+    ASSERT_LT(queue.rptr(), 1024u);
+  }
+  EXPECT_EQ(queue.q.rptr.at<uint32_t>()[1], 0xDEADBEEFu);
+  // Part of a block: the report stays at the last boundary (or, with
+  // HCQ_KFD_SIM_RPTR=packet, follows each packet) ...
+  uint32_t boundary = uint32_t(queue.wptr % 1024);
+  queue.push({16, 16, 8});
+  if (everyPacket()) {
+    EXPECT_TRUE(queue.waitFor(boundary + 40));
+  } else {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    EXPECT_EQ(queue.rptr(), boundary);
+  }
+  // ... until the block is done.
+  queue.push({24});
+  EXPECT_TRUE(queue.waitFor((boundary + 64) % 1024));
+}
+
+TEST(KFDSimRules, SmallRingRunsAs1024Bytes) {
+  REQUIRE_SIMULATOR();
+  // ring_size 256 runs as 1024 bytes: the report wraps at 256 dwords.
+  LiveQueue queue(gpu(1), 256, 4096);
+  ASSERT_EQ(queue.ringDwords, 256u);
+  for (unsigned step = 0; step < 3 * 256 / 64; ++step) {
+    queue.push({32, 32});
+    ASSERT_TRUE(queue.waitFor(uint32_t(queue.wptr % 256)))
+        << "step " << step << ": rptr " << queue.rptr();
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// A GPU hidden by a device cgroup; the IP-discovery versions
+//===----------------------------------------------------------------------===//
+
+TEST(KFDSimRules, HiddenNodeAnswersEperm) {
+  REQUIRE_SIMULATOR();
+  const char *hidden = std::getenv("HCQ_KFD_SIM_HIDDEN");
+  if (!hidden || std::strcmp(hidden, "4") != 0)
+    GTEST_SKIP() << "run with HCQ_KFD_SIM_HIDDEN=4";
+  for (const char *attribute : {"gpu_id", "properties"}) {
+    ReadResult r = readFile(std::string(NODES) + "4/" + attribute);
+    EXPECT_FALSE(r.openFailed) << attribute; // sysfs opens, then refuses
+    EXPECT_EQ(r.error, EPERM) << attribute;
+    ReadResult visible = readFile(std::string(NODES) + "1/" + attribute);
+    EXPECT_EQ(visible.error, 0) << attribute;
+    EXPECT_FALSE(visible.text.empty()) << attribute;
+  }
+  // The device cgroup refuses the render node too (renderD131: node 4).
+  errno = 0;
+  EXPECT_EQ(::open("/dev/dri/renderD131", O_RDWR | O_CLOEXEC), -1);
+  EXPECT_EQ(errno, EPERM);
+}
+
+std::string ipVersion(unsigned minor, const std::string &ip) {
+  std::string base = "/sys/class/drm/renderD" + std::to_string(minor) +
+                     "/device/ip_discovery/die/0/" + ip + "/0/";
+  auto value = [&](const char *name) {
+    std::string text = readFile(base + name).text;
+    return text.empty() ? std::string("?") : text.substr(0, text.find('\n'));
+  };
+  return value("major") + "." + value("minor") + "." + value("revision");
+}
+
+TEST(KFDSimRules, IpDiscoveryVersions) {
+  REQUIRE_SIMULATOR();
+  // By hw id folder and by the name the driver links to it.
+  EXPECT_EQ(ipVersion(128, "108"), "4.3.0");
+  EXPECT_EQ(ipVersion(128, "NBIF"), "4.3.0");
+  EXPECT_EQ(ipVersion(128, "GC"), "11.0.0");
+  EXPECT_EQ(ipVersion(129, "NBIF"), "7.9.0");
+  EXPECT_EQ(ipVersion(129, "11"), "9.4.3");
+  EXPECT_EQ(ipVersion(129, "SDMA0"), "4.4.2");
+}
+
+} // namespace
