@@ -85,6 +85,14 @@ AMDTargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
+LogicalResult
+HostTargetAttr::verify(function_ref<InFlightDiagnostic()> emitError, int O,
+                       StringRef triple, StringRef chip) {
+  if (O < 0 || O > 3)
+    return emitError() << "optimization level " << O << " is not 0, 1, 2 or 3";
+  return success();
+}
+
 /// The device kind a target attribute compiles for, without its interface
 /// (the dialect verifies attributes its models may not be registered for).
 static std::optional<DeviceKind> getTargetKind(Attribute attr) {

@@ -1,17 +1,21 @@
 //===- hcq-opt.cpp - The hcq optimizer driver -----------------------------===//
 //
 // mlir-opt with the hcq dialect, every hcq pass and --hcq-pipeline, and the
-// upstream dialects --convert-gpu-to-hcq reads (gpu, rocdl, nvvm, llvm).
+// upstream dialects --convert-gpu-to-hcq reads (gpu, rocdl, nvvm, llvm), and
+// #hcq.host_target with upstream's gpu-module-to-binary.
 //
 //===----------------------------------------------------------------------===//
 
 #include "HCQ/Dialect/HCQ.h"
+#include "HCQ/Target/Host/Target.h"
 #include "HCQ/Transforms/Passes.h"
 #include "HCQ/Transforms/Targets.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
@@ -24,14 +28,16 @@
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   registry.insert<hcq::HCQDialect, mlir::arith::ArithDialect,
-                  mlir::func::FuncDialect, mlir::memref::MemRefDialect,
-                  mlir::scf::SCFDialect, mlir::gpu::GPUDialect,
-                  mlir::LLVM::LLVMDialect, mlir::NVVM::NVVMDialect,
-                  mlir::ROCDL::ROCDLDialect>();
+                  mlir::cf::ControlFlowDialect, mlir::func::FuncDialect,
+                  mlir::memref::MemRefDialect, mlir::scf::SCFDialect,
+                  mlir::gpu::GPUDialect, mlir::LLVM::LLVMDialect,
+                  mlir::NVVM::NVVMDialect, mlir::ROCDL::ROCDLDialect>();
   hcq::registerTargetInterfaces(registry);
+  hcq::registerHostTargetInterfaceExternalModels(registry);
   mlir::registerCSEPass();
   mlir::registerCanonicalizerPass();
   mlir::registerSymbolDCEPass();
+  mlir::registerGpuModuleToBinaryPass();
   hcq::registerPasses();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "hcq optimizer driver\n", registry));

@@ -149,4 +149,29 @@ def HCQ_CPUTargetAttr : HCQ_Attr<"CPUTarget", "cpu_target"> {
   }];
 }
 
+def HCQ_HostTargetAttr : HCQ_Attr<"HostTarget", "host_target"> {
+  let summary = "The host CPU, as what a gpu.module's kernels compile for";
+  let description = [{
+    `#hcq.host_target` among a `gpu.module`'s targets (where
+    `hcq-attach-host-target` puts it) makes upstream's
+    `gpu-module-to-binary` compile the module's kernels for the host: a
+    `#gpu.object<#hcq.host_target, ...>` holding an ELF shared object whose
+    functions, one per kernel and named like it, have hcq's CPU kernel ABI
+    (`hcq::cpu::KernelFunction`, docs/cpu-queue.md). An upstream
+    `gpu::TargetAttrInterface`, attached by
+    `hcq::registerHostTargetInterfaceExternalModels` (lib/Target/Host).
+
+    `O` is the LLVM optimization level (0 to 3, default 2), `triple` the
+    target triple (default: the compiler's host), `chip` the CPU (default:
+    the triple's generic one, so that the object is the same on every
+    machine).
+  }];
+  let parameters = (ins
+      DefaultValuedParameter<"int", "2", "optimization level">:$O,
+      StringRefParameter<"target triple", "\"\"">:$triple,
+      StringRefParameter<"target CPU", "\"\"">:$chip);
+  let assemblyFormat = "(`<` struct(params)^ `>`)?";
+  let genVerifyDecl = 1;
+}
+
 #endif // HCQ_ATTRS_TD

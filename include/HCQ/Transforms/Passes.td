@@ -48,6 +48,32 @@ def ConvertGPUToHCQ : Pass<"convert-gpu-to-hcq", "::mlir::ModuleOp"> {
   ];
 }
 
+def HCQAttachHostTarget : Pass<"hcq-attach-host-target",
+                                "::mlir::ModuleOp"> {
+  let summary = "Add #hcq.host_target to gpu.modules' targets";
+  let description = [{
+    Appends `#hcq.host_target` to the `targets` of every `gpu.module` of
+    the module (not nested deeper) whose name matches `module`, as
+    upstream's `rocdl-attach-target` adds `#rocdl.target`; a module that
+    already has an equal target keeps its list. `gpu-module-to-binary` then
+    compiles each such module for the host too: a
+    `#gpu.object<#hcq.host_target, ...>` holding a host shared object of its
+    kernels in hcq's CPU kernel ABI (docs/embedding.md says what compiles).
+  }];
+  let dependentDialects = ["::hcq::HCQDialect", "::mlir::gpu::GPUDialect"];
+  let options = [
+    Option<"moduleMatcher", "module", "std::string", [{""}],
+           "Regex matching the names of the gpu.modules to attach the target "
+           "to (empty: every one)">,
+    Option<"optLevel", "O", "unsigned", "2",
+           "LLVM optimization level (0 to 3)">,
+    Option<"triple", "triple", "std::string", [{""}],
+           "Target triple (empty: the compiler's host)">,
+    Option<"chip", "chip", "std::string", [{""}],
+           "Target CPU (empty: the triple's generic CPU)">,
+  ];
+}
+
 def HCQStageCopies : Pass<"hcq-stage-copies", "::mlir::ModuleOp"> {
   let summary = "Stage copies through pinned host memory, turn copies on "
                 "queue-less devices into copy kernels (seed 1.1, 1.2)";

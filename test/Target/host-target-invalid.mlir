@@ -1,0 +1,190 @@
+// RUN: hcq-opt %s --split-input-file --verify-diagnostics --gpu-module-to-binary
+// RUN: not hcq-opt %s --split-input-file --gpu-module-to-binary="format=llvm" 2>&1 | FileCheck %s --check-prefix=OFFLOAD
+// RUN: not hcq-opt %s --split-input-file --gpu-module-to-binary="toolkit=%t/nowhere" 2>&1 | FileCheck %s --check-prefix=LLD
+// RUN: rm -rf %t && mkdir -p %t/false/llvm/bin
+// RUN: echo "#!/bin/sh" > %t/false/llvm/bin/ld.lld && echo "exit 1" >> %t/false/llvm/bin/ld.lld && chmod +x %t/false/llvm/bin/ld.lld
+// RUN: not hcq-opt %s --split-input-file --gpu-module-to-binary="toolkit=%t/false" 2>&1 | FileCheck %s --check-prefix=FAILS
+// RUN: not hcq-opt %s --split-input-file --hcq-attach-host-target="O=4" 2>&1 | FileCheck %s --check-prefix=OPT
+// RUN: not hcq-opt %s --split-input-file --hcq-attach-host-target="module=(" 2>&1 | FileCheck %s --check-prefix=REGEX
+
+// Tests that a kernel the host target compiles is refused without an
+// offload format (the host has none) and without an ld.lld, and that the
+// attach pass refuses a bad optimization level or regex; a failing ld.lld
+// is reported.
+// OFFLOAD-LABEL: error: the host target has no offload format: use format=bin or isa
+// LLD-LABEL: error: the host target needs ld.lld: {{.*}}nowhere/llvm/bin/ld.lld is not an executable
+// FAILS-LABEL: error: ld.lld failed to link the host object
+// OPT-LABEL: hcq-attach-host-target: O=4 is not 0, 1, 2 or 3
+// REGEX-LABEL: hcq-attach-host-target: module regex '(' is invalid
+gpu.module @fine [#hcq.host_target] {
+  gpu.func @k(%m: memref<4xi32>) kernel
+      attributes {known_block_size = array<i32: 4, 1, 1>} {
+    %i = gpu.thread_id x
+    %c = arith.index_cast %i : index to i32
+    memref.store %c, %m[%i] : memref<4xi32>
+    gpu.return
+  }
+}
+
+// -----
+
+// Tests that gpu.barrier is refused, naming the op: the work-items of a
+// workgroup run one after the other.
+// expected-error@+1 {{An error happened while serializing the module}}
+gpu.module @barrier [#hcq.host_target] {
+  gpu.func @k() kernel attributes {known_block_size = array<i32: 2, 1, 1>} {
+    // expected-error@+1 {{'gpu.barrier' op is not supported by the host target: it runs a workgroup's work-items one after the other, so a barrier cannot be honoured}}
+    gpu.barrier
+    gpu.return
+  }
+}
+
+// -----
+
+// Tests that workgroup memory is refused: as an attribution (naming the
+// gpu.func), as an address space 3 argument, and in an op that uses it.
+// expected-error@+1 {{An error happened while serializing the module}}
+gpu.module @workgroup [#hcq.host_target] {
+  // expected-error@+2 {{'gpu.func' op has workgroup attributions: workgroup memory (address space 3) is not supported by the host target}}
+  // expected-error@+1 {{'gpu.func' op argument 0 is 'memref<4xf32, 3>': the host target takes statically shaped, contiguous memrefs}}
+  gpu.func @k(%shared: memref<4xf32, 3>)
+      workgroup(%w : memref<4xf32, #gpu.address_space<workgroup>>)
+      kernel attributes {known_block_size = array<i32: 4, 1, 1>} {
+    %i = gpu.thread_id x
+    // expected-error@+1 {{'memref.load' op uses 'memref<4xf32, 3>': the host target supports the default memory space only (workgroup memory, address space 3, needs the workgroup's work-items to run together)}}
+    %v = memref.load %shared[%i] : memref<4xf32, 3>
+    gpu.return
+  }
+}
+
+// -----
+
+// Tests that gpu.shuffle and gpu.subgroup_reduce are refused, naming them.
+// expected-error@+1 {{An error happened while serializing the module}}
+gpu.module @subgroups [#hcq.host_target] {
+  gpu.func @k(%x: f32) kernel
+      attributes {known_block_size = array<i32: 32, 1, 1>} {
+    %offset = arith.constant 1 : i32
+    %width = arith.constant 32 : i32
+    // expected-error@+1 {{'gpu.shuffle' op is not supported by the host target: work-items run one after the other, not in subgroups}}
+    %s, %valid = gpu.shuffle xor %x, %offset, %width : f32
+    // expected-error@+1 {{'gpu.subgroup_reduce' op is not supported by the host target: work-items run one after the other, not in subgroups}}
+    %r = gpu.subgroup_reduce add %x : (f32) -> f32
+    gpu.return
+  }
+}
+
+// -----
+
+// Tests that atomics are refused, naming the op.
+// expected-error@+1 {{An error happened while serializing the module}}
+gpu.module @atomics [#hcq.host_target] {
+  gpu.func @k(%m: memref<4xf32>, %x: f32) kernel
+      attributes {known_block_size = array<i32: 4, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    // expected-error@+1 {{'memref.atomic_rmw' op is not supported by the host target: atomics are not lowered yet}}
+    %old = memref.atomic_rmw addf %x, %m[%c0] : (f32, memref<4xf32>) -> f32
+    gpu.return
+  }
+}
+
+// -----
+
+// Tests that private attributions and a helper taking workgroup memory
+// are refused, naming the op.
+// expected-error@+1 {{An error happened while serializing the module}}
+gpu.module @private [#hcq.host_target] {
+  // expected-error@+1 {{'func.func' op has a block argument of type 'memref<4xf32, 3>': the host target supports the default memory space only}}
+  func.func @helper(%m: memref<4xf32, 3>) {
+    return
+  }
+  // expected-error@+1 {{'gpu.func' op has private attributions: not supported by the host target}}
+  gpu.func @k() private(%p : memref<4xf32, #gpu.address_space<private>>)
+      kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
+    gpu.return
+  }
+}
+
+// -----
+
+// Tests that a kernel without known_block_size, a non-positive one, and
+// gpu.grid_dim without known_grid_size are refused: hcq's CPU kernel ABI
+// passes neither size.
+// expected-error@+1 {{An error happened while serializing the module}}
+gpu.module @sizes [#hcq.host_target] {
+  // expected-error@+1 {{'gpu.func' op has no known_block_size: the host target runs a workgroup's work-items in a loop whose bounds are compiled in}}
+  gpu.func @unknown() kernel {
+    gpu.return
+  }
+  // expected-error@+1 {{'gpu.func' op has a known_block_size that is not positive}}
+  gpu.func @zero() kernel attributes {known_block_size = array<i32: 0, 1, 1>} {
+    gpu.return
+  }
+  gpu.func @grid() kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
+    // expected-error@+1 {{'gpu.grid_dim' op needs the grid size, which hcq's CPU kernel ABI does not pass: give the kernel a known_grid_size}}
+    %g = gpu.grid_dim x
+    gpu.return
+  }
+}
+
+// -----
+
+// Tests that an op outside the supported set, a non-kernel gpu.func, a
+// work-item id outside a kernel, a memref argument that is not a static,
+// contiguous memref and an external function are refused, each named.
+// expected-error@+1 {{An error happened while serializing the module}}
+gpu.module @others [#hcq.host_target] {
+  // expected-error@+1 {{'func.func' op is a declaration: the host target's object links nothing in}}
+  func.func private @external(f32) -> f32
+  func.func @helper() -> index {
+    // expected-error@+1 {{'gpu.thread_id' op is outside a gpu.func kernel: the host target knows work-item ids only in kernels}}
+    %i = gpu.thread_id x
+    return %i : index
+  }
+  // expected-error@+1 {{'gpu.func' op is no kernel: the host target compiles gpu.func kernels and func.func helpers}}
+  gpu.func @device() {
+    gpu.return
+  }
+  // expected-error@+1 {{'gpu.func' op argument 0 is 'memref<?xf32>': the host target takes statically shaped, contiguous memrefs in the default memory space (as pointers) and integers, index, f32 or f64 (as 64-bit words)}}
+  gpu.func @k(%m: memref<?xf32>) kernel
+      attributes {known_block_size = array<i32: 1, 1, 1>} {
+    // expected-error@+1 {{'memref.alloca' op is not supported by the host target (this first step compiles arith, scf, cf, func, memref loads, stores and views, and gpu.thread_id, block_id, block_dim, grid_dim and global_id)}}
+    %a = memref.alloca() : memref<4xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// Tests that what the checks accept but upstream's lowering to the LLVM
+// dialect does not (a helper taking a dynamically shaped memref, which
+// bare-pointer memrefs cannot carry) is refused, not miscompiled.
+// expected-error@+2 {{could not lower to the LLVM dialect for the host target}}
+// expected-error@+1 {{An error happened while serializing the module}}
+gpu.module @lowering [#hcq.host_target] {
+  func.func @helper(%m: memref<?xf32>) {
+    return
+  }
+  gpu.func @k(%m: memref<4xf32>) kernel
+      attributes {known_block_size = array<i32: 1, 1, 1>} {
+    %d = memref.cast %m : memref<4xf32> to memref<?xf32>
+    // expected-error@+1 {{'llvm.call' op 'helper' does not reference a valid LLVM function}}
+    func.call @helper(%d) : (memref<?xf32>) -> ()
+    gpu.return
+  }
+}
+
+// -----
+
+// Tests that an optimization level past 3 is refused.
+// expected-error@+1 {{optimization level 4 is not 0, 1, 2 or 3}}
+gpu.module @bad_level [#hcq.host_target<O = 4>] {
+}
+
+// -----
+
+// Tests that a triple LLVM has no target for is refused.
+// expected-error@+2 {{the host target has no LLVM target for 'bogus-unknown-linux'}}
+// expected-error@+1 {{An error happened while serializing the module}}
+gpu.module @bad_triple [#hcq.host_target<triple = "bogus-unknown-linux">] {
+}
