@@ -11,7 +11,7 @@
 //   [s15]  Linux drivers/gpu/drm/amd/amdgpu/soc15d.h   (gfx9 PM4)
 //   [sid]  Mesa src/amd/common/sid.h                    (register names)
 //   [nbio] Linux nbio_v4_3 / nbio_7_9 offset headers    (HDP flush)
-// cross-checked against shared/AMD-FACTS.md, which records the lines.
+// docs/amd-facts.md gives each fact with the file and function checked.
 //
 //===----------------------------------------------------------------------===//
 
@@ -140,7 +140,8 @@ constexpr uint32_t eventWrite(uint32_t type, uint32_t index) {
   return releaseEvent(type, index);
 }
 
-// INDIRECT_BUFFER body dword 1: IB_BASE_HI [15:0]; dword 2: IB_SIZE [19:0]
+// INDIRECT_BUFFER body dword 1: IB_BASE_HI, 16 bits as the kernel's compute
+// rings mask it [gfx_v9_0_ring_emit_ib_compute]; dword 2: IB_SIZE [19:0]
 // dwords, VALID bit 23 [nvd].
 constexpr uint32_t IB_BASE_HI_MASK = 0xFFFF;
 constexpr uint32_t IB_VALID = 1u << 23;
@@ -206,7 +207,7 @@ constexpr uint32_t COMPUTE_USER_DATA_0 = 0x240;              // R_00B900
 
 // HDP flush request/done registers polled by the memory barrier: NBIO
 // BIF_BX_PF0_GPU_HDP_FLUSH_REQ/DONE, the same dword offsets on NBIO 4.3
-// (gfx11) and 7.9 (gfx942) [nbio; AMD-FACTS.md §1].
+// (gfx11) and 7.9 (gfx942) [nbio; docs/amd-facts.md#hdp-flush].
 constexpr uint32_t HDP_FLUSH_REQ = 0xE26;
 constexpr uint32_t HDP_FLUSH_DONE = 0xE27;
 

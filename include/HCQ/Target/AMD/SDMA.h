@@ -6,7 +6,7 @@
 //   [sd6] Linux amdgpu sdma_v6_0_0_pkt_open.h   (SDMA 6, gfx11)
 //   [sd4] Linux amdgpu vega10_sdma_pkt_open.h   (SDMA 4, gfx9)
 //   [sid] Mesa src/amd/common/sid.h             (SDMA opcodes, copy limits)
-// cross-checked against shared/AMD-FACTS.md §2.
+// each checked as docs/amd-facts.md#sdma-packets records.
 //
 //===----------------------------------------------------------------------===//
 

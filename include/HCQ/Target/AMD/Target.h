@@ -25,7 +25,7 @@ struct Target {
   uint64_t copyMaxBytes;
   /// COMPUTE_TMPRING_SIZE: WAVESIZE unit in bytes (1024 on gfx9, 256 on
   /// gfx11) and the field's top bit (24 on gfx9, 26 on gfx11)
-  /// [AMD-FACTS.md §1, gc_9_4_3/gc_11_0_0 sh_mask].
+  /// [docs/amd-facts.md#scratch; gc_9_4_3/gc_11_0_0 sh_mask].
   uint32_t waveSizeUnitBytes;
   unsigned waveSizeFieldBits;
   /// Waves given scratch at once on the whole device; the scratch
