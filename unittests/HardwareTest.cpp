@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "KFDSim.h"
 #include "KFD.h"
+#include "KFDSim.h"
 #include "SharedSchedules.h"
 
 #include "HCQ/Target/AMD/PM4.h"
@@ -410,4 +410,42 @@ TEST(Hardware, SaveAreaSizesAreTheOnesTheKernelPublishes) {
     EXPECT_EQ(computed.cwsr, node.cwsrSize) << node.targetName();
     EXPECT_EQ(computed.ctlStack, node.ctlStackSize) << node.targetName();
   }
+}
+
+TEST(Hardware, AGpuPageFaultIsReportedAtOnceWithItsAddress) {
+  // An SDMA copy whose source is host memory the GPU has no mapping of: the
+  // GPU faults, KFD sets the process's memory-exception events with the
+  // page, and the runtime reports a device fault naming the GPU and the
+  // page within milliseconds (not a hang after the 20 s wait timeout); its
+  // queues are stopped, so the next run fails at once too.
+  ASSERT_FALSE(target().empty()) << "run under the simulated kernel driver";
+  auto runtime = Runtime::create(hardware());
+  auto pull = load(*runtime, R"mlir(
+hcq.schedule @pull(%src: !hcq.buffer<1024xf32, AMD:0>, %dst: !hcq.buffer<1024xf32, AMD:0>) {
+  hcq.copy %dst[0, 4096], %src[0, 4096] : !hcq.buffer<1024xf32, AMD:0>, !hcq.buffer<1024xf32, AMD:0>
+}
+)mlir");
+  ASSERT_TRUE(pull);
+  Buffer dst = allocate(*runtime, 0, 4096);
+  ASSERT_TRUE(dst);
+  std::vector<float> host(2048, 1.0f);
+  auto *source = reinterpret_cast<float *>(
+      (reinterpret_cast<uintptr_t>(host.data()) + 4095) & ~uintptr_t(4095));
+  auto start = std::chrono::steady_clock::now();
+  ASSERT_FALSE(static_cast<bool>(
+      pull->run({Argument::buffer(source), bufferArgument({&dst})})));
+  hcq::Error error = runtime->synchronize();
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+  ASSERT_TRUE(static_cast<bool>(error));
+  EXPECT_EQ(error.code(), hcq::ErrorCode::DeviceFault) << error.message();
+  std::string page = "0x" + hcq::toHex(reinterpret_cast<uint64_t>(source),
+                                       /*upper=*/true);
+  EXPECT_NE(error.message().find("AMD:0: GPU page fault at " + page +
+                                 ": no page mapped there"),
+            std::string::npos)
+      << error.message();
+  hcq::Error again =
+      pull->run({Argument::buffer(source), bufferArgument({&dst})});
+  ASSERT_TRUE(static_cast<bool>(again));
+  EXPECT_EQ(again.code(), hcq::ErrorCode::DeviceFault);
 }

@@ -56,9 +56,10 @@ bool Queue::waitWhileMoving(std::function<bool()> done) {
 }
 
 bool Queue::waitIdle() {
-  // A dead queue that no host thread drains (a GPU's) never moves again.
+  // A dead queue that no host thread drains (a GPU's) never moves again;
+  // once destroyed it touches nothing either.
   if (isDead() && !thread.joinable())
-    return idle();
+    return idle() || isHalted();
   return waitWhileMoving([&] { return idle(); });
 }
 

@@ -219,6 +219,8 @@ public:
   /// (a GPU's queue is destroyed, as a driver's reset would: nothing of it
   /// touches memory afterwards). Host-drained queues need nothing.
   virtual void halt() {}
+  /// Whether halt() destroyed it: nothing of it runs any more.
+  virtual bool isHalted() const { return false; }
 
   const std::string &getName() const { return name; }
   std::chrono::milliseconds waitTimeout() const { return timeout; }
@@ -289,11 +291,12 @@ constexpr uint64_t AMD_MIN_RING_BYTES = 1024;
 Error verifyAMDRingBytes(uint64_t ringBytes);
 
 /// The host side of an AMD queue, the KFD user-mode queue protocol
-/// (AMD-FACTS.md §3a): the PM4 compute ring takes one INDIRECT_BUFFER packet
-/// per push and counts dwords; the SDMA ring takes the command buffer itself,
-/// zeroing the tail when a push would wrap, and counts bytes; then the write
-/// pointer and the doorbell are stored. What executes the ring is the
-/// subclass's: the emulated command processor's thread, or the GPU.
+/// (docs/amd-facts.md#ring-pointers, #doorbells): the PM4 compute ring takes
+/// one INDIRECT_BUFFER packet per push and counts dwords; the SDMA ring takes
+/// the command buffer itself, zeroing the tail when a push would wrap, and
+/// counts bytes; then the write pointer and the doorbell are stored. What
+/// executes the ring is the subclass's: the emulated command processor's
+/// thread, or the GPU.
 class AMDRing : public Queue {
 public:
   /// `reservedUnits` of the ring are never filled: a reader whose pointer

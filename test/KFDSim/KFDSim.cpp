@@ -48,6 +48,11 @@
 //                      after every packet rather than at RPTR_BLOCK_SIZE
 //                      granularity (still a wrapped 32-bit dword offset),
 //                      for debugging.
+//   HCQ_KFD_SIM_STRICT_COPIES  1: an SDMA copy that reads or writes memory
+//                      outside the GPU's VM is a page fault (KFD memory
+//                      exception events with the page), as on hardware.
+//                      Off by default until CPU:0 memory that AMD queues
+//                      copy is mapped into the GPUs (docs/kfd-sim.md).
 //   HCQ_KFD_SIM_HIDDEN comma-separated topology node indices (1 is the
 //                      first GPU) that a device cgroup hides: reading their
 //                      gpu_id, name or properties fails with EPERM, and
@@ -237,6 +242,8 @@ public:
     return ScratchLayout{gpu.arrayCount / gpu.arraysPerEngine, 256};
   }
   bool isGpuMemory(uint64_t address, uint64_t bytes) override;
+  void memoryFault(uint64_t address, uint64_t bytes, bool write) override;
+  bool checksCopyAddresses() override;
   /// gfx9's SDMA writes memory around the compute L2.
   std::optional<uint64_t> sdmaCopiesAroundL2() override {
     if (gpu.version >= 100000)
@@ -438,10 +445,22 @@ public:
     std::lock_guard<std::mutex> lock(mutex);
     return counts;
   }
+  /// HCQ_KFD_SIM_STRICT_COPIES=1: an SDMA copy touching memory outside the
+  /// GPU's VM is a page fault, as on hardware.
+  bool strictCopies = false;
   bool isGpuMemory(const SimGpu &gpu, uint64_t address, uint64_t bytes) {
     std::lock_guard<std::mutex> lock(mutex);
     return mapped(gpu, address, bytes) != nullptr;
   }
+  /// A queue of `gpu` touched [address, address + bytes), not all of it
+  /// mapped: the GPU's VM fault, as the kernel reports it
+  /// (kfd_int_process_v9.c/v11 event_interrupt_wq: kfd_signal_vm_fault_event
+  /// with the faulting page): every memory-exception event of the process
+  /// is set with {gpu_id, the page's address, NotPresent}, whichever GPU it
+  /// was created for. The access's direction is not in the kernel's data
+  /// unless it was a write to a read-only page (ReadOnly), which the
+  /// simulator's mappings never are.
+  void vmFault(const SimGpu &gpu, uint64_t address, uint64_t bytes);
 
 private:
   enum class Kind { KFD, Render };
@@ -573,6 +592,7 @@ private:
   std::set<int> hiddenFds;
   std::atomic<unsigned> hiddenCount{0};
   bool rptrEveryPacket = false; // HCQ_KFD_SIM_RPTR=packet
+
   std::map<uint64_t, std::unique_ptr<Allocation>> allocations; // by handle
   std::map<uint64_t, uint64_t> byVa;                           // va -> handle
   uint64_t nextHandle = 1;
@@ -582,10 +602,16 @@ private:
   /// The process's event page (kfd_event_page_set) and its signal events.
   uint64_t eventPage = 0, eventPageHandle = 0, eventSlots = 0;
   struct Event {
+    uint32_t type = KFD_IOC_EVENT_SIGNAL;
     bool autoReset = true, signaled = false;
     unsigned waiters = 0;
     uint64_t sets = 0; // bumped by every set, for waiters to see
+    /// What a memory-exception event reports to WAIT_EVENTS.
+    kfd_hsa_memory_exception_data memory{};
   };
+  /// Non-signal events (memory, hardware exception) have no slot; their ids
+  /// follow the signal events' range (kfd_events.c create_other_event).
+  uint32_t nextOtherEventId = KFD_SIGNAL_EVENT_LIMIT;
   std::map<uint32_t, Event> events;
   std::condition_variable eventSet;
   hcq_kfd_sim_counts counts{};
@@ -710,6 +736,8 @@ Sim::Sim(const char *spec) {
       gpus[node - 1].hidden = true;
     }
   }
+  if (const char *strict = std::getenv("HCQ_KFD_SIM_STRICT_COPIES"))
+    strictCopies = std::strcmp(strict, "1") == 0;
   if (const char *rptr = std::getenv("HCQ_KFD_SIM_RPTR"))
     rptrEveryPacket = std::strcmp(rptr, "packet") == 0;
   if (const char *twins = std::getenv("HCQ_KFD_SIM_TWINS")) {
@@ -1097,13 +1125,26 @@ int Sim::createEvent(kfd_ioctl_create_event_args &args) {
     std::memset(reinterpret_cast<void *>(eventPage), 0xff,
                 KFD_SIGNAL_EVENT_LIMIT * 8);
   }
+  // kfd_event_create: memory and hardware-exception events are "other"
+  // events, with no slot in the event page (create_other_event).
+  if (args.event_type == KFD_IOC_EVENT_MEMORY ||
+      args.event_type == KFD_IOC_EVENT_HW_EXCEPTION) {
+    uint32_t id = nextOtherEventId++;
+    Event &event = events[id];
+    event.type = args.event_type;
+    event.autoReset = args.auto_reset != 0;
+    args.event_id = id;
+    args.event_trigger_data = id;
+    args.event_slot_index = 0;
+    return 0;
+  }
   if (!eventPage)
     return refuse(EINVAL, "CREATE_EVENT: no event page (the simulated GPUs "
                           "are discrete: the process gives the page)");
   if (args.event_type != KFD_IOC_EVENT_SIGNAL)
     return refuse(EINVAL,
                   "CREATE_EVENT: event type %u (the simulator has "
-                  "signal events)",
+                  "signal, memory and hardware-exception events)",
                   args.event_type);
   uint32_t id = FIRST_EVENT_ID;
   while (id < eventSlots && events.count(id))
@@ -1146,6 +1187,18 @@ int Sim::waitEvents(kfd_ioctl_wait_events_args &args,
   };
   bool woken =
       eventSet.wait_for(lock, std::chrono::milliseconds(args.timeout), done);
+  // copy_signaled_event_data: a memory event that fired gives its
+  // exception data back in the caller's kfd_event_data (read before the
+  // auto-reset below clears what fired).
+  if (woken) {
+    auto *out = reinterpret_cast<kfd_event_data *>(args.events_ptr);
+    for (uint32_t i = 0; i < args.num_events; ++i) {
+      auto it = events.find(out[i].event_id);
+      if (it != events.end() && it->second.type == KFD_IOC_EVENT_MEMORY &&
+          fired(out[i].event_id))
+        out[i].memory_exception_data = it->second.memory;
+    }
+  }
   bool destroyed = false;
   for (uint32_t id : ids) {
     auto it = events.find(id);
@@ -1169,8 +1222,9 @@ int Sim::waitEvents(kfd_ioctl_wait_events_args &args,
 }
 
 void Sim::setEvent(uint32_t id) {
-  slot(id).store(UNSIGNALED);
   Event &event = events[id];
+  if (event.type == KFD_IOC_EVENT_SIGNAL)
+    slot(id).store(UNSIGNALED);
   ++event.sets;
   event.signaled = !event.autoReset || event.waiters == 0;
   eventSet.notify_all();
@@ -1186,6 +1240,7 @@ void Sim::interrupt(uint32_t context) {
   // kfd_signal_event_interrupt: the event the context id names, if its slot
   // was written ...
   if (context < eventSlots && events.count(context) &&
+      events[context].type == KFD_IOC_EVENT_SIGNAL &&
       slot(context).load() != UNSIGNALED) {
     ++counts.byId;
     setEvent(context);
@@ -1195,7 +1250,7 @@ void Sim::interrupt(uint32_t context) {
   ++counts.searches;
   bool any = false;
   for (auto &[id, event] : events)
-    if (slot(id).load() != UNSIGNALED) {
+    if (event.type == KFD_IOC_EVENT_SIGNAL && slot(id).load() != UNSIGNALED) {
       setEvent(id);
       any = true;
     }
@@ -1393,6 +1448,37 @@ const TwinProgram *SimQueue::findProgram(uint64_t entry) {
 
 bool SimQueue::isGpuMemory(uint64_t address, uint64_t bytes) {
   return sim.isGpuMemory(gpu, address, bytes);
+}
+
+bool SimQueue::checksCopyAddresses() { return sim.strictCopies; }
+
+void SimQueue::memoryFault(uint64_t address, uint64_t bytes, bool) {
+  sim.vmFault(gpu, address, bytes);
+}
+
+void Sim::vmFault(const SimGpu &gpu, uint64_t address, uint64_t bytes) {
+  std::lock_guard<std::mutex> lock(mutex);
+  // The first page of the access with no mapping: where the GPU faults.
+  uint64_t page = address & ~uint64_t(4095), end = address + bytes;
+  while (page < end && mapped(gpu, std::max(page, address), 1))
+    page += 4096;
+  kfd_hsa_memory_exception_data data{};
+  data.gpu_id = gpu.gpuId;
+  data.va = page;
+  data.failure.NotPresent = 1;
+  log("GPU 0x%x: page fault at 0x%llx (not present)", gpu.gpuId,
+      (unsigned long long)page);
+  bool any = false;
+  for (auto &[id, event] : events)
+    if (event.type == KFD_IOC_EVENT_MEMORY) {
+      event.memory = data;
+      setEvent(id);
+      any = true;
+    }
+  // lookup_events_by_type_and_signal: with no memory event to signal, the
+  // kernel sends the process SIGSEGV.
+  if (!any)
+    log("no memory-exception event: the kernel would send SIGSEGV");
 }
 
 const TwinProgram *Sim::findProgram(SimGpu &gpu, uint64_t entry) {

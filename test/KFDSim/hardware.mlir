@@ -41,6 +41,14 @@
 // visible GPUs after it.
 // RUN: %kfdsim HCQ_KFD_SIM_HIDDEN=1 HCQ_KFD_SIM_GPUS=gfx942,gfx1100,gfx1100 hcq-run %hcq_src_root/examples/mlp.mlir --amd=hardware --arg f32:256:arange --arg f32:4096:fill=0.5 --arg f32:4096:fill=-0.25 --arg f32:256:fill=0 2>&1 | FileCheck %s --check-prefix=MLP
 
+// Tests (and keeps visible) a known bug that would fail on a GPU: the MLP's
+// copies between CPU:0 and the GPUs read and write CPU:0 memory, which is
+// not mapped into the GPUs' VMs (it needs KFD userptr registration, as
+// tinygrad's allocator maps host memory). With copies checked as the
+// hardware checks them, the run is a page fault naming the address.
+// RUN: not %kfdsim HCQ_KFD_SIM_STRICT_COPIES=1 HCQ_KFD_SIM_GPUS=gfx1100,gfx1100 hcq-run %hcq_src_root/examples/mlp.mlir --amd=hardware --arg f32:256:arange --arg f32:4096:fill=0.5 --arg f32:4096:fill=-0.25 --arg f32:256:fill=0 2>&1 | FileCheck %s --check-prefix=UNMAPPED
+// UNMAPPED: error: device fault: AMD:{{[01]}} {{COMPUTE|COPY}}:0: AMD:{{[01]}}: GPU page fault at 0x{{[0-9A-F]+}}: no page mapped there (KFD memory exception; the GPU's queues are stopped)
+
 // Tests that profiles come back from the GPU clock (100 MHz ticks, converted
 // with GET_CLOCK_COUNTERS) as a trace naming every call of every run.
 // RUN: %kfdsim HCQ_KFD_SIM_GPUS=gfx1100,gfx1100 hcq-run %hcq_src_root/examples/mlp.mlir --pipeline-options=profile=true --trace=%t/trace.json --runs 2 --amd=hardware --arg f32:256:arange --arg f32:4096:fill=0.5 --arg f32:4096:fill=-0.25 --arg f32:256:fill=0 2>&1 | FileCheck %s --check-prefix=TRACE

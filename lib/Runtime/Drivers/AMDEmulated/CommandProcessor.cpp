@@ -1,6 +1,6 @@
 //===- CommandProcessor.cpp - The emulated AMD command processor ----------===//
 //
-// Executes PM4 and SDMA packets as AMD-FACTS.md lays them out
+// Executes PM4 and SDMA packets as docs/amd-facts.md lays them out
 // (CommandProcessor.h; docs/runtime.md lists what each packet does).
 //
 //===----------------------------------------------------------------------===//
@@ -304,13 +304,15 @@ Error CommandProcessor::dispatch(std::array<uint32_t, 3> groups,
                     << 8;
     uint64_t bytes =
         waves * layout->waveMultiplier * waveSize * layout->unitBytes;
-    if (!host.isGpuMemory(base, bytes))
+    if (!host.isGpuMemory(base, bytes)) {
+      host.memoryFault(base, bytes, /*write=*/true);
       return runtimeError("DISPATCH_DIRECT at " + where() + ": its scratch, " +
                           std::to_string(waves) + " waves x " +
                           std::to_string(layout->waveMultiplier) + " x " +
                           std::to_string(waveSize * layout->unitBytes) +
                           " bytes from 0x" + toHex(base) +
                           ", runs past the GPU memory there");
+    }
   }
   if (staleL2)
     return runtimeError("DISPATCH_DIRECT at " + where() +
@@ -373,10 +375,20 @@ Error CommandProcessor::stepSDMA(const Dwords &dwords, uint64_t &pos) {
       return e;
     namespace cl = sdma::copy_linear;
     uint64_t bytes = uint64_t(b[cl::COUNT] & sdma::COPY_COUNT_MASK) + 1;
-    std::memmove(
-        reinterpret_cast<void *>(address(b[cl::DST_LO], b[cl::DST_HI])),
-        reinterpret_cast<const void *>(address(b[cl::SRC_LO], b[cl::SRC_HI])),
-        bytes);
+    uint64_t src = address(b[cl::SRC_LO], b[cl::SRC_HI]),
+             dst = address(b[cl::DST_LO], b[cl::DST_HI]);
+    // The engine reads the source, then writes the destination, through
+    // the GPU's page tables: either outside them is a page fault.
+    for (auto [at, write] : {std::pair{src, false}, std::pair{dst, true}})
+      if (host.checksCopyAddresses() && !host.isGpuMemory(at, bytes)) {
+        host.memoryFault(at, bytes, write);
+        return runtimeError("COPY_LINEAR at " + where() + " " +
+                            (write ? "writes" : "reads") + " " +
+                            std::to_string(bytes) + " bytes at 0x" + toHex(at) +
+                            ", outside the GPU's memory");
+      }
+    std::memmove(reinterpret_cast<void *>(dst),
+                 reinterpret_cast<const void *>(src), bytes);
     host.noteSdmaCopy();
     break;
   }

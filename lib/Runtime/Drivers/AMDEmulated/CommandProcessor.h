@@ -78,6 +78,15 @@ public:
   /// Whether the GPU may touch [address, address + bytes): memory mapped on
   /// it. A dispatch whose scratch reaches past it is a fault.
   virtual bool isGpuMemory(uint64_t address, uint64_t bytes) { return true; }
+  /// The queue was about to touch [address, address + bytes) although it is
+  /// not all GPU memory (isGpuMemory): a GPU page fault. The host raises it
+  /// as the kernel's VM-fault handler does (KFD memory exception events,
+  /// kfd_events.c kfd_signal_vm_fault_event); the queue then stops.
+  virtual void memoryFault(uint64_t address, uint64_t bytes, bool write) {}
+  /// Whether SDMA copies are checked against isGpuMemory (the simulated
+  /// driver's HCQ_KFD_SIM_STRICT_COPIES: docs/kfd-sim.md says why it is
+  /// not always on yet).
+  virtual bool checksCopyAddresses() { return true; }
   /// On a GPU whose SDMA engines write around the compute L2 (gfx9, as the
   /// gfx942), the SDMA copies finished on it so far, counted by its command
   /// processors through noteSdmaCopy. None when that does not matter or is

@@ -285,7 +285,7 @@ public:
 
   /// A signal event for `gpu`, auto-reset, and its mailbox. The first one
   /// sets the process's event page, allocated on `gpu`; later GPUs get the
-  /// page mapped [kfd_ioctl.h CREATE_EVENT event_page_offset: "for dGPUs the
+  /// page mapped [kfd_chardev.c kfd_ioctl_create_event: "For dGPUs the
   /// event page is allocated in user mode"; kfd_events.c
   /// kfd_event_page_set].
   Expected<std::pair<uint32_t, uint64_t>> createEvent(Gpu &gpu);
@@ -309,15 +309,35 @@ Gpu::Gpu(KFDProcess &process, GpuNode node, std::string name)
     : process(process), node(node), name(std::move(name)),
       target(node.targetName()) {}
 
+namespace {
+/// The process's opened GPUs by AMD:N index, never destroyed: kept for the
+/// process's life, as the kernel keeps the first render-node file that
+/// acquired a GPU's VM [kfd_chardev.c kfd_ioctl_acquire_vm: a VM acquired
+/// through another file is refused with EBUSY].
+struct OpenGpus {
+  std::mutex mutex;
+  std::map<unsigned, Gpu *> byIndex;
+};
+OpenGpus &openGpus() {
+  static OpenGpus *gpus = new OpenGpus;
+  return *gpus;
+}
+} // namespace
+
+Gpu *Gpu::findOpen(uint32_t gpuId) {
+  OpenGpus &gpus = openGpus();
+  std::lock_guard<std::mutex> lock(gpus.mutex);
+  for (auto &[index, gpu] : gpus.byIndex)
+    if (gpu->node.gpuId == gpuId)
+      return gpu;
+  return nullptr;
+}
+
 Expected<Gpu *> Gpu::get(unsigned index) {
-  // Kept for the process's life, as the kernel keeps the first render-node
-  // file that acquired a GPU's VM [kfd_chardev.c kfd_ioctl_acquire_vm: a
-  // VM acquired through another file is refused with EBUSY].
-  static std::mutex mutex;
-  static std::map<unsigned, Gpu *> *gpus = new std::map<unsigned, Gpu *>;
-  std::lock_guard<std::mutex> lock(mutex);
-  auto it = gpus->find(index);
-  if (it != gpus->end())
+  OpenGpus &gpus = openGpus();
+  std::lock_guard<std::mutex> lock(gpus.mutex);
+  auto it = gpus.byIndex.find(index);
+  if (it != gpus.byIndex.end())
     return it->second;
   std::string name = "AMD:" + std::to_string(index);
   Expected<KFDProcess *> process = KFDProcess::get();
@@ -347,12 +367,14 @@ Expected<Gpu *> Gpu::get(unsigned index) {
         "per XCC (CPX mode, e.g. amd-smi set --compute-partition CPX)");
   if (Error e = gpu->acquire())
     return std::move(e);
-  return (*gpus)[index] = gpu.release();
+  for (auto &[otherIndex, other] : gpus.byIndex)
+    other->mapAllTo(*gpu);
+  return gpus.byIndex[index] = gpu.release();
 }
 
 Error Gpu::acquire() {
-  // The render node carries the GPU's VM; KFD takes it over [AMD-FACTS.md
-  // §3a; kfd_ioctl.h AMDKFD_IOC_ACQUIRE_VM].
+  // The render node carries the GPU's VM; KFD takes it over
+  // [docs/amd-facts.md#kfd-process; kfd_ioctl.h AMDKFD_IOC_ACQUIRE_VM].
   std::string render = "/dev/dri/renderD" + std::to_string(node.drmRenderMinor);
   renderFd = ::open(render.c_str(), O_RDWR | O_CLOEXEC);
   if (renderFd < 0)
@@ -387,6 +409,20 @@ Error Gpu::acquire() {
   if (!event)
     return runtimeError(name + ": " + toString(event.takeError()));
   std::tie(eventId, eventMailbox) = *event;
+  // Without a memory-exception event a GPU page fault is a SIGSEGV of the
+  // process [kfd_events.c lookup_events_by_type_and_signal]; with one it is
+  // an error the runtime reports with its address.
+  for (auto [type, id] :
+       {std::pair{KFD_IOC_EVENT_MEMORY, &memoryEventId},
+        std::pair{KFD_IOC_EVENT_HW_EXCEPTION, &hwExceptionEventId}}) {
+    kfd_ioctl_create_event_args args{};
+    args.event_type = type;
+    args.auto_reset = 1;
+    args.node_id = node.node;
+    if (Error e = process.ioctl(AMDKFD_IOC_CREATE_EVENT, &args, "CREATE_EVENT"))
+      return prependContext(name + ": ", std::move(e));
+    *id = args.event_id;
+  }
   return Error::success();
 }
 
@@ -398,7 +434,7 @@ Expected<std::pair<uint32_t, uint64_t>> KFDProcess::createEvent(Gpu &gpu) {
     if (!page)
       return page.takeError();
     // Slots read "unsignaled" until an event's GPU writes them
-    // [kfd_events.c UNSIGNALED_EVENT_SLOT].
+    // [kfd_events.h UNSIGNALED_EVENT_SLOT].
     std::memset(reinterpret_cast<void *>(page->address), 0xFF,
                 EVENT_PAGE_BYTES);
     args.event_page_offset = page->handle;
@@ -425,15 +461,64 @@ Expected<std::pair<uint32_t, uint64_t>> KFDProcess::createEvent(Gpu &gpu) {
 
 void Gpu::sleepUntilInterrupt(std::chrono::milliseconds slice) {
   // A failure or a timeout is a return too: the caller looks at its signal
-  // again either way.
-  kfd_event_data event{};
-  event.event_id = eventId;
+  // again either way. Any of the three events ends the wait
+  // [kfd_chardev.c kfd_ioctl_wait_events, wait_for_all 0]; a memory or
+  // hardware exception comes back with its data filled in
+  // [kfd_events.c copy_signaled_event_data].
+  kfd_event_data events[3]{};
+  events[0].event_id = eventId;
+  events[1].event_id = memoryEventId;
+  events[2].event_id = hwExceptionEventId;
   kfd_ioctl_wait_events_args args{};
-  args.events_ptr = reinterpret_cast<uint64_t>(&event);
-  args.num_events = 1;
-  args.wait_for_all = 1;
+  args.events_ptr = reinterpret_cast<uint64_t>(events);
+  args.num_events = 3;
+  args.wait_for_all = 0;
   args.timeout = uint32_t(std::max<int64_t>(slice.count(), 1));
-  (void)retryIoctl(process.fd, AMDKFD_IOC_WAIT_EVENTS, &args);
+  if (retryIoctl(process.fd, AMDKFD_IOC_WAIT_EVENTS, &args) != 0 ||
+      args.wait_result != KFD_IOC_WAIT_RESULT_COMPLETE)
+    return;
+  // A page fault's data names the GPU: every memory event of the process
+  // is set, whichever GPU faulted [kfd_signal_vm_fault_event].
+  const kfd_hsa_memory_exception_data &memory = events[1].memory_exception_data;
+  if (memory.gpu_id) {
+    std::string what = memory.failure.imprecise
+                           ? "at an address the GPU did not report"
+                           : "at 0x" + toHex(memory.va, /*upper=*/true);
+    std::string cause = memory.failure.ReadOnly ? "a write to a read-only page"
+                        : memory.failure.NoExecute
+                            ? "an instruction fetch from a no-execute "
+                              "page"
+                        : memory.failure.NotPresent ? "no page mapped there"
+                                                    : "a protection fault";
+    Gpu *faulting = findOpen(memory.gpu_id);
+    (faulting ? faulting : this)
+        ->fault("GPU page fault " + what + ": " + cause +
+                " (KFD memory exception; the GPU's queues are stopped)");
+  }
+  const kfd_hsa_hw_exception_data &hw = events[2].hw_exception_data;
+  if (hw.gpu_id) {
+    Gpu *faulting = findOpen(hw.gpu_id);
+    (faulting ? faulting : this)
+        ->fault(std::string("GPU reset (KFD hardware exception") +
+                (hw.memory_lost ? ", its memory lost" : "") +
+                "; the GPU's queues are stopped)");
+  }
+}
+
+void Gpu::fault(const std::string &why) {
+  std::vector<Queue *> stopping;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (faulted)
+      return;
+    faulted = true;
+    stopping = queues;
+  }
+  if (stopping.empty())
+    return;
+  stopping.front()->reportFault(name + ": " + why);
+  for (Queue *queue : stopping)
+    queue->halt();
 }
 
 Gpu::~Gpu() {
@@ -461,9 +546,53 @@ Expected<uint64_t> Gpu::allocate(uint64_t bytes, Placement placement) {
   }
   if (!allocation)
     return allocation.takeError();
+  // Every GPU of the process may copy from and to it: SDMA and kernels of
+  // another GPU reach it only through a mapping in that GPU's VM, as
+  // tinygrad maps memory on a peer before a copy. A peer that cannot map
+  // it (VRAM without peer-to-peer access) is left out: its access is then a
+  // page fault the runtime reports with the address.
+  for (Gpu *peer : openPeers()) {
+    if (Error e = mapToPeer(allocation->handle, *peer))
+      consumeError(std::move(e));
+    else
+      allocation->peers.push_back(peer->node.gpuId);
+  }
   std::lock_guard<std::mutex> lock(mutex);
   allocations[allocation->address] = *allocation;
   return allocation->address;
+}
+
+std::vector<Gpu *> Gpu::openPeers() {
+  OpenGpus &gpus = openGpus();
+  std::lock_guard<std::mutex> lock(gpus.mutex);
+  std::vector<Gpu *> peers;
+  for (auto &[index, gpu] : gpus.byIndex)
+    if (gpu != this)
+      peers.push_back(gpu);
+  return peers;
+}
+
+Error Gpu::mapToPeer(uint64_t handle, const Gpu &peer) {
+  uint32_t gpuId = peer.node.gpuId;
+  kfd_ioctl_map_memory_to_gpu_args map{};
+  map.handle = handle;
+  map.device_ids_array_ptr = reinterpret_cast<uint64_t>(&gpuId);
+  map.n_devices = 1;
+  return process.ioctl(AMDKFD_IOC_MAP_MEMORY_TO_GPU, &map,
+                       "MAP_MEMORY_TO_GPU (peer)");
+}
+
+void Gpu::mapAllTo(Gpu &peer) {
+  for (auto [from, to] : {std::pair{this, &peer}, std::pair{&peer, this}}) {
+    std::lock_guard<std::mutex> lock(from->mutex);
+    for (auto &[address, allocation] : from->allocations)
+      if (!isContained(allocation.peers, to->node.gpuId)) {
+        if (Error e = from->mapToPeer(allocation.handle, *to))
+          consumeError(std::move(e));
+        else
+          allocation.peers.push_back(to->node.gpuId);
+      }
+  }
 }
 
 Expected<Gpu::Allocation> Gpu::allocateUnrecorded(uint64_t bytes,
@@ -474,7 +603,7 @@ Expected<Gpu::Allocation> Gpu::allocateUnrecorded(uint64_t bytes,
                         " bytes");
   // Reserve the address range, then have KFD back it and map the backing
   // at the same address through the render node, so GPU VA = CPU VA
-  // [AMD-FACTS.md §3a; tinygrad KFDIface.alloc].
+  // [docs/amd-facts.md#kfd-memory; tinygrad KFDIface.alloc].
   void *reserved = ::mmap(nullptr, size, PROT_NONE,
                           MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (reserved == MAP_FAILED)
@@ -491,8 +620,9 @@ Expected<Gpu::Allocation> Gpu::allocateUnrecorded(uint64_t bytes,
   // GTT: system memory the GPU reaches over PCIe; coherent and uncached,
   // so host writes need no flush before the GPU reads them. VRAM: the
   // GPU's own; PUBLIC asks for a CPU mapping through the BAR
-  // [kfd_ioctl.h KFD_IOC_ALLOC_MEM_FLAGS_*; amdgpu_amdkfd_gpuvm.c:
-  // without PUBLIC a VRAM BO is NO_CPU_ACCESS]. Host writes to it pass the
+  // [kfd_ioctl.h KFD_IOC_ALLOC_MEM_FLAGS_*; amdgpu_amdkfd_gpuvm.c: without
+  // PUBLIC a VRAM BO is not CPU_ACCESS_REQUIRED, and NO_CPU_ACCESS on older
+  // kernels; docs/amd-facts.md#kfd-memory]. Host writes to it pass the
   // HDP, which each run's first compute submit flushes (hcq.barrier).
   bool hostMapped = placement != Placement::Device;
   if (placement == Placement::Host)
@@ -550,11 +680,14 @@ void Gpu::free(uint64_t address) {
     allocation = it->second;
     allocations.erase(it);
   }
-  uint32_t gpuId = node.gpuId;
+  // Unmapped from every GPU it is mapped on before it is freed
+  // [kfd_chardev.c kfd_ioctl_free_memory_of_gpu refuses mapped memory].
+  std::vector<uint32_t> gpuIds = allocation.peers;
+  gpuIds.insert(gpuIds.begin(), node.gpuId);
   kfd_ioctl_unmap_memory_from_gpu_args unmap{};
   unmap.handle = allocation.handle;
-  unmap.device_ids_array_ptr = reinterpret_cast<uint64_t>(&gpuId);
-  unmap.n_devices = 1;
+  unmap.device_ids_array_ptr = reinterpret_cast<uint64_t>(gpuIds.data());
+  unmap.n_devices = uint32_t(gpuIds.size());
   consumeError(process.ioctl(AMDKFD_IOC_UNMAP_MEMORY_FROM_GPU, &unmap,
                              "UNMAP_MEMORY_FROM_GPU"));
   kfd_ioctl_free_memory_of_gpu_args args{};
@@ -566,7 +699,8 @@ void Gpu::free(uint64_t address) {
 
 Expected<uint64_t> Gpu::doorbellPage(uint64_t doorbellOffset) {
   // The process's doorbells on this GPU: two pages of /dev/kfd at the
-  // doorbell offset's page [AMD-FACTS.md §3a; tinygrad KFDIface].
+  // doorbell offset's page [docs/amd-facts.md#doorbells; tinygrad
+  // KFDIface].
   std::lock_guard<std::mutex> lock(mutex);
   uint64_t base = doorbellOffset & ~uint64_t(DOORBELL_PAGE_BYTES - 1);
   if (!doorbells) {
@@ -600,16 +734,23 @@ public:
                 /*pm4AlignDwords=*/RPTR_BLOCK_DWORDS),
         gpu(gpu) {}
   ~KFDQueue() override {
+    {
+      std::lock_guard<std::mutex> lock(gpu.mutex);
+      gpu.queues.erase(std::find(gpu.queues.begin(), gpu.queues.end(), this));
+    }
     halt();
     for (uint64_t address : owned)
       gpu.free(address);
   }
 
   void halt() override {
-    if (queueId != NO_QUEUE)
-      consumeError(gpu.destroyQueue(queueId));
-    queueId = NO_QUEUE;
+    // A fault seen by one host thread and a hang seen by another may both
+    // halt the queue: it is destroyed once.
+    uint32_t id = queueId.exchange(NO_QUEUE);
+    if (id != NO_QUEUE)
+      consumeError(gpu.destroyQueue(id));
   }
+  bool isHalted() const override { return queueId.load() == NO_QUEUE; }
 
   /// Nothing on the host knows what the GPU is doing: anything that stops
   /// it is a hang.
@@ -647,7 +788,7 @@ public:
   }
 
   static constexpr uint32_t NO_QUEUE = ~0u;
-  uint32_t queueId = NO_QUEUE;
+  std::atomic<uint32_t> queueId{NO_QUEUE};
   std::vector<uint64_t> owned; // EOP and context-save areas
 
 private:
@@ -713,6 +854,10 @@ Gpu::createQueue(std::string queueName, bool pm4, RingMemory memory,
                                           memory, timeout, std::move(flags));
   queue->queueId = args.queue_id;
   queue->owned = std::move(owned);
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    queues.push_back(queue.get());
+  }
   return std::move(queue);
 }
 

@@ -42,7 +42,7 @@ constexpr const char *TOPOLOGY_NODES =
     "/sys/devices/virtual/kfd/kfd/topology/nodes";
 
 /// KFD allocations are whole pages; the doorbells of a process on one GPU
-/// are two pages of /dev/kfd [AMD-FACTS.md §3a]; a compute queue's
+/// are two pages of /dev/kfd [docs/amd-facts.md#doorbells]; a compute queue's
 /// end-of-pipe buffer is one page (tinygrad's and libhsakmt's size).
 constexpr uint64_t PAGE_BYTES = 4096, DOORBELL_PAGE_BYTES = 0x2000,
                    EOP_BYTES = 4096;
@@ -142,8 +142,19 @@ public:
   /// event_mailbox).
   uint32_t getEventId() const { return eventId; }
   uint64_t getEventMailbox() const { return eventMailbox; }
-  /// WAIT_EVENTS on the event, for at most `slice`.
+  /// WAIT_EVENTS on the event and on the GPU's memory and hardware
+  /// exception events, for at most `slice`. An exception is reported as a
+  /// fault of the GPU it names (fault()).
   void sleepUntilInterrupt(std::chrono::milliseconds slice) override;
+
+  /// The GPU faulted (`why`: a page fault with its address, a reset): the
+  /// first time, one of its queues reports it as a device fault (every host
+  /// wait then stops and every later run fails with it), and all of them
+  /// are destroyed, so nothing of them touches memory afterwards. The
+  /// queues of other GPUs stop through the process's fault flag.
+  void fault(const std::string &why);
+  /// The process's GPU whose gpu_id is `gpuId`, if it was opened.
+  static Gpu *findOpen(uint32_t gpuId);
 
 private:
   friend class KFDQueue;
@@ -152,11 +163,21 @@ private:
   Error acquire();
   struct Allocation {
     uint64_t address, handle, bytes;
+    /// The other GPUs of the process it is mapped on too.
+    std::vector<uint32_t> peers;
   };
   /// Memory as allocate() makes it, not yet recorded as the GPU's.
   Expected<Allocation>
   allocateUnrecorded(uint64_t bytes, Placement placement = Placement::Host);
   Error mapToGpu(uint64_t handle);
+  /// Maps `handle` into `peer`'s address space too, so its queues may copy
+  /// from and to it (a GPU touching memory outside its own VM faults).
+  Error mapToPeer(uint64_t handle, const Gpu &peer);
+  /// Maps this GPU's memory into `peer`, and `peer`'s into this: what a
+  /// GPU opening after others needs for copies between them.
+  void mapAllTo(Gpu &peer);
+  /// The process's other open GPUs.
+  std::vector<Gpu *> openPeers();
   Expected<uint64_t> doorbellPage(uint64_t doorbellOffset);
   Error destroyQueue(uint32_t queueId);
   struct ClockSample {
@@ -176,6 +197,14 @@ private:
   static constexpr uint32_t NO_EVENT = ~0u;
   uint32_t eventId = NO_EVENT;
   uint64_t eventMailbox = 0;
+  /// KFD's memory-exception event (a GPU page fault: kfd_signal_vm_fault_event,
+  /// which sends the process SIGSEGV when it has none) and hardware-
+  /// exception event (a GPU reset: kfd_signal_hw_exception_event), made
+  /// for this GPU's node.
+  uint32_t memoryEventId = NO_EVENT, hwExceptionEventId = NO_EVENT;
+  /// The queues made on this GPU and not yet destroyed.
+  std::vector<Queue *> queues;
+  bool faulted = false;
 };
 
 } // namespace hcq::runtime::kfd
