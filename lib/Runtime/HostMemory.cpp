@@ -35,4 +35,24 @@ void freeHostMemory(uint64_t address, uint64_t bytes) {
     std::free(reinterpret_cast<void *>(address));
 }
 
+Expected<RingMemory>
+HostMemoryDevice::allocateRing(const QueueAllocator &allocate,
+                               uint64_t ringBytes) {
+  Expected<uint64_t> ring = allocate(ringBytes, Placement::Host);
+  if (!ring)
+    return ring.takeError();
+  // The pointer words, in the order RingMemory names them.
+  Expected<uint64_t> pointers = allocate(4 * 8, Placement::Host);
+  if (!pointers)
+    return pointers.takeError();
+  RingMemory memory;
+  memory.ring = reinterpret_cast<uint8_t *>(*ring);
+  memory.ringBytes = ringBytes;
+  memory.put = *pointers;
+  memory.wptr = *pointers + 8;
+  memory.rptr = *pointers + 16;
+  memory.doorbell = *pointers + 24;
+  return memory;
+}
+
 } // namespace hcq::runtime

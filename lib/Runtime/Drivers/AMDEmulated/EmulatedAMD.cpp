@@ -70,19 +70,10 @@ private:
   std::atomic<uint32_t> interrupt{0};
 };
 
-/// The words of a queue's ring pointers, in the order RingMemory names them.
-constexpr uint64_t POINTER_BYTES = 4 * 8;
-
-class EmulatedAMDDevice : public DriverDevice {
+class EmulatedAMDDevice : public HostMemoryDevice {
 public:
-  explicit EmulatedAMDDevice(std::string name) : name(std::move(name)) {}
+  using HostMemoryDevice::HostMemoryDevice;
 
-  Expected<uint64_t> allocate(uint64_t bytes, Placement) override {
-    return allocateHostMemory(bytes, name);
-  }
-  void free(uint64_t address, uint64_t bytes) override {
-    freeHostMemory(address, bytes);
-  }
   bool takesPushMode(PushMode mode) const override {
     return mode == PushMode::pm4 || mode == PushMode::sdma;
   }
@@ -90,20 +81,11 @@ public:
   createQueue(std::string queueName, PushMode mode,
               const DeviceOptions &options, std::shared_ptr<QueueFlags> flags,
               const QueueAllocator &allocate) override {
-    Expected<uint64_t> ring = allocate(options.ringBytes, Placement::Host);
-    if (!ring)
-      return ring.takeError();
-    Expected<uint64_t> pointers = allocate(POINTER_BYTES, Placement::Host);
-    if (!pointers)
-      return pointers.takeError();
-    RingMemory memory{reinterpret_cast<uint8_t *>(*ring),
-                      options.ringBytes,
-                      *pointers,
-                      *pointers + 8,
-                      *pointers + 16,
-                      *pointers + 24};
+    Expected<RingMemory> memory = allocateRing(allocate, options.ringBytes);
+    if (!memory)
+      return memory.takeError();
     return makeEmulatedAMDQueue(std::move(queueName), mode == PushMode::pm4,
-                                memory, twins, options.waitTimeout,
+                                *memory, twins, options.waitTimeout,
                                 std::move(flags));
   }
   bool runsTwins() const override { return true; }
@@ -114,7 +96,6 @@ public:
   }
 
 private:
-  std::string name;
   std::shared_ptr<TwinMap> twins = std::make_shared<TwinMap>();
 };
 

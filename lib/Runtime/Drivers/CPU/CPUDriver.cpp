@@ -13,19 +13,10 @@
 namespace hcq::runtime {
 namespace {
 
-/// The words of a queue's ring pointers, in the order RingMemory names them.
-constexpr uint64_t POINTER_BYTES = 4 * 8;
-
-class CPUDevice : public DriverDevice {
+class CPUDevice : public HostMemoryDevice {
 public:
-  explicit CPUDevice(std::string name) : name(std::move(name)) {}
+  using HostMemoryDevice::HostMemoryDevice;
 
-  Expected<uint64_t> allocate(uint64_t bytes, Placement) override {
-    return allocateHostMemory(bytes, name);
-  }
-  void free(uint64_t address, uint64_t bytes) override {
-    freeHostMemory(address, bytes);
-  }
   bool takesPushMode(PushMode mode) const override {
     return mode == PushMode::cpu;
   }
@@ -33,24 +24,12 @@ public:
   createQueue(std::string queueName, PushMode mode,
               const DeviceOptions &options, std::shared_ptr<QueueFlags> flags,
               const QueueAllocator &allocate) override {
-    Expected<uint64_t> ring = allocate(options.ringBytes, Placement::Host);
-    if (!ring)
-      return ring.takeError();
-    Expected<uint64_t> pointers = allocate(POINTER_BYTES, Placement::Host);
-    if (!pointers)
-      return pointers.takeError();
-    RingMemory memory{reinterpret_cast<uint8_t *>(*ring),
-                      options.ringBytes,
-                      *pointers,
-                      *pointers + 8,
-                      *pointers + 16,
-                      *pointers + 24};
-    return makeCPUQueue(std::move(queueName), memory, options.waitTimeout,
+    Expected<RingMemory> memory = allocateRing(allocate, options.ringBytes);
+    if (!memory)
+      return memory.takeError();
+    return makeCPUQueue(std::move(queueName), *memory, options.waitTimeout,
                         std::move(flags));
   }
-
-private:
-  std::string name;
 };
 
 class CPUDriver : public Driver {
