@@ -56,10 +56,12 @@ bool Queue::waitWhileMoving(std::function<bool()> done) {
 }
 
 bool Queue::waitIdle() {
-  // A dead queue that no host thread drains (a GPU's) never moves again;
-  // once destroyed it touches nothing either.
+  // A queue that no host thread drains (a GPU's) and that was destroyed
+  // touches nothing any more; a dead one never moves again.
+  if (!thread.joinable() && isHalted())
+    return true;
   if (isDead() && !thread.joinable())
-    return idle() || isHalted();
+    return idle();
   return waitWhileMoving([&] { return idle(); });
 }
 

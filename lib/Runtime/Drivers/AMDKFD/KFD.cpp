@@ -509,13 +509,12 @@ void Gpu::fault(const std::string &why) {
   std::vector<Queue *> stopping;
   {
     std::lock_guard<std::mutex> lock(mutex);
-    if (faulted)
+    // Nothing to stop (no device uses the GPU now): nothing to report to.
+    if (faulted || queues.empty())
       return;
     faulted = true;
     stopping = queues;
   }
-  if (stopping.empty())
-    return;
   stopping.front()->reportFault(name + ": " + why);
   for (Queue *queue : stopping)
     queue->halt();
@@ -737,6 +736,10 @@ public:
     {
       std::lock_guard<std::mutex> lock(gpu.mutex);
       gpu.queues.erase(std::find(gpu.queues.begin(), gpu.queues.end(), this));
+      // The GPU outlives its devices: once a faulted device's queues are
+      // gone, the next device on it reports its own faults.
+      if (gpu.queues.empty())
+        gpu.faulted = false;
     }
     halt();
     for (uint64_t address : owned)
