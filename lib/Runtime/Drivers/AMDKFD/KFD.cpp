@@ -515,9 +515,13 @@ void Gpu::fault(const std::string &why) {
     faulted = true;
     stopping = queues;
   }
-  stopping.front()->reportFault(name + ": " + why);
-  for (Queue *queue : stopping)
+  // Every queue of the GPU reports it: each user of the GPU (a Runtime,
+  // or a tool driving the GPU directly) takes its errors from its own
+  // queues.
+  for (Queue *queue : stopping) {
+    queue->reportFault(name + ": " + why);
     queue->halt();
+  }
 }
 
 Gpu::~Gpu() {

@@ -148,9 +148,9 @@ public:
   void sleepUntilInterrupt(std::chrono::milliseconds slice) override;
 
   /// The GPU faulted (`why`: a page fault with its address, a reset): the
-  /// first time, one of its queues reports it as a device fault (every host
-  /// wait then stops and every later run fails with it), and all of them
-  /// are destroyed, so nothing of them touches memory afterwards. The
+  /// first time, each of its queues reports it as a device fault (every host
+  /// wait then stops and every later run fails with it) and is destroyed,
+  /// so nothing of them touches memory afterwards. The
   /// queues of other GPUs stop through the process's fault flag.
   void fault(const std::string &why);
   /// The process's GPU whose gpu_id is `gpuId`, if it was opened.
