@@ -2,7 +2,7 @@
 //-*-===//
 //
 // The schedules the shared-device tests run (SharedDeviceTest.cpp on the CPU
-// and emulated AMD devices, HardwareTest.cpp on the hardware AMD device).
+// and emulated AMD devices, SimulatedKFDTest.cpp on the hardware AMD device).
 //
 //===----------------------------------------------------------------------===//
 

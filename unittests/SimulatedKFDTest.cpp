@@ -1,11 +1,12 @@
-//===- HardwareTest.cpp - The hardware AMD device, in process -------------===//
+//===- SimulatedKFDTest.cpp - The amd-kfd driver on the simulated KFD -----===//
 //
-// The hardware AMD device (AMDDevice::Hardware, lib/Runtime/KFD.cpp) driven
-// through the C++ API. CTest runs this binary under the simulated kernel
-// driver (test/KFDSim): LD_PRELOAD=libhcq-kfd-sim.so and HCQ_KFD_SIM_GPUS
-// naming three GPUs of one target, once for gfx1100 and once for gfx942.
-// Every buffer is GPU memory (Runtime::allocate), and every result is
-// compared with the arithmetic done directly.
+// The amd-kfd driver (AMDDevice::Hardware, lib/Runtime/Drivers/AMDKFD)
+// driven through the C++ API against the simulated kernel driver, never a
+// GPU: the tests are named for what they ran on. CTest runs this binary under
+// the simulated kernel driver (test/KFDSim): LD_PRELOAD=libhcq-kfd-sim.so and
+// HCQ_KFD_SIM_GPUS naming three GPUs of one target, once for gfx1100 and once
+// for gfx942. Every buffer is GPU memory (Runtime::allocate), and every result
+// is compared with the arithmetic done directly.
 //
 //===----------------------------------------------------------------------===//
 
@@ -136,7 +137,7 @@ void checkProducerConsumer(Runtime &runtime, LoadedExecutable &producer,
 
 } // namespace
 
-TEST(Hardware, ProducerAndConsumerShareGpuMemoryAcrossThreeGpus) {
+TEST(SimulatedKFD, ProducerAndConsumerShareGpuMemoryAcrossThreeGpus) {
   // As SharedDevice's interleave, with every argument in GPU memory: the
   // producer (AMD:1 then AMD:0) writes x = 4 * a * s into AMD:0, the
   // consumer copies it to AMD:2 and doubles it, 300 times with no wait in
@@ -160,7 +161,7 @@ TEST(Hardware, ProducerAndConsumerShareGpuMemoryAcrossThreeGpus) {
       [](int run) { return run % 7 - 3; });
 }
 
-TEST(Hardware, CommandBuffersSplitOverIndirectBuffersRunWhole) {
+TEST(SimulatedKFD, CommandBuffersSplitOverIndirectBuffersRunWhole) {
   // The producer and consumer with indirect buffers of 64 dwords: each
   // compute submit is padded with NOPs at multiples of 64 and pushed as
   // several INDIRECT_BUFFER packets through the kernel driver's queues.
@@ -186,7 +187,7 @@ TEST(Hardware, CommandBuffersSplitOverIndirectBuffersRunWhole) {
       [](int) { return 3; });
 }
 
-TEST(Hardware, AHungGpuQueueIsStoppedAndLaterCallsFailAtOnce) {
+TEST(SimulatedKFD, AHungGpuQueueIsStoppedAndLaterCallsFailAtOnce) {
   // The reader's DISPATCH_DIRECT turned into opcode 0xEE: the simulated
   // GPU's compute queue stops, as a hung queue does. The first synchronize
   // reports it after the wait timeout; from then on the queue is dead, so
@@ -255,7 +256,7 @@ TEST(Hardware, AHungGpuQueueIsStoppedAndLaterCallsFailAtOnce) {
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
 }
 
-TEST(Hardware, HostWaitsSleepOnTheGpuInterrupt) {
+TEST(SimulatedKFD, HostWaitsSleepOnTheGpuInterrupt) {
   // A kernel runs for 100 ms: synchronize spins briefly, then sleeps in
   // WAIT_EVENTS on the GPU's event, which the interrupt after the timeline
   // store wakes (the driver finds the event by the interrupt's context id,
@@ -303,7 +304,7 @@ hcq.schedule @run_pause(%out: !hcq.buffer<1xi64, AMD:0>, %us: i32) {
   EXPECT_GE(after.woken - before.woken, uint64_t(RUNS));
 }
 
-TEST(Hardware, MemoryIsPlacedByWhoTouchesIt) {
+TEST(SimulatedKFD, MemoryIsPlacedByWhoTouchesIt) {
   // hcq.alloc buffers only kernels and copies touch go to VRAM the host
   // cannot map (the simulated driver refuses to map it), programs to VRAM
   // the host maps, signals, rings and Runtime buffers to GTT; the results
@@ -340,7 +341,7 @@ TEST(Hardware, MemoryIsPlacedByWhoTouchesIt) {
   EXPECT_EQ(simCounts().privateVramBytes, before.privateVramBytes);
 }
 
-TEST(Hardware, ProfilesAreInHostNanoseconds) {
+TEST(SimulatedKFD, ProfilesAreInHostNanoseconds) {
   // GPU timestamps are ticks of the GPU clock; profile() gives them as
   // CLOCK_MONOTONIC nanoseconds, so each call lies within the host's time
   // around the run, in order.
@@ -371,7 +372,7 @@ TEST(Hardware, ProfilesAreInHostNanoseconds) {
   }
 }
 
-TEST(Hardware, LoadUnloadCyclesGiveBackGpuMemory) {
+TEST(SimulatedKFD, LoadUnloadCyclesGiveBackGpuMemory) {
   // Each load allocates GPU memory (blobs, kernel arguments, tables): 100
   // load, run, unload cycles leave the mappings as they were after the
   // first (the devices' queues and programs stay; the rest goes).
@@ -395,7 +396,7 @@ TEST(Hardware, LoadUnloadCyclesGiveBackGpuMemory) {
   EXPECT_LE(mappings(), first + 2);
 }
 
-TEST(Hardware, SaveAreaSizesAreTheOnesTheKernelPublishes) {
+TEST(SimulatedKFD, SaveAreaSizesAreTheOnesTheKernelPublishes) {
   // The kernel publishes a compute queue's context-save sizes in the
   // topology and refuses a CREATE_QUEUE that disagrees; the runtime's
   // fallback formula (for kernels that do not publish them) must give the
@@ -412,7 +413,7 @@ TEST(Hardware, SaveAreaSizesAreTheOnesTheKernelPublishes) {
   }
 }
 
-TEST(Hardware, AGpuPageFaultIsReportedAtOnceWithItsAddress) {
+TEST(SimulatedKFD, AGpuPageFaultIsReportedAtOnceWithItsAddress) {
   // An SDMA copy whose source is host memory the GPU has no mapping of: the
   // GPU faults, KFD sets the process's memory-exception events with the
   // page, and the runtime reports a device fault naming the GPU and the
