@@ -87,12 +87,18 @@ Device::~Device() {
     impl->free(address, bytes);
 }
 
-Expected<uint64_t> Device::allocate(uint64_t bytes, Placement placement) {
-  uint64_t size = alignTo(std::max<uint64_t>(bytes, 1), 256);
+Expected<uint64_t> Device::allocateBlock(uint64_t bytes, Placement placement,
+                                         uint64_t &size) {
+  size = alignTo(std::max<uint64_t>(bytes, 1), 256);
   if (size < bytes)
     return makeError(ErrorCode::OutOfMemory, name, ": cannot allocate ", bytes,
                      " bytes");
-  Expected<uint64_t> address = impl->allocate(size, placement);
+  return impl->allocate(size, placement);
+}
+
+Expected<uint64_t> Device::allocate(uint64_t bytes, Placement placement) {
+  uint64_t size;
+  Expected<uint64_t> address = allocateBlock(bytes, placement, size);
   if (!address)
     return address.takeError();
   std::lock_guard<std::mutex> lock(mutex);
@@ -182,10 +188,11 @@ Expected<Queue *> Device::getQueue(QueueName queue, PushMode mode) {
                      driver.getName(), " driver takes a push of mode ",
                      uint32_t(mode), " to ", queueName);
   // The queue's memory is the device's, freed after its queues stop.
+  // (The lock is held: the block is recorded here, not by allocate().)
   auto allocateForQueue = [&](uint64_t bytes,
                               Placement placement) -> Expected<uint64_t> {
-    uint64_t size = alignTo(std::max<uint64_t>(bytes, 1), 256);
-    Expected<uint64_t> address = impl->allocate(size, placement);
+    uint64_t size;
+    Expected<uint64_t> address = allocateBlock(bytes, placement, size);
     if (address)
       blocks.emplace(*address, size);
     return address;

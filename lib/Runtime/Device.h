@@ -39,7 +39,6 @@ public:
 
   DeviceId getId() const { return id; }
   const std::string &getName() const { return name; }
-  const Driver &getDriver() const { return driver; }
   const DeviceOptions &getOptions() const { return options; }
   std::chrono::milliseconds getTimeout() const { return options.waitTimeout; }
   QueueFlags &getFlags() const { return *flags; }
@@ -95,6 +94,11 @@ public:
   }
 
 private:
+  /// `bytes` of the driver's memory, rounded up to 256 bytes (`size`), not
+  /// yet recorded in `blocks`.
+  Expected<uint64_t> allocateBlock(uint64_t bytes, Placement placement,
+                                   uint64_t &size);
+
   Driver &driver;
   DeviceId id;
   std::string name;

@@ -115,8 +115,6 @@ public:
   virtual ~Driver();
   /// "amd-kfd".
   virtual std::string_view getName() const = 0;
-  /// The device kind it makes devices of.
-  virtual DeviceKind getKind() const = 0;
   /// Checks `options` for this kind of device; an InvalidArgument error
   /// names the option (RuntimeOptions::ringBytes) and what it must be.
   virtual Error verifyOptions(const DeviceOptions &options) const = 0;

@@ -1,6 +1,6 @@
 //===- KFDSim.cpp - A simulated AMD kernel driver, preloaded --------------===//
 //
-// Lets the hardware AMD device (lib/Runtime/KFD.cpp) run unchanged on a
+// Lets the amd-kfd driver (lib/Runtime/Drivers/AMDKFD) run unchanged on a
 // machine without an AMD GPU: loaded with LD_PRELOAD, it answers the system
 // calls that device makes at the kernel boundary, as the amdgpu/KFD driver
 // would, and nothing else:

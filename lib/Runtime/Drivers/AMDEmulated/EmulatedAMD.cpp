@@ -102,7 +102,6 @@ private:
 class EmulatedAMDDriver : public Driver {
 public:
   std::string_view getName() const override { return "amd-emulated"; }
-  DeviceKind getKind() const override { return DeviceKind::AMD; }
   Error verifyOptions(const DeviceOptions &options) const override {
     // The queues the emulated device stands in for take the same rings.
     return verifyAMDRingBytes(options.ringBytes);

@@ -581,8 +581,7 @@ Error Gpu::mapToPeer(uint64_t handle, const Gpu &peer) {
   map.handle = handle;
   map.device_ids_array_ptr = reinterpret_cast<uint64_t>(&gpuId);
   map.n_devices = 1;
-  return process.ioctl(AMDKFD_IOC_MAP_MEMORY_TO_GPU, &map,
-                       "MAP_MEMORY_TO_GPU (peer)");
+  return process.ioctl(AMDKFD_IOC_MAP_MEMORY_TO_GPU, &map, "MAP_MEMORY_TO_GPU");
 }
 
 void Gpu::mapAllTo(Gpu &peer) {
@@ -664,14 +663,7 @@ Expected<Gpu::Allocation> Gpu::allocateUnrecorded(uint64_t bytes,
   return Allocation{address, alloc.handle, size};
 }
 
-Error Gpu::mapToGpu(uint64_t handle) {
-  uint32_t gpuId = node.gpuId;
-  kfd_ioctl_map_memory_to_gpu_args map{};
-  map.handle = handle;
-  map.device_ids_array_ptr = reinterpret_cast<uint64_t>(&gpuId);
-  map.n_devices = 1;
-  return process.ioctl(AMDKFD_IOC_MAP_MEMORY_TO_GPU, &map, "MAP_MEMORY_TO_GPU");
-}
+Error Gpu::mapToGpu(uint64_t handle) { return mapToPeer(handle, *this); }
 
 void Gpu::free(uint64_t address) {
   Allocation allocation;

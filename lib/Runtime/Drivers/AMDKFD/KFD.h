@@ -170,8 +170,9 @@ private:
   Expected<Allocation>
   allocateUnrecorded(uint64_t bytes, Placement placement = Placement::Host);
   Error mapToGpu(uint64_t handle);
-  /// Maps `handle` into `peer`'s address space too, so its queues may copy
-  /// from and to it (a GPU touching memory outside its own VM faults).
+  /// Maps `handle` into `peer`'s address space (this GPU's own, or another
+  /// one's, so its queues may copy from and to it: a GPU touching memory
+  /// outside its own VM faults).
   Error mapToPeer(uint64_t handle, const Gpu &peer);
   /// Maps this GPU's memory into `peer`, and `peer`'s into this: what a
   /// GPU opening after others needs for copies between them.

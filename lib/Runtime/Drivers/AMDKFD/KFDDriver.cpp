@@ -93,7 +93,6 @@ private:
 class KFDDriver : public Driver {
 public:
   std::string_view getName() const override { return "amd-kfd"; }
-  DeviceKind getKind() const override { return DeviceKind::AMD; }
   Error verifyOptions(const DeviceOptions &options) const override {
     return verifyAMDRingBytes(options.ringBytes);
   }

@@ -35,7 +35,6 @@ public:
 class CPUDriver : public Driver {
 public:
   std::string_view getName() const override { return "cpu"; }
-  DeviceKind getKind() const override { return DeviceKind::CPU; }
   Error verifyOptions(const DeviceOptions &options) const override {
     // Entries never straddle the ring's end [docs/cpu-queue.md].
     if (options.ringBytes < cpu::ENTRY_BYTES ||
