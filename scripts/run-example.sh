@@ -14,7 +14,16 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$root/build}
-[ -x "$build/bin/hcq-opt" ] && [ -x "$build/bin/hcq-run" ] || "$root/scripts/setup.sh"
+start=$(date +%s)
+# Each phase says what it does and when it ends, in seconds from the start.
+phase() { echo "== [$(($(date +%s) - start)) s] $*"; }
+
+# Only what the examples need: the compiler, the runner, the dump tool and
+# the kernels' CPU code (the full build, tests and benchmarks included, is
+# scripts/setup.sh alone). Ninja rebuilds only what changed.
+phase "building hcq-opt, hcq-run, hcq-exe-dump and the example kernels" \
+  "(scripts/setup.sh; the first time takes a few minutes)"
+HCQ_TARGETS="hcq-opt hcq-run hcq-exe-dump hcqtestkernels" "$root/scripts/setup.sh"
 
 if [ "${1:-}" = "--print-ir" ]; then
   exec "$build/bin/hcq-opt" --hcq-pipeline --mlir-print-ir-after-all \
@@ -24,9 +33,11 @@ fi
 
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
+phase "compiling examples/cpu-chain.mlir (hcq-opt --hcq-pipeline)"
 "$build/bin/hcq-opt" --hcq-pipeline "$root/examples/cpu-chain.mlir" \
   --hcq-write-executable=dir="$out" -o /dev/null
 "$build/bin/hcq-exe-dump" "$out/chain.hcqx" | grep -E "^(executable|values) "
+phase "running it on CPU:0 (hcq-run)"
 echo "sum((a + b) * s) with a = 0..63, b = 1, s = 2 (expected 4160), 1000 runs:"
 LD_LIBRARY_PATH="$build/test/Inputs" "$build/bin/hcq-run" "$out/chain.hcqx" \
   --arg f32:64:arange --arg f32:64:fill=1 --arg f32:1:fill=0 \
@@ -34,9 +45,11 @@ LD_LIBRARY_PATH="$build/test/Inputs" "$build/bin/hcq-run" "$out/chain.hcqx" \
 grep -q "^arg 2: 4160$" "$out/chain.txt" || { echo "unexpected result" >&2; exit 1; }
 
 echo
+phase "compiling examples/mlp.mlir (hcq-opt --hcq-pipeline)"
 "$build/bin/hcq-opt" --hcq-pipeline "$root/examples/mlp.mlir" \
   --hcq-write-executable=dir="$out" -o /dev/null
 "$build/bin/hcq-exe-dump" "$out/mlp.hcqx" | grep -E "^(executable|values) "
+phase "running it on two emulated AMD GPUs (hcq-run --amd=emulated)"
 echo "relu(x @ w1) @ w2 on two emulated AMD GPUs, x = 0..255 (row 0: 0..63),"
 echo "w1 = 0.5, w2 = -0.25 (expected -16128 across row 0), 1000 runs:"
 "$build/bin/hcq-run" "$out/mlp.hcqx" --amd=emulated \
@@ -44,3 +57,4 @@ echo "w1 = 0.5, w2 = -0.25 (expected -16128 across row 0), 1000 runs:"
   --arg f32:256:arange --arg f32:4096:fill=0.5 --arg f32:4096:fill=-0.25 \
   --arg f32:256:fill=0 --runs 1000 2>&1 | tee "$out/mlp.txt"
 grep -q "^arg 3: -16128 -16128" "$out/mlp.txt" || { echo "unexpected result" >&2; exit 1; }
+phase "done"

@@ -24,8 +24,11 @@ export LSAN_OPTIONS=suppressions=$root/scripts/lsan.supp:print_suppressions=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
 
+declare -A what=([asan]="ASan+UBSan build and the whole suite in $asan"
+  [fuzz]="each fuzz target for ${FUZZ_SECONDS:-60} s" [tsan]="TSan build and the runtime's tests in $tsan")
 for stage in "${stages[@]}"; do
   start=$(date +%s)
+  echo "== [$stage] ${what[$stage]:-}"
   case $stage in
   asan)
     mkdir -p "$asan"
@@ -60,5 +63,5 @@ for stage in "${stages[@]}"; do
     exit 2
     ;;
   esac
-  echo "== $stage: $(($(date +%s) - start)) s"
+  echo "== [$stage] done in $(($(date +%s) - start)) s"
 done

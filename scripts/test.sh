@@ -15,6 +15,15 @@ case ${1:-} in
 "") ;;
 *) echo "usage: scripts/test.sh [--quick]" >&2; exit 2 ;;
 esac
+start=$(date +%s)
+# Each phase says what it does and when it ends, in seconds from the start.
+phase() { echo "== [$(($(date +%s) - start)) s] $*"; }
+phase "building everything in $build (scripts/setup.sh)"
 "$root/scripts/setup.sh"
+phase "unit and lit tests (ctest in $build)"
 (cd "$build" && ctest --output-on-failure -j "$(nproc)")
-((quick)) || "$root/scripts/test-sanitizers.sh"
+if ((!quick)); then
+  phase "sanitizers and fuzzing (scripts/test-sanitizers.sh)"
+  "$root/scripts/test-sanitizers.sh"
+fi
+phase "all passed"
