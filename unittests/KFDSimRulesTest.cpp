@@ -6,7 +6,9 @@
 // the call the kernel refuses failing with the kernel's errno and the one
 // it accepts passing. CTest runs it preloaded with the simulator on
 // HCQ_KFD_SIM_GPUS=gfx1100,gfx942,gfx1100,gfx1100 with node 4 hidden
-// (HCQ_KFD_SIM_HIDDEN=4); without the simulator every test skips.
+// (HCQ_KFD_SIM_HIDDEN=4); without the simulator every test skips. A test of
+// GPU copies under HCQ_KFD_SIM_STRICT_COPIES=1 runs itself again in a child
+// process with that set (the simulator reads it when it starts).
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,11 +24,14 @@
 #include <cstring>
 #include <fcntl.h>
 #include <map>
+#include <optional>
 #include <string>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
+#include <vector>
 
 namespace {
 
@@ -528,6 +533,403 @@ TEST(KFDSimRules, SmallRingRunsAs1024Bytes) {
     ASSERT_TRUE(queue.waitFor(uint32_t(queue.wptr % 256)))
         << "step " << step << ": rptr " << queue.rptr();
   }
+}
+
+//===----------------------------------------------------------------------===//
+// USERPTR: the process's own pages, registered with its GPUs
+//===----------------------------------------------------------------------===//
+
+/// `pages` pages of the process's own memory (shared anonymous memory, as
+/// tinygrad maps its host buffers), with protection `prot`.
+uint8_t *hostPages(uint64_t pages, int prot = PROT_READ | PROT_WRITE) {
+  void *p =
+      ::mmap(nullptr, pages * PAGE, prot, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  EXPECT_NE(p, MAP_FAILED);
+  return static_cast<uint8_t *>(p);
+}
+
+uint64_t address(const void *p) { return reinterpret_cast<uint64_t>(p); }
+
+/// ALLOC_MEMORY_OF_GPU of USERPTR memory on `g`: the user address in
+/// mmap_offset, `va` the GPU address (~0: the user address, as user space
+/// usually passes). 0, with the buffer in `out`, or the errno.
+int registerUserptr(const Gpu &g, uint64_t user, uint64_t size,
+                    Buffer *out = nullptr, uint64_t va = ~uint64_t(0)) {
+  kfd_ioctl_alloc_memory_of_gpu_args args{};
+  args.va_addr = va == ~uint64_t(0) ? user : va;
+  args.size = size;
+  args.gpu_id = g.id;
+  args.mmap_offset = user;
+  args.flags = KFD_IOC_ALLOC_MEM_FLAGS_USERPTR |
+               KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE |
+               KFD_IOC_ALLOC_MEM_FLAGS_EXECUTABLE;
+  int error = call(kfd(), AMDKFD_IOC_ALLOC_MEMORY_OF_GPU, args);
+  if (out && !error) {
+    out->va = args.va_addr;
+    out->size = size;
+    out->handle = args.handle;
+    out->mmapOffset = args.mmap_offset;
+  }
+  return error;
+}
+
+/// MAP_MEMORY_TO_GPU of `handle` on the GPUs `ids`: 0 or the errno.
+int mapOn(uint64_t handle, std::vector<uint32_t> ids) {
+  kfd_ioctl_map_memory_to_gpu_args args{};
+  args.handle = handle;
+  args.device_ids_array_ptr = reinterpret_cast<uint64_t>(ids.data());
+  args.n_devices = uint32_t(ids.size());
+  return call(kfd(), AMDKFD_IOC_MAP_MEMORY_TO_GPU, args);
+}
+
+/// UNMAP_MEMORY_FROM_GPU of `handle` from the GPUs `ids`: 0 or the errno.
+int unmapFrom(uint64_t handle, std::vector<uint32_t> ids) {
+  kfd_ioctl_unmap_memory_from_gpu_args args{};
+  args.handle = handle;
+  args.device_ids_array_ptr = reinterpret_cast<uint64_t>(ids.data());
+  args.n_devices = uint32_t(ids.size());
+  return call(kfd(), AMDKFD_IOC_UNMAP_MEMORY_FROM_GPU, args);
+}
+
+int freeMemory(uint64_t handle) {
+  kfd_ioctl_free_memory_of_gpu_args args{};
+  args.handle = handle;
+  return call(kfd(), AMDKFD_IOC_FREE_MEMORY_OF_GPU, args);
+}
+
+uint8_t pattern(uint64_t i) { return uint8_t(i * 7 + 3); }
+
+TEST(KFDSimRules, UserptrRegistersTheProcessesOwnPages) {
+  REQUIRE_SIMULATOR();
+  Gpu &g = gpu(1), &peer = gpu(2);
+  uint8_t *host = hostPages(4);
+  for (uint64_t i = 0; i < 4 * PAGE; ++i)
+    host[i] = pattern(i);
+  // amdgpu_amdkfd_gpuvm_alloc_memory_of_gpu: the user address comes in
+  // mmap_offset; what comes back there is the buffer's render-node offset,
+  // as for any buffer.
+  Buffer b;
+  ASSERT_EQ(registerUserptr(g, address(host), 4 * PAGE, &b), 0);
+  EXPECT_NE(b.handle, 0u);
+  EXPECT_NE(b.mmapOffset, 0u);
+  EXPECT_NE(b.mmapOffset, address(host));
+  // Mapped on its GPU and on another GPU of the process (kfd_mem_attach:
+  // KFD_MEM_ATT_USERPTR): the very same pages, which stay the process's.
+  EXPECT_EQ(mapOn(b.handle, {g.id, peer.id}), 0);
+  for (uint64_t i = 0; i < 4 * PAGE; ++i)
+    ASSERT_EQ(host[i], pattern(i)) << "byte " << i << " after MAP";
+  EXPECT_EQ(unmapFrom(b.handle, {g.id, peer.id}), 0);
+  EXPECT_EQ(freeMemory(b.handle), 0);
+  for (uint64_t i = 0; i < 4 * PAGE; ++i)
+    ASSERT_EQ(host[i], pattern(i)) << "byte " << i << " after FREE";
+  // Memory from the C heap too, its size rounded up to whole pages.
+  void *heap = std::aligned_alloc(PAGE, 3 * PAGE);
+  ASSERT_NE(heap, nullptr);
+  std::memset(heap, 0x5A, 3 * PAGE);
+  ASSERT_EQ(registerUserptr(g, address(heap), 2 * PAGE + 100, &b), 0);
+  EXPECT_EQ(mapOn(b.handle, {g.id}), 0);
+  EXPECT_EQ(static_cast<uint8_t *>(heap)[2 * PAGE + 200], 0x5A);
+  EXPECT_EQ(unmapFrom(b.handle, {g.id}), 0);
+  EXPECT_EQ(freeMemory(b.handle), 0);
+  std::free(heap);
+  ::munmap(host, 4 * PAGE);
+}
+
+TEST(KFDSimRules, UserptrIsFreedOnlyOnceUnmapped) {
+  REQUIRE_SIMULATOR();
+  Gpu &g = gpu(1), &peer = gpu(2);
+  uint8_t *host = hostPages(1);
+  Buffer b;
+  ASSERT_EQ(registerUserptr(g, address(host), PAGE, &b), 0);
+  ASSERT_EQ(mapOn(b.handle, {g.id, peer.id}), 0);
+  // amdgpu_amdkfd_gpuvm_free_memory_of_gpu: still mapped is EBUSY, on any
+  // GPU.
+  EXPECT_EQ(freeMemory(b.handle), EBUSY);
+  EXPECT_EQ(unmapFrom(b.handle, {g.id}), 0);
+  EXPECT_EQ(freeMemory(b.handle), EBUSY);
+  EXPECT_EQ(unmapFrom(b.handle, {peer.id}), 0);
+  EXPECT_EQ(freeMemory(b.handle), 0);
+  ::munmap(host, PAGE);
+}
+
+TEST(KFDSimRules, UserptrIsNotMappedThroughTheRenderNode) {
+  REQUIRE_SIMULATOR();
+  Gpu &g = gpu(1);
+  uint8_t *host = hostPages(1);
+  std::memset(host, 0x3C, PAGE);
+  Buffer b;
+  ASSERT_EQ(registerUserptr(g, address(host), PAGE, &b), 0);
+  ASSERT_EQ(mapOn(b.handle, {g.id}), 0);
+  // amdgpu_gem_object_mmap: a userptr BO has no render-node mapping
+  // (EPERM), not even over its own pages, which stay as they were.
+  errno = 0;
+  EXPECT_EQ(::mmap(host, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
+                   g.render, off_t(b.mmapOffset)),
+            MAP_FAILED);
+  EXPECT_EQ(errno, EPERM);
+  errno = 0;
+  EXPECT_EQ(::mmap(nullptr, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, g.render,
+                   off_t(b.mmapOffset)),
+            MAP_FAILED);
+  EXPECT_EQ(errno, EPERM);
+  for (uint64_t i = 0; i < PAGE; ++i)
+    ASSERT_EQ(host[i], 0x3C) << "byte " << i;
+  EXPECT_EQ(unmapFrom(b.handle, {g.id}), 0);
+  EXPECT_EQ(freeMemory(b.handle), 0);
+  ::munmap(host, PAGE);
+}
+
+/// A live SDMA queue whose COPY_LINEAR packets the test writes.
+struct SdmaQueue {
+  QueueBuffers q;
+  uint32_t id = 0, ringDwords = 0;
+  uint64_t wptr = 0; // bytes, as the SDMA engine counts
+  volatile uint64_t *doorbell = nullptr;
+  void *doorbellPages = nullptr; // /dev/kfd's mapping of the two pages
+
+  explicit SdmaQueue(const Gpu &g) {
+    q = queueBuffers(g, /*pm4=*/false);
+    EXPECT_EQ(call(kfd(), AMDKFD_IOC_CREATE_QUEUE, q.args), 0);
+    id = q.args.queue_id;
+    ringDwords = q.args.ring_size / 4;
+    uint64_t offset = q.args.doorbell_offset;
+    doorbellPages = ::mmap(nullptr, 0x2000, PROT_READ | PROT_WRITE, MAP_SHARED,
+                           kfd(), off_t(offset & ~uint64_t(0x1FFF)));
+    EXPECT_NE(doorbellPages, MAP_FAILED);
+    doorbell = reinterpret_cast<volatile uint64_t *>(
+        static_cast<uint8_t *>(doorbellPages) + (offset & 0x1FFF));
+  }
+  ~SdmaQueue() {
+    kfd_ioctl_destroy_queue_args destroy{};
+    destroy.queue_id = id;
+    EXPECT_EQ(call(kfd(), AMDKFD_IOC_DESTROY_QUEUE, destroy), 0);
+  }
+  /// A COPY_LINEAR of `bytes` from `src` to `dst` (SDMA_OP_COPY, sub-op
+  /// COPY_LINEAR; COUNT is bytes - 1), rung.
+  void copy(uint64_t dst, uint64_t src, uint32_t bytes) {
+    uint32_t packet[7] = {1,
+                          bytes - 1,
+                          0,
+                          uint32_t(src),
+                          uint32_t(src >> 32),
+                          uint32_t(dst),
+                          uint32_t(dst >> 32)};
+    uint32_t *ring = q.ring.at<uint32_t>();
+    for (uint32_t word : packet) {
+      ring[(wptr / 4) % ringDwords] = word;
+      wptr += 4;
+    }
+    __atomic_store_n(q.wptr.at<uint64_t>(), wptr, __ATOMIC_RELEASE);
+    __atomic_store_n(doorbell, wptr, __ATOMIC_RELEASE);
+  }
+  /// Waits up to 5 s for the engine to have read everything rung.
+  bool drained() const {
+    auto end = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    while (__atomic_load_n(q.rptr.at<uint64_t>(), __ATOMIC_ACQUIRE) != wptr) {
+      if (std::chrono::steady_clock::now() > end)
+        return false;
+      std::this_thread::sleep_for(std::chrono::microseconds(100));
+    }
+    return true;
+  }
+};
+
+TEST(KFDSimRules, UserptrPagesMustBeTheProcessesMemory) {
+  REQUIRE_SIMULATOR();
+  Gpu &g = gpu(1);
+  uint8_t *host = hostPages(2);
+  // amdgpu_amdkfd_gpuvm_alloc_memory_of_gpu: no user address is EINVAL.
+  EXPECT_EQ(registerUserptr(g, 0, PAGE, nullptr, address(host)), EINVAL);
+  // kfd_ioctl_alloc_memory_of_gpu: 0 bytes are EINVAL; ROCm's driver
+  // refuses an address inside a page ("Unaligned userptr address").
+  EXPECT_EQ(registerUserptr(g, address(host), 0), EINVAL);
+  EXPECT_EQ(registerUserptr(g, address(host) + 64, PAGE), EINVAL);
+  // amdgpu_ttm_tt_get_user_pages: no mapping at the address (vma_lookup) is
+  // EFAULT, and so is a hole in the range (hmm_range_fault) ...
+  uint8_t *gone = hostPages(1);
+  ::munmap(gone, PAGE);
+  EXPECT_EQ(registerUserptr(g, address(gone), PAGE), EFAULT);
+  uint8_t *holed = hostPages(3);
+  ::munmap(holed + PAGE, PAGE);
+  EXPECT_EQ(registerUserptr(g, address(holed), 3 * PAGE), EFAULT);
+  EXPECT_EQ(registerUserptr(g, address(holed), 2 * PAGE), EFAULT);
+  // ... and pages that cannot be read; pages that cannot be written are
+  // EPERM: they are faulted in for writing, whatever WRITABLE says.
+  uint8_t *none = hostPages(1, PROT_NONE), *readOnly = hostPages(1, PROT_READ);
+  EXPECT_EQ(registerUserptr(g, address(none), PAGE), EFAULT);
+  EXPECT_EQ(registerUserptr(g, address(readOnly), PAGE), EPERM);
+  // A GPU buffer's host range is a render-node mapping and the doorbells
+  // are /dev/kfd's (VM_IO | VM_PFNMAP): no memory hmm_range_fault takes,
+  // EFAULT.
+  Buffer gtt = alloc(g, PAGE);
+  EXPECT_EQ(registerUserptr(g, gtt.va, PAGE), EFAULT);
+  {
+    SdmaQueue queue(g);
+    EXPECT_EQ(registerUserptr(g, address(queue.doorbellPages), 0x2000), EFAULT);
+  }
+  // The simulator's own limit: the GPU address is the user address.
+  EXPECT_EQ(registerUserptr(g, address(host), PAGE, nullptr, takeVa(PAGE)),
+            EINVAL);
+  // The same pages at their own address are fine.
+  Buffer b;
+  ASSERT_EQ(registerUserptr(g, address(host), 2 * PAGE, &b), 0);
+  EXPECT_EQ(freeMemory(b.handle), 0);
+  ::munmap(holed, PAGE);
+  ::munmap(holed + 2 * PAGE, PAGE);
+  ::munmap(none, PAGE);
+  ::munmap(readOnly, PAGE);
+  ::munmap(host, 2 * PAGE);
+}
+
+/// A memory-exception event (no event page needed).
+uint32_t memoryEvent() {
+  kfd_ioctl_create_event_args args{};
+  args.event_type = KFD_IOC_EVENT_MEMORY;
+  args.auto_reset = 1;
+  EXPECT_EQ(call(kfd(), AMDKFD_IOC_CREATE_EVENT, args), 0);
+  return args.event_id;
+}
+
+/// Waits up to `ms` for memory event `id`: the GPU page fault it reports,
+/// or none.
+std::optional<kfd_hsa_memory_exception_data> fault(uint32_t id,
+                                                   uint32_t ms = 5000) {
+  kfd_event_data data{};
+  data.event_id = id;
+  kfd_ioctl_wait_events_args args{};
+  args.events_ptr = reinterpret_cast<uint64_t>(&data);
+  args.num_events = 1;
+  args.wait_for_all = 1;
+  args.timeout = ms;
+  EXPECT_EQ(call(kfd(), AMDKFD_IOC_WAIT_EVENTS, args), 0);
+  if (args.wait_result != KFD_IOC_WAIT_RESULT_COMPLETE)
+    return std::nullopt;
+  return data.memory_exception_data;
+}
+
+bool strictCopies() {
+  const char *strict = std::getenv("HCQ_KFD_SIM_STRICT_COPIES");
+  return strict && std::strcmp(strict, "1") == 0;
+}
+
+/// Runs the current test again in a child process of this binary with
+/// HCQ_KFD_SIM_STRICT_COPIES=1, which the simulator reads when it starts:
+/// whether it passed.
+bool passesWithStrictCopies() {
+  const testing::TestInfo *test =
+      testing::UnitTest::GetInstance()->current_test_info();
+  std::string filter = std::string("--gtest_filter=") +
+                       test->test_suite_name() + "." + test->name();
+  std::vector<std::string> env;
+  for (char **e = environ; *e; ++e)
+    if (std::strncmp(*e, "HCQ_KFD_SIM_STRICT_COPIES=", 26) != 0)
+      env.push_back(*e);
+  env.push_back("HCQ_KFD_SIM_STRICT_COPIES=1");
+  std::vector<char *> envp;
+  for (std::string &e : env)
+    envp.push_back(e.data());
+  envp.push_back(nullptr);
+  char self[] = "/proc/self/exe";
+  char *argv[] = {self, filter.data(), nullptr};
+  std::fflush(stdout);
+  std::fflush(stderr);
+  pid_t child = ::fork();
+  if (child == 0) {
+    ::execve(self, argv, envp.data());
+    ::_exit(127);
+  }
+  int status = 0;
+  if (child < 0 || ::waitpid(child, &status, 0) != child)
+    return false;
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+TEST(KFDSimRules, UserptrPagesAreWhatTheGpuCopies) {
+  REQUIRE_SIMULATOR();
+  if (!strictCopies()) {
+    EXPECT_TRUE(passesWithStrictCopies());
+    return;
+  }
+  Gpu &g = gpu(1), &peer = gpu(2);
+  uint32_t faults = memoryEvent();
+  constexpr uint64_t bytes = 2 * PAGE;
+  uint8_t *src = hostPages(2), *dst = hostPages(2);
+  for (uint64_t i = 0; i < bytes; ++i)
+    src[i] = pattern(i);
+  std::memset(dst, 0, bytes);
+  Buffer s, d;
+  ASSERT_EQ(registerUserptr(g, address(src), bytes, &s), 0);
+  ASSERT_EQ(registerUserptr(g, address(dst), bytes, &d), 0);
+  ASSERT_EQ(mapOn(s.handle, {g.id}), 0);
+  ASSERT_EQ(mapOn(d.handle, {g.id, peer.id}), 0);
+  {
+    // An SDMA copy reads the host's writes and the host sees its writes:
+    // both buffers are the process's own pages, mapped on the GPU.
+    SdmaQueue queue(g);
+    queue.copy(address(dst), address(src), bytes);
+    ASSERT_TRUE(queue.drained());
+    EXPECT_FALSE(fault(faults, 0));
+    for (uint64_t i = 0; i < bytes; ++i)
+      ASSERT_EQ(dst[i], pattern(i)) << "byte " << i;
+    std::memset(src, 0xC3, PAGE);
+    queue.copy(address(dst), address(src), PAGE);
+    ASSERT_TRUE(queue.drained());
+    EXPECT_EQ(dst[PAGE - 1], 0xC3);
+  }
+  {
+    // Another GPU reaches only what is mapped on it: d, not s.
+    SdmaQueue queue(peer);
+    queue.copy(address(dst) + PAGE, address(dst), PAGE);
+    ASSERT_TRUE(queue.drained());
+    EXPECT_EQ(dst[2 * PAGE - 1], 0xC3);
+    queue.copy(address(dst), address(src), PAGE);
+    auto f = fault(faults);
+    ASSERT_TRUE(f);
+    EXPECT_EQ(f->va, address(src));
+    EXPECT_EQ(f->gpu_id, peer.id);
+  }
+  {
+    // Memory the process never registered is in no GPU's VM: a page fault
+    // at its first page.
+    uint8_t *plain = hostPages(1);
+    SdmaQueue queue(g);
+    queue.copy(address(dst), address(plain), PAGE);
+    auto f = fault(faults);
+    ASSERT_TRUE(f);
+    EXPECT_EQ(f->va, address(plain));
+    EXPECT_EQ(f->gpu_id, g.id);
+    ::munmap(plain, PAGE);
+  }
+  {
+    // The process unmaps registered pages: the MMU notifier evicts the
+    // buffer and the restore worker, finding no pages, clears the GPU's
+    // page-table entries: the GPU faults on the first page gone.
+    ::munmap(src + PAGE, PAGE);
+    SdmaQueue queue(g);
+    queue.copy(address(dst), address(src), bytes);
+    auto f = fault(faults);
+    ASSERT_TRUE(f);
+    EXPECT_EQ(f->va, address(src) + PAGE);
+    EXPECT_EQ(f->gpu_id, g.id);
+  }
+  {
+    // New pages at the address are what the restore worker gives the GPU.
+    void *again = ::mmap(src + PAGE, PAGE, PROT_READ | PROT_WRITE,
+                         MAP_SHARED | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+    ASSERT_EQ(again, src + PAGE);
+    std::memset(src + PAGE, 0x77, PAGE);
+    SdmaQueue queue(g);
+    queue.copy(address(dst), address(src), bytes);
+    ASSERT_TRUE(queue.drained());
+    EXPECT_EQ(dst[0], 0xC3);
+    EXPECT_EQ(dst[PAGE], 0x77);
+  }
+  EXPECT_EQ(unmapFrom(s.handle, {g.id}), 0);
+  EXPECT_EQ(unmapFrom(d.handle, {g.id, peer.id}), 0);
+  EXPECT_EQ(freeMemory(s.handle), 0);
+  EXPECT_EQ(freeMemory(d.handle), 0);
+  ::munmap(src, bytes);
+  ::munmap(dst, bytes);
 }
 
 //===----------------------------------------------------------------------===//

@@ -450,3 +450,86 @@ hcq.schedule @pull(%src: !hcq.buffer<1024xf32, AMD:0>, %dst: !hcq.buffer<1024xf3
   ASSERT_TRUE(static_cast<bool>(again));
   EXPECT_EQ(again.code(), hcq::ErrorCode::DeviceFault);
 }
+
+namespace {
+/// Copies CPU:0 memory to AMD:0 and back: the GPU's copy queue reads `in`
+/// and writes `out`, both host memory.
+const char *HOST_ROUND_TRIP = R"mlir(
+hcq.schedule @round_trip(%in: !hcq.buffer<64xf32, CPU:0>, %out: !hcq.buffer<64xf32, CPU:0>, %gpu: !hcq.buffer<64xf32, AMD:0>) {
+  hcq.copy %gpu[0, 256], %in[0, 256] : !hcq.buffer<64xf32, AMD:0>, !hcq.buffer<64xf32, CPU:0>
+  hcq.copy %out[0, 256], %gpu[0, 256] : !hcq.buffer<64xf32, CPU:0>, !hcq.buffer<64xf32, AMD:0>
+}
+)mlir";
+
+Buffer allocateHost(Runtime &runtime, uint64_t bytes) {
+  hcq::Expected<Buffer> buffer =
+      runtime.allocate({hcq::DeviceKind::CPU, 0}, bytes);
+  if (!buffer) {
+    ADD_FAILURE() << hcq::toString(buffer.takeError());
+    return {};
+  }
+  return std::move(*buffer);
+}
+} // namespace
+
+TEST(SimulatedKFD, HostMemoryFromTheRuntimeIsRegisteredWithTheGpus) {
+  // CPU:0 memory the runtime allocates is registered with the GPUs as user
+  // pointers, so the GPU's copies reach it (the simulated driver faults on
+  // copies outside the GPU's VM: HCQ_KFD_SIM_STRICT_COPIES). Small buffers
+  // share pages: freeing one must keep the page registered for the other.
+  ASSERT_FALSE(target().empty()) << "run under the simulated kernel driver";
+  auto runtime = Runtime::create(hardware());
+  auto roundTrip = load(*runtime, HOST_ROUND_TRIP);
+  ASSERT_TRUE(roundTrip);
+  Buffer gpu = allocate(*runtime, 0, 256);
+  std::vector<Buffer> in, out;
+  for (int i = 0; i < 4; ++i) {
+    in.push_back(allocateHost(*runtime, 256));
+    out.push_back(allocateHost(*runtime, 256));
+    ASSERT_TRUE(in.back() && out.back());
+  }
+  auto check = [&](int i, float base) {
+    for (int j = 0; j < 64; ++j)
+      in[i].data<float>()[j] = base + float(j);
+    hcq::Error e =
+        roundTrip->run({bufferArgument({&in[i]}), bufferArgument({&out[i]}),
+                        bufferArgument({&gpu})});
+    if (!e)
+      e = runtime->synchronize();
+    ASSERT_FALSE(static_cast<bool>(e)) << hcq::toString(std::move(e));
+    for (int j = 0; j < 64; ++j)
+      ASSERT_EQ(out[i].data<float>()[j], base + float(j)) << i << " " << j;
+  };
+  for (int i = 0; i < 4; ++i)
+    check(i, float(100 * i));
+  // Neighbours in the same pages go; the rest still reach the GPU.
+  in[0].reset();
+  out[0].reset();
+  in[2].reset();
+  for (int i : {1, 3})
+    check(i, float(1000 + i));
+}
+
+TEST(SimulatedKFD, HostMemoryNotFromTheRuntimeIsRefusedByName) {
+  // A GPU reaches only host memory registered with it: a CPU:0 argument
+  // that the caller allocated itself is refused before anything runs,
+  // naming the argument, rather than faulting the GPU.
+  ASSERT_FALSE(target().empty()) << "run under the simulated kernel driver";
+  auto runtime = Runtime::create(hardware());
+  auto roundTrip = load(*runtime, HOST_ROUND_TRIP);
+  ASSERT_TRUE(roundTrip);
+  Buffer gpu = allocate(*runtime, 0, 256);
+  Buffer out = allocateHost(*runtime, 256);
+  std::vector<float> mine(64, 1.0f);
+  hcq::Error e =
+      roundTrip->run({Argument::buffer(mine.data()), bufferArgument({&out}),
+                      bufferArgument({&gpu})});
+  ASSERT_TRUE(static_cast<bool>(e));
+  EXPECT_EQ(e.code(), hcq::ErrorCode::InvalidArgument);
+  EXPECT_NE(e.message().find("argument 0 lane 0 (CPU:0): host memory at 0x"),
+            std::string::npos)
+      << e.message();
+  EXPECT_NE(e.message().find("must come from Runtime::allocate"),
+            std::string::npos)
+      << e.message();
+}

@@ -83,8 +83,11 @@ Device::~Device() {
     ProcessDevices::get().abandonedQueues.store(true);
     return;
   }
-  for (auto &[address, bytes] : blocks)
+  for (auto &[address, bytes] : blocks) {
+    if (impl->givesHostMemory())
+      removeHostMemoryFromDrivers(address);
     impl->free(address, bytes);
+  }
 }
 
 Expected<uint64_t> Device::allocateBlock(uint64_t bytes, Placement placement,
@@ -101,6 +104,13 @@ Expected<uint64_t> Device::allocate(uint64_t bytes, Placement placement) {
   Expected<uint64_t> address = allocateBlock(bytes, placement, size);
   if (!address)
     return address.takeError();
+  // Host memory a GPU may be given is registered with it (the queues' own
+  // memory, allocated apart, is the CPU worker's alone).
+  if (impl->givesHostMemory())
+    if (Error e = addHostMemoryToDrivers(*address, size)) {
+      impl->free(*address, size);
+      return prependContext(name + ": ", std::move(e));
+    }
   std::lock_guard<std::mutex> lock(mutex);
   blocks.emplace(*address, size);
   return *address;
@@ -116,6 +126,8 @@ void Device::free(uint64_t address) {
     bytes = it->second;
     blocks.erase(it);
   }
+  if (impl->givesHostMemory())
+    removeHostMemoryFromDrivers(address);
   impl->free(address, bytes);
 }
 

@@ -64,6 +64,8 @@ public:
   Error open();
   /// Device clock ticks as CLOCK_MONOTONIC nanoseconds.
   uint64_t toHostNs(uint64_t ticks) { return impl->toHostNs(ticks); }
+  /// Whether it is a GPU (DriverDevice::isHardware).
+  bool isHardware() const { return impl->isHardware(); }
   /// The device's timeline signal and host timeline value (addresses).
   uint64_t getTimelineSignal() const { return timelineSignal; }
   uint64_t getTimelineValue() const { return timelineValue; }

@@ -103,6 +103,10 @@ public:
   virtual std::optional<uint64_t> getEventMailbox() const {
     return std::nullopt;
   }
+  /// Whether allocate() gives the process's ordinary host memory (the CPU
+  /// device's), which other kinds' devices reach only once their driver
+  /// registered it (Driver::addHostMemory).
+  virtual bool givesHostMemory() const { return false; }
   /// Whether the device executes its queues without a host thread (a GPU):
   /// once stuck, such a queue is stopped for good and its device's other
   /// queues halted before memory is freed.
@@ -121,6 +125,20 @@ public:
   /// Device `id`, opened with `options` (verified).
   virtual Expected<std::unique_ptr<DriverDevice>>
   createDevice(DeviceId id, const DeviceOptions &options) = 0;
+
+  /// Host memory [address, address + bytes) that this kind's devices may be
+  /// given (a CPU device's allocation) was made, or is about to be freed. A
+  /// kind whose devices reach host memory only once it is registered with
+  /// them (a GPU through KFD) registers it.
+  virtual Error addHostMemory(uint64_t address, uint64_t bytes) {
+    return Error::success();
+  }
+  virtual void removeHostMemory(uint64_t address) {}
+  /// Whether this kind's devices may reach the caller's host memory
+  /// [address, address + bytes); the error says why not.
+  virtual Error checkHostMemory(uint64_t address, uint64_t bytes) {
+    return Error::success();
+  }
 };
 
 /// The driver called `name`, or an Unavailable error listing those there
@@ -128,6 +146,12 @@ public:
 Expected<Driver *> lookupDriver(std::string_view name);
 /// The names of the registered drivers, in registration order.
 std::vector<std::string_view> listDriverNames();
+
+/// Driver::addHostMemory, removeHostMemory and checkHostMemory of every
+/// driver; the first error stops (and adding undoes what it added).
+Error addHostMemoryToDrivers(uint64_t address, uint64_t bytes);
+void removeHostMemoryFromDrivers(uint64_t address);
+Error checkHostMemoryWithDrivers(uint64_t address, uint64_t bytes);
 
 /// Registration (Drivers/Registry.cpp): one line per driver.
 class DriverRegistry {

@@ -13,6 +13,7 @@
 #include "HCQ/Runtime/Link.h"
 #include "HCQ/Target/CPU/Entry.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <map>
@@ -164,7 +165,13 @@ public:
     }
     if (Error e = validatePlan())
       return e;
-    return resolveQueues();
+    if (Error e = resolveQueues())
+      return e;
+    // A GPU reaches only host memory registered with it: the CPU lanes of
+    // an executable that runs on one are checked every run.
+    checksHostLanes = std::any_of(used.begin(), used.end(),
+                                  [](Device *d) { return d->isHardware(); });
+    return Error::success();
   }
 
   Error run(Span<const Argument> args) override {
@@ -194,6 +201,15 @@ public:
                 (args[i].lanes.empty()
                      ? "a variable"
                      : std::to_string(args[i].lanes.size()) + " lanes"));
+      if (checksHostLanes && use.kind == ArgumentUse::Buffer)
+        for (auto [lane, device] : enumerate(use.devices))
+          if (device.kind == DeviceKind::CPU)
+            if (Error e = checkHostMemoryWithDrivers(
+                    reinterpret_cast<uint64_t>(args[i].lanes[lane]), use.bytes))
+              return prependContext("argument " + std::to_string(i) + " lane " +
+                                        std::to_string(lane) + " (" +
+                                        device.str() + "): ",
+                                    std::move(e));
     }
     this->args = args;
     for (const InputsTable &table : exe.inputs) {
@@ -663,6 +679,9 @@ private:
   QueueFlags &flags;
   std::vector<std::vector<uint64_t>> addresses;
   std::vector<Device *> used; // in the order first named
+  /// Whether a device it uses is a GPU: its CPU buffer lanes must then be
+  /// host memory registered with the GPUs (Driver::checkHostMemory).
+  bool checksHostLanes = false;
   /// Per value, per lane: the device of its linked memory.
   std::vector<std::vector<Device *>> valueDevices;
   /// Per submitter, per step: each lane's queue (pushes only).

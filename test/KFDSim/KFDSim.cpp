@@ -7,14 +7,16 @@
 //   - open/openat of /dev/kfd and /dev/dri/renderD<N>, and reads of the KFD
 //     topology (/sys/devices/virtual/kfd/kfd/topology), served from a tree
 //     it writes into a temporary folder;
-//   - ioctl on /dev/kfd: GET_VERSION, ACQUIRE_VM, ALLOC/FREE_MEMORY_OF_GPU,
+//   - ioctl on /dev/kfd: GET_VERSION, ACQUIRE_VM, ALLOC/FREE_MEMORY_OF_GPU
+//     (VRAM, GTT, and USERPTR: the process's own pages, registered),
 //     MAP/UNMAP_MEMORY_TO/FROM_GPU, CREATE/DESTROY_QUEUE,
 //     GET_CLOCK_COUNTERS, CREATE/DESTROY/WAIT_EVENTS, with the checks the
 //     kernel's functions make, each named beside the code that models it
 //     (docs/kfd-sim.md lists them); a refused call returns the kernel's
 //     errno and logs why to stderr;
 //   - ioctl on a render node: AMDGPU_INFO's DEV_INFO (the counter rate);
-//   - mmap of the render node at an allocation's offset (its memory) and of
+//   - mmap of the render node at an allocation's offset (its memory; a
+//     USERPTR buffer's is refused, as amdgpu_gem_object_mmap does) and of
 //     /dev/kfd at the doorbell offset (the doorbell page);
 //   - reads of the amdgpu IP-discovery versions under
 //     /sys/class/drm/renderD<N>/device/ip_discovery (GC, SDMA0, NBIF).
@@ -48,15 +50,18 @@
 //                      after every packet rather than at RPTR_BLOCK_SIZE
 //                      granularity (still a wrapped 32-bit dword offset),
 //                      for debugging.
-//   HCQ_KFD_SIM_STRICT_COPIES  1: an SDMA copy that reads or writes memory
-//                      outside the GPU's VM is a page fault (KFD memory
-//                      exception events with the page), as on hardware.
-//                      Off by default until CPU:0 memory that AMD queues
-//                      copy is mapped into the GPUs (docs/kfd-sim.md).
+//   HCQ_KFD_SIM_STRICT_COPIES  0: SDMA copies reach any host memory, for
+//                      debugging. By default (1) a copy that reads or
+//                      writes memory outside the GPU's VM is a page fault
+//                      (KFD memory exception events with the page), as on
+//                      hardware.
 //   HCQ_KFD_SIM_HIDDEN comma-separated topology node indices (1 is the
 //                      first GPU) that a device cgroup hides: reading their
 //                      gpu_id, name or properties fails with EPERM, and
 //                      their render node cannot be opened (EPERM).
+//   HCQ_KFD_SIM_NBIF   <major>.<minor>.<revision>[@<hex base>]: the NBIF
+//                      version (and register segment 2's base) every GPU's
+//                      IP discovery publishes, instead of its part's.
 //
 // Struct layouts are <linux/kfd_ioctl.h>, as for the device.
 //
@@ -160,6 +165,90 @@ constexpr int KERNEL_ENOTSUPP = 524;
 constexpr uint64_t RPTR_BLOCK_DWORDS = uint64_t(1) << (5 + 1);
 
 //===----------------------------------------------------------------------===//
+// The process's own pages (USERPTR memory)
+//===----------------------------------------------------------------------===//
+
+/// A mapping of the process's address space: one of the kernel's VMAs, as
+/// /proc/self/maps lists them.
+struct HostArea {
+  uint64_t start = 0, end = 0;
+  bool read = false, write = false;
+  /// Device memory (VM_IO | VM_PFNMAP): the simulated doorbell page, which
+  /// the kernel maps from /dev/kfd (kfd_doorbell_mmap).
+  bool device = false;
+};
+
+/// The process's mappings in address order. Read through libc's own open,
+/// read and close: the interposed ones may take the simulator's lock, which
+/// the callers hold.
+std::vector<HostArea> hostAreas() {
+  std::vector<HostArea> areas;
+  int fd = REAL(OpenFn, "open")("/proc/self/maps", O_RDONLY | O_CLOEXEC, 0);
+  if (fd < 0)
+    return areas;
+  std::string text;
+  char buffer[16384];
+  for (ssize_t n; (n = REAL(ReadFn, "read")(fd, buffer, sizeof(buffer))) > 0;)
+    text.append(buffer, size_t(n));
+  REAL(CloseFn, "close")(fd);
+  // "start-end perms offset dev inode   path"
+  for (size_t at = 0; at < text.size();) {
+    size_t eol = std::min(text.find('\n', at), text.size());
+    std::string line = text.substr(at, eol - at);
+    at = eol + 1;
+    HostArea area;
+    char *p = nullptr;
+    area.start = std::strtoull(line.c_str(), &p, 16);
+    if (*p != '-')
+      continue;
+    area.end = std::strtoull(p + 1, &p, 16);
+    if (*p != ' ' || std::strlen(p) < 5)
+      continue;
+    area.read = p[1] == 'r';
+    area.write = p[2] == 'w';
+    area.device = line.find("/memfd:hcq-kfd-doorbells") != std::string::npos;
+    areas.push_back(area);
+  }
+  return areas;
+}
+
+/// Whether the GPU may be given the process's pages [address, address +
+/// bytes), as amdgpu_ttm_tt_get_user_pages gets them for a USERPTR buffer:
+/// 0, or the kernel's errno; `*bad` is then the first address that failed.
+///  - vma_lookup of the first address finds no mapping: EFAULT;
+///  - amdgpu_hmm_range_get_pages -> hmm_range_fault faults every page in,
+///    for writing (KFD registers user pages without
+///    AMDGPU_GEM_USERPTR_READONLY, whatever its WRITABLE flag): a hole
+///    (hmm_vma_walk_hole with no VMA) and a mapping without read access or
+///    of device memory (hmm_vma_walk_test) are EFAULT, a mapping without
+///    write access (hmm_vma_fault) is EPERM; the first failure in address
+///    order is the answer.
+int userPagesError(uint64_t address, uint64_t bytes, uint64_t *bad = nullptr) {
+  uint64_t end = address + bytes, at = address;
+  int error = 0;
+  for (const HostArea &area : hostAreas()) {
+    if (at >= end)
+      break;
+    if (area.end <= at)
+      continue;
+    if (area.start > at || !area.read || area.device) {
+      error = EFAULT;
+      break;
+    }
+    if (!area.write) {
+      error = EPERM;
+      break;
+    }
+    at = area.end;
+  }
+  if (!error && at < end)
+    error = EFAULT; // past the last mapping
+  if (bad)
+    *bad = error ? at : end;
+  return error;
+}
+
+//===----------------------------------------------------------------------===//
 // The simulated driver's state
 //===----------------------------------------------------------------------===//
 
@@ -195,8 +284,13 @@ struct SimGpu {
 
 struct Allocation {
   uint64_t va = 0, size = 0, handle = 0, mmapOffset = 0;
+  /// A USERPTR buffer's pages: the process's own, at this address (the
+  /// simulator has them at va too); 0 for other buffers.
+  uint64_t userAddr = 0;
   SimGpu *gpu = nullptr;
   uint32_t flags = 0; // KFD_IOC_ALLOC_MEM_FLAGS_*
+  /// The host maps the memory at va: through the render node, by the
+  /// simulator for the GPU's sake, or (USERPTR) as the process's own pages.
   bool cpuMapped = false;
   std::set<uint32_t> mappedOn; // gpu ids
 };
@@ -445,12 +539,12 @@ public:
     std::lock_guard<std::mutex> lock(mutex);
     return counts;
   }
-  /// HCQ_KFD_SIM_STRICT_COPIES=1: an SDMA copy touching memory outside the
-  /// GPU's VM is a page fault, as on hardware.
-  bool strictCopies = false;
+  /// An SDMA copy touching memory outside the GPU's VM is a page fault, as
+  /// on hardware, unless HCQ_KFD_SIM_STRICT_COPIES=0.
+  bool strictCopies = true;
   bool isGpuMemory(const SimGpu &gpu, uint64_t address, uint64_t bytes) {
     std::lock_guard<std::mutex> lock(mutex);
-    return mapped(gpu, address, bytes) != nullptr;
+    return reachable(gpu, address, bytes) != nullptr;
   }
   /// A queue of `gpu` touched [address, address + bytes), not all of it
   /// mapped: the GPU's VM fault, as the kernel reports it
@@ -537,7 +631,9 @@ private:
       return nullptr;
     return a;
   }
-  /// The allocation mapped on `gpu` holding [address, address + bytes).
+  /// The allocation mapped on `gpu` holding [address, address + bytes):
+  /// the mapping in the GPU's VM (amdgpu_vm_bo_lookup_mapping), whether or
+  /// not its pages are there.
   Allocation *mapped(const SimGpu &gpu, uint64_t address, uint64_t bytes) {
     auto it = byVa.upper_bound(address);
     if (it == byVa.begin())
@@ -548,6 +644,28 @@ private:
       return nullptr;
     return a;
   }
+  /// What a queue of `gpu` reaches at [address, address + bytes): the
+  /// allocation mapped on it holding the range, with its pages present. A
+  /// USERPTR buffer's pages are the process's. When the process unmaps them
+  /// (or leaves them unwritable), the MMU notifier evicts the buffer
+  /// (amdgpu_hmm_invalidate_hsa -> amdgpu_amdkfd_evict_userptr: the
+  /// process's queues stop) and the restore worker gets the pages again
+  /// (amdgpu_amdkfd_restore_userptr_worker -> update_invalid_user_pages).
+  /// If they are gone, it takes the -EFAULT as success and clears the GPU's
+  /// page-table entries (validate_invalid_user_pages), so a GPU access there
+  /// is a VM fault; if new pages are mapped at that address, the GPU gets
+  /// those. The simulator looks at the pages at the time of the access,
+  /// which is where the kernel ends up once its restore worker has run.
+  Allocation *reachable(const SimGpu &gpu, uint64_t address, uint64_t bytes) {
+    Allocation *a = mapped(gpu, address, bytes);
+    if (a && a->userAddr && userPagesError(address, bytes))
+      return nullptr;
+    return a;
+  }
+  /// ALLOC_MEMORY_OF_GPU's checks of a USERPTR buffer's pages; -1 with
+  /// errno if the kernel refuses them, with `size` the buffer's.
+  int checkUserPages(const kfd_ioctl_alloc_memory_of_gpu_args &args,
+                     uint64_t &size);
   int refuse(int error, const char *what, ...) {
     va_list args;
     va_start(args, what);
@@ -737,7 +855,7 @@ Sim::Sim(const char *spec) {
     }
   }
   if (const char *strict = std::getenv("HCQ_KFD_SIM_STRICT_COPIES"))
-    strictCopies = std::strcmp(strict, "1") == 0;
+    strictCopies = std::strcmp(strict, "0") != 0;
   if (const char *rptr = std::getenv("HCQ_KFD_SIM_RPTR"))
     rptrEveryPacket = std::strcmp(rptr, "packet") == 0;
   if (const char *twins = std::getenv("HCQ_KFD_SIM_TWINS")) {
@@ -850,6 +968,14 @@ void Sim::writeIpDiscovery(
   // (gfx_v9_4_3.c, sdma_v4_4_2.c, nbio_v7_9.c, chosen by
   // amdgpu_discovery_set_ip_blocks).
   std::vector<Ip> ips;
+  // HCQ_KFD_SIM_NBIF=<major>.<minor>.<revision>[@<segment 2 base>]: another
+  // NBIO than the part's, as a GPU hcq does not know would publish.
+  unsigned nbif[3] = {0, 0, 0};
+  uint32_t nbifSegment2 = 0;
+  bool nbifOverride = false;
+  if (const char *env = std::getenv("HCQ_KFD_SIM_NBIF"))
+    nbifOverride = std::sscanf(env, "%u.%u.%u@%x", &nbif[0], &nbif[1], &nbif[2],
+                               &nbifSegment2) >= 3;
   if (gpu.target == "gfx1100")
     ips = {
         {"GC", 11, 11, 0, 0}, {"SDMA0", 42, 6, 0, 0}, {"NBIF", 108, 4, 3, 0}};
@@ -857,6 +983,8 @@ void Sim::writeIpDiscovery(
     ips = {{"GC", 11, 9, 4, 3}, {"SDMA0", 42, 4, 4, 2}, {"NBIF", 108, 7, 9, 0}};
   else
     return; // the simulator does not know the others' tables
+  if (nbifOverride)
+    ips.back() = {"NBIF", 108, nbif[0], nbif[1], nbif[2]};
   std::string die = root;
   for (const std::string &part :
        {std::string("drm"), "renderD" + std::to_string(128 + gpu.index),
@@ -875,6 +1003,23 @@ void Sim::writeIpDiscovery(
     write(instance + "/major", std::to_string(ip.major) + "\n");
     write(instance + "/minor", std::to_string(ip.minor) + "\n");
     write(instance + "/revision", std::to_string(ip.revision) + "\n");
+    // base_addr_show: one "0x%08X" line per register segment. Only NBIF's
+    // are served (the runtime reads nothing else): sienna_cichlid_ip_offset.h
+    // and vega20_ip_offset.h give NBIO the same segments, and IP discovery
+    // is where a part's own come from (an unverified reading for Navi31
+    // and MI300: docs/amd-facts.md#unverified).
+    if (ip.hwId == 108) {
+      uint32_t segments[] = {0x0, 0x14, 0xD20, 0x10400, 0x241B000, 0x4040000};
+      if (nbifSegment2)
+        segments[2] = nbifSegment2;
+      std::string lines;
+      for (uint32_t base : segments) {
+        char line[16];
+        std::snprintf(line, sizeof(line), "0x%08X\n", base);
+        lines += line;
+      }
+      write(instance + "/base_addr", lines);
+    }
     if (::symlink(std::to_string(ip.hwId).c_str(),
                   (die + "/" + ip.name).c_str()) != 0) {
       log("cannot link %s/%s", die.c_str(), ip.name);
@@ -933,18 +1078,25 @@ int Sim::ioctl(int fd, unsigned long request, void *argp) {
         (KFD_IOC_ALLOC_MEM_FLAGS_VRAM | KFD_IOC_ALLOC_MEM_FLAGS_GTT |
          KFD_IOC_ALLOC_MEM_FLAGS_USERPTR | KFD_IOC_ALLOC_MEM_FLAGS_DOORBELL |
          KFD_IOC_ALLOC_MEM_FLAGS_MMIO_REMAP);
+    bool userptr = kind == KFD_IOC_ALLOC_MEM_FLAGS_USERPTR;
     if (kind != KFD_IOC_ALLOC_MEM_FLAGS_VRAM &&
-        kind != KFD_IOC_ALLOC_MEM_FLAGS_GTT)
+        kind != KFD_IOC_ALLOC_MEM_FLAGS_GTT && !userptr)
       return refuse(EINVAL,
                     "ALLOC_MEMORY_OF_GPU: flags 0x%x (the simulator "
-                    "has VRAM and GTT)",
+                    "has VRAM, GTT and USERPTR)",
                     args.flags);
-    if (!args.size || args.size % PAGE || !args.va_addr || args.va_addr % PAGE)
+    uint64_t size = args.size;
+    if (userptr) {
+      if (checkUserPages(args, size))
+        return -1;
+    } else if (!args.size || args.size % PAGE || !args.va_addr ||
+               args.va_addr % PAGE) {
       return refuse(EINVAL, "ALLOC_MEMORY_OF_GPU: 0x%llx bytes at 0x%llx",
                     (unsigned long long)args.size,
                     (unsigned long long)args.va_addr);
+    }
     auto next = byVa.lower_bound(args.va_addr);
-    if ((next != byVa.end() && next->first < args.va_addr + args.size) ||
+    if ((next != byVa.end() && next->first < args.va_addr + size) ||
         (next != byVa.begin() && [&] {
           Allocation &before = *allocations[std::prev(next)->second];
           return before.va + before.size > args.va_addr;
@@ -953,12 +1105,22 @@ int Sim::ioctl(int fd, unsigned long request, void *argp) {
                     (unsigned long long)args.va_addr);
     auto a = std::make_unique<Allocation>();
     a->va = args.va_addr;
-    a->size = args.size;
+    a->size = size;
     a->gpu = gpu;
     a->flags = args.flags;
-    heapBytes(*a) += a->size;
+    if (userptr) {
+      // The process's own pages, already mapped by the host: nothing is
+      // allocated, and nothing may ever be mapped over them.
+      a->userAddr = args.mmap_offset;
+      a->cpuMapped = true;
+    } else {
+      heapBytes(*a) += a->size;
+    }
     a->handle = (uint64_t(gpu->gpuId) << 32) | nextHandle++;
-    a->mmapOffset = nextHandle << 24; // where the render node maps it
+    // Where the render node maps it. amdgpu_amdkfd_gpuvm_alloc_memory_of_gpu
+    // answers every buffer's amdgpu_bo_mmap_offset, a USERPTR's too (whose
+    // mmap amdgpu_gem_object_mmap refuses).
+    a->mmapOffset = nextHandle << 24;
     args.handle = a->handle;
     args.mmap_offset = a->mmapOffset;
     byVa[a->va] = a->handle;
@@ -980,7 +1142,8 @@ int Sim::ioctl(int fd, unsigned long request, void *argp) {
       return refuse(EPERM, "FREE_MEMORY_OF_GPU: 0x%llx is the event page",
                     (unsigned long long)it->second->va);
     Allocation &a = *it->second;
-    heapBytes(a) -= a.size;
+    if (!a.userAddr)
+      heapBytes(a) -= a.size;
     for (auto p = programs.lower_bound(a.va);
          p != programs.end() && p->first < a.va + a.size;)
       p = programs.erase(p);
@@ -1005,9 +1168,15 @@ int Sim::ioctl(int fd, unsigned long request, void *argp) {
         return refuse(EINVAL, "%s: gpu 0x%x has no VM", map ? "MAP" : "UNMAP",
                       ids[i]);
       if (map) {
+        // kfd_mem_attach: on its own GPU a buffer is shared
+        // (KFD_MEM_ATT_SHARED); a USERPTR buffer goes to any other GPU of
+        // the process as a DMA mapping of the same user pages
+        // (KFD_MEM_ATT_USERPTR, kfd_mem_dmamap_userptr), with no
+        // peer-access check (that is for VRAM, doorbells and MMIO).
         a.mappedOn.insert(gpu->gpuId);
-        // Memory the host never mapped still exists for the GPU.
-        if (!a.cpuMapped &&
+        // Memory the host never mapped still exists for the GPU. A USERPTR
+        // buffer's pages are the process's: never mapped over.
+        if (!a.userAddr && !a.cpuMapped &&
             REAL(MmapFn, "mmap")(
                 reinterpret_cast<void *>(a.va), a.size, PROT_READ | PROT_WRITE,
                 MAP_FIXED | MAP_SHARED | MAP_ANONYMOUS, -1, 0) != MAP_FAILED)
@@ -1059,6 +1228,72 @@ int Sim::ioctl(int fd, unsigned long request, void *argp) {
   default:
     return refuse(ENOTTY, "ioctl 0x%lx on /dev/kfd: not simulated", request);
   }
+}
+
+int Sim::checkUserPages(const kfd_ioctl_alloc_memory_of_gpu_args &args,
+                        uint64_t &size) {
+  uint64_t address = args.mmap_offset;
+  // kfd_ioctl_alloc_memory_of_gpu: size 0 is EINVAL.
+  if (!args.size)
+    return refuse(EINVAL, "ALLOC_MEMORY_OF_GPU: USERPTR of 0 bytes");
+  // ROCm's amdgpu driver (kfd_ioctl_alloc_memory_of_gpu in ROCm/amdgpu):
+  // "Unaligned userptr address" is EINVAL. Mainline takes it and maps the
+  // page holding it at va_addr, the offset in the page lost.
+  if (address % PAGE)
+    return refuse(EINVAL,
+                  "ALLOC_MEMORY_OF_GPU: USERPTR address 0x%llx is not page "
+                  "aligned",
+                  (unsigned long long)address);
+  // amdgpu_amdkfd_gpuvm_alloc_memory_of_gpu: the user address comes in
+  // mmap_offset; "if (!offset || !*offset) return -EINVAL".
+  if (!address)
+    return refuse(EINVAL, "ALLOC_MEMORY_OF_GPU: USERPTR with no user "
+                          "address (mmap_offset is 0)");
+  // The buffer is PAGE_ALIGN(size) bytes (amdgpu_amdkfd_gpuvm_alloc_memory_
+  // of_gpu); amdgpu_amdkfd_reserve_mem_limit refuses more system memory
+  // than there is (ENOMEM), as a range past the address space would be.
+  if (args.size > ~uint64_t(0) - PAGE + 1 ||
+      address > ~uint64_t(0) - ((args.size + PAGE - 1) & ~(PAGE - 1)))
+    return refuse(ENOMEM, "ALLOC_MEMORY_OF_GPU: USERPTR of 0x%llx bytes",
+                  (unsigned long long)args.size);
+  size = (args.size + PAGE - 1) & ~(PAGE - 1);
+  // A GPU buffer's host range is a render-node (or doorbell) mapping,
+  // VM_IO | VM_PFNMAP, or no memory of the host's at all: mainline's
+  // hmm_range_fault (hmm_vma_walk_test) answers EFAULT. ROCm's driver
+  // instead registers a VM_IO address as a DOORBELL buffer of its first
+  // page (kfd_ioctl_alloc_memory_of_gpu: find_vma, follow_pfn), which the
+  // simulator does not model.
+  for (auto &[handle, other] : allocations)
+    if (!other->userAddr && other->va < address + size &&
+        address < other->va + other->size)
+      return refuse(EFAULT,
+                    "ALLOC_MEMORY_OF_GPU: USERPTR 0x%llx reaches GPU buffer "
+                    "0x%llx, a VM_IO mapping hmm_range_fault cannot take "
+                    "(ROCm's driver would make it a DOORBELL buffer: not "
+                    "simulated)",
+                    (unsigned long long)address, (unsigned long long)other->va);
+  // init_user_pages -> amdgpu_ttm_tt_get_user_pages: the pages must be the
+  // process's, readable and writable (userPagesError).
+  uint64_t bad = 0;
+  if (int error = userPagesError(address, size, &bad))
+    return refuse(error,
+                  "ALLOC_MEMORY_OF_GPU: USERPTR [0x%llx, 0x%llx): the page "
+                  "at 0x%llx is %s",
+                  (unsigned long long)address,
+                  (unsigned long long)(address + size), (unsigned long long)bad,
+                  error == EPERM ? "not writable"
+                                 : "not mapped, not readable, or a device's");
+  // The kernel maps the pages at any va_addr (user space usually passes
+  // the same address); the simulated GPUs reach memory at its host
+  // address, so they cannot see user pages elsewhere.
+  if (args.va_addr != address)
+    return refuse(EINVAL,
+                  "ALLOC_MEMORY_OF_GPU: USERPTR 0x%llx at GPU address "
+                  "0x%llx: a GPU address other than the host's is not "
+                  "simulated",
+                  (unsigned long long)address,
+                  (unsigned long long)args.va_addr);
+  return 0;
 }
 
 int Sim::renderIoctl(SimGpu &gpu, unsigned long request, void *argp) {
@@ -1418,6 +1653,11 @@ void *Sim::mmap(void *addr, size_t length, int prot, int flags, int fd,
       if (file->file != a->gpu->vmFile)
         return fail(EACCES, "the memory's offset is allowed only through "
                             "the render-node file that acquired the VM");
+      // amdgpu_gem_object_mmap: a userptr BO (amdgpu_ttm_tt_get_usermm)
+      // has no mapping through the render node: the host has its pages.
+      if (a->userAddr)
+        return fail(EPERM, "a USERPTR buffer cannot be mapped through the "
+                           "render node (its pages are the process's)");
       // amdgpu_gem_object_mmap: a BO made NO_CPU_ACCESS (VRAM without
       // PUBLIC) has no CPU mapping.
       if ((a->flags & KFD_IOC_ALLOC_MEM_FLAGS_VRAM) &&
@@ -1458,10 +1698,22 @@ void SimQueue::memoryFault(uint64_t address, uint64_t bytes, bool) {
 
 void Sim::vmFault(const SimGpu &gpu, uint64_t address, uint64_t bytes) {
   std::lock_guard<std::mutex> lock(mutex);
-  // The first page of the access with no mapping: where the GPU faults.
-  uint64_t page = address & ~uint64_t(4095), end = address + bytes;
-  while (page < end && mapped(gpu, std::max(page, address), 1))
-    page += 4096;
+  // The first page of the access the GPU cannot reach: where it faults.
+  // (Past the end when every page is reachable, the access spanning two
+  // buffers.) A USERPTR buffer's pages are looked up together.
+  uint64_t at = address, end = address + bytes;
+  while (at < end) {
+    Allocation *a = mapped(gpu, at, 1);
+    if (!a)
+      break;
+    uint64_t stop = std::min(end, a->va + a->size), bad = stop;
+    if (a->userAddr && userPagesError(at, stop - at, &bad)) {
+      at = bad;
+      break;
+    }
+    at = stop;
+  }
+  uint64_t page = at < end ? at & ~(PAGE - 1) : (end + PAGE - 1) & ~(PAGE - 1);
   kfd_hsa_memory_exception_data data{};
   data.gpu_id = gpu.gpuId;
   data.va = page;

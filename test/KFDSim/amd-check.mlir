@@ -4,8 +4,8 @@
 // 1 MiB ring) instead of 100,000. No AMD GPU was involved: this checks that
 // every step passes where the driver and the command processor behave as
 // the simulator models them, and what each step prints.
-// RUN: %kfdsim HCQ_KFD_SIM_STRICT_COPIES=1 HCQ_KFD_SIM_GPUS=gfx1100 %inputs/../../bin/hcq-amd-check --submits=20000 --timeout-ms=1000 2>&1 | FileCheck %s --check-prefixes=CHECK,GFX1100
-// RUN: %kfdsim HCQ_KFD_SIM_STRICT_COPIES=1 HCQ_KFD_SIM_GPUS=gfx942 %inputs/../../bin/hcq-amd-check --submits=20000 --timeout-ms=1000 2>&1 | FileCheck %s --check-prefixes=CHECK,GFX942
+// RUN: %kfdsim HCQ_KFD_SIM_GPUS=gfx1100 %inputs/../../bin/hcq-amd-check --submits=20000 --timeout-ms=1000 2>&1 | FileCheck %s --check-prefixes=CHECK,GFX1100
+// RUN: %kfdsim HCQ_KFD_SIM_GPUS=gfx942 %inputs/../../bin/hcq-amd-check --submits=20000 --timeout-ms=1000 2>&1 | FileCheck %s --check-prefixes=CHECK,GFX942
 
 // CHECK: hcq-amd-check: AMD:0, wait timeout 1000 ms, 20000 submits
 // CHECK: step 1 topology: PASS
@@ -49,7 +49,7 @@
 // CHECK-NEXT: 20000 submits (INDIRECT_BUFFER + RELEASE_MEM of the submit's number) on AMD:0 COMPUTE:0 (hcq-amd-check's): 4.8 laps of its 1048576-byte ring
 // CHECK-NEXT: the signal reads 20000, read-pointer word 0x38880, write pointer 1280128, read pointer as the runtime reads it 1280128
 // CHECK-NEXT: 20000 runs of the kernel through the Runtime, then synchronize (the device's timeline reached): {{[0-9]+}} ns per run, result right
-// The simulated GPU (copies checked: HCQ_KFD_SIM_STRICT_COPIES) faults the
+// The simulated GPU (copies checked, as it does by default) faults the
 // SDMA copy from unmapped memory, raises KFD's memory-exception events and
 // stops that queue. The runtime reports a fault or, where no host wait
 // slept on the GPU's events while it happened, a hang of the queue.

@@ -41,13 +41,23 @@
 // visible GPUs after it.
 // RUN: %kfdsim HCQ_KFD_SIM_HIDDEN=1 HCQ_KFD_SIM_GPUS=gfx942,gfx1100,gfx1100 hcq-run %hcq_src_root/examples/mlp.mlir --amd=hardware --arg f32:256:arange --arg f32:4096:fill=0.5 --arg f32:4096:fill=-0.25 --arg f32:256:fill=0 2>&1 | FileCheck %s --check-prefix=MLP
 
-// Tests (and keeps visible) a known bug that would fail on a GPU: the MLP's
-// copies between CPU:0 and the GPUs read and write CPU:0 memory, which is
-// not mapped into the GPUs' VMs (it needs KFD userptr registration, as
-// tinygrad's allocator maps host memory). With copies checked as the
-// hardware checks them, the run is a page fault naming the address.
-// RUN: not %kfdsim HCQ_KFD_SIM_STRICT_COPIES=1 HCQ_KFD_SIM_GPUS=gfx1100,gfx1100 hcq-run %hcq_src_root/examples/mlp.mlir --amd=hardware --arg f32:256:arange --arg f32:4096:fill=0.5 --arg f32:4096:fill=-0.25 --arg f32:256:fill=0 2>&1 | FileCheck %s --check-prefix=UNMAPPED
-// UNMAPPED: error: device fault: AMD:{{[01]}} {{COMPUTE|COPY}}:0: AMD:{{[01]}}: GPU page fault at 0x{{[0-9A-F]+}}: no page mapped there (KFD memory exception; the GPU's queues are stopped)
+// Tests that the MLP's copies between CPU:0 and the GPUs reach CPU:0
+// memory with copies checked as the hardware checks them (an SDMA copy
+// outside the GPU's VM is a page fault): hcq-run's CPU:0 buffers are the
+// runtime's host memory, which it registers with the GPUs as user pointers.
+// Before, the run was a page fault naming the input's address.
+// RUN: %kfdsim HCQ_KFD_SIM_GPUS=gfx1100,gfx1100 hcq-run %hcq_src_root/examples/mlp.mlir --amd=hardware --arg f32:256:arange --arg f32:4096:fill=0.5 --arg f32:4096:fill=-0.25 --arg f32:256:fill=0 --runs 10 2>&1 | FileCheck %s --check-prefix=HOSTMEM
+// HOSTMEM: arg 3: -16128 -16128 -16128 -16128 -16128 -16128 -16128 -16128
+// HOSTMEM-NEXT: 10 runs:
+
+// Tests that a GPU whose IP discovery publishes an NBIO version hcq has no
+// HDP flush registers for, or the registers at other addresses than the
+// encoder writes into every barrier, is refused by name when it opens,
+// rather than hanging in its first barrier.
+// RUN: not %kfdsim HCQ_KFD_SIM_NBIF=7.11.0 HCQ_KFD_SIM_GPUS=gfx1100,gfx1100 hcq-run %hcq_src_root/examples/mlp.mlir --amd=hardware --arg f32:256:arange --arg f32:4096:fill=0.5 --arg f32:4096:fill=-0.25 --arg f32:256:fill=0 2>&1 | FileCheck %s --check-prefix=NBIO
+// NBIO: AMD:0 has NBIO 7.11.0, for which hcq does not know the HDP flush registers its memory barrier polls (it knows NBIO 4.3 and 7.9)
+// RUN: not %kfdsim HCQ_KFD_SIM_NBIF=4.3.0@D00 HCQ_KFD_SIM_GPUS=gfx1100,gfx1100 hcq-run %hcq_src_root/examples/mlp.mlir --amd=hardware --arg f32:256:arange --arg f32:4096:fill=0.5 --arg f32:4096:fill=-0.25 --arg f32:256:fill=0 2>&1 | FileCheck %s --check-prefix=NBIOBASE
+// NBIOBASE: AMD:0 (NBIO 4.3.0) has its HDP flush registers at 0xE06/0xE07, and hcq's memory barrier polls 0xE26/0xE27: a barrier there would never complete
 
 // Tests that profiles come back from the GPU clock (100 MHz ticks, converted
 // with GET_CLOCK_COUNTERS) as a trace naming every call of every run.
@@ -76,7 +86,8 @@
 // Tests that on two gfx942 GPUs the host's input is staged onto AMD:0,
 // doubled, copied to AMD:1, doubled again and staged back, 100 times; the
 // SDMA queues' interrupts (a TRAP after a FENCE into the mailbox) name their
-// events too, on both GPUs.
+// events too, on both GPUs; the copies from and to the host's memory are
+// checked as the hardware checks them.
 // RUN: %embed %inputs/kernels-gfx942.co vadd "(write f32, read f32, read f32)" --symbol vadd --vars 1 > %t/gfx942.mlir
 // RUN: cat %S/Inputs/two-gpus.mlir >> %t/gfx942.mlir
 // RUN: %kfdsim HCQ_KFD_SIM_EVENT_COUNTS=1 HCQ_KFD_SIM_GPUS=gfx942,gfx942 hcq-run %t/gfx942.mlir --pipeline-options=target=gfx942 --amd=hardware --arg f32:64:arange --arg f32:64:fill=0 --arg i32=64 --runs 100 --print 4 2>&1 | FileCheck %s --check-prefixes=GFX942,EVENTS

@@ -742,8 +742,10 @@ int main(int argc, char **argv) {
   options.ringBytes = settings.ringBytes;
   // One runtime: every executable shares its devices.
   std::shared_ptr<Runtime> runtime = Runtime::create(std::move(options));
-  // A GPU reads only its own memory: buffers on hardware AMD devices are
-  // copied into it (once per buffer, however many executables use it).
+  // A GPU reaches only memory in its VM: buffers on hardware AMD devices
+  // are copied into the GPU's memory, and CPU ones into the runtime's host
+  // memory, which it registers with the GPUs (once per buffer, however many
+  // executables use it).
   if (settings.amd == AMDDevice::Hardware)
     for (Program &program : programs) {
       const std::vector<ArgumentUse> &uses = program.uses;
@@ -753,7 +755,9 @@ int main(int argc, char **argv) {
         std::vector<HostBuffer> &lanes = pool.buffers[index];
         const std::vector<DeviceId> &devices = uses[i].devices;
         for (auto [lane, buffer] : enumerate(lanes)) {
-          if (lane >= devices.size() || devices[lane].kind != DeviceKind::AMD)
+          if (lane >= devices.size() ||
+              (devices[lane].kind != DeviceKind::AMD &&
+               devices[lane].kind != DeviceKind::CPU))
             continue;
           if (!buffer.device) {
             Expected<Buffer> allocated =

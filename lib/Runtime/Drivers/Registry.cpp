@@ -37,6 +37,29 @@ Expected<Driver *> lookupDriver(std::string_view name) {
                    "' in this runtime (it has ", names, ")");
 }
 
+Error addHostMemoryToDrivers(uint64_t address, uint64_t bytes) {
+  const auto &drivers = getRegistry().all();
+  for (auto it = drivers.begin(); it != drivers.end(); ++it)
+    if (Error e = (*it)->addHostMemory(address, bytes)) {
+      for (auto done = drivers.begin(); done != it; ++done)
+        (*done)->removeHostMemory(address);
+      return e;
+    }
+  return Error::success();
+}
+
+void removeHostMemoryFromDrivers(uint64_t address) {
+  for (const std::unique_ptr<Driver> &driver : getRegistry().all())
+    driver->removeHostMemory(address);
+}
+
+Error checkHostMemoryWithDrivers(uint64_t address, uint64_t bytes) {
+  for (const std::unique_ptr<Driver> &driver : getRegistry().all())
+    if (Error e = driver->checkHostMemory(address, bytes))
+      return e;
+  return Error::success();
+}
+
 std::vector<std::string_view> listDriverNames() {
   std::vector<std::string_view> names;
   for (const std::unique_ptr<Driver> &driver : getRegistry().all())

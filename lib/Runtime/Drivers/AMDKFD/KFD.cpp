@@ -7,6 +7,7 @@
 
 #include "KFD.h"
 
+#include "HCQ/Target/AMD/PM4.h"
 #include "HCQ/Target/AMD/Target.h"
 
 #include <libdrm/amdgpu_drm.h>
@@ -305,6 +306,94 @@ private:
 // Gpu
 //===----------------------------------------------------------------------===//
 
+namespace {
+/// Where an NBIO version places the HDP flush request and done registers:
+/// the register segment (BASE_IDX) and each one's dword offset in it, as
+/// the kernel's nbio_v*_get_hdp_flush_{req,done}_offset return them
+/// [Linux nbio_v4_3.c, nbio_v7_9.c; regBIF_BX_PF0_GPU_HDP_FLUSH_REQ 0x0106
+/// and _DONE 0x0107, BASE_IDX 2, in nbio_4_3_0_offset.h and
+/// nbio_7_9_0_offset.h; docs/amd-facts.md#hdp-flush].
+struct NbioHdpFlush {
+  unsigned major, minor;
+  unsigned segment;
+  uint32_t request, done;
+};
+constexpr NbioHdpFlush NBIO_HDP_FLUSH[] = {
+    {4, 3, 2, 0x106, 0x107}, // gfx11 (soc21)
+    {7, 9, 2, 0x106, 0x107}, // gfx942
+};
+} // namespace
+
+static Error checkHdpFlushRegisters(const std::string &gpu,
+                                    unsigned renderMinor) {
+  // The GPU's NBIF block as IP discovery publishes it: die 0, NBIF_HWID
+  // 108, instance 0, with its version and one "0x%08X" line per register
+  // segment base [amdgpu_discovery.c amdgpu_discovery_sysfs_ips,
+  // base_addr_show; soc15_hw_ip.h NBIF_HWID].
+  std::string nbif = "/sys/class/drm/renderD" + std::to_string(renderMinor) +
+                     "/device/ip_discovery/die/0/108/0";
+  Expected<std::string> majorText = readFile(nbif + "/major");
+  if (!majorText) {
+    // A kernel without the ip_discovery folder (before Linux 5.18) gives
+    // nothing to check: the encoder's addresses stand unchecked.
+    consumeError(majorText.takeError());
+    return Error::success();
+  }
+  Expected<std::string> minorText = readFile(nbif + "/minor");
+  Expected<std::string> revisionText = readFile(nbif + "/revision");
+  Expected<std::string> bases = readFile(nbif + "/base_addr");
+  for (Expected<std::string> *text : {&minorText, &revisionText, &bases})
+    if (!*text)
+      return prependContext(gpu + ": ", text->takeError());
+  Expected<uint64_t> major = parseNumber(*majorText, nbif + "/major");
+  Expected<uint64_t> minor = parseNumber(*minorText, nbif + "/minor");
+  Expected<uint64_t> revision = parseNumber(*revisionText, nbif + "/revision");
+  for (Expected<uint64_t> *number : {&major, &minor, &revision})
+    if (!*number)
+      return prependContext(gpu + ": ", number->takeError());
+  std::string version = std::to_string(*major) + "." + std::to_string(*minor) +
+                        "." + std::to_string(*revision);
+  const NbioHdpFlush *known = nullptr;
+  for (const NbioHdpFlush &entry : NBIO_HDP_FLUSH)
+    if (entry.major == *major && entry.minor == *minor)
+      known = &entry;
+  if (!known)
+    return makeError(ErrorCode::Unavailable, gpu, " has NBIO ", version,
+                     ", for which hcq does not know the HDP flush registers "
+                     "its memory barrier polls (it knows NBIO 4.3 and 7.9)");
+  std::vector<uint64_t> segments;
+  for (std::string_view rest = *bases; !rest.empty();) {
+    size_t end = rest.find('\n');
+    std::string_view line = rest.substr(0, end);
+    rest = end == std::string_view::npos ? "" : rest.substr(end + 1);
+    if (line.empty())
+      continue;
+    std::optional<uint64_t> base = parseUnsigned(trim(line), 16);
+    if (!base)
+      return makeError(ErrorCode::Unavailable, gpu, ": ", nbif,
+                       "/base_addr has '", line, "', not a hex address");
+    segments.push_back(*base);
+  }
+  if (segments.size() <= known->segment)
+    return makeError(ErrorCode::Unavailable, gpu, ": ", nbif,
+                     "/base_addr lists ", segments.size(),
+                     " register segments; the HDP flush registers are in "
+                     "segment ",
+                     known->segment);
+  uint64_t request = segments[known->segment] + known->request,
+           done = segments[known->segment] + known->done;
+  // The encoder wrote its addresses into every executable's barrier.
+  if (request != amd::pm4::HDP_FLUSH_REQ || done != amd::pm4::HDP_FLUSH_DONE)
+    return makeError(ErrorCode::Unavailable, gpu, " (NBIO ", version,
+                     ") has its HDP flush registers at 0x",
+                     toHex(request, true), "/0x", toHex(done, true),
+                     ", and hcq's memory barrier polls 0x",
+                     toHex(amd::pm4::HDP_FLUSH_REQ, true), "/0x",
+                     toHex(amd::pm4::HDP_FLUSH_DONE, true),
+                     ": a barrier there would never complete");
+  return Error::success();
+}
+
 Gpu::Gpu(KFDProcess &process, GpuNode node, std::string name)
     : process(process), node(node), name(std::move(name)),
       target(node.targetName()) {}
@@ -365,6 +454,8 @@ Expected<Gpu *> Gpu::get(unsigned index) {
         node.numXcc,
         " XCCs, which hcq does not drive yet: partition it into one device "
         "per XCC (CPX mode, e.g. amd-smi set --compute-partition CPX)");
+  if (Error e = checkHdpFlushRegisters(name, node.drmRenderMinor))
+    return std::move(e);
   if (Error e = gpu->acquire())
     return std::move(e);
   for (auto &[otherIndex, other] : gpus.byIndex)
@@ -660,10 +751,163 @@ Expected<Gpu::Allocation> Gpu::allocateUnrecorded(uint64_t bytes,
     return undo(std::move(e));
   if (hostMapped)
     std::memset(reserved, 0, size);
-  return Allocation{address, alloc.handle, size};
+  return Allocation{address, alloc.handle, size, /*hostPages=*/false, {}};
 }
 
 Error Gpu::mapToGpu(uint64_t handle) { return mapToPeer(handle, *this); }
+
+Error Gpu::registerHostPages(uint64_t address, uint64_t bytes) {
+  // A user pointer: KFD pins the process's own pages behind a buffer at
+  // GPU address `va_addr`; the user address goes in mmap_offset
+  // [kfd_chardev.c kfd_ioctl_alloc_memory_of_gpu; amdgpu_amdkfd_gpuvm.c
+  // amdgpu_amdkfd_gpuvm_alloc_memory_of_gpu: USERPTR takes *offset as the
+  // user address, 0 is EINVAL; libhsakmt fmm.c registers host memory with
+  // va_addr = mmap_offset = its address]. Coherent and uncached as GTT
+  // memory is here, so the host polls the signals the GPU stores there
+  // [amdgpu_amdkfd_gpuvm.c get_pte_flags].
+  kfd_ioctl_alloc_memory_of_gpu_args alloc{};
+  alloc.va_addr = address;
+  alloc.size = bytes;
+  alloc.gpu_id = node.gpuId;
+  alloc.mmap_offset = address;
+  alloc.flags =
+      KFD_IOC_ALLOC_MEM_FLAGS_USERPTR | KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE |
+      KFD_IOC_ALLOC_MEM_FLAGS_NO_SUBSTITUTE | KFD_IOC_ALLOC_MEM_FLAGS_COHERENT |
+      KFD_IOC_ALLOC_MEM_FLAGS_UNCACHED;
+  if (Error e = process.ioctl(AMDKFD_IOC_ALLOC_MEMORY_OF_GPU, &alloc,
+                              "ALLOC_MEMORY_OF_GPU (user pointer)"))
+    return prependContext(name + ": registering host memory at 0x" +
+                              toHex(address, /*upper=*/true) + " (" +
+                              std::to_string(bytes) + " bytes): ",
+                          std::move(e));
+  Allocation allocation{address, alloc.handle, bytes, /*hostPages=*/true, {}};
+  if (Error e = mapToGpu(alloc.handle)) {
+    kfd_ioctl_free_memory_of_gpu_args free{};
+    free.handle = alloc.handle;
+    consumeError(process.ioctl(AMDKFD_IOC_FREE_MEMORY_OF_GPU, &free, "FREE"));
+    return prependContext(name + ": ", std::move(e));
+  }
+  for (Gpu *peer : openPeers()) {
+    if (Error e = mapToPeer(allocation.handle, *peer))
+      consumeError(std::move(e));
+    else
+      allocation.peers.push_back(peer->node.gpuId);
+  }
+  std::lock_guard<std::mutex> lock(mutex);
+  allocations[address] = allocation;
+  return Error::success();
+}
+
+//===----------------------------------------------------------------------===//
+// HostPages
+//===----------------------------------------------------------------------===//
+
+namespace {
+uint64_t firstPage(uint64_t address) { return address & ~(PAGE_BYTES - 1); }
+} // namespace
+
+HostPages &HostPages::get() {
+  static HostPages *pages = new HostPages;
+  return *pages;
+}
+
+Error HostPages::add(uint64_t address, uint64_t bytes) {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (owner)
+    if (Error e = cover(*owner, firstPage(address),
+                        alignTo(address + bytes, PAGE_BYTES)))
+      return e;
+  ranges[address] = bytes;
+  return Error::success();
+}
+
+void HostPages::remove(uint64_t address) {
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = ranges.find(address);
+  if (it == ranges.end())
+    return;
+  if (owner)
+    uncover(firstPage(address), alignTo(address + it->second, PAGE_BYTES));
+  ranges.erase(it);
+}
+
+Error HostPages::gpuOpened(Gpu &gpu) {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (owner)
+    return Error::success(); // the owner's registrations map on it
+  for (auto it = ranges.begin(); it != ranges.end(); ++it)
+    if (Error e = cover(gpu, firstPage(it->first),
+                        alignTo(it->first + it->second, PAGE_BYTES))) {
+      // Nothing half done: what was covered is uncovered again.
+      for (auto done = ranges.begin(); done != it; ++done)
+        uncover(firstPage(done->first),
+                alignTo(done->first + done->second, PAGE_BYTES));
+      return e;
+    }
+  owner = &gpu;
+  return Error::success();
+}
+
+bool HostPages::covers(uint64_t address, uint64_t bytes) {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (!owner)
+    return true;
+  auto it = ranges.upper_bound(address);
+  if (it == ranges.begin())
+    return false;
+  --it;
+  return address - it->first <= it->second &&
+         bytes <= it->second - (address - it->first);
+}
+
+Error HostPages::cover(Gpu &gpu, uint64_t begin, uint64_t end) {
+  // The registrations overlapping [begin, end) gain a user; the gaps
+  // between them get registrations of their own. Registrations never
+  // overlap: a GPU VM maps one buffer per address.
+  std::vector<uint64_t> counted;
+  auto undo = [&](Error e) {
+    for (uint64_t first : counted)
+      if (--registered[first].users == 0) {
+        gpu.free(first);
+        registered.erase(first);
+      }
+    return e;
+  };
+  uint64_t at = begin;
+  auto it = registered.upper_bound(at);
+  if (it != registered.begin() && std::prev(it)->second.end > at)
+    --it;
+  while (at < end) {
+    if (it != registered.end() && it->first <= at) {
+      ++it->second.users;
+      counted.push_back(it->first);
+      at = it->second.end;
+      ++it;
+      continue;
+    }
+    uint64_t gapEnd = it == registered.end() ? end : std::min(end, it->first);
+    if (Error e = gpu.registerHostPages(at, gapEnd - at))
+      return undo(std::move(e));
+    registered[at] = Registration{gapEnd, 1};
+    counted.push_back(at);
+    at = gapEnd;
+  }
+  return Error::success();
+}
+
+void HostPages::uncover(uint64_t begin, uint64_t end) {
+  auto it = registered.upper_bound(begin);
+  if (it != registered.begin() && std::prev(it)->second.end > begin)
+    --it;
+  while (it != registered.end() && it->first < end) {
+    if (--it->second.users == 0) {
+      owner->free(it->first);
+      it = registered.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
 
 void Gpu::free(uint64_t address) {
   Allocation allocation;
@@ -689,7 +933,8 @@ void Gpu::free(uint64_t address) {
   args.handle = allocation.handle;
   consumeError(
       process.ioctl(AMDKFD_IOC_FREE_MEMORY_OF_GPU, &args, "FREE_MEMORY"));
-  ::munmap(reinterpret_cast<void *>(address), allocation.bytes);
+  if (!allocation.hostPages)
+    ::munmap(reinterpret_cast<void *>(address), allocation.bytes);
 }
 
 Expected<uint64_t> Gpu::doorbellPage(uint64_t doorbellOffset) {

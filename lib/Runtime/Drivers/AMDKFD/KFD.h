@@ -124,6 +124,11 @@ public:
   Expected<uint64_t> allocate(uint64_t bytes,
                               Placement placement = Placement::Host);
   void free(uint64_t address);
+  /// Registers the process's own memory [address, address + bytes) (whole
+  /// pages) with the GPU as a user pointer at the same GPU address, mapped
+  /// on every open GPU, so their queues may read and write it; free()
+  /// unregisters it and leaves the memory to its owner.
+  Error registerHostPages(uint64_t address, uint64_t bytes);
 
   /// A user-mode queue of `ringBytes` (PM4 compute, or SDMA) whose ring and
   /// pointers the caller allocated with allocate(); fills in the doorbell.
@@ -163,6 +168,9 @@ private:
   Error acquire();
   struct Allocation {
     uint64_t address, handle, bytes;
+    /// The host's own pages registered as a user pointer: free() leaves
+    /// them mapped for the host.
+    bool hostPages = false;
     /// The other GPUs of the process it is mapped on too.
     std::vector<uint32_t> peers;
   };
@@ -206,6 +214,43 @@ private:
   /// The queues made on this GPU and not yet destroyed.
   std::vector<Queue *> queues;
   bool faulted = false;
+};
+
+/// Ordinary host memory (a CPU device's) that the process's GPUs may reach:
+/// KFD lets a GPU touch only memory in its VM, so each range is registered
+/// as a user pointer with the first open GPU and mapped on every GPU
+/// (tinygrad maps host memory for its GPUs the same way). Ranges added while
+/// no GPU is open are registered when the first one opens. Registration is
+/// by whole pages; ranges sharing a page share its registration, which
+/// lasts until the last of them is removed.
+class HostPages {
+public:
+  static HostPages &get();
+  /// [address, address + bytes) is host memory GPUs may be given.
+  Error add(uint64_t address, uint64_t bytes);
+  /// The range added at `address` is about to be freed.
+  void remove(uint64_t address);
+  /// A GPU opened: registers what was added before any GPU was.
+  Error gpuOpened(Gpu &gpu);
+  /// Whether [address, address + bytes) lies in added memory, or no GPU
+  /// is open (then nothing needs registering yet).
+  bool covers(uint64_t address, uint64_t bytes);
+
+private:
+  /// Registers the pages [begin, end) with `gpu`, sharing what is
+  /// registered already.
+  Error cover(Gpu &gpu, uint64_t begin, uint64_t end);
+  /// Drops one user of each registration in [begin, end).
+  void uncover(uint64_t begin, uint64_t end);
+
+  std::mutex mutex;                    // everything below
+  Gpu *owner = nullptr;                // registers; null: none open
+  std::map<uint64_t, uint64_t> ranges; // added: address -> bytes
+  struct Registration {
+    uint64_t end;
+    unsigned users;
+  };
+  std::map<uint64_t, Registration> registered; // by first page
 };
 
 } // namespace hcq::runtime::kfd

@@ -101,7 +101,28 @@ public:
     Expected<kfd::Gpu *> gpu = kfd::Gpu::get(id.index);
     if (!gpu)
       return gpu.takeError();
+    if (Error e = kfd::HostPages::get().gpuOpened(**gpu))
+      return std::move(e);
     return std::unique_ptr<DriverDevice>(std::make_unique<KFDDevice>(**gpu));
+  }
+
+  // A GPU reaches host memory only through its VM: the CPU devices'
+  // memory is registered with the process's GPUs (kfd::HostPages).
+  Error addHostMemory(uint64_t address, uint64_t bytes) override {
+    return kfd::HostPages::get().add(address, bytes);
+  }
+  void removeHostMemory(uint64_t address) override {
+    kfd::HostPages::get().remove(address);
+  }
+  Error checkHostMemory(uint64_t address, uint64_t bytes) override {
+    if (kfd::HostPages::get().covers(address, bytes))
+      return Error::success();
+    return makeError(ErrorCode::InvalidArgument, "host memory at 0x",
+                     toHex(address, /*upper=*/true), " (", bytes,
+                     " bytes) is not the runtime's: a GPU reaches host memory "
+                     "only once it is registered with it, so CPU:0 buffers "
+                     "given to an executable that runs on a GPU must come "
+                     "from Runtime::allocate (hcq_buffer_allocate)");
   }
 };
 

@@ -20,6 +20,7 @@ public:
   bool takesPushMode(PushMode mode) const override {
     return mode == PushMode::cpu;
   }
+  bool givesHostMemory() const override { return true; }
   Expected<std::unique_ptr<Queue>>
   createQueue(std::string queueName, PushMode mode,
               const DeviceOptions &options, std::shared_ptr<QueueFlags> flags,
