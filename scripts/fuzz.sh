@@ -5,14 +5,14 @@
 # finding; crash inputs are left in $FUZZ_BUILD_DIR/findings.
 #
 #   scripts/fuzz.sh [SECONDS] [TARGET...]   targets: code-object executable
-#                                            pipeline (default all)
+#                                            pipeline capi (default all)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${FUZZ_BUILD_DIR:-$root/build-asan}
 seconds=${1:-60}
 shift || true
 targets=("$@")
-((${#targets[@]})) || targets=(code-object executable pipeline)
+((${#targets[@]})) || targets=(code-object executable pipeline capi)
 
 # The ASan+UBSan build, with libFuzzer's coverage (test-sanitizers.sh
 # shares it).

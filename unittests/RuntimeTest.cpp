@@ -12,9 +12,12 @@
 
 #include "llvm/Support/JSON.h"
 
+#include <atomic>
+#include <chrono>
 #include <cstring>
 #include <dlfcn.h>
 #include <random>
+#include <thread>
 
 using namespace hcq::runtime;
 using hcq::test::compileAndLoad;
@@ -429,4 +432,40 @@ TEST(Runtime, ArgumentsMustBeWhatTheScheduleDeclares) {
       exe->run({Argument::buffer(a.data()), Argument::buffer(b.data()),
                 Argument::buffer(out.data()), Argument::variable(2)})));
   ASSERT_FALSE(static_cast<bool>(exe->synchronize()));
+}
+
+namespace {
+std::atomic<bool> slowWriteDone{false};
+/// Writes its buffer after a pause, then says it finished.
+void slowWrite(const uint64_t *args, uint32_t, uint32_t, uint32_t) {
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  reinterpret_cast<float *>(args[0])[0] = 1;
+  slowWriteDone.store(true);
+}
+} // namespace
+
+TEST(Runtime, ABufferOfAnotherDeviceIsFreedOnlyOnceRunsUsingItFinished) {
+  // Host memory of one CPU device may be given as another's lane: CPU:1's
+  // buffer to a kernel on CPU:0. Releasing it must wait for that kernel
+  // (found by hcq-fuzz-capi: releasing synchronized only the buffer's own
+  // device, and the kernel then wrote freed memory).
+  RuntimeOptions options;
+  options.cpuKernels["slow_write"] = slowWrite;
+  auto runtime = Runtime::create(options);
+  hcq::PipelineOptions pipeline;
+  auto exe = compileAndLoad(R"mlir(
+hcq.kernel @slow cpu (write f32) symbol "slow_write" library "none.so"
+hcq.schedule @s(%x: !hcq.buffer<16xf32, CPU:0>) {
+  hcq.launch @slow(%x : !hcq.buffer<16xf32, CPU:0>) global [1, 1, 1] local [1, 1, 1]
+}
+)mlir",
+                            pipeline, *runtime);
+  ASSERT_TRUE(exe);
+  hcq::Expected<Buffer> buffer =
+      runtime->allocate({hcq::DeviceKind::CPU, 1}, 64);
+  ASSERT_TRUE(static_cast<bool>(buffer)) << hcq::toString(buffer.takeError());
+  slowWriteDone.store(false);
+  ASSERT_FALSE(static_cast<bool>(exe->run({bufferArgument({&*buffer})})));
+  buffer->reset();
+  EXPECT_TRUE(slowWriteDone.load());
 }

@@ -378,6 +378,15 @@ ProcessDevices::open(Driver &driver, DeviceId id,
   return device;
 }
 
+std::vector<std::shared_ptr<Device>> ProcessDevices::openDevices() {
+  std::lock_guard<std::mutex> lock(mutex);
+  std::vector<std::shared_ptr<Device>> open;
+  for (auto &[key, slot] : devices)
+    if (std::shared_ptr<Device> device = slot.lock())
+      open.push_back(std::move(device));
+  return open;
+}
+
 //===----------------------------------------------------------------------===//
 // RuntimeImpl
 //===----------------------------------------------------------------------===//
@@ -484,11 +493,16 @@ void RuntimeImpl::freeMemory(DeviceId id, uint64_t address) {
     consumeError(device.takeError());
     return;
   }
-  // Runs submitted before may still read it.
+  // Runs submitted before may still use it, on any device of the process:
+  // host memory of one CPU device may be given as another's lane (CPU:1's
+  // buffer to a copy on CPU:0), or to another Runtime's executable.
   {
     std::lock_guard<std::recursive_mutex> lock(mutex);
-    if (Error e = (*device)->synchronize())
-      consumeError(std::move(e));
+    std::vector<std::shared_ptr<Device>> open =
+        ProcessDevices::get().openDevices();
+    for (const std::shared_ptr<Device> &other : open)
+      if (Error e = other->synchronize())
+        consumeError(std::move(e));
   }
   (*device)->free(address);
 }

@@ -140,6 +140,8 @@ public:
   /// alive without holding it here).
   std::shared_ptr<QueueFlags> acquireFlags();
   void releaseFlags();
+  /// Every device open in the process now.
+  std::vector<std::shared_ptr<Device>> openDevices();
 
   /// Held by every run, load, synchronize and unload of every Runtime: the
   /// host's side of the devices (timeline values, inputs tables, rings' put

@@ -129,8 +129,9 @@ public:
   Buffer &operator=(const Buffer &) = delete;
   ~Buffer() { reset(); }
 
-  /// Frees the memory (after every run so far has finished with it: the
-  /// device is synchronized first).
+  /// Frees the memory (after every run so far has finished with it: every
+  /// device open in the process is synchronized first, since the memory may
+  /// have been given to another device's or another Runtime's run).
   void reset();
   explicit operator bool() const { return address != 0; }
   /// The address the device's queues and kernels use.
