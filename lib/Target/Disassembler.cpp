@@ -305,9 +305,23 @@ Error disassembleSDMA(ArrayRef<DisasmWord> words, const amd::Target &target,
       length = POLL_REGMEM_DWORDS;
       if (Error e = need("POLL_REGMEM", length))
         return e;
-      os << "POLL_REGMEM " << ((header & POLL_MEM) ? "mem" : "reg")
-         << " function=" << pollFunctionOf(header);
-      p.address("addr", at + poll_regmem::ADDRESS_LO);
+      os << "POLL_REGMEM " << ((header & POLL_MEM) ? "mem" : "reg");
+      if (header & POLL_HDP_FLUSH)
+        os << " hdp_flush";
+      os << " function=" << pollFunctionOf(header);
+      if (header & POLL_MEM) {
+        p.address("addr", at + poll_regmem::ADDRESS_LO);
+      } else {
+        // Registers as byte addresses: printed as dword offsets, the way
+        // WAIT_REG_MEM's are.
+        for (auto [name, i] : {std::pair{"reg", poll_regmem::REGISTER_REQUEST},
+                               {"reg_done", poll_regmem::REGISTER_DONE}}) {
+          if (auto v = p.value(at + i))
+            os << ' ' << name << '=' << format_hex(*v >> 2, 10);
+          else
+            p.field(name, at + i);
+        }
+      }
       p.field("value", at + poll_regmem::VALUE);
       p.field("mask", at + poll_regmem::MASK);
       if (auto dw5 = p.value(at + poll_regmem::INTERVAL_RETRY))

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "HCQ/Target/AMD/BufferResource.h"
 #include "HCQ/Target/AMD/CodeObject.h"
 #include "HCQ/Target/AMD/PM4.h"
 #include "HCQ/Target/AMD/PacketSink.h"
@@ -270,8 +271,13 @@ void Encoder::raiseInterruptPM4(StreamSink &cmds, DevicesAttr devices) {
   auto [mailbox, number] = interruptEvent(devices);
   // No cache action: the timeline store before it flushed; the interrupt
   // follows the write's confirmation [nvd/s15 RELEASE_MEM INT_SEL 2], and
-  // its context id names the event [Linux amdkfd kfd_int_process_v9/v11.c:
-  // CP_END_OF_PIPE -> kfd_signal_event_interrupt(context_id0)].
+  // its context id names the event on both families, as the kernel expects
+  // [Linux amdkfd event_interrupt_wq_v9 / event_interrupt_wq_v11:
+  // CP_END_OF_PIPE -> kfd_signal_event_interrupt(pasid, context_id0, 32)].
+  // Not 0 on gfx942, as tinygrad writes on gfx9: event_interrupt_isr_v9
+  // drops an end-of-pipe interrupt whose context id is 0 on GC 9.4.1 and
+  // later (context_id_expected), so a sleeping host would wake only when
+  // its wait timed out (docs/amd-facts.md#interrupt-context-id).
   pm4::emitReleaseMem(
       cmds,
       pm4::releaseEvent(pm4::CACHE_FLUSH_AND_INV_TS_EVENT,
@@ -534,13 +540,15 @@ LogicalResult Encoder::dispatch(LaunchOp launch, DevicesAttr devices,
     cmds.dword(0);
 
   // User SGPRs in the order the hardware loads them: the scratch buffer
-  // descriptor (base, and SWIZZLE_ENABLE | stride, size, flags as tinygrad
-  // writes them), the dispatch packet pointer, the kernel argument pointer.
+  // descriptor (base; swizzled, stride 0; all records; word 3 for the
+  // target's layout and the kernel's wave size: BufferResource.h), the
+  // dispatch packet pointer, the kernel argument pointer.
   pm4::emitSetShReg(cmds, pm4::reg::COMPUTE_USER_DATA_0, info.userDataCount());
   if (info.privateSegmentBuffer) {
-    setAddress(scratchAddress(/*shift=*/0, 1ull << 31));
-    cmds.dword(0xFFFFFFFF);
-    cmds.dword(0x20C14000);
+    bool gfx9 = target.isGfx9();
+    setAddress(scratchAddress(/*shift=*/0, amd::rsrc::scratchWord1Bits(gfx9)));
+    cmds.dword(amd::rsrc::SCRATCH_WORD2);
+    cmds.dword(amd::rsrc::scratchWord3(gfx9, /*wave64=*/!info.wave32));
   }
   if (info.dispatchPtr)
     setAddress(Address{args, dispatchPacketOffset});
@@ -622,11 +630,25 @@ LogicalResult Encoder::encodeCompute(SubmitOp submit, ArrayRef<Operation *> ops,
 
 LogicalResult Encoder::encodeCopy(SubmitOp submit, ArrayRef<Operation *> ops,
                                   StreamSink &cmds) {
+  bool hdpFlushed = false;
   for (Operation *op : ops) {
     LogicalResult result =
         llvm::TypeSwitch<Operation *, LogicalResult>(op)
             .Case([&](BarrierOp) { return success(); })
             .Case([&](CopyOp copy) {
+              // Host writes to VRAM through the BAR sit in the HDP until it
+              // is flushed. The only VRAM the host writes is a program image
+              // (the runtime's DeviceHostWritten placement; its other host
+              // memory is GTT, which SDMA reads from system memory without
+              // the HDP): a copy out of one flushes first, as the kernel's
+              // SDMA rings do before every job (amdgpu_ib_schedule ->
+              // sdma_v*_ring_emit_hdp_flush). Copies of anything else need
+              // none (docs/amd-facts.md#hdp-flush-on-copy-queues).
+              if (!hdpFlushed && copy.getSrc().getDefiningOp<ProgramOp>()) {
+                sdma::emitHdpFlush(cmds, pm4::HDP_FLUSH_REQ,
+                                   pm4::HDP_FLUSH_DONE, 0xFFFFFFFF);
+                hdpFlushed = true;
+              }
               uint64_t size = copy.getSrcSize();
               for (uint64_t done = 0; done < size;
                    done += target.copyMaxBytes) {

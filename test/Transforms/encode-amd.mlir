@@ -397,6 +397,32 @@ hcq.schedule @copies_large(%src: !hcq.buffer<300000000xf32, AMD:0>, %dst: !hcq.b
   }
 }
 
+// Tests that a copy out of a program (VRAM the host wrote through the BAR)
+// is preceded by the SDMA HDP flush, once per submit, and no other copy is
+// (docs/amd-facts.md#hdp-flush-on-copy-queues).
+// GFX11-LABEL: hcq.schedule @copy_program(
+// GFX11: hcq.cmds cmdbuf i32 [0x00000001, 0x0000003f, 0x00000000, lo(%{{[a-z0-9]+}}), hi(%{{[a-z0-9]+}}), lo(%{{[a-z0-9]+}}), hi(%{{[a-z0-9]+}}), 0x34000008, 0x0000389c, 0x00003898, 0xffffffff, 0xffffffff, 0x0fff000a, 0x00000001, 0x0000003f, 0x00000000, lo(%{{[a-z0-9]+}}), hi(%{{[a-z0-9]+}}), lo(%{{[a-z0-9]+}}), hi(%{{[a-z0-9]+}}), 0x00000001, 0x0000003f, 0x00000000, lo(%{{[a-z0-9]+}} + 64), hi(%{{[a-z0-9]+}} + 64), lo(%{{[a-z0-9]+}} + 64), hi(%{{[a-z0-9]+}} + 64)]
+// DIS11-LABEL: // hcq.schedule @copy_program
+// DIS11-NEXT: // submit on AMD:0 queue COPY:0, cmdbuf, 27 words
+// DIS11-NEXT: 0: COPY_LINEAR bytes=64
+// DIS11-NEXT: 7: POLL_REGMEM reg hdp_flush function=3 reg=0x00000e26 reg_done=0x00000e27 value=0xffffffff mask=0xffffffff interval=10 retry=0xfff
+// DIS11-NEXT: 13: COPY_LINEAR bytes=64
+// DIS11-NEXT: 20: COPY_LINEAR bytes=64
+// DIS9-LABEL: // hcq.schedule @copy_program
+// DIS9-NEXT: // submit on AMD:0 queue COPY:0, cmdbuf, 27 words
+// DIS9-NEXT: 0: COPY_LINEAR bytes=64
+// DIS9-NEXT: 7: POLL_REGMEM reg hdp_flush function=3 reg=0x00000e26 reg_done=0x00000e27 value=0xffffffff mask=0xffffffff interval=10 retry=0xfff
+// DIS9-NEXT: 13: COPY_LINEAR bytes=64
+// DIS9-NEXT: 20: COPY_LINEAR bytes=64
+hcq.schedule @copy_program(%a: !hcq.buffer<64xf32, AMD:0>, %b: !hcq.buffer<64xf32, AMD:0>) {
+  %p = hcq.program @vadd : !hcq.buffer<256xi8, AMD:0>
+  hcq.submit on AMD:0 queue COPY:0 {
+    hcq.copy %a[0, 64], %b[0, 64] : !hcq.buffer<64xf32, AMD:0>, !hcq.buffer<64xf32, AMD:0>
+    hcq.copy %b[0, 64], %p[0, 64] : !hcq.buffer<64xf32, AMD:0>, !hcq.buffer<256xi8, AMD:0>
+    hcq.copy %b[64, 64], %p[64, 64] : !hcq.buffer<64xf32, AMD:0>, !hcq.buffer<256xi8, AMD:0>
+  }
+}
+
 // Tests that lanes get their own words: lane 0 waits on AMD:0's signal,
 // lane 1 on the AMD:1 sentinel; the store goes to each lane's own signal.
 // GFX11-LABEL: hcq.schedule @lanes(

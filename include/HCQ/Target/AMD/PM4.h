@@ -124,6 +124,14 @@ constexpr uint32_t releaseSelect(uint32_t data, uint32_t interrupt) {
 constexpr uint32_t releaseDataSelOf(uint32_t d) { return (d >> 29) & 0x7; }
 constexpr uint32_t releaseIntSelOf(uint32_t d) { return (d >> 24) & 0x7; }
 /// RELEASE_MEM's body, dword by dword [nvd/s15 PACKET3_RELEASE_MEM].
+/// CONTEXT_ID travels with the interrupt (INT_SEL 2) as the IH entry's
+/// context_id0, which KFD takes for the signal event's id on gfx9 and gfx11
+/// alike; on gfx942 (GC 9.4.3) an end-of-pipe interrupt with context id 0
+/// is dropped before the lookup [Linux amdkfd kfd_int_process_v9.c
+/// event_interrupt_isr_v9, context_id_expected; event_interrupt_wq_v9 and
+/// kfd_int_process_v11.c event_interrupt_wq_v11:
+/// kfd_signal_event_interrupt(pasid, context_id0, 32);
+/// docs/amd-facts.md#interrupt-context-id].
 namespace release_mem {
 constexpr unsigned EVENT = 0, SELECT = 1, ADDRESS_LO = 2, ADDRESS_HI = 3,
                    DATA_LO = 4, DATA_HI = 5, CONTEXT_ID = 6, BODY_DWORDS = 7;

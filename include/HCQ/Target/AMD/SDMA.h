@@ -57,6 +57,11 @@ constexpr unsigned INT_CONTEXT = 1;
 namespace poll_regmem {
 constexpr unsigned ADDRESS_LO = 1, ADDRESS_HI = 2, VALUE = 3, MASK = 4,
                    INTERVAL_RETRY = 5;
+/// On registers (MEM_POLL 0) dwords 1 and 2 are byte addresses of the
+/// register polled and of the one written first (with HDP_FLUSH, the HDP
+/// flush's done and request registers) [Linux sdma_v4_0_wait_reg_mem,
+/// sdma_v6_0_ring_emit_hdp_flush: `offset << 2`].
+constexpr unsigned REGISTER_DONE = 1, REGISTER_REQUEST = 2;
 } // namespace poll_regmem
 namespace timestamp {
 constexpr unsigned ADDRESS_LO = 1, ADDRESS_HI = 2;
@@ -76,6 +81,11 @@ constexpr uint32_t pollFunction(uint32_t f) { return (f & 0x7) << 28; }
 constexpr uint32_t pollFunctionOf(uint32_t h) { return (h >> 28) & 0x7; }
 constexpr uint32_t POLL_HDP_FLUSH = 1u << 26;
 constexpr uint32_t POLL_MEM = 1u << 31;
+/// FUNC 3: equal [Linux sdma_v6_0_ring_emit_hdp_flush: `FUNC(3) /* == */`].
+constexpr uint32_t POLL_FUNCTION_EQ = 3;
+/// The poll interval the kernel's SDMA HDP flush asks [Linux
+/// sdma_v4_0_ring_emit_hdp_flush, sdma_v6_0_ring_emit_hdp_flush: 10].
+constexpr uint32_t HDP_FLUSH_POLL_INTERVAL = 10;
 constexpr uint32_t pollIntervalRetry(uint32_t interval, uint32_t retry) {
   return (interval & 0xFFFF) | ((retry & 0xFFF) << 16);
 }
@@ -149,6 +159,24 @@ void emitPollMemory(Sink &s, uint32_t function, const Address &address,
   s.low(reference);                            // VALUE
   s.dword(mask);                               // MASK
   s.dword(pollIntervalRetry(interval, retry)); // INTERVAL_RETRY
+}
+
+/// POLL_REGMEM with HDP_FLUSH: the engine writes the HDP flush request
+/// register (dword offset `requestReg`) and polls the done register
+/// (`doneReg`) until `(done & refMask) == refMask`, as the kernel's own SDMA
+/// rings flush the HDP before each job [Linux sdma_v4_0_ring_emit_hdp_flush,
+/// sdma_v6_0_ring_emit_hdp_flush; docs/amd-facts.md#hdp-flush-on-copy-queues].
+template <typename Sink>
+void emitHdpFlush(Sink &s, uint32_t requestReg, uint32_t doneReg,
+                  uint32_t refMask) {
+  s.packet(POLL_REGMEM_DWORDS);
+  s.dword(header(OP_POLL_REGMEM, 0) | POLL_HDP_FLUSH |
+          pollFunction(POLL_FUNCTION_EQ));
+  s.dword(doneReg << 2);    // REGISTER_DONE
+  s.dword(requestReg << 2); // REGISTER_REQUEST
+  s.dword(refMask);         // VALUE
+  s.dword(refMask);         // MASK
+  s.dword(pollIntervalRetry(HDP_FLUSH_POLL_INTERVAL, 0xFFF));
 }
 
 /// TIMESTAMP: writes the global GPU clock to `address`.
