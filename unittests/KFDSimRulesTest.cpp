@@ -932,6 +932,52 @@ TEST(KFDSimRules, UserptrPagesAreWhatTheGpuCopies) {
   ::munmap(dst, bytes);
 }
 
+TEST(KFDSimRules, ACopyMaySpanBuffersMappedEndToEnd) {
+  REQUIRE_SIMULATOR();
+  if (!strictCopies()) {
+    EXPECT_TRUE(passesWithStrictCopies());
+    return;
+  }
+  // The GPU's VM translates page by page (amdgpu_vm_update_range), not
+  // buffer by buffer: a copy over two buffers that lie end to end reaches
+  // both, as a runtime registering host memory a page at a time needs.
+  Gpu &g = gpu(1);
+  uint32_t faults = memoryEvent();
+  uint8_t *src = hostPages(3), *dst = hostPages(2);
+  for (uint64_t i = 0; i < 2 * PAGE; ++i)
+    src[i] = pattern(i);
+  std::memset(dst, 0, 2 * PAGE);
+  Buffer first, second, d;
+  ASSERT_EQ(registerUserptr(g, address(src), PAGE, &first), 0);
+  ASSERT_EQ(registerUserptr(g, address(src) + PAGE, PAGE, &second), 0);
+  ASSERT_EQ(registerUserptr(g, address(dst), 2 * PAGE, &d), 0);
+  for (const Buffer *b : {&first, &second, &d})
+    ASSERT_EQ(mapOn(b->handle, {g.id}), 0);
+  {
+    SdmaQueue queue(g);
+    queue.copy(address(dst) + 256, address(src) + 256, PAGE);
+    ASSERT_TRUE(queue.drained());
+    EXPECT_FALSE(fault(faults, 0));
+    for (uint64_t i = 256; i < PAGE + 256; ++i)
+      ASSERT_EQ(dst[i], pattern(i)) << "byte " << i;
+  }
+  {
+    // Past the second buffer is the third page, never registered: the
+    // fault is there, not at the copy's start.
+    SdmaQueue queue(g);
+    queue.copy(address(dst), address(src) + PAGE + 256, PAGE);
+    auto f = fault(faults);
+    ASSERT_TRUE(f);
+    EXPECT_EQ(f->va, address(src) + 2 * PAGE);
+  }
+  for (const Buffer *b : {&first, &second, &d}) {
+    EXPECT_EQ(unmapFrom(b->handle, {g.id}), 0);
+    EXPECT_EQ(freeMemory(b->handle), 0);
+  }
+  ::munmap(src, 3 * PAGE);
+  ::munmap(dst, 2 * PAGE);
+}
+
 //===----------------------------------------------------------------------===//
 // A GPU hidden by a device cgroup; the IP-discovery versions
 //===----------------------------------------------------------------------===//

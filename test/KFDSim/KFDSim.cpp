@@ -544,7 +544,10 @@ public:
   bool strictCopies = true;
   bool isGpuMemory(const SimGpu &gpu, uint64_t address, uint64_t bytes) {
     std::lock_guard<std::mutex> lock(mutex);
-    return reachable(gpu, address, bytes) != nullptr;
+    if (bytes == 0)
+      return reachable(gpu, address, 0) != nullptr;
+    return address + bytes >= address &&
+           firstUnreachable(gpu, address, bytes) == address + bytes;
   }
   /// A queue of `gpu` touched [address, address + bytes), not all of it
   /// mapped: the GPU's VM fault, as the kernel reports it
@@ -661,6 +664,27 @@ private:
     if (a && a->userAddr && userPagesError(address, bytes))
       return nullptr;
     return a;
+  }
+  /// The first address of [address, address + bytes) a queue of `gpu`
+  /// cannot reach, or address + bytes if it reaches all of it. The GPU's
+  /// VM translates each page on its own: every mapping writes its own
+  /// page-table entries (amdgpu_vm_bo_update -> amdgpu_vm_update_range) and
+  /// a fault is for one page (amdgpu_vm_handle_fault), so one access may
+  /// span mappings of several buffers that lie end to end. A USERPTR
+  /// buffer's pages are looked up together.
+  uint64_t firstUnreachable(const SimGpu &gpu, uint64_t address,
+                            uint64_t bytes) {
+    uint64_t at = address, end = address + bytes;
+    while (at < end) {
+      Allocation *a = mapped(gpu, at, 1);
+      if (!a)
+        return at;
+      uint64_t stop = std::min(end, a->va + a->size), bad = stop;
+      if (a->userAddr && userPagesError(at, stop - at, &bad))
+        return bad;
+      at = stop;
+    }
+    return end;
   }
   /// ALLOC_MEMORY_OF_GPU's checks of a USERPTR buffer's pages; -1 with
   /// errno if the kernel refuses them, with `size` the buffer's.
@@ -1699,20 +1723,10 @@ void SimQueue::memoryFault(uint64_t address, uint64_t bytes, bool) {
 void Sim::vmFault(const SimGpu &gpu, uint64_t address, uint64_t bytes) {
   std::lock_guard<std::mutex> lock(mutex);
   // The first page of the access the GPU cannot reach: where it faults.
-  // (Past the end when every page is reachable, the access spanning two
-  // buffers.) A USERPTR buffer's pages are looked up together.
-  uint64_t at = address, end = address + bytes;
-  while (at < end) {
-    Allocation *a = mapped(gpu, at, 1);
-    if (!a)
-      break;
-    uint64_t stop = std::min(end, a->va + a->size), bad = stop;
-    if (a->userAddr && userPagesError(at, stop - at, &bad)) {
-      at = bad;
-      break;
-    }
-    at = stop;
-  }
+  // (Past the end if it reaches every page: an access that wraps around
+  // the address space.)
+  uint64_t end = address + bytes,
+           at = end < address ? end : firstUnreachable(gpu, address, bytes);
   uint64_t page = at < end ? at & ~(PAGE - 1) : (end + PAGE - 1) & ~(PAGE - 1);
   kfd_hsa_memory_exception_data data{};
   data.gpu_id = gpu.gpuId;
