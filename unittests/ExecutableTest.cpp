@@ -54,8 +54,10 @@ Executable sample() {
   end.slot = 5;
   exe.values = {input, variable, cmdbuf, signal, program, start, end};
   exe.images.push_back(std::vector<uint8_t>(512, 0x11));
+  // The kernel's CPU twin, in a host object.
+  exe.hostObjects.push_back({0x7f, 'E', 'L', 'F', 2, 1, 1, 0});
   exe.kernels.push_back({"vadd", KernelTarget::amd, "vadd", "",
-                         AMDKernelFacts{0, 256, 0x41, 16, true, false}});
+                         AMDKernelFacts{0, 256, 0x41, 16, true, false}, 0});
   Blob blob;
   blob.target = 2;
   blob.data.assign(128, 0xbf);
@@ -205,6 +207,37 @@ TEST(Executable, AMDKernelsEnterInsideTheirImage) {
   EXPECT_NE(
       errorOf(readExecutable(writeExecutable(exe))).find("256-byte aligned"),
       std::string::npos);
+}
+
+TEST(Executable, KernelsNameHostObjectsThatExist) {
+  Executable exe = sample();
+  hcq::Expected<Executable> back = readExecutable(writeExecutable(exe));
+  ASSERT_TRUE(static_cast<bool>(back)) << hcq::toString(back.takeError());
+  EXPECT_EQ(back->hostObjects, exe.hostObjects);
+  EXPECT_EQ(back->kernels[0].hostObject, 0u);
+  exe.kernels[0].hostObject = 1;
+  EXPECT_NE(errorOf(readExecutable(writeExecutable(exe)))
+                .find("kernel vadd is in host object 1 of 1"),
+            std::string::npos);
+  exe = sample();
+  exe.hostObjects[0] = {'#', '!', '/', 'b'};
+  EXPECT_NE(errorOf(readExecutable(writeExecutable(exe)))
+                .find("host object 0 is not an ELF file"),
+            std::string::npos);
+  // A CPU kernel's symbol is in its library or its host object, not both;
+  // a builtin has neither.
+  exe = sample();
+  exe.kernels[0].target = KernelTarget::cpu;
+  exe.kernels[0].library = "libk.so";
+  EXPECT_NE(errorOf(readExecutable(writeExecutable(exe)))
+                .find("cpu kernel vadd has both a library and a host object"),
+            std::string::npos);
+  exe.kernels[0].library.clear();
+  EXPECT_EQ(errorOf(readExecutable(writeExecutable(exe))), "");
+  exe.kernels[0].target = KernelTarget::builtin;
+  EXPECT_NE(errorOf(readExecutable(writeExecutable(exe)))
+                .find("builtin kernel vadd has a host object"),
+            std::string::npos);
 }
 
 TEST(Executable, ArgumentRecordsRoundTripAndMatchTheArguments) {

@@ -526,8 +526,9 @@ static bool isElementType(Type type) {
          type.getIntOrFloatBitWidth() != 0;
 }
 
-std::optional<StringRef> KernelOp::getCodeObjectBytes() {
-  Attribute attr = getCodeObjectAttr();
+/// The bytes of a code object or host object attribute: inline, or in its
+/// resource blob.
+static std::optional<StringRef> getObjectBytes(Attribute attr) {
   if (auto text = dyn_cast_or_null<StringAttr>(attr))
     return text.getValue();
   if (auto resource = dyn_cast_or_null<DenseResourceElementsAttr>(attr)) {
@@ -538,6 +539,43 @@ std::optional<StringRef> KernelOp::getCodeObjectBytes() {
     return StringRef(data.data(), data.size());
   }
   return std::nullopt;
+}
+
+std::optional<StringRef> KernelOp::getCodeObjectBytes() {
+  return getObjectBytes(getCodeObjectAttr());
+}
+
+std::optional<StringRef> KernelOp::getHostObjectBytes() {
+  return getObjectBytes(getHostObjectAttr());
+}
+
+/// Checks the host object of `kernel`: an ELF file, its resource present and
+/// of its declared size.
+static LogicalResult verifyHostObject(KernelOp kernel) {
+  Attribute attr = kernel.getHostObjectAttr();
+  if (!attr)
+    return success();
+  std::optional<StringRef> bytes = getObjectBytes(attr);
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(attr)) {
+    auto type = resource.getType();
+    if (type.getRank() != 1 || !type.getElementType().isInteger(8))
+      return kernel.emitOpError()
+             << "'host_object' resource must be a tensor<Nxi8>, got " << type;
+    if (!bytes)
+      return kernel.emitOpError() << "'host_object' names the resource '"
+                                  << resource.getRawHandle().getKey()
+                                  << "', which the file does not hold";
+    if (!type.hasStaticShape() ||
+        static_cast<uint64_t>(type.getNumElements()) != bytes->size())
+      return kernel.emitOpError()
+             << "'host_object' resource '" << resource.getRawHandle().getKey()
+             << "' holds " << bytes->size() << " bytes but is declared as "
+             << type;
+  }
+  if (!bytes || !bytes->starts_with("\x7f"
+                                    "ELF"))
+    return kernel.emitOpError("'host_object' is not an ELF file (bad magic)");
+  return success();
 }
 
 LogicalResult KernelOp::verify() {
@@ -558,12 +596,15 @@ LogicalResult KernelOp::verify() {
   case KernelTarget::cpu:
     if (!getSymbol() || getSymbol()->empty())
       return emitOpError("cpu kernel needs a host 'symbol'");
-    if (!getLibrary() || getLibrary()->empty())
+    if (getLibrary() && getHostObject())
+      return emitOpError("cpu kernel takes its symbol from a 'library' or "
+                         "its 'host_object', not both");
+    if ((!getLibrary() || getLibrary()->empty()) && !getHostObject())
       return emitOpError("cpu kernel needs the shared 'library' that holds "
-                         "its symbol");
+                         "its symbol, or its 'host_object'");
     if (getCodeObject())
       return emitOpError("cpu kernel must not carry a 'code_object'");
-    return success();
+    return verifyHostObject(*this);
   case KernelTarget::amd: {
     if (auto resource =
             dyn_cast_or_null<DenseResourceElementsAttr>(getCodeObjectAttr())) {
@@ -595,12 +636,15 @@ LogicalResult KernelOp::verify() {
                          "magic)");
     if (getLibrary())
       return emitOpError("amd kernel must not name a 'library'");
-    return success();
+    // A host object is the kernel's CPU twin.
+    return verifyHostObject(*this);
   }
   case KernelTarget::builtin:
     if (getLibrary() || getCodeObject())
       return emitOpError("builtin kernel must not carry a 'library' or "
                          "'code_object'");
+    if (getHostObject())
+      return emitOpError("builtin kernel must not carry a 'host_object'");
     if (getSymbol() != abi::BUILTIN_COPY_KERNEL)
       return emitOpError("unknown builtin kernel '")
              << getSymbol().value_or("") << "' (expected '"

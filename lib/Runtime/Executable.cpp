@@ -38,7 +38,7 @@ AMDKernelFacts::toKernelInfo(const std::string &symbol,
 }
 bool Kernel::operator==(const Kernel &o) const {
   return name == o.name && target == o.target && symbol == o.symbol &&
-         library == o.library && amd == o.amd;
+         library == o.library && amd == o.amd && hostObject == o.hostObject;
 }
 bool Word::operator==(const Word &o) const {
   return kind == o.kind && part == o.part && shift == o.shift &&
@@ -70,9 +70,10 @@ bool ProfileEntry::operator==(const ProfileEntry &o) const {
 }
 bool Executable::operator==(const Executable &o) const {
   return name == o.name && numArgs == o.numArgs && arguments == o.arguments &&
-         images == o.images && values == o.values && kernels == o.kernels &&
-         blobs == o.blobs && inputs == o.inputs && submitters == o.submitters &&
-         plan == o.plan && profile == o.profile;
+         images == o.images && hostObjects == o.hostObjects &&
+         values == o.values && kernels == o.kernels && blobs == o.blobs &&
+         inputs == o.inputs && submitters == o.submitters && plan == o.plan &&
+         profile == o.profile;
 }
 
 namespace {
@@ -252,6 +253,26 @@ Error validate(const Executable &exe) {
                          std::to_string(values));
     return Error::success();
   };
+  // Host objects are ELF files; a kernel names one that exists, a CPU
+  // kernel not both a library and a host object (a kernel with neither may
+  // be the caller's, RuntimeOptions::cpuKernels), a builtin neither.
+  static constexpr uint8_t ELF_MAGIC[4] = {0x7f, 'E', 'L', 'F'};
+  for (auto [i, object] : enumerate(exe.hostObjects))
+    if (object.size() < 4 || std::memcmp(object.data(), ELF_MAGIC, 4) != 0)
+      return formatError("host object " + std::to_string(i) +
+                         " is not an ELF file");
+  for (const Kernel &k : exe.kernels) {
+    if (k.hasHostObject() && k.hostObject >= exe.hostObjects.size())
+      return formatError("kernel " + k.name + " is in host object " +
+                         std::to_string(k.hostObject) + " of " +
+                         std::to_string(exe.hostObjects.size()));
+    if (k.target == KernelTarget::cpu && !k.library.empty() &&
+        k.hasHostObject())
+      return formatError("cpu kernel " + k.name +
+                         " has both a library and a host object");
+    if (k.target == KernelTarget::builtin && k.hasHostObject())
+      return formatError("builtin kernel " + k.name + " has a host object");
+  }
   // An AMD kernel's entry is inside its image, where a program's address
   // (COMPUTE_PGM_LO holds it >> 8) can name it.
   for (const Kernel &k : exe.kernels) {
@@ -453,12 +474,16 @@ std::vector<uint8_t> writeExecutable(const Executable &exe) {
   w.u32(exe.images.size());
   for (const std::vector<uint8_t> &image : exe.images)
     w.bytes(image);
+  w.u32(exe.hostObjects.size());
+  for (const std::vector<uint8_t> &object : exe.hostObjects)
+    w.bytes(object);
   w.u32(exe.kernels.size());
   for (const Kernel &k : exe.kernels) {
     w.string(k.name);
     w.e32(k.target);
     w.string(k.symbol);
     w.string(k.library);
+    w.u32(k.hostObject);
     w.u32(k.amd.image);
     w.u64(k.amd.entryOffset);
     w.u32(k.amd.mach);
@@ -622,13 +647,17 @@ Expected<Executable> readExecutable(Span<const uint8_t> bytes) {
   exe.images.resize(r.count(8, "images"));
   for (std::vector<uint8_t> &image : exe.images)
     image = r.bytes();
-  exe.kernels.resize(r.count(52, "kernels"));
+  exe.hostObjects.resize(r.count(8, "host objects"));
+  for (std::vector<uint8_t> &object : exe.hostObjects)
+    object = r.bytes();
+  exe.kernels.resize(r.count(56, "kernels"));
   for (Kernel &k : exe.kernels) {
     k.name = r.string();
     k.target = r.e32<KernelTarget>(uint32_t(KernelTarget::builtin) + 1,
                                    "kernel target");
     k.symbol = r.string();
     k.library = r.string();
+    k.hostObject = r.u32();
     k.amd.image = r.u32();
     k.amd.entryOffset = r.u64();
     k.amd.mach = r.u32();

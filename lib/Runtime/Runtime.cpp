@@ -12,10 +12,12 @@
 #include "HCQ/Base/Device.h"
 #include "HCQ/Runtime/Link.h"
 #include "HCQ/Target/CPU/Entry.h"
+#include "HostObject.h"
 
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <dlfcn.h>
 #include <map>
 #include <thread>
 
@@ -64,12 +66,24 @@ public:
     if (!device)
       return device.takeError();
     const Kernel &kernel = exe.kernels[value.index];
-    return (*device)->loadProgram(kernel, info,
-                                  [&] { return runtime.findTwin(kernel); });
+    Expected<uint64_t> address =
+        (*device)->loadProgram(kernel, info, [&] { return findTwin(kernel); });
+    if (address && kernel.hasHostObject())
+      if (Error e = offerTwin(*address + info.entryOffset, kernel))
+        return std::move(e);
+    return address;
   }
 
   Expected<uint64_t> hostFunction(const Kernel &kernel) override {
-    return runtime.getHostFunction(kernel);
+    if (!kernel.hasHostObject())
+      return runtime.getHostFunction(kernel);
+    Expected<void *> symbol = findInHostObject(kernel, kernel.symbol);
+    if (!symbol)
+      return symbol.takeError();
+    auto address = reinterpret_cast<uint64_t>(*symbol);
+    // For reports of a kernel that does not return.
+    runtime.names.add(address, "@" + kernel.name + " (" + kernel.symbol + ")");
+    return address;
   }
 
   Expected<uint64_t> runtimeFunction(uint32_t id) override {
@@ -91,8 +105,14 @@ public:
     std::memcpy(reinterpret_cast<void *>(address), bytes.data(), bytes.size());
   }
 
-  /// Forgets the executable's own memory without freeing it.
-  void abandon() { owned.clear(); }
+  /// Forgets the executable's own memory without freeing it; its host code
+  /// stays loaded (a kernel that does not return may still run it).
+  void abandon() {
+    owned.clear();
+    for (std::shared_ptr<HostObject> &object : hostObjects)
+      if (object)
+        HostObject::keepLoaded(std::move(object));
+  }
 
   /// Frees the executable's own memory (and forgets its signals' names).
   void release() {
@@ -105,10 +125,63 @@ public:
   }
 
 private:
+  /// The CPU twin of AMD `kernel`: its host object's `hcq_twin_<symbol>`
+  /// when it has one, else the runtime's (RuntimeOptions::amdTwins, twin
+  /// libraries).
+  Expected<hcq_amd_twin> findTwin(const Kernel &kernel) {
+    if (!kernel.hasHostObject())
+      return runtime.findTwin(kernel);
+    Expected<void *> twin =
+        findInHostObject(kernel, "hcq_twin_" + kernel.symbol);
+    if (!twin)
+      return twin.takeError();
+    return reinterpret_cast<hcq_amd_twin>(*twin);
+  }
+
+  /// What plays the GPU in this process, if anything does (the simulated
+  /// kernel driver, test/KFDSim/KFDSim.h, preloaded), is told the twin of
+  /// the program entered at `entry` from the kernel's host object; it keeps
+  /// it as long as the program, so the object stays loaded from then on.
+  Error offerTwin(uint64_t entry, const Kernel &kernel) {
+    using AddTwin = void (*)(uint64_t, hcq_amd_twin);
+    static const auto addTwin =
+        reinterpret_cast<AddTwin>(dlsym(RTLD_DEFAULT, "hcq_kfd_sim_add_twin"));
+    if (!addTwin)
+      return Error::success();
+    Expected<hcq_amd_twin> twin = findTwin(kernel);
+    if (!twin)
+      return twin.takeError();
+    addTwin(entry, *twin);
+    HostObject::keepLoaded(hostObjects[kernel.hostObject]);
+    return Error::success();
+  }
+
+  /// `name` in `kernel`'s host object, which the executable loads at its
+  /// first use and holds while it lives.
+  Expected<void *> findInHostObject(const Kernel &kernel,
+                                    const std::string &name) {
+    hostObjects.resize(exe.hostObjects.size());
+    std::shared_ptr<HostObject> &object = hostObjects[kernel.hostObject];
+    if (!object) {
+      Expected<std::shared_ptr<HostObject>> loaded =
+          HostObject::load(exe.hostObjects[kernel.hostObject]);
+      if (!loaded)
+        return prependContext("kernel " + kernel.name + ": ",
+                              loaded.takeError());
+      object = std::move(*loaded);
+    }
+    if (void *symbol = object->find(name))
+      return symbol;
+    return makeError(ErrorCode::Unavailable, "kernel ", kernel.name,
+                     ": its host object has no symbol '", name, "'");
+  }
+
   RuntimeImpl &runtime;
   const Executable &exe;
   std::vector<std::pair<Device *, uint64_t>> owned;
   std::vector<uint64_t> named;
+  /// Per host object of the executable: loaded, or null until used.
+  std::vector<std::shared_ptr<HostObject>> hostObjects;
 };
 
 class LoadedExecutableImpl : public LoadedExecutable {
@@ -158,7 +231,7 @@ public:
                               "kernel " + kernel.name +
                                   ": an AMD kernel cannot run on the host (its "
                                   "launch is outside the HCQ devices)");
-      Expected<uint64_t> fn = runtime->getHostFunction(kernel);
+      Expected<uint64_t> fn = memory.hostFunction(kernel);
       if (!fn)
         return fn.takeError();
       hostKernels[step.callee] = reinterpret_cast<cpu::KernelFunction>(*fn);

@@ -4,7 +4,11 @@
 // gpu.launch_func, gpu.memcpy, gpu.alloc / gpu.dealloc and gpu.wait with
 // async tokens, its kernels compiled into a gpu.binary) becomes an
 // hcq.schedule of hcq.launch, hcq.copy and hcq.alloc, and each launched
-// kernel an hcq.kernel of target amd holding the binary's code object.
+// kernel an hcq.kernel: of target amd holding the binary's code object for
+// launches on AMD devices, of target cpu holding its host object (what
+// #hcq.host_target compiled, lib/Target/Host) for launches on CPU devices.
+// An AMD kernel whose binary also has a host object carries it too: its
+// hcq_twin_<kernel> is the kernel's CPU twin on the emulated AMD device.
 // Async tokens only constrain the order; a schedule runs its calls in
 // program order, which respects every token, and hcq-batch-deps recovers the
 // real dependencies from the buffers.
@@ -21,6 +25,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "HCQ/Base/Device.h"
+#include "HCQ/Dialect/HCQ.h"
 #include "HCQ/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -76,18 +81,31 @@ private:
   LogicalResult plan(func::FuncOp func);
   /// Converts the planned functions of `module`.
   LogicalResult applyConversion();
+  /// The hcq.kernel of what `launch` calls, for a launch on `runsOn`
+  /// whose workgroups are `block`.
   FailureOr<FlatSymbolRefAttr> kernelFor(gpu::LaunchFuncOp launch,
-                                         unsigned numBuffers,
-                                         ArrayRef<Type> elementTypes);
+                                         DeviceAttr runsOn, unsigned numBuffers,
+                                         ArrayRef<Type> elementTypes,
+                                         ArrayRef<int64_t> block);
+  /// Checks that `metadata`, a kernel of the host object, can be called as
+  /// hcq calls it: its signature, and the workgroup size it was compiled for.
+  LogicalResult checkHostKernel(gpu::LaunchFuncOp launch,
+                                gpu::KernelMetadataAttr metadata,
+                                unsigned numBuffers, ArrayRef<int64_t> block);
+  /// The resource blob holding `object`'s bytes, made once per object.
+  Attribute objectBlob(gpu::ObjectAttr object, StringRef name);
   FailureOr<SmallVector<int64_t>> constantSizes(gpu::KernelDim3 dims,
                                                 Operation *op, StringRef what);
 
   ModuleOp module;
   DeviceAttr defaultDevice;
-  /// hcq.kernel by (binary, kernel name).
-  llvm::StringMap<FlatSymbolRefAttr> kernels;
-  /// The code object resource of each gpu.binary object.
-  DenseMap<Attribute, Attribute> codeObjects;
+  /// hcq.kernel by (binary, kernel name, target), with the host code's
+  /// metadata if it has host code (each launch's block is checked against
+  /// it).
+  llvm::StringMap<std::pair<FlatSymbolRefAttr, gpu::KernelMetadataAttr>>
+      kernels;
+  /// The resource blob of each gpu.binary object (code or host object).
+  DenseMap<Attribute, Attribute> objectBlobs;
   /// What plan() found, for the conversion patterns.
   DenseMap<Operation *, SmallVector<Type>> signatures;
   DenseMap<Operation *, LaunchPlan> launches;
@@ -158,17 +176,90 @@ ConvertGPUToHCQPass::constantSizes(gpu::KernelDim3 dims, Operation *op,
   return sizes;
 }
 
+Attribute ConvertGPUToHCQPass::objectBlob(gpu::ObjectAttr object,
+                                          StringRef name) {
+  Attribute &blob = objectBlobs[object];
+  if (!blob) {
+    StringRef bytes = object.getObject().getValue();
+    blob = DenseResourceElementsAttr::get(
+        RankedTensorType::get({static_cast<int64_t>(bytes.size())},
+                              IntegerType::get(&getContext(), 8)),
+        name,
+        HeapAsmResourceBlob::allocateAndCopyWithAlign(
+            ArrayRef<char>(bytes.data(), bytes.size()), alignof(uint64_t)));
+  }
+  return blob;
+}
+
+LogicalResult ConvertGPUToHCQPass::checkHostKernel(
+    gpu::LaunchFuncOp launch, gpu::KernelMetadataAttr metadata,
+    unsigned numBuffers, ArrayRef<int64_t> block) {
+  StringRef kernelName = launch.getKernelName().getValue();
+  // gpu.func kernels record their own type, kernels lowered for ROCDL an
+  // LLVM function type: buffers are memrefs or pointers either way.
+  ArrayRef<Type> params;
+  if (auto type = dyn_cast<FunctionType>(metadata.getFunctionType()))
+    params = type.getInputs();
+  else if (auto type =
+               dyn_cast<LLVM::LLVMFunctionType>(metadata.getFunctionType()))
+    params = type.getParams();
+  unsigned numScalars = launch.getKernelOperands().size() - numBuffers;
+  bool fits = params.size() == numBuffers + numScalars;
+  for (auto [i, param] : llvm::enumerate(params)) {
+    if (!fits)
+      break;
+    if (i < numBuffers)
+      fits = isa<MemRefType, LLVM::LLVMPointerType>(param);
+    else
+      fits = param.isInteger(32) || param.isF32();
+  }
+  if (!fits)
+    return launch.emitOpError()
+           << "kernel @" << kernelName << "'s host code is "
+           << metadata.getFunctionType() << ": hcq kernels take " << numBuffers
+           << " buffers first, then " << numScalars << " i32 or f32 scalars";
+  // The host code runs the workgroup it was compiled for (hcq's CPU kernel
+  // ABI passes no workgroup size).
+  auto compiled =
+      dyn_cast_or_null<DenseI32ArrayAttr>(metadata.getAttr("block_size"));
+  if (compiled && compiled.size() == 3 &&
+      llvm::equal(compiled.asArrayRef(), block,
+                  [](int32_t a, int64_t b) { return a == b; }))
+    return success();
+  InFlightDiagnostic diag = launch.emitOpError()
+                            << "launches @"
+                            << launch.getKernelModuleName().getValue() << "::@"
+                            << kernelName << " with blocks of [" << block
+                            << "] work-items, but its host code was compiled "
+                               "for ";
+  if (compiled)
+    diag << "known_block_size [" << compiled.asArrayRef() << "]";
+  else
+    diag << "no known block size";
+  return diag;
+}
+
 /// The hcq.kernel for the kernel `launch` calls, made at its first use from
-/// the gpu.binary's object for the chosen AMD chip.
+/// the gpu.binary's objects: for a launch on an AMD device its code object
+/// for the chosen chip (and the host object as its twin, if the binary has
+/// one), for a launch on a CPU device its host object.
 FailureOr<FlatSymbolRefAttr>
-ConvertGPUToHCQPass::kernelFor(gpu::LaunchFuncOp launch, unsigned numBuffers,
-                               ArrayRef<Type> elementTypes) {
+ConvertGPUToHCQPass::kernelFor(gpu::LaunchFuncOp launch, DeviceAttr runsOn,
+                               unsigned numBuffers, ArrayRef<Type> elementTypes,
+                               ArrayRef<int64_t> block) {
   StringRef binaryName = launch.getKernelModuleName().getValue();
   StringRef kernelName = launch.getKernelName().getValue();
-  std::string key = (binaryName + "::" + kernelName).str();
+  bool onAMD = runsOn.getKind() == DeviceKind::AMD;
+  std::string key =
+      (binaryName + "::" + kernelName + (onAMD ? "::amd" : "::host")).str();
   auto cached = kernels.find(key);
-  if (cached != kernels.end())
-    return cached->second;
+  if (cached != kernels.end()) {
+    auto [ref, hostKernel] = cached->second;
+    if (hostKernel &&
+        failed(checkHostKernel(launch, hostKernel, numBuffers, block)))
+      return failure();
+    return ref;
+  }
 
   Operation *container = SymbolTable::lookupSymbolIn(
       module, StringAttr::get(&getContext(), binaryName));
@@ -180,6 +271,62 @@ ConvertGPUToHCQPass::kernelFor(gpu::LaunchFuncOp launch, unsigned numBuffers,
   if (!binary)
     return launch.emitOpError()
            << "launches a kernel of @" << binaryName << ", no gpu.binary";
+
+  // The host object (#hcq.host_target's) and its kernel, if the binary has
+  // them.
+  gpu::ObjectAttr hostObject;
+  gpu::KernelMetadataAttr hostKernel;
+  for (Attribute attr : binary.getObjectsAttr()) {
+    auto candidate = cast<gpu::ObjectAttr>(attr);
+    if (!isa<HostTargetAttr>(candidate.getTarget()))
+      continue;
+    hostObject = candidate;
+    if (gpu::KernelTableAttr table = candidate.getKernels())
+      hostKernel = table.lookup(kernelName);
+    break;
+  }
+  if (hostKernel && hostObject.getFormat() != gpu::CompilationTarget::Binary)
+    return launch.emitOpError()
+           << "gpu.binary @" << binaryName << "'s host object holds "
+           << gpu::stringifyCompilationTarget(hostObject.getFormat())
+           << ", not a shared object: compile it with format=bin";
+  if (hostKernel &&
+      failed(checkHostKernel(launch, hostKernel, numBuffers, block)))
+    return failure();
+
+  OpBuilder builder = OpBuilder::atBlockBegin(module.getBody());
+  MLIRContext *ctx = &getContext();
+  unsigned numScalars = launch.getKernelOperands().size() - numBuffers;
+  SmallVector<Attribute> access(numBuffers,
+                                AccessAttr::get(ctx, Access::readwrite));
+  Attribute hostBlob;
+  if (hostKernel)
+    hostBlob = objectBlob(hostObject, (binaryName + "_host").str());
+
+  if (!onAMD) {
+    // Host code runs on CPU devices; AMD code objects nowhere else.
+    if (!hostKernel || runsOn.getKind() != DeviceKind::CPU)
+      return launch.emitOpError()
+             << "launches @" << binaryName << "::@" << kernelName << " on "
+             << runsOn.str()
+             << ", but the kernel has only AMD code objects and no host "
+                "code: put its memrefs on an AMD device (the pass's 'device' "
+                "option or an argument's 'hcq.device')"
+             << (runsOn.getKind() == DeviceKind::CPU
+                     ? ", or compile its gpu.module for #hcq.host_target too "
+                       "(hcq-attach-host-target)"
+                     : "");
+    auto kernel = KernelOp::create(
+        builder, launch.getLoc(),
+        builder.getStringAttr(binaryName + "_" + kernelName + "_cpu"),
+        KernelTarget::cpu, builder.getArrayAttr(access),
+        builder.getTypeArrayAttr(elementTypes),
+        static_cast<int64_t>(numScalars), builder.getStringAttr(kernelName),
+        /*library=*/nullptr, /*code_object=*/nullptr, hostBlob);
+    auto ref = FlatSymbolRefAttr::get(kernel.getSymNameAttr());
+    kernels[key] = {ref, hostKernel};
+    return ref;
+  }
 
   // The object for the chosen chip (or the only AMD one).
   gpu::ObjectAttr object;
@@ -224,7 +371,6 @@ ConvertGPUToHCQPass::kernelFor(gpu::LaunchFuncOp launch, unsigned numBuffers,
     return launch.emitOpError() << "kernel @" << kernelName
                                 << " has no LLVM function type in its metadata";
   ArrayRef<Type> params = signature.getParams();
-  unsigned numScalars = launch.getKernelOperands().size() - numBuffers;
   bool fits = params.size() == numBuffers + numScalars;
   for (auto [i, param] : llvm::enumerate(params)) {
     if (!fits)
@@ -247,30 +393,16 @@ ConvertGPUToHCQPass::kernelFor(gpu::LaunchFuncOp launch, unsigned numBuffers,
 
   // The code object, once per object however many kernels it holds: a
   // resource blob the kernels refer to, not bytes inline in each.
-  Attribute &code = codeObjects[object];
-  if (!code) {
-    StringRef bytes = object.getObject().getValue();
-    auto chipName = cast<ROCDL::ROCDLTargetAttr>(object.getTarget()).getChip();
-    code = DenseResourceElementsAttr::get(
-        RankedTensorType::get({static_cast<int64_t>(bytes.size())},
-                              IntegerType::get(&getContext(), 8)),
-        (binaryName + "_" + chipName).str(),
-        HeapAsmResourceBlob::allocateAndCopyWithAlign(
-            ArrayRef<char>(bytes.data(), bytes.size()), alignof(uint64_t)));
-  }
-
-  OpBuilder builder = OpBuilder::atBlockBegin(module.getBody());
-  MLIRContext *ctx = &getContext();
-  SmallVector<Attribute> access(numBuffers,
-                                AccessAttr::get(ctx, Access::readwrite));
-  std::string name = (binaryName + "_" + kernelName).str();
+  auto chipName = cast<ROCDL::ROCDLTargetAttr>(object.getTarget()).getChip();
+  Attribute code = objectBlob(object, (binaryName + "_" + chipName).str());
   auto kernel = KernelOp::create(
-      builder, launch.getLoc(), name, KernelTarget::amd,
+      builder, launch.getLoc(),
+      builder.getStringAttr(binaryName + "_" + kernelName), KernelTarget::amd,
       builder.getArrayAttr(access), builder.getTypeArrayAttr(elementTypes),
       static_cast<int64_t>(numScalars), builder.getStringAttr(kernelName),
-      /*library=*/nullptr, code);
+      /*library=*/nullptr, code, hostBlob);
   auto ref = FlatSymbolRefAttr::get(kernel.getSymNameAttr());
-  kernels[key] = ref;
+  kernels[key] = {ref, hostKernel};
   return ref;
 }
 
@@ -459,26 +591,23 @@ LogicalResult ConvertGPUToHCQPass::plan(func::FuncOp func) {
       }
       if (!ok)
         continue;
+      // The kernel's code for where it runs (refused here, naming the
+      // kernel, when the binary has none for that device, not later by the
+      // encoder).
+      if (!runsOn)
+        runsOn = defaultDevice;
       FailureOr<FlatSymbolRefAttr> kernel =
-          kernelFor(launch, numBuffers, elementTypes);
+          kernelFor(launch, runsOn, numBuffers, elementTypes, *block);
       if (failed(kernel)) {
         result = failure();
         continue;
       }
-      // The kernel is AMD code only (a gpu.binary holds no host object
-      // hcq can call): a launch that would run on another device is refused
-      // here, naming the kernel, not later by the encoder.
-      if (!runsOn)
-        runsOn = defaultDevice;
-      if (runsOn.getKind() != DeviceKind::AMD) {
-        fail("launches @" + launch.getKernelModuleName().getValue() + "::@" +
-             launch.getKernelName().getValue() + " on " + runsOn.str() +
-             ", but the kernel has only AMD code objects and no host code: "
-             "put its memrefs on an AMD device (the pass's 'device' option "
-             "or an argument's 'hcq.device')");
-        continue;
-      }
-      launches[launch] = {*kernel, *grid, *block, std::move(indexConstants)};
+      // A CPU kernel is called once per workgroup and runs the workgroup's
+      // work-items itself: its launch has no local size.
+      SmallVector<int64_t> local = *block;
+      if (runsOn.getKind() != DeviceKind::AMD)
+        local.assign(3, 1);
+      launches[launch] = {*kernel, *grid, local, std::move(indexConstants)};
       continue;
     }
     fail("cannot be converted to hcq: a schedule holds kernel launches, "

@@ -47,7 +47,8 @@ private:
   rt::Executable out;
   DenseMap<Value, uint32_t> values;
   DenseMap<Operation *, uint32_t> kernels, submitters;
-  llvm::StringMap<uint32_t> images; // by content
+  llvm::StringMap<uint32_t> images;      // by content
+  llvm::StringMap<uint32_t> hostObjects; // by content
 };
 
 FailureOr<uint32_t> Converter::kernel(FlatSymbolRefAttr name, Operation *user) {
@@ -82,6 +83,13 @@ FailureOr<uint32_t> Converter::kernel(FlatSymbolRefAttr name, Operation *user) {
     if (added)
       out.images.push_back(info->image);
     k.amd = rt::AMDKernelFacts::of(*info, image->second);
+  }
+  if (std::optional<StringRef> object = op.getHostObjectBytes()) {
+    auto [index, added] =
+        hostObjects.try_emplace(*object, out.hostObjects.size());
+    if (added)
+      out.hostObjects.emplace_back(object->bytes_begin(), object->bytes_end());
+    k.hostObject = index->second;
   }
   it->second = out.kernels.size();
   out.kernels.push_back(std::move(k));

@@ -329,3 +329,80 @@ module attributes {gpu.container_module} {
     return
   }
 }
+
+// -----
+
+// Tests that a launch on a CPU device of a kernel the binary's host object
+// lacks keeps the diagnostic of a binary without one, saying how to get
+// host code.
+module attributes {gpu.container_module} {
+  gpu.binary @k [#gpu.object<#rocdl.target<chip = "gfx1100">, kernels = <[#gpu.kernel_metadata<"inc", !llvm.func<void (ptr)>>]>, bin = "\7FELF">, #gpu.object<#hcq.host_target, kernels = <[#gpu.kernel_metadata<"other", (memref<64xi32>) -> (), metadata = {block_size = array<i32: 1, 1, 1>}>]>, bin = "\7FELF">]
+  func.func @f(%a: memref<64xi32> {hcq.device = "CPU:0"}) {
+    %c1 = arith.constant 1 : index
+    // expected-error @+1 {{'gpu.launch_func' op launches @k::@inc on CPU:0, but the kernel has only AMD code objects and no host code: put its memrefs on an AMD device (the pass's 'device' option or an argument's 'hcq.device'), or compile its gpu.module for #hcq.host_target too (hcq-attach-host-target)}}
+    gpu.launch_func @k::@inc blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%a : memref<64xi32>)
+    return
+  }
+}
+
+// -----
+
+// Tests that host code compiled for another block size than the launch's is
+// refused, on a CPU device and as an AMD kernel's twin alike: it runs the
+// block it was compiled for.
+module attributes {gpu.container_module} {
+  gpu.binary @k [#gpu.object<#rocdl.target<chip = "gfx1100">, kernels = <[#gpu.kernel_metadata<"inc", !llvm.func<void (ptr)>>]>, bin = "\7FELF">, #gpu.object<#hcq.host_target, kernels = <[#gpu.kernel_metadata<"inc", (memref<64xi32>) -> (), metadata = {block_size = array<i32: 64, 1, 1>}>]>, bin = "\7FELF">]
+  func.func @f(%c: memref<64xi32> {hcq.device = "CPU:0"}, %a: memref<64xi32>) {
+    %c1 = arith.constant 1 : index
+    %c32 = arith.constant 32 : index
+    // expected-error @+1 {{'gpu.launch_func' op launches @k::@inc with blocks of [32, 1, 1] work-items, but its host code was compiled for known_block_size [64, 1, 1]}}
+    gpu.launch_func @k::@inc blocks in (%c1, %c1, %c1) threads in (%c32, %c1, %c1) args(%c : memref<64xi32>)
+    // expected-error @+1 {{'gpu.launch_func' op launches @k::@inc with blocks of [32, 1, 1] work-items, but its host code was compiled for known_block_size [64, 1, 1]}}
+    gpu.launch_func @k::@inc blocks in (%c1, %c1, %c1) threads in (%c32, %c1, %c1) args(%a : memref<64xi32>)
+    return
+  }
+}
+
+// -----
+
+// Tests that each launch's block is checked, not only the first launch's of
+// a kernel.
+module attributes {gpu.container_module} {
+  gpu.binary @k [#gpu.object<#hcq.host_target, kernels = <[#gpu.kernel_metadata<"inc", (memref<64xi32>) -> (), metadata = {block_size = array<i32: 64, 1, 1>}>]>, bin = "\7FELF">]
+  func.func @f(%c: memref<64xi32> {hcq.device = "CPU:0"}) {
+    %c1 = arith.constant 1 : index
+    %c64 = arith.constant 64 : index
+    gpu.launch_func @k::@inc blocks in (%c1, %c1, %c1) threads in (%c64, %c1, %c1) args(%c : memref<64xi32>)
+    // expected-error @+1 {{'gpu.launch_func' op launches @k::@inc with blocks of [1, 1, 1] work-items, but its host code was compiled for known_block_size [64, 1, 1]}}
+    gpu.launch_func @k::@inc blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%c : memref<64xi32>)
+    return
+  }
+}
+
+// -----
+
+// Tests that host code whose signature is not hcq's (a scalar where the
+// launch passes a buffer) is refused.
+module attributes {gpu.container_module} {
+  gpu.binary @k [#gpu.object<#hcq.host_target, kernels = <[#gpu.kernel_metadata<"inc", (i32) -> (), metadata = {block_size = array<i32: 1, 1, 1>}>]>, bin = "\7FELF">]
+  func.func @f(%a: memref<64xi32> {hcq.device = "CPU:0"}) {
+    %c1 = arith.constant 1 : index
+    // expected-error @+1 {{'gpu.launch_func' op kernel @inc's host code is '(i32) -> ()': hcq kernels take 1 buffers first, then 0 i32 or f32 scalars}}
+    gpu.launch_func @k::@inc blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%a : memref<64xi32>)
+    return
+  }
+}
+
+// -----
+
+// Tests that a host object compiled as assembly (format=isa) is no host
+// code to call.
+module attributes {gpu.container_module} {
+  gpu.binary @k [#gpu.object<#hcq.host_target, kernels = <[#gpu.kernel_metadata<"inc", (memref<64xi32>) -> (), metadata = {block_size = array<i32: 1, 1, 1>}>]>, assembly = "inc:">]
+  func.func @f(%a: memref<64xi32> {hcq.device = "CPU:0"}) {
+    %c1 = arith.constant 1 : index
+    // expected-error @+1 {{'gpu.launch_func' op gpu.binary @k's host object holds assembly, not a shared object: compile it with format=bin}}
+    gpu.launch_func @k::@inc blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%a : memref<64xi32>)
+    return
+  }
+}

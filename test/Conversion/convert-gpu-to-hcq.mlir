@@ -146,3 +146,52 @@ module attributes {gpu.container_module} {
     return
   }
 }
+
+// -----
+
+// Tests that a binary with a host object (#hcq.host_target's) gives a launch
+// on a CPU device a cpu kernel of it (the symbol, the object as a resource
+// blob; local size [1, 1, 1]: the host code runs the block of 64 it was
+// compiled for once per workgroup) and the AMD kernel the same blob as its
+// CPU twin, stored once; a kernel the host object lacks stays AMD code
+// alone.
+// CHECK-LABEL: hcq.kernel @kh_other amd (readwrite i32) symbol "other" code_object dense_resource<kh_gfx1100> : tensor<8xi8>{{$}}
+// CHECK-NEXT: hcq.kernel @kh_inc amd (readwrite i32) vars 1 symbol "inc" code_object dense_resource<kh_gfx1100> : tensor<8xi8> host_object dense_resource<kh_host> : tensor<9xi8>
+// CHECK-NEXT: hcq.kernel @kh_inc_cpu cpu (readwrite i32) vars 1 symbol "inc" host_object dense_resource<kh_host> : tensor<9xi8>
+// CHECK-LABEL: hcq.schedule @host(
+// CHECK-SAME: %[[C:.*]]: !hcq.buffer<64xi32, CPU:0>, %[[A:.*]]: !hcq.buffer<64xi32, AMD:0>, %[[N:.*]]: i32)
+// CHECK-NEXT: hcq.launch @kh_inc_cpu(%[[C]] : !hcq.buffer<64xi32, CPU:0>) vars(%[[N]] : i32) global [2, 1, 1] local [1, 1, 1]
+// CHECK-NEXT: hcq.launch @kh_inc(%[[A]] : !hcq.buffer<64xi32, AMD:0>) vars(%[[N]] : i32) global [2, 1, 1] local [32, 1, 1]
+// CHECK-NEXT: hcq.launch @kh_other(%[[A]] : !hcq.buffer<64xi32, AMD:0>) global [1, 1, 1] local [1, 1, 1]
+// CHECK: kh_host: "0x08000000{{.*}}"
+module attributes {gpu.container_module} {
+  gpu.binary @kh [#gpu.object<#rocdl.target<chip = "gfx1100">, kernels = <[#gpu.kernel_metadata<"inc", !llvm.func<void (ptr, i32)>>, #gpu.kernel_metadata<"other", !llvm.func<void (ptr)>>]>, bin = "\7FELF-inc">, #gpu.object<#rocdl.target<chip = "gfx942">, kernels = <[#gpu.kernel_metadata<"inc", !llvm.func<void (ptr, i32)>>, #gpu.kernel_metadata<"other", !llvm.func<void (ptr)>>]>, bin = "\7FELF-inc">, #gpu.object<#hcq.host_target, kernels = <[#gpu.kernel_metadata<"inc", (memref<64xi32>, i32) -> (), metadata = {block_size = array<i32: 32, 1, 1>}>]>, bin = "\7FELF-host">]
+  func.func @host(%c: memref<64xi32> {hcq.device = "CPU:0"}, %a: memref<64xi32>, %n: i32) {
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c32 = arith.constant 32 : index
+    gpu.launch_func @kh::@inc blocks in (%c2, %c1, %c1) threads in (%c32, %c1, %c1) args(%c : memref<64xi32>, %n : i32)
+    gpu.launch_func @kh::@inc blocks in (%c2, %c1, %c1) threads in (%c32, %c1, %c1) args(%a : memref<64xi32>, %n : i32)
+    gpu.launch_func @kh::@other blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%a : memref<64xi32>)
+    return
+  }
+}
+
+// -----
+
+// Tests that a binary of host code alone serves launches on CPU devices,
+// kernels lowered for ROCDL (an LLVM function type) as well, with no AMD
+// object or chip needed.
+// CHECK-LABEL: hcq.kernel @ko_scale_cpu cpu (readwrite f32, readwrite f32) vars 1 symbol "scale" host_object dense_resource<ko_host>
+// CHECK-LABEL: hcq.schedule @host_only(
+// CHECK-NEXT: hcq.launch @ko_scale_cpu({{.*}}) vars({{.*}} : f32) global [4, 1, 1] local [1, 1, 1]
+module attributes {gpu.container_module} {
+  gpu.binary @ko [#gpu.object<#hcq.host_target, kernels = <[#gpu.kernel_metadata<"scale", !llvm.func<void (ptr, ptr, f32)>, metadata = {block_size = array<i32: 16, 1, 1>}>]>, bin = "\7FELF-host">]
+  func.func @host_only(%x: memref<64xf32> {hcq.device = "CPU:0"}, %y: memref<64xf32> {hcq.device = "CPU:0"}, %s: f32) {
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c16 = arith.constant 16 : index
+    gpu.launch_func @ko::@scale blocks in (%c4, %c1, %c1) threads in (%c16, %c1, %c1) args(%x : memref<64xf32>, %y : memref<64xf32>, %s : f32)
+    return
+  }
+}

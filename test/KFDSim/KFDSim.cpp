@@ -41,7 +41,8 @@
 //   HCQ_KFD_SIM_GPUS   the GPUs, in order: "gfx1100,gfx942"; "gfx942x8"
 //                      is a gfx942 with 8 XCCs. Unset: everything passes
 //                      through to the real system calls.
-//   HCQ_KFD_SIM_TWINS  colon-separated shared libraries with the twins.
+//   HCQ_KFD_SIM_TWINS  colon-separated shared libraries with the twins
+//                      (after those the runtime offers, KFDSim.h).
 //   HCQ_KFD_SIM_COUNTER_MHZ  the GPUs' timestamp counter rate (100: what
 //                      gfx9 to gfx11 run at), told by AMDGPU_INFO.
 //   HCQ_KFD_SIM_EVENT_COUNTS  set: the event counts are printed to stderr
@@ -539,6 +540,12 @@ public:
     std::lock_guard<std::mutex> lock(mutex);
     return counts;
   }
+  /// The twin of the program entered at `entry`, from its executable's host
+  /// object (hcq_kfd_sim_add_twin): used before HCQ_KFD_SIM_TWINS.
+  void addTwin(uint64_t entry, hcq_amd_twin twin) {
+    std::lock_guard<std::mutex> lock(mutex);
+    offeredTwins[entry] = twin;
+  }
   /// An SDMA copy touching memory outside the GPU's VM is a page fault, as
   /// on hardware, unless HCQ_KFD_SIM_STRICT_COPIES=0.
   bool strictCopies = true;
@@ -741,6 +748,7 @@ private:
   std::map<uint32_t, std::unique_ptr<SimQueue>> queues;
   uint32_t nextQueue = 0;
   std::map<uint64_t, std::unique_ptr<TwinProgram>> programs; // by entry
+  std::map<uint64_t, hcq_amd_twin> offeredTwins;             // by entry
   /// The process's event page (kfd_event_page_set) and its signal events.
   uint64_t eventPage = 0, eventPageHandle = 0, eventSlots = 0;
   struct Event {
@@ -1171,6 +1179,8 @@ int Sim::ioctl(int fd, unsigned long request, void *argp) {
     for (auto p = programs.lower_bound(a.va);
          p != programs.end() && p->first < a.va + a.size;)
       p = programs.erase(p);
+    offeredTwins.erase(offeredTwins.lower_bound(a.va),
+                       offeredTwins.lower_bound(a.va + a.size));
     byVa.erase(a.va);
     allocations.erase(it);
     return 0;
@@ -1816,6 +1826,8 @@ const TwinProgram *Sim::findProgram(SimGpu &gpu, uint64_t entry) {
         std::make_unique<TwinProgram>(TwinProgram::of(nullptr, kernel, info));
     if (kernel == hcq::amd::BUILTIN_COPY_SYMBOL)
       program->twin = &builtinCopyTwin; // the runtime's, as for emulation
+    if (auto offered = offeredTwins.find(entry); offered != offeredTwins.end())
+      program->twin = offered->second;
     for (void *library : twinLibraries)
       if (void *twin = program->twin
                            ? nullptr
@@ -1951,6 +1963,11 @@ void *mmap64(void *addr, size_t length, int prot, int flags, int fd,
 void hcq_kfd_sim_get_counts(hcq_kfd_sim_counts *counts) {
   Sim *sim = Sim::get();
   *counts = sim ? sim->getCounts() : hcq_kfd_sim_counts{};
+}
+
+void hcq_kfd_sim_add_twin(uint64_t entry, hcq_amd_twin twin) {
+  if (Sim *sim = Sim::get())
+    sim->addTwin(entry, twin);
 }
 
 } // extern "C"

@@ -1,9 +1,10 @@
 //===- KFDSim.h - What the simulated kernel driver reports ------*- C++ -*-===//
 //
-// The one function test/KFDSim exports besides the system calls it answers:
+// The functions test/KFDSim exports besides the system calls it answers:
 // its counts of the interrupts the simulated GPUs raised, of the waits on
 // KFD events and of the memory in each heap, so a test can tell a host that
-// slept on its GPU's interrupt from one that polled, and where memory went.
+// slept on its GPU's interrupt from one that polled, and where memory went;
+// and the hook through which the runtime offers it CPU twins.
 // Tests look it up with dlsym(RTLD_DEFAULT, ...): absent, they are not
 // running under the simulator.
 //
@@ -11,6 +12,8 @@
 
 #ifndef HCQ_TEST_KFDSIM_KFDSIM_H
 #define HCQ_TEST_KFDSIM_KFDSIM_H
+
+#include "HCQ/Runtime/Twin.h"
 
 #include <cstdint>
 
@@ -34,6 +37,11 @@ struct hcq_kfd_sim_counts {
 void hcq_kfd_sim_get_counts(hcq_kfd_sim_counts *counts);
 using hcq_kfd_sim_get_counts_fn = void (*)(hcq_kfd_sim_counts *);
 constexpr const char *HCQ_KFD_SIM_GET_COUNTS = "hcq_kfd_sim_get_counts";
+
+/// The CPU twin of the program whose kernel enters at `entry`: the runtime
+/// offers it, when this function exists in the process, for every AMD
+/// kernel whose executable carries its host code (lib/Runtime/Runtime.cpp).
+void hcq_kfd_sim_add_twin(uint64_t entry, hcq_amd_twin twin);
 }
 
 #endif // HCQ_TEST_KFDSIM_KFDSIM_H

@@ -188,3 +188,73 @@ gpu.module @bad_level [#hcq.host_target<O = 4>] {
 // expected-error@+1 {{An error happened while serializing the module}}
 gpu.module @bad_triple [#hcq.host_target<triple = "bogus-unknown-linux">] {
 }
+
+// -----
+
+// Tests that names the host target gives its own functions are refused.
+// expected-error@+1 {{An error happened while serializing the module}}
+gpu.module @reserved [#hcq.host_target] {
+  // expected-error@+1 {{'func.func' op is named '__hcq_host_body_k', a name the host target gives its own functions (__hcq_host_*, hcq_twin_*)}}
+  func.func @__hcq_host_body_k() {
+    return
+  }
+  // expected-error@+1 {{'gpu.func' op is named 'hcq_twin_k', a name the host target gives its own functions (__hcq_host_*, hcq_twin_*)}}
+  gpu.func @hcq_twin_k() kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
+    gpu.return
+  }
+}
+
+// -----
+
+// Tests that in a module lowered for ROCDL (what convert-gpu-to-rocdl leaves
+// for a #rocdl.target beside the host target) a barrier, an atomic, a
+// pointer into workgroup memory (address space 3) and a global are refused,
+// naming the op.
+// expected-error@+1 {{An error happened while serializing the module}}
+gpu.module @lowered_sync [#hcq.host_target] {
+  // expected-error@+1 {{'llvm.mlir.global' op is not supported by the host target: globals (workgroup memory, device constants) are not compiled for the host}}
+  llvm.mlir.global internal @shared() {addr_space = 3 : i32} : !llvm.array<4 x f32>
+  llvm.func @k(%p: !llvm.ptr, %x: f32) attributes {gpu.kernel, gpu.known_block_size = array<i32: 4, 1, 1>} {
+    // expected-error@+1 {{'rocdl.barrier' op is not supported by the host target: it runs a workgroup's work-items one after the other, so a barrier cannot be honoured}}
+    rocdl.barrier
+    // expected-error@+1 {{'llvm.atomicrmw' op is not supported by the host target: atomics are not lowered yet}}
+    %old = llvm.atomicrmw fadd %p, %x monotonic : !llvm.ptr, f32
+    // expected-error@+1 {{'llvm.mlir.addressof' op uses '!llvm.ptr<3>', a pointer in address space 3: the host target supports address space 0 only}}
+    %s = llvm.mlir.addressof @shared : !llvm.ptr<3>
+    // expected-error@+1 {{'llvm.load' op is atomic: atomics are not supported by the host target yet}}
+    %v = llvm.load %p atomic acquire {alignment = 4 : i64} : !llvm.ptr -> f32
+    llvm.return
+  }
+}
+
+// -----
+
+// Tests that in a module lowered for ROCDL a kernel without
+// gpu.known_block_size, rocdl.grid.dim without gpu.known_grid_size, a work-item
+// id outside a kernel, a declaration (a device library function), an
+// argument in another address space, another rocdl op and an op of another
+// dialect are refused, each named.
+// expected-error@+1 {{An error happened while serializing the module}}
+gpu.module @lowered_others [#hcq.host_target] {
+  // expected-error@+1 {{'llvm.func' op is a declaration: the host target's object links nothing in}}
+  llvm.func @__ocml_exp_f32(f32) -> f32
+  llvm.func @helper() -> i32 {
+    // expected-error@+1 {{'rocdl.workitem.id.x' op is outside a kernel: the host target knows work-item ids only in kernels}}
+    %i = rocdl.workitem.id.x : i32
+    llvm.return %i : i32
+  }
+  // expected-error@+1 {{'llvm.func' op has no positive gpu.known_block_size: the host target runs a workgroup's work-items in a loop whose bounds are compiled in}}
+  llvm.func @unknown() attributes {gpu.kernel} {
+    llvm.return
+  }
+  // expected-error@+1 {{'llvm.func' op argument 0 is '!llvm.ptr<1>': the host target takes pointers in address space 0 and integers, f32 or f64 (as 64-bit words)}}
+  llvm.func @k(%global: !llvm.ptr<1>, %x: f32) attributes {gpu.kernel, gpu.known_block_size = array<i32: 1, 1, 1>} {
+    // expected-error@+1 {{'rocdl.grid.dim.x' op needs the grid size, which hcq's CPU kernel ABI does not pass: give the kernel a known_grid_size}}
+    %g = rocdl.grid.dim.x : i32
+    // expected-error@+1 {{'rocdl.ds_swizzle' op is not supported by the host target (of the rocdl dialect it compiles the work-item, workgroup, block and grid ids and sizes)}}
+    %s = rocdl.ds_swizzle %g, %g : (i32, i32) -> i32
+    // expected-error@+1 {{'arith.addf' op is not supported by the host target: a module lowered for ROCDL compiles for the host from the llvm and rocdl dialects}}
+    %y = arith.addf %x, %x : f32
+    llvm.return
+  }
+}

@@ -74,3 +74,35 @@ gpu.module @matrix [#hcq.host_target<O = 3>] {
     gpu.return
   }
 }
+
+// -----
+
+// Tests that a module lowered for ROCDL (what convert-gpu-to-rocdl leaves
+// for a #rocdl.target beside the host target: llvm.func kernels reading
+// ROCDL's ids, the block and grid sizes gpu.known_block_size and
+// gpu.known_grid_size say) compiles too, its metadata the LLVM function
+// type, and that the object exports the kernel's CPU twin beside it.
+// ATTACH-LABEL: gpu.module @lowered [#hcq.host_target]
+// BIN-LABEL: gpu.binary @lowered [#gpu.object<#hcq.host_target, kernels = <[#gpu.kernel_metadata<"fill", !llvm.func<void (ptr, i32)>, metadata = {block_size = array<i32: 16, 2, 1>}>]>, bin = "\7FELF
+// ISA-LABEL: gpu.binary @lowered [#gpu.object<#hcq.host_target, kernels =
+// ISA-SAME: .globl\09fill\0A
+// ISA-SAME: .globl\09hcq_twin_fill\0A
+gpu.module @lowered {
+  llvm.func @fill(%out: !llvm.ptr, %v: i32) attributes {gpu.kernel,
+      gpu.known_block_size = array<i32: 16, 2, 1>,
+      gpu.known_grid_size = array<i32: 2, 1, 1>} {
+    %tx = rocdl.workitem.id.x : i32
+    %ty = rocdl.workitem.id.y : i32
+    %bx = rocdl.workgroup.id.x : i32
+    %dx = rocdl.workgroup.dim.x : i32
+    %gx = rocdl.grid.dim.x : i32
+    %row = llvm.mul %ty, %gx : i32
+    %width = llvm.mul %row, %dx : i32
+    %base = llvm.mul %bx, %dx : i32
+    %col = llvm.add %base, %tx : i32
+    %i = llvm.add %width, %col : i32
+    %p = llvm.getelementptr %out[%i] : (!llvm.ptr, i32) -> !llvm.ptr, i32
+    llvm.store %v, %p : i32, !llvm.ptr
+    llvm.return
+  }
+}

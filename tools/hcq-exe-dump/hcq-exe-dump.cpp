@@ -44,17 +44,22 @@ int main(int argc, char **argv) {
      << ", blobs " << exe->blobs.size() << ", inputs tables "
      << exe->inputs.size() << ", submitters " << exe->submitters.size()
      << ", plan steps " << exe->plan.size() << ", images " << exe->images.size()
-     << "\n";
+     << ", host objects " << exe->hostObjects.size() << "\n";
+  auto hostObject = [&](const Kernel &k) {
+    return "host object " + std::to_string(k.hostObject) + " (" +
+           std::to_string(exe->hostObjects[k.hostObject].size()) + " bytes)";
+  };
   for (const Kernel &k : exe->kernels) {
     os << "kernel " << k.name << ": ";
     if (k.target == KernelTarget::amd)
       os << "image " << k.amd.image << " (" << exe->images[k.amd.image].size()
          << " bytes), entry at 0x" << toHex(k.amd.entryOffset, /*upper=*/true)
-         << '\n';
+         << (k.hasHostObject() ? ", CPU twin in " + hostObject(k) : "") << '\n';
     else if (k.target == KernelTarget::builtin)
       os << "the runtime's builtin " << k.symbol << '\n';
     else
-      os << k.symbol << " in " << k.library << '\n';
+      os << k.symbol << " in "
+         << (k.hasHostObject() ? hostObject(k) : k.library) << '\n';
   }
   for (const Blob &b : exe->blobs)
     os << "blob of value " << b.target << ": " << b.data.size() << " bytes, "

@@ -157,19 +157,28 @@ def HCQ_KernelOp : HCQ_Op<"kernel", [Symbol]> {
     buffer arguments in ABI order, each with its access (`read`, `write`,
     `readwrite`) and element type, then the number of bound variables.
 
-    * `cpu`: a host function `symbol` in the shared library `library`;
+    * `cpu`: a host function `symbol` in the shared library `library`, or
+      in `host_object`, a host ELF shared object the executable carries
+      (what `#hcq.host_target` compiles; `convert-gpu-to-hcq` makes these);
     * `amd`: an AMDHSA code object (ELF bytes) in `code_object`: a
       `dense_resource<name> : tensor<Nxi8>` blob in the file's resource
       section, stored once however many kernels of one code object refer
-      to it (what `convert-gpu-to-hcq` makes), or an inline string;
+      to it (what `convert-gpu-to-hcq` makes), or an inline string. With a
+      `host_object`, its `hcq_twin_<symbol>` is the kernel's CPU twin on
+      the emulated AMD device;
     * `builtin`: a kernel the compiler generates, named by `symbol`
       (`copy`: `(write T, read U)` with `T` and `U` of one size, copies
       element `x` of its read argument into its write argument for every
       `x` of a `[n, 1, 1]` grid).
 
+    Code objects and host objects are bytes alike: a resource blob or an
+    inline string.
+
     ```mlir
     hcq.kernel @vadd cpu (write f32, read f32, read f32) vars 1
         symbol "vadd_f32" library "libkernels.so"
+    hcq.kernel @vadd_host cpu (write f32, read f32, read f32) vars 1
+        symbol "vadd" host_object dense_resource<kernels_host> : tensor<9016xi8>
     ```
   }];
   let arguments = (ins SymbolNameAttr:$sym_name, EnumProp<HCQ_KernelTarget>:$target,
@@ -178,12 +187,25 @@ def HCQ_KernelOp : HCQ_Op<"kernel", [Symbol]> {
                        DefaultValuedProp<HCQ_NonNegativeI64Prop, "0">:$num_vars,
                        OptionalAttr<StrAttr>:$symbol,
                        OptionalAttr<StrAttr>:$library,
-                       OptionalAttr<HCQ_CodeObjectAttr>:$code_object);
+                       OptionalAttr<HCQ_CodeObjectAttr>:$code_object,
+                       OptionalAttr<HCQ_CodeObjectAttr>:$host_object);
   let assemblyFormat = [{
     $sym_name $target custom<KernelArgs>($arg_access, $arg_types)
     (`vars` $num_vars^)? (`symbol` $symbol^)? (`library` $library^)?
-    (`code_object` $code_object^)? attr-dict
+    (`code_object` $code_object^)? (`host_object` $host_object^)? attr-dict
   }];
+  let builders = [
+    // A kernel without a host object.
+    OpBuilder<(ins "::llvm::StringRef":$sym_name,
+                   "::hcq::KernelTarget":$target,
+                   "::mlir::ArrayAttr":$arg_access,
+                   "::mlir::ArrayAttr":$arg_types, "int64_t":$num_vars,
+                   "::mlir::StringAttr":$symbol, "::mlir::StringAttr":$library,
+                   "::mlir::Attribute":$code_object), [{
+      build($_builder, $_state, sym_name, target, arg_access, arg_types,
+            num_vars, symbol, library, code_object, /*host_object=*/nullptr);
+    }]>
+  ];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     size_t getNumBufferArgs() { return getArgAccess().size(); }
@@ -191,6 +213,8 @@ def HCQ_KernelOp : HCQ_Op<"kernel", [Symbol]> {
     /// The code object's bytes, inline or in its resource blob; nothing when
     /// the kernel has none or its blob is missing.
     std::optional<::llvm::StringRef> getCodeObjectBytes();
+    /// The host object's bytes, as getCodeObjectBytes.
+    std::optional<::llvm::StringRef> getHostObjectBytes();
   }];
 }
 

@@ -21,8 +21,9 @@ namespace hcq::abi {
 /// device's interrupt event and its mailbox (placeholder tags 14 and 15,
 /// scope DeviceNumber); 5: argument records (name, type, count, access); 6:
 /// AMD kernels as loaded images (one per code object) and the descriptor
-/// facts the runtime needs, read by the compiler.
-constexpr uint32_t FORMAT_VERSION = 6;
+/// facts the runtime needs, read by the compiler; 7: host objects (host ELF
+/// shared objects of #hcq.host_target) and each kernel's host object.
+constexpr uint32_t FORMAT_VERSION = 7;
 
 /// What a placeholder becomes when linked (hcq::PlaceholderTag).
 enum class PlaceholderTag : uint32_t {

@@ -98,11 +98,19 @@ struct AMDKernelFacts {
   }
 };
 
+/// Kernel::hostObject of a kernel without one.
+constexpr uint32_t NO_HOST_OBJECT = ~0u;
+
 struct Kernel {
   std::string name;
   KernelTarget target = KernelTarget::cpu;
   std::string symbol, library;
   AMDKernelFacts amd; // AMD kernels only
+  /// The host object (Executable::hostObjects) holding the kernel's host
+  /// code: a CPU kernel's `symbol` (instead of a library), an AMD kernel's
+  /// CPU twin `hcq_twin_<symbol>`; NO_HOST_OBJECT if none.
+  uint32_t hostObject = NO_HOST_OBJECT;
+  bool hasHostObject() const { return hostObject != NO_HOST_OBJECT; }
   bool operator==(const Kernel &o) const;
 };
 
@@ -232,6 +240,9 @@ struct Executable {
   /// AMD kernels' loaded images (relocated), each stored once however many
   /// kernels it holds.
   std::vector<std::vector<uint8_t>> images;
+  /// Host ELF shared objects (#hcq.host_target's), each stored once however
+  /// many kernels it holds; the runtime loads them from memory.
+  std::vector<std::vector<uint8_t>> hostObjects;
   std::vector<Value> values;
   std::vector<Kernel> kernels;
   std::vector<Blob> blobs;
@@ -264,7 +275,8 @@ std::vector<ArgumentUse> getArgumentUses(const Executable &exe);
 constexpr uint32_t MAX_ARGUMENTS = 1 << 16;
 constexpr uint64_t MAX_VALUE_BYTES = uint64_t(1) << 40;
 /// The largest executable file (header and payload) the reader reads: its
-/// blobs and AMD code objects, never its buffers, are in the file.
+/// blobs, AMD code objects and host objects, never its buffers, are in the
+/// file.
 constexpr uint64_t MAX_EXECUTABLE_BYTES = uint64_t(1) << 30;
 
 /// The current format version (abi::FORMAT_VERSION); readers reject others.

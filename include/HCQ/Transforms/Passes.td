@@ -25,12 +25,24 @@ def ConvertGPUToHCQ : Pass<"convert-gpu-to-hcq", "::mlir::ModuleOp"> {
     * `gpu.wait` and async tokens go: a schedule runs its calls in program
       order, which respects every token, and `hcq-batch-deps` derives the
       real dependencies from the buffers;
-    * each launched kernel becomes an `hcq.kernel` of target `amd` holding
-      the code object of the `gpu.binary`'s `#rocdl.target` object for
-      `chip` (or its only one), its buffers `readwrite`. The kernel metadata
-      `gpu-module-to-binary` records must show bare pointers for the
-      buffers, then i32 or f32 scalars (`convert-gpu-to-rocdl{use-bare-ptr-
-      memref-call-conv=1}`).
+    * each kernel launched on an AMD device becomes an `hcq.kernel` of
+      target `amd` holding the code object of the `gpu.binary`'s
+      `#rocdl.target` object for `chip` (or its only one), its buffers
+      `readwrite`. The kernel metadata `gpu-module-to-binary` records must
+      show bare pointers for the buffers, then i32 or f32 scalars
+      (`convert-gpu-to-rocdl{use-bare-ptr-memref-call-conv=1}`). If the
+      binary also has a `#gpu.object<#hcq.host_target, ...>` holding the
+      kernel, the `hcq.kernel` carries that host object too: its
+      `hcq_twin_<kernel>` is the kernel's CPU twin on the emulated AMD
+      device and the simulated kernel driver;
+    * each kernel launched on a CPU device becomes an `hcq.kernel` of target
+      `cpu` holding the host object (`host_object`, `symbol` the kernel), and
+      its launch has local size [1, 1, 1]: the host code runs a whole block
+      per call. A kernel the binary has no host code for is refused there.
+      Host code, here or as a twin, must take the launch's buffers then
+      i32 or f32 scalars, and have been compiled for the launch's block
+      (`known_block_size`); the binary's objects are resource blobs stored
+      once each.
 
     Anything else (control flow, dynamic sizes, host-shared or dynamic
     allocations, scalars that are neither function arguments nor constants,
@@ -58,7 +70,9 @@ def HCQAttachHostTarget : Pass<"hcq-attach-host-target",
     already has an equal target keeps its list. `gpu-module-to-binary` then
     compiles each such module for the host too: a
     `#gpu.object<#hcq.host_target, ...>` holding a host shared object of its
-    kernels in hcq's CPU kernel ABI (docs/embedding.md says what compiles).
+    kernels in hcq's CPU kernel ABI, and of their CPU twins for the emulated
+    AMD device, from the gpu dialect or from what `convert-gpu-to-rocdl`
+    leaves (docs/embedding.md says what compiles).
   }];
   let dependentDialects = ["::hcq::HCQDialect", "::mlir::gpu::GPUDialect"];
   let options = [

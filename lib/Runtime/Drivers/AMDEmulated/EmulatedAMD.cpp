@@ -12,6 +12,7 @@
 #include "EmulatedAMD.h"
 #include "Driver.h"
 #include "HostMemory.h"
+#include "HostObject.h"
 
 #include <cstring>
 
@@ -91,8 +92,10 @@ public:
   bool runsTwins() const override { return true; }
   void addTwin(uint64_t entry, const Kernel &kernel,
                const amd::KernelInfo &info, hcq_amd_twin twin) override {
-    twins->add(entry, TwinProgram::of(twin ? twin : &builtinCopyTwin,
-                                      kernel.name, info));
+    twins->add(
+        entry,
+        TwinProgram::of(twin ? twin : &builtinCopyTwin, kernel.name, info),
+        HostObject::owning(reinterpret_cast<const void *>(twin)));
   }
 
 private:

@@ -12,7 +12,9 @@
 #include "Queues.h"
 
 #include <map>
+#include <memory>
 #include <shared_mutex>
+#include <vector>
 
 namespace hcq::runtime {
 
@@ -20,12 +22,16 @@ namespace hcq::runtime {
 /// loading later add to it while command processors look up in it; an
 /// entry, once added, stays as it is for the map's life (a program's memory
 /// is never reused while the device lives), so a found entry may be read
-/// without the lock.
+/// without the lock. `code` keeps what the twin's code lives in (an
+/// executable's host object) loaded as long: the program may be dispatched
+/// by a later executable with the same code object.
 class TwinMap {
 public:
-  void add(uint64_t entry, TwinProgram program) {
+  void add(uint64_t entry, TwinProgram program,
+           std::shared_ptr<const void> code = nullptr) {
     std::unique_lock<std::shared_mutex> lock(mutex);
-    programs.try_emplace(entry, std::move(program));
+    if (programs.try_emplace(entry, std::move(program)).second && code)
+      codes.push_back(std::move(code));
   }
   const TwinProgram *find(uint64_t entry) const {
     std::shared_lock<std::shared_mutex> lock(mutex);
@@ -36,6 +42,7 @@ public:
 private:
   mutable std::shared_mutex mutex;
   std::map<uint64_t, TwinProgram> programs;
+  std::vector<std::shared_ptr<const void>> codes;
 };
 
 /// An emulated AMD queue: `pm4` for a compute ring (dword pointers, one
