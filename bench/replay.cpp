@@ -10,7 +10,8 @@
 // pushed by hand into the runtime's CPU queue. `pingPong` loads two such
 // executables onto one runtime (one device, shared queues and timeline) and
 // runs them alternately: host time per run. `replayCAPI` is `replay` on the
-// CPU device through the C API (libhcq-runtime.so). Results:
+// CPU device through the C API (libhcq-runtime.so). `readMLP` and `loadMLP`
+// read the MLP example's executable file and load it. Results:
 // bench/README.md.
 //
 //   build/bin/hcq-bench-replay --benchmark_repetitions=20 \
@@ -22,6 +23,7 @@
 
 #include "hcq-c/runtime.h"
 
+#include "HCQ/Base/File.h"
 #include "HCQ/Target/CPU/Entry.h"
 #include "TestRing.h"
 
@@ -255,6 +257,44 @@ void replayCAPI(benchmark::State &state) {
                    benchmark::Counter::kInvert);
 }
 
+/// The MLP example's executable file (22 KB: two AMD kernels in one image,
+/// two devices), from the executable fuzz corpus.
+std::vector<uint8_t> mlpFile() {
+  hcq::Expected<std::vector<uint8_t>> bytes = hcq::readRegularFile(
+      HCQ_FUZZ_CORPUS "/executable/mlp.hcqx", uint64_t(1) << 20);
+  if (!bytes)
+    std::abort();
+  return std::move(*bytes);
+}
+
+/// readExecutable of the MLP file: header, checksum, every record read and
+/// checked.
+void readMLP(benchmark::State &state) {
+  std::vector<uint8_t> bytes = mlpFile();
+  for (auto _ : state) {
+    hcq::Expected<Executable> exe = readExecutable(bytes);
+    if (!exe)
+      std::abort();
+    benchmark::DoNotOptimize(exe->kernels.data());
+  }
+}
+
+/// Runtime::load of the read MLP executable on the emulated AMD devices
+/// (linked, programs and blobs in device memory, ready to run), where the
+/// devices are open already: what reading is part of.
+void loadMLP(benchmark::State &state) {
+  hcq::Expected<Executable> exe = readExecutable(mlpFile());
+  if (!exe)
+    std::abort();
+  std::shared_ptr<Runtime> runtime = makeRuntime(EmulatedAMD);
+  for (auto _ : state) {
+    auto loaded = runtime->load(*exe);
+    if (!loaded)
+      std::abort();
+    benchmark::DoNotOptimize(loaded->get());
+  }
+}
+
 // Both benchmarks run at the same kernel counts, in manual time, and report
 // the minimum over repetitions beside Google Benchmark's mean and median.
 void configure(benchmark::internal::Benchmark *b) {
@@ -283,4 +323,6 @@ BENCHMARK_CAPTURE(pingPong, amd_emulated, EmulatedAMD)
 BENCHMARK_CAPTURE(oneAtATime, amd_emulated, EmulatedAMD)
     ->Apply(configure)
     ->MinTime(0.02);
+BENCHMARK(readMLP);
+BENCHMARK(loadMLP);
 BENCHMARK_MAIN();

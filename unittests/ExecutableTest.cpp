@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "HCQ/Base/Ranges.h"
 #include "HCQ/Runtime/Executable.h"
 
 #include "gtest/gtest.h"
@@ -56,8 +57,13 @@ Executable sample() {
   exe.images.push_back(std::vector<uint8_t>(512, 0x11));
   // The kernel's CPU twin, in a host object.
   exe.hostObjects.push_back({0x7f, 'E', 'L', 'F', 2, 1, 1, 0});
-  exe.kernels.push_back({"vadd", KernelTarget::amd, "vadd", "",
-                         AMDKernelFacts{0, 256, 0x41, 16, true, false}, 0});
+  AMDKernelFacts facts;
+  facts.image = 0;
+  facts.entryOffset = 256;
+  facts.mach = 0x41;
+  facts.privateSegmentBytes = 16;
+  facts.dispatchPtr = true;
+  exe.kernels.push_back({"vadd", KernelTarget::amd, "vadd", "", facts, 0});
   Blob blob;
   blob.target = 2;
   blob.data.assign(128, 0xbf);
@@ -172,20 +178,120 @@ TEST(Executable, ResealedCorruptionNeverCrashes) {
 
 TEST(Executable, HugeCountsAreRejectedBeforeAllocating) {
   std::vector<uint8_t> bytes = writeExecutable(sample());
-  // The argument count follows the name (8 + 3 bytes) and numArgs (4).
-  size_t at = 24 + 8 + 3 + 4;
+  // The argument count follows the arguments section's header (16 bytes),
+  // the name (8 + 3 bytes) and numArgs (4).
+  size_t at = 24 + 16 + 8 + 3 + 4;
   bytes[at] = bytes[at + 1] = bytes[at + 2] = bytes[at + 3] = 0xff;
   resealExecutable(bytes);
-  EXPECT_NE(errorOf(readExecutable(bytes)).find("count of arguments exceeds"),
+  EXPECT_NE(errorOf(readExecutable(bytes))
+                .find("count of arguments (4294967295) exceeds its section"),
             std::string::npos);
   // The value count follows the two argument records ("x": 8 + 1 + 1 +
-  // 8 + 3 + 8 + 4 bytes; "n" likewise).
+  // 8 + 3 + 8 + 4 bytes; "n" likewise) and the values section's header.
   bytes = writeExecutable(sample());
-  at = 24 + 8 + 3 + 4 + 4 + 2 * 33;
+  at = 24 + 16 + 8 + 3 + 4 + 4 + 2 * 33 + 16;
   bytes[at] = bytes[at + 1] = bytes[at + 2] = bytes[at + 3] = 0xff;
   resealExecutable(bytes);
-  EXPECT_NE(errorOf(readExecutable(bytes)).find("count of values exceeds"),
+  EXPECT_NE(errorOf(readExecutable(bytes)).find("count of values (4294967295)"),
             std::string::npos);
+}
+
+/// `file` with a section {id, flags, `body`} appended to its payload,
+/// header and checksum updated.
+std::vector<uint8_t> withSection(std::vector<uint8_t> file, uint32_t id,
+                                 uint32_t flags,
+                                 const std::vector<uint8_t> &body) {
+  auto put = [&](uint64_t v, int bytes) {
+    for (int i = 0; i < bytes; ++i)
+      file.push_back(uint8_t(v >> (8 * i)));
+  };
+  put(id, 4);
+  put(flags, 4);
+  put(body.size(), 8);
+  file.insert(file.end(), body.begin(), body.end());
+  uint64_t payload = file.size() - 24;
+  for (int i = 0; i < 8; ++i)
+    file[8 + i] = uint8_t(payload >> (8 * i));
+  resealExecutable(file);
+  return file;
+}
+
+TEST(Executable, UnknownSectionsAreSkippedUnlessRequired) {
+  // A newer writer's optional section: this reader reads the rest as it is.
+  Executable exe = sample();
+  std::vector<uint8_t> file = writeExecutable(exe);
+  hcq::Expected<Executable> back =
+      readExecutable(withSection(file, 99, 0, {1, 2, 3, 4}));
+  ASSERT_TRUE(static_cast<bool>(back)) << hcq::toString(back.takeError());
+  EXPECT_TRUE(*back == exe);
+  // One it must understand to run the file: refused, saying why.
+  EXPECT_NE(errorOf(readExecutable(withSection(file, 99, 1, {1, 2, 3, 4})))
+                .find("section 99 is required and unknown to this reader: "
+                      "the file is newer than this runtime"),
+            std::string::npos);
+  // A known section again, after the others: refused by name.
+  EXPECT_NE(errorOf(readExecutable(withSection(file, 2, 1, {0, 0, 0, 0})))
+                .find("the values section is out of order or repeated"),
+            std::string::npos);
+  // A length past the file's end.
+  std::vector<uint8_t> longer = withSection(file, 99, 0, {});
+  longer[longer.size() - 8] = 0xff;
+  resealExecutable(longer);
+  EXPECT_NE(errorOf(readExecutable(longer)).find("past the file's end"),
+            std::string::npos);
+  // A byte after the last section, which no section header holds.
+  std::vector<uint8_t> padded = writeExecutable(exe);
+  padded.push_back(0);
+  uint64_t payload = padded.size() - 24;
+  for (int i = 0; i < 8; ++i)
+    padded[8 + i] = uint8_t(payload >> (8 * i));
+  resealExecutable(padded);
+  EXPECT_NE(errorOf(readExecutable(padded)).find("a section header: truncated"),
+            std::string::npos);
+  // A byte inside the last section (the profile entries) that its records
+  // do not use.
+  std::vector<uint8_t> inside = writeExecutable(exe);
+  size_t at = 24, last = 0;
+  while (at < inside.size()) {
+    last = at;
+    uint64_t length = 0;
+    for (int i = 0; i < 8; ++i)
+      length |= uint64_t(inside[at + 8 + i]) << (8 * i);
+    at += 16 + length;
+  }
+  ASSERT_EQ(inside[last], 10u); // the profile section's id
+  ++inside[last + 8];           // its length, below 255
+  inside.push_back(0);
+  payload = inside.size() - 24;
+  for (int i = 0; i < 8; ++i)
+    inside[8 + i] = uint8_t(payload >> (8 * i));
+  resealExecutable(inside);
+  EXPECT_NE(errorOf(readExecutable(inside))
+                .find("1 bytes after the records of the profile entries "
+                      "section"),
+            std::string::npos);
+}
+
+TEST(Executable, ImagesAndHostObjectsAreViewsOfTheFileNotCopies) {
+  Executable exe = sample();
+  hcq::Expected<Executable> back = readExecutable(writeExecutable(exe));
+  ASSERT_TRUE(static_cast<bool>(back)) << hcq::toString(back.takeError());
+  // Both point into the one buffer the reader keeps: the host object's
+  // record follows the image's in the file.
+  const uint8_t *image = back->images[0].data();
+  const uint8_t *object = back->hostObjects[0].data();
+  ASSERT_GT(object, image);
+  EXPECT_LT(size_t(object - image), size_t(512 + 64));
+  // Copies of the executable share them.
+  Executable copy = *back;
+  EXPECT_EQ(copy.images[0].data(), image);
+  EXPECT_EQ(copy.hostObjects[0].data(), object);
+  // And they outlive the executable they were read with.
+  SharedBytes kept = back->images[0];
+  back = readExecutable(writeExecutable(Executable()));
+  copy = Executable();
+  ASSERT_EQ(kept.size(), 512u);
+  EXPECT_EQ(kept.data()[511], 0x11);
 }
 
 TEST(Executable, AMDKernelsEnterInsideTheirImage) {
@@ -193,7 +299,13 @@ TEST(Executable, AMDKernelsEnterInsideTheirImage) {
   hcq::Expected<Executable> back = readExecutable(writeExecutable(exe));
   ASSERT_TRUE(static_cast<bool>(back)) << hcq::toString(back.takeError());
   EXPECT_EQ(back->images, exe.images);
-  EXPECT_EQ(back->kernels[0].amd, exe.kernels[0].amd);
+  const AMDKernelFacts &facts = back->kernels[0].amd;
+  EXPECT_EQ(facts.image, 0u);
+  EXPECT_EQ(facts.entryOffset, 256u);
+  EXPECT_EQ(facts.mach, 0x41u);
+  EXPECT_EQ(facts.privateSegmentBytes, 16u);
+  EXPECT_TRUE(facts.dispatchPtr);
+  EXPECT_FALSE(facts.privateSegmentBuffer);
   exe.kernels[0].amd.image = 1;
   EXPECT_NE(errorOf(readExecutable(writeExecutable(exe)))
                 .find("kernel vadd is in image 1 of 1"),
@@ -244,7 +356,14 @@ TEST(Executable, ArgumentRecordsRoundTripAndMatchTheArguments) {
   Executable exe = sample();
   hcq::Expected<Executable> back = readExecutable(writeExecutable(exe));
   ASSERT_TRUE(static_cast<bool>(back)) << hcq::toString(back.takeError());
-  EXPECT_EQ(back->arguments, exe.arguments);
+  ASSERT_EQ(back->arguments.size(), exe.arguments.size());
+  for (auto [i, a] : hcq::enumerate(back->arguments)) {
+    EXPECT_EQ(a.name, exe.arguments[i].name);
+    EXPECT_EQ(a.isBuffer, exe.arguments[i].isBuffer);
+    EXPECT_EQ(a.elementType, exe.arguments[i].elementType);
+    EXPECT_EQ(a.count, exe.arguments[i].count);
+    EXPECT_EQ(a.access, exe.arguments[i].access);
+  }
   exe.arguments.pop_back();
   EXPECT_NE(errorOf(readExecutable(writeExecutable(exe)))
                 .find("1 argument records for 2 arguments"),
@@ -300,12 +419,12 @@ TEST(Executable, StepsMissingWhatTheyReadAreRejected) {
   Executable exe = sample();
   exe.submitters[0].steps[1].operands.pop_back();
   EXPECT_NE(errorOf(readExecutable(writeExecutable(exe)))
-                .find("has a step of kind 2 with 2 operands"),
+                .find("has an hcq.patch_group step with 2 operands, fewer than the 3"),
             std::string::npos);
   exe = sample();
   exe.submitters[0].steps[2].operands.clear();
   EXPECT_NE(errorOf(readExecutable(writeExecutable(exe)))
-                .find("has a step of kind 3 with 0 operands"),
+                .find("has an hcq.push step with 0 operands, fewer than the 1"),
             std::string::npos);
   exe = sample();
   exe.submitters[0].steps[2].push.devices.clear();

@@ -7,17 +7,27 @@
 namespace hcq {
 
 namespace {
-constexpr std::array<uint32_t, 256> makeCrcTable() {
-  std::array<uint32_t, 256> table{};
+// Slicing by 8 (Kounavis and Berry, "A Systematic Approach to Building High
+// Performance Software-based CRC Generators"): table k gives the CRC of a
+// byte followed by k zero bytes, so eight bytes are folded in at once, with
+// no chain of eight table lookups. Reading a file's checksum was the largest
+// part of reading an executable byte by byte.
+using CrcTables = std::array<std::array<uint32_t, 256>, 8>;
+constexpr CrcTables makeCrcTables() {
+  CrcTables tables{};
   for (uint32_t i = 0; i < 256; ++i) {
     uint32_t c = i;
     for (int k = 0; k < 8; ++k)
       c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-    table[i] = c;
+    tables[0][i] = c;
   }
-  return table;
+  for (size_t k = 1; k < 8; ++k)
+    for (uint32_t i = 0; i < 256; ++i)
+      tables[k][i] =
+          (tables[k - 1][i] >> 8) ^ tables[0][tables[k - 1][i] & 0xff];
+  return tables;
 }
-constexpr std::array<uint32_t, 256> CRC_TABLE = makeCrcTable();
+constexpr CrcTables CRC_TABLES = makeCrcTables();
 
 constexpr uint64_t rotl(uint64_t x, int r) {
   return (x << r) | (x >> (64 - r));
@@ -35,9 +45,18 @@ constexpr uint64_t avalanche(uint64_t x) {
 } // namespace
 
 uint32_t crc32(Span<const uint8_t> bytes) {
+  const CrcTables &t = CRC_TABLES;
   uint32_t c = ~0u;
-  for (uint8_t b : bytes)
-    c = CRC_TABLE[(c ^ b) & 0xff] ^ (c >> 8);
+  const uint8_t *p = bytes.data();
+  size_t n = bytes.size();
+  for (; n >= 8; n -= 8, p += 8) {
+    uint32_t lo = read32le(p) ^ c, hi = read32le(p + 4);
+    c = t[7][lo & 0xff] ^ t[6][(lo >> 8) & 0xff] ^ t[5][(lo >> 16) & 0xff] ^
+        t[4][lo >> 24] ^ t[3][hi & 0xff] ^ t[2][(hi >> 8) & 0xff] ^
+        t[1][(hi >> 16) & 0xff] ^ t[0][hi >> 24];
+  }
+  for (; n; --n, ++p)
+    c = t[0][(c ^ *p) & 0xff] ^ (c >> 8);
   return ~c;
 }
 

@@ -218,9 +218,9 @@ Expected<Queue *> Device::getQueue(QueueName queue, PushMode mode) {
 }
 
 Expected<uint64_t>
-Device::loadProgram(const Kernel &kernel, const amd::KernelInfo &info,
+Device::loadProgram(const Kernel &kernel, Span<const uint8_t> image,
                     const std::function<Expected<hcq_amd_twin>()> &findTwin) {
-  if (Error e = impl->checkProgram(kernel, info))
+  if (Error e = impl->checkProgram(kernel))
     return std::move(e);
   // Where programs run as CPU twins, the twin is found before any memory.
   hcq_amd_twin twin = nullptr;
@@ -230,31 +230,42 @@ Device::loadProgram(const Kernel &kernel, const amd::KernelInfo &info,
       return found.takeError();
     twin = *found;
   }
+  Digest128 digest = digest128(image);
+  auto find = [&]() -> const LoadedProgram * {
+    auto [first, last] = programs.equal_range(digest.low);
+    for (auto it = first; it != last; ++it)
+      if (it->second.image.size() == image.size() &&
+          std::equal(image.begin(), image.end(), it->second.image.begin()))
+        return &it->second;
+    return nullptr;
+  };
   uint64_t address;
   {
     std::unique_lock<std::mutex> lock(mutex);
-    auto it = programs.find(info.image);
-    if (it != programs.end()) {
-      address = it->second;
+    if (const LoadedProgram *loaded = find()) {
+      address = loaded->address;
     } else {
       lock.unlock();
-      Expected<uint64_t> a =
-          allocate(info.image.size(), Placement::DeviceHostWritten);
+      Expected<uint64_t> a = allocate(image.size(), Placement::DeviceHostWritten);
       if (!a)
         return a.takeError();
-      std::memcpy(reinterpret_cast<void *>(*a), info.image.data(),
-                  info.image.size());
+      std::memcpy(reinterpret_cast<void *>(*a), image.data(), image.size());
       lock.lock();
-      auto [at, inserted] = programs.emplace(info.image, *a);
-      address = at->second;
-      if (!inserted) { // another thread loaded it meanwhile
+      if (const LoadedProgram *loaded = find()) {
+        // Another thread loaded it meanwhile.
+        address = loaded->address;
         lock.unlock();
         free(*a);
+      } else {
+        programs.emplace(
+            digest.low,
+            LoadedProgram{std::vector<uint8_t>(image.begin(), image.end()), *a});
+        address = *a;
       }
     }
   }
   if (impl->runsTwins())
-    impl->addTwin(address + info.entryOffset, kernel, info, twin);
+    impl->addTwin(address + kernel.amd.entryOffset, kernel, twin);
   return address;
 }
 

@@ -24,6 +24,7 @@
 #include "HCQ/Target/AMD/CodeObject.h"
 
 #include <map>
+#include <unordered_map>
 #include <mutex>
 
 namespace hcq::runtime {
@@ -76,11 +77,12 @@ public:
   /// Bytes of each queue's ring.
   uint64_t getRingBytes() const { return options.ringBytes; }
 
-  /// Memory holding `info.image` on this device, shared by every executable
-  /// of every Runtime loading the same image. Where programs run as CPU
-  /// twins, `findTwin` gives `kernel`'s (the first load's stays).
+  /// Memory holding `image`, AMD kernel `kernel`'s loaded image, on this
+  /// device, shared by every executable of every Runtime loading an image
+  /// of the same content. Where programs run as CPU twins, `findTwin` gives
+  /// `kernel`'s (the first load's stays).
   Expected<uint64_t>
-  loadProgram(const Kernel &kernel, const amd::KernelInfo &info,
+  loadProgram(const Kernel &kernel, Span<const uint8_t> image,
               const std::function<Expected<hcq_amd_twin>()> &findTwin);
 
   /// Waits until every queue has executed what was pushed to it and the
@@ -117,7 +119,13 @@ private:
     std::unique_ptr<Queue> queue;
   };
   std::map<std::pair<QueueKind, uint32_t>, DeviceQueue> queues;
-  std::map<std::vector<uint8_t>, uint64_t> programs; // by image
+  /// Loaded programs by their image's digest; the image is kept to tell
+  /// content apart from a colliding digest (a file may be crafted).
+  struct LoadedProgram {
+    std::vector<uint8_t> image;
+    uint64_t address;
+  };
+  std::unordered_multimap<uint64_t, LoadedProgram> programs;
 };
 
 /// The process's devices: each opened at its first use, shared by every

@@ -77,19 +77,18 @@ public:
               std::shared_ptr<QueueFlags> flags,
               const QueueAllocator &allocate) = 0;
 
-  /// Checks that AMD `kernel` (`info`) can run on this device; the error
-  /// says why not.
-  virtual Error checkProgram(const Kernel &kernel,
-                             const amd::KernelInfo &info) {
+  /// Checks that AMD `kernel` (its facts, `kernel.amd`) can run on this
+  /// device; the error says why not.
+  virtual Error checkProgram(const Kernel &kernel) {
     return Error::success();
   }
   /// Whether AMD programs run through CPU twins here (the emulated device).
   virtual bool runsTwins() const { return false; }
-  /// Records `twin` as the CPU twin of AMD `kernel` (`info`), whose entry
+  /// Records `twin` as the CPU twin of AMD `kernel`, whose entry
   /// is at `entry`; null for the builtin copy kernel, whose twin is the
   /// driver's.
   virtual void addTwin(uint64_t entry, const Kernel &kernel,
-                       const amd::KernelInfo &info, hcq_amd_twin twin) {}
+                       hcq_amd_twin twin) {}
 
   /// What host waits on this device may sleep on, or null (they spin and
   /// yield).

@@ -1,79 +1,38 @@
 //===- Executable.cpp - The HCQX executable file format -------------------===//
+//
+// One definition of every record: `map(io, record)` lists a record's fields
+// once, and the same function writes them (Writer), reads and checks them
+// (Reader) and gives their smallest encoding (Sizer, which bounds a count
+// before anything is allocated). Sections carry their own lengths, so a
+// reader skips a section it does not know unless the file marks it
+// required. Equality is equality of the written file.
+//
+//===----------------------------------------------------------------------===//
 
 #include "HCQ/Runtime/Executable.h"
 
 #include "HCQ/Base/Bytes.h"
 #include "HCQ/Base/File.h"
 #include "HCQ/Base/Ranges.h"
-#include "HCQ/Target/AMD/CodeObject.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace hcq::runtime {
 
-bool Value::operator==(const Value &o) const {
-  return kind == o.kind && index == o.index && tag == o.tag && slot == o.slot &&
-         bytes == o.bytes && isVolatile == o.isVolatile && devices == o.devices;
+SharedBytes::SharedBytes(std::vector<uint8_t> bytes) {
+  auto owned = std::make_shared<const std::vector<uint8_t>>(std::move(bytes));
+  view = Span<const uint8_t>(owned->data(), owned->size());
+  owner = std::move(owned);
 }
-AMDKernelFacts AMDKernelFacts::of(const amd::KernelInfo &info, uint32_t image) {
-  return {image,
-          info.entryOffset,
-          info.mach,
-          info.privateSegmentBytes,
-          info.dispatchPtr,
-          info.privateSegmentBuffer};
+
+bool SharedBytes::operator==(const SharedBytes &o) const {
+  return size() == o.size() &&
+         (size() == 0 || std::memcmp(data(), o.data(), size()) == 0);
 }
-amd::KernelInfo
-AMDKernelFacts::toKernelInfo(const std::string &symbol,
-                             Span<const uint8_t> imageBytes) const {
-  amd::KernelInfo info;
-  info.name = symbol;
-  info.image.assign(imageBytes.begin(), imageBytes.end());
-  info.entryOffset = entryOffset;
-  info.mach = mach;
-  info.privateSegmentBytes = privateSegmentBytes;
-  info.dispatchPtr = dispatchPtr;
-  info.privateSegmentBuffer = privateSegmentBuffer;
-  return info;
-}
-bool Kernel::operator==(const Kernel &o) const {
-  return name == o.name && target == o.target && symbol == o.symbol &&
-         library == o.library && amd == o.amd && hostObject == o.hostObject;
-}
-bool Word::operator==(const Word &o) const {
-  return kind == o.kind && part == o.part && shift == o.shift &&
-         value == o.value && orBits == o.orBits && refs == o.refs;
-}
-bool Blob::operator==(const Blob &o) const {
-  return target == o.target && data == o.data && patches == o.patches;
-}
-bool InputsTable::operator==(const InputsTable &o) const {
-  return table == o.table && slots == o.slots;
-}
-bool Step::operator==(const Step &o) const {
-  return kind == o.kind && operands == o.operands && patch == o.patch &&
-         push == o.push;
-}
-bool Submitter::operator==(const Submitter &o) const {
-  return numArgs == o.numArgs && steps == o.steps;
-}
-bool LaunchGrid::operator==(const LaunchGrid &o) const {
-  return std::equal(global, global + 3, o.global) &&
-         std::equal(local, local + 3, o.local);
-}
-bool PlanStep::operator==(const PlanStep &o) const {
-  return kind == o.kind && callee == o.callee && name == o.name &&
-         operands == o.operands && copy == o.copy && grid == o.grid;
-}
-bool ProfileEntry::operator==(const ProfileEntry &o) const {
-  return name == o.name && start == o.start && end == o.end && queue == o.queue;
-}
+
 bool Executable::operator==(const Executable &o) const {
-  return name == o.name && numArgs == o.numArgs && arguments == o.arguments &&
-         images == o.images && hostObjects == o.hostObjects &&
-         values == o.values && kernels == o.kernels && blobs == o.blobs &&
-         inputs == o.inputs && submitters == o.submitters && plan == o.plan &&
-         profile == o.profile;
+  return writeExecutable(*this) == writeExecutable(o);
 }
 
 namespace {
@@ -84,138 +43,413 @@ constexpr size_t HEADER_BYTES = 24;
 // An AMD kernel record's flags (docs/executable-format.md).
 constexpr uint32_t KERNEL_DISPATCH_PTR = 1, KERNEL_PRIVATE_SEGMENT_BUFFER = 2;
 
+/// The payload's sections, in the order a file has them (each at most
+/// once). A section header is {id u32, flags u32, length u64}.
+enum class Section : uint32_t {
+  Arguments = 1, // the name, the argument count and records
+  Values = 2,
+  Images = 3,
+  HostObjects = 4,
+  Kernels = 5,
+  Blobs = 6,
+  Inputs = 7,
+  Submitters = 8,
+  Plan = 9,
+  Profile = 10,
+};
+constexpr Section SECTIONS[] = {
+    Section::Arguments, Section::Values,  Section::Images,
+    Section::HostObjects, Section::Kernels, Section::Blobs,
+    Section::Inputs,    Section::Submitters, Section::Plan,
+    Section::Profile};
+/// A section a reader must understand to run the file; one without the flag
+/// (the profile entries) may be skipped by a reader that does not know it.
+constexpr uint32_t SECTION_REQUIRED = 1;
+constexpr size_t SECTION_HEADER_BYTES = 16;
+
+const char *getSectionName(Section section) {
+  switch (section) {
+  case Section::Arguments:
+    return "arguments";
+  case Section::Values:
+    return "values";
+  case Section::Images:
+    return "images";
+  case Section::HostObjects:
+    return "host objects";
+  case Section::Kernels:
+    return "kernels";
+  case Section::Blobs:
+    return "blobs";
+  case Section::Inputs:
+    return "inputs tables";
+  case Section::Submitters:
+    return "submitters";
+  case Section::Plan:
+    return "plan";
+  case Section::Profile:
+    return "profile entries";
+  }
+  return "?";
+}
+
+/// The limit of an enum's stored values (one past its largest), for the
+/// reader's check.
+template <typename Enum> constexpr uint32_t enumLimit();
+template <> constexpr uint32_t enumLimit<DeviceKind>() {
+  return uint32_t(DeviceKind::DISK) + 1;
+}
+template <> constexpr uint32_t enumLimit<QueueKind>() {
+  return uint32_t(QueueKind::SUBMIT) + 1;
+}
+template <> constexpr uint32_t enumLimit<WordKind>() {
+  return uint32_t(WordKind::load) + 1;
+}
+template <> constexpr uint32_t enumLimit<WordPart>() {
+  return uint32_t(WordPart::hi) + 1;
+}
+template <> constexpr uint32_t enumLimit<ArgumentAccess>() {
+  return uint32_t(ArgumentAccess::readwrite) + 1;
+}
+template <> constexpr uint32_t enumLimit<ValueKind>() {
+  return uint32_t(ValueKind::Variable) + 1;
+}
+template <> constexpr uint32_t enumLimit<PlaceholderTag>() {
+  return abi::NUM_PLACEHOLDER_TAGS;
+}
+template <> constexpr uint32_t enumLimit<PlaceholderScope>() {
+  return uint32_t(PlaceholderScope::DeviceNumber) + 1;
+}
+template <> constexpr uint32_t enumLimit<KernelTarget>() {
+  return uint32_t(KernelTarget::builtin) + 1;
+}
+template <> constexpr uint32_t enumLimit<StepKind>() {
+  return abi::NUM_STEP_KINDS;
+}
+template <> constexpr uint32_t enumLimit<PushMode>() {
+  return uint32_t(PushMode::cpu) + 1;
+}
+template <> constexpr uint32_t enumLimit<PlanStepKind>() {
+  return abi::NUM_PLAN_STEP_KINDS;
+}
+
+//===----------------------------------------------------------------------===//
+// The records: one map() each
+//===----------------------------------------------------------------------===//
+//
+// An IO has u8, flag, u32, u64 (integers by reference), string, data (a
+// byte vector), bytes (SharedBytes), enumeration(value, "what") and
+// list(vector, "what"), whose elements map() again; `IO::reading` says
+// whether it fills the record.
+
+template <class IO> void map(IO &io, uint32_t &v) { io.u32(v); }
+template <class IO> void map(IO &io, DeviceId &d) {
+  io.enumeration(d.kind, "device kind");
+  io.u32(d.index);
+}
+template <class IO> void map(IO &io, QueueName &q) {
+  io.enumeration(q.kind, "queue kind");
+  io.u32(q.index);
+}
+template <class IO> void map(IO &io, Word &w) {
+  io.enumeration(w.kind, "word kind");
+  io.enumeration(w.part, "word part");
+  io.u32(w.shift);
+  io.u64(w.value);
+  io.u64(w.orBits);
+  io.list(w.refs, "word references");
+}
+template <class IO> void map(IO &io, ArgumentInfo &a) {
+  io.string(a.name);
+  io.flag(a.isBuffer);
+  io.string(a.elementType);
+  io.u64(a.count);
+  io.enumeration(a.access, "argument access");
+}
+template <class IO> void map(IO &io, Value &v) {
+  io.enumeration(v.kind, "value kind");
+  io.u32(v.index);
+  io.enumeration(v.tag, "placeholder tag");
+  // Stored for readers that do not know the tag; it must be what the tag
+  // says.
+  PlaceholderScope scope = v.scope();
+  io.enumeration(scope, "placeholder scope");
+  if (IO::reading && scope != v.scope())
+    io.fail(std::string("a value whose scope is not its tag's (") +
+            abi::getPlaceholderTagName(v.tag) + ")");
+  uint64_t slot = static_cast<uint64_t>(v.slot);
+  io.u64(slot);
+  v.slot = static_cast<int64_t>(slot);
+  io.u64(v.bytes);
+  io.flag(v.isVolatile);
+  io.list(v.devices, "devices");
+}
+template <class IO> void map(IO &io, Kernel &k) {
+  io.string(k.name);
+  io.enumeration(k.target, "kernel target");
+  io.string(k.symbol);
+  io.string(k.library);
+  io.u32(k.hostObject);
+  io.u32(k.amd.image);
+  io.u64(k.amd.entryOffset);
+  io.u32(k.amd.mach);
+  io.u32(k.amd.privateSegmentBytes);
+  uint32_t flags = (k.amd.dispatchPtr ? KERNEL_DISPATCH_PTR : 0) |
+                   (k.amd.privateSegmentBuffer ? KERNEL_PRIVATE_SEGMENT_BUFFER
+                                               : 0);
+  io.u32(flags);
+  k.amd.dispatchPtr = flags & KERNEL_DISPATCH_PTR;
+  k.amd.privateSegmentBuffer = flags & KERNEL_PRIVATE_SEGMENT_BUFFER;
+}
+template <class IO> void map(IO &io, std::pair<uint64_t, Word> &patch) {
+  io.u64(patch.first);
+  map(io, patch.second);
+}
+template <class IO> void map(IO &io, Blob &b) {
+  io.u32(b.target);
+  io.data(b.data);
+  io.list(b.patches, "patches");
+}
+template <class IO> void map(IO &io, std::pair<uint32_t, uint32_t> &slot) {
+  io.u32(slot.first);
+  io.u32(slot.second);
+}
+template <class IO> void map(IO &io, InputsTable &t) {
+  io.u32(t.table);
+  io.list(t.slots, "slots");
+}
+template <class IO> void map(IO &io, Step &step) {
+  io.enumeration(step.kind, "step kind");
+  io.list(step.operands, "step operands");
+  if (step.kind == StepKind::PatchGroup) {
+    io.u64(step.patch.start);
+    io.u64(step.patch.count);
+    io.u32(step.patch.bits);
+    map(io, step.patch.word);
+  } else if (step.kind == StepKind::Push) {
+    io.u64(step.push.bytes);
+    io.enumeration(step.push.mode, "push mode");
+    map(io, step.push.queue);
+    io.list(step.push.devices, "devices");
+  }
+}
+template <class IO> void map(IO &io, Submitter &s) {
+  io.u32(s.numArgs);
+  io.list(s.steps, "steps");
+}
+template <class IO> void map(IO &io, PlanStep &step) {
+  io.enumeration(step.kind, "plan step kind");
+  io.u32(step.callee);
+  io.string(step.name);
+  io.list(step.operands, "plan step operands");
+  if (step.kind == PlanStepKind::Copy) {
+    io.u64(step.copy.dstOffset);
+    io.u64(step.copy.dstBytes);
+    io.u64(step.copy.srcOffset);
+    io.u64(step.copy.srcBytes);
+  } else if (step.kind == PlanStepKind::Launch) {
+    for (uint64_t &size : step.grid.global)
+      io.u64(size);
+    for (uint64_t &size : step.grid.local)
+      io.u64(size);
+  }
+}
+template <class IO> void map(IO &io, ProfileEntry &entry) {
+  io.string(entry.name);
+  io.u32(entry.start);
+  io.u32(entry.end);
+  map(io, entry.queue);
+}
+template <class IO> void map(IO &io, SharedBytes &bytes) { io.bytes(bytes); }
+
+/// A section's records.
+template <class IO> void mapSection(IO &io, Section section, Executable &exe) {
+  switch (section) {
+  case Section::Arguments:
+    io.string(exe.name);
+    io.u32(exe.numArgs);
+    io.list(exe.arguments, "arguments");
+    return;
+  case Section::Values:
+    return io.list(exe.values, "values");
+  case Section::Images:
+    return io.list(exe.images, "images");
+  case Section::HostObjects:
+    return io.list(exe.hostObjects, "host objects");
+  case Section::Kernels:
+    return io.list(exe.kernels, "kernels");
+  case Section::Blobs:
+    return io.list(exe.blobs, "blobs");
+  case Section::Inputs:
+    return io.list(exe.inputs, "inputs tables");
+  case Section::Submitters:
+    return io.list(exe.submitters, "submitters");
+  case Section::Plan:
+    return io.list(exe.plan, "plan steps");
+  case Section::Profile:
+    return io.list(exe.profile, "profile entries");
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// The IOs
+//===----------------------------------------------------------------------===//
+
+/// The smallest encoding of a record: what a default one writes (empty
+/// lists and strings, the kind with the fewest fields).
+class Sizer {
+public:
+  static constexpr bool reading = false;
+  void u8(uint8_t &) { total += 1; }
+  void flag(bool &) { total += 1; }
+  void u32(uint32_t &) { total += 4; }
+  void u64(uint64_t &) { total += 8; }
+  void string(std::string &) { total += 8; }
+  void data(std::vector<uint8_t> &) { total += 8; }
+  void bytes(SharedBytes &) { total += 8; }
+  template <typename Enum> void enumeration(Enum &, const char *) {
+    total += 4;
+  }
+  template <typename T> void list(std::vector<T> &, const char *) {
+    total += 4;
+  }
+  void fail(const std::string &) {}
+
+  size_t total = 0;
+};
+
+template <typename T> size_t minimumBytes() {
+  static const size_t size = [] {
+    Sizer sizer;
+    T record{};
+    map(sizer, record);
+    return sizer.total;
+  }();
+  return size;
+}
+
 class Writer {
 public:
-  void u8(uint8_t v) { out.push_back(v); }
-  void u32(uint32_t v) {
+  static constexpr bool reading = false;
+  void u8(uint8_t &v) { out.push_back(v); }
+  void flag(bool &v) { out.push_back(v ? 1 : 0); }
+  void u32(uint32_t &v) {
     uint8_t b[4];
     write32le(b, v);
     out.insert(out.end(), b, b + 4);
   }
-  void u64(uint64_t v) {
+  void u64(uint64_t &v) {
     uint8_t b[8];
     write64le(b, v);
     out.insert(out.end(), b, b + 8);
   }
-  void bytes(Span<const uint8_t> data) {
-    u64(data.size());
+  void raw(Span<const uint8_t> data) {
+    uint64_t size = data.size();
+    u64(size);
     out.insert(out.end(), data.begin(), data.end());
   }
-  void string(const std::string &s) {
-    bytes(Span<const uint8_t>(reinterpret_cast<const uint8_t *>(s.data()),
-                              s.size()));
+  void string(std::string &s) {
+    raw(Span<const uint8_t>(reinterpret_cast<const uint8_t *>(s.data()),
+                            s.size()));
   }
-  void u32s(Span<const uint32_t> values) {
-    u32(values.size());
-    for (uint32_t v : values)
-      u32(v);
+  void data(std::vector<uint8_t> &v) { raw(v); }
+  void bytes(SharedBytes &b) { raw(b); }
+  template <typename Enum> void enumeration(Enum &v, const char *) {
+    uint32_t stored = static_cast<uint32_t>(v);
+    u32(stored);
   }
-  template <typename Enum> void e32(Enum v) { u32(static_cast<uint32_t>(v)); }
-  void devices(const std::vector<DeviceId> &devices) {
-    u32(devices.size());
-    for (const DeviceId &d : devices) {
-      e32(d.kind);
-      u32(d.index);
-    }
+  template <typename T> void list(std::vector<T> &v, const char *) {
+    uint32_t count = v.size();
+    u32(count);
+    for (T &element : v)
+      map(*this, element);
   }
-  void queue(const QueueName &q) {
-    e32(q.kind);
-    u32(q.index);
-  }
-  void word(const Word &w) {
-    e32(w.kind);
-    e32(w.part);
-    u32(w.shift);
-    u64(w.value);
-    u64(w.orBits);
-    u32s(w.refs);
-  }
+  void fail(const std::string &) {}
 
   std::vector<uint8_t> out;
 };
 
-/// Reads the payload; every read checks what is left first.
+/// Reads a payload in place: every read checks what is left first, and
+/// bytes (images, host objects) are views of the payload, which `owner`
+/// keeps alive.
 class Reader {
 public:
-  explicit Reader(Span<const uint8_t> data) : data(data) {}
+  static constexpr bool reading = true;
+  Reader(Span<const uint8_t> in, std::shared_ptr<const void> owner,
+         size_t base)
+      : in(in), owner(std::move(owner)), base(base) {}
 
   bool failed() const { return !error.empty(); }
   const std::string &message() const { return error; }
+  size_t offset() const { return at; }
+  bool atEnd() const { return at == in.size(); }
 
-  uint8_t u8() { return take(1) ? data[at - 1] : 0; }
-  uint32_t u32() { return take(4) ? read32le(data.data() + at - 4) : 0; }
-  uint64_t u64() { return take(8) ? read64le(data.data() + at - 8) : 0; }
-  std::vector<uint8_t> bytes() {
-    uint64_t n = u64();
-    if (failed() || !fits(n, 1))
+  void u8(uint8_t &v) { v = take(1) ? in[at - 1] : 0; }
+  void flag(bool &v) {
+    uint8_t byte;
+    u8(byte);
+    v = byte != 0;
+  }
+  void u32(uint32_t &v) { v = take(4) ? read32le(in.data() + at - 4) : 0; }
+  void u64(uint64_t &v) { v = take(8) ? read64le(in.data() + at - 8) : 0; }
+  Span<const uint8_t> raw() {
+    uint64_t n;
+    u64(n);
+    if (failed() || !fits(n, 1)) {
+      fail("a length of " + std::to_string(n) + " bytes runs past its section");
       return {};
-    std::vector<uint8_t> v(data.begin() + at, data.begin() + at + n);
+    }
+    Span<const uint8_t> v = in.slice(at, n);
     at += n;
     return v;
   }
-  std::string string() {
-    std::vector<uint8_t> b = bytes();
-    return std::string(b.begin(), b.end());
+  void string(std::string &s) {
+    Span<const uint8_t> b = raw();
+    s.assign(b.begin(), b.end());
   }
-  /// A count of entries at least `minBytes` each, bounded by what is left.
-  uint32_t count(size_t minBytes, const char *what) {
-    uint32_t n = u32();
-    if (!failed() && !fits(n, minBytes))
-      fail(std::string("count of ") + what + " exceeds the file");
-    return failed() ? 0 : n;
+  void data(std::vector<uint8_t> &v) {
+    Span<const uint8_t> b = raw();
+    v.assign(b.begin(), b.end());
   }
-  std::vector<uint32_t> u32s() {
-    std::vector<uint32_t> v(count(4, "indices"));
-    for (uint32_t &x : v)
-      x = u32();
-    return v;
+  void bytes(SharedBytes &b) { b = SharedBytes(owner, raw()); }
+  template <typename Enum> void enumeration(Enum &v, const char *what) {
+    uint32_t stored;
+    u32(stored);
+    if (!failed() && stored >= enumLimit<Enum>())
+      fail("unknown " + std::string(what) + " " + std::to_string(stored));
+    v = static_cast<Enum>(failed() ? 0 : stored);
   }
-  /// An enum stored as 32 bits, refused unless below `limit`.
-  template <typename Enum> Enum e32(uint32_t limit, const char *what) {
-    uint32_t v = u32();
-    if (!failed() && v >= limit)
-      fail("unknown " + std::string(what) + " " + std::to_string(v));
-    return static_cast<Enum>(failed() ? 0 : v);
-  }
-  std::vector<DeviceId> devices() {
-    std::vector<DeviceId> v(count(8, "devices"));
-    for (DeviceId &d : v) {
-      d.kind = e32<DeviceKind>(uint32_t(DeviceKind::DISK) + 1, "device kind");
-      d.index = u32();
+  /// A count bounded by what is left, each element at least its smallest
+  /// encoding, before anything is allocated.
+  template <typename T> void list(std::vector<T> &v, const char *what) {
+    uint32_t n;
+    u32(n);
+    if (!failed() && !fits(n, minimumBytes<T>()))
+      fail(std::string("count of ") + what + " (" + std::to_string(n) +
+           ") exceeds its section");
+    if (failed())
+      return;
+    v.resize(n);
+    for (T &element : v) {
+      map(*this, element);
+      if (failed())
+        return;
     }
-    return v;
-  }
-  QueueName queue() {
-    QueueName q{QueueKind::COMPUTE, 0};
-    q.kind = e32<QueueKind>(uint32_t(QueueKind::SUBMIT) + 1, "queue kind");
-    q.index = u32();
-    return q;
-  }
-  Word word() {
-    Word w;
-    w.kind = e32<WordKind>(uint32_t(WordKind::load) + 1, "word kind");
-    w.part = e32<WordPart>(uint32_t(WordPart::hi) + 1, "word part");
-    w.shift = u32();
-    w.value = u64();
-    w.orBits = u64();
-    w.refs = u32s();
-    return w;
   }
   void fail(const std::string &why) {
     if (error.empty())
-      error = why + " (payload byte " + std::to_string(at) + ")";
+      error = why + " (payload byte " + std::to_string(base + at) + ")";
   }
-  size_t offset() const { return at; }
-  bool atEnd() const { return at == data.size(); }
+  void skip(uint64_t n) { take(n); }
 
 private:
   bool fits(uint64_t n, size_t each) const {
-    return n <= (data.size() - at) / each;
+    return n <= (in.size() - at) / each;
   }
   bool take(size_t n) {
     if (failed())
       return false;
-    if (data.size() - at < n) {
+    if (in.size() - at < n) {
       fail("truncated: needs " + std::to_string(n) + " more bytes");
       return false;
     }
@@ -223,7 +457,9 @@ private:
     return true;
   }
 
-  Span<const uint8_t> data;
+  Span<const uint8_t> in;
+  std::shared_ptr<const void> owner;
+  size_t base; // the payload offset of data[0], for messages
   size_t at = 0;
   std::string error;
 };
@@ -356,9 +592,13 @@ Error validate(const Executable &exe) {
                              " of " + std::to_string(sub.numArgs));
       if (step.operands.size() < abi::getStepOperandCount(step.kind))
         return formatError("submitter " + std::to_string(i) +
-                           " has a step of kind " +
-                           std::to_string(uint32_t(step.kind)) + " with " +
-                           std::to_string(step.operands.size()) + " operands");
+                           " has an " + abi::getStepKindName(step.kind) +
+                           " step with " +
+                           std::to_string(step.operands.size()) +
+                           " operands, fewer than the " +
+                           std::to_string(
+                               abi::getStepOperandCount(step.kind)) +
+                           " it reads");
       if (step.kind == StepKind::Push && step.push.devices.empty())
         return formatError("submitter " + std::to_string(i) +
                            " has a push on no device");
@@ -449,112 +689,20 @@ std::string formatArgument(const ArgumentInfo &a, size_t index) {
 }
 
 std::vector<uint8_t> writeExecutable(const Executable &exe) {
+  // The IOs take records by reference; the writer only reads them.
+  Executable &records = const_cast<Executable &>(exe);
   Writer w;
-  w.string(exe.name);
-  w.u32(exe.numArgs);
-  w.u32(exe.arguments.size());
-  for (const ArgumentInfo &a : exe.arguments) {
-    w.string(a.name);
-    w.u8(a.isBuffer);
-    w.string(a.elementType);
-    w.u64(a.count);
-    w.e32(a.access);
+  for (Section section : SECTIONS) {
+    uint32_t id = static_cast<uint32_t>(section);
+    uint32_t flags = section == Section::Profile ? 0 : SECTION_REQUIRED;
+    uint64_t length = 0;
+    w.u32(id);
+    w.u32(flags);
+    size_t lengthAt = w.out.size();
+    w.u64(length);
+    mapSection(w, section, records);
+    write64le(w.out.data() + lengthAt, w.out.size() - lengthAt - 8);
   }
-  w.u32(exe.values.size());
-  for (const Value &v : exe.values) {
-    w.e32(v.kind);
-    w.u32(v.index);
-    w.e32(v.tag);
-    w.e32(v.scope());
-    w.u64(static_cast<uint64_t>(v.slot));
-    w.u64(v.bytes);
-    w.u8(v.isVolatile);
-    w.devices(v.devices);
-  }
-  w.u32(exe.images.size());
-  for (const std::vector<uint8_t> &image : exe.images)
-    w.bytes(image);
-  w.u32(exe.hostObjects.size());
-  for (const std::vector<uint8_t> &object : exe.hostObjects)
-    w.bytes(object);
-  w.u32(exe.kernels.size());
-  for (const Kernel &k : exe.kernels) {
-    w.string(k.name);
-    w.e32(k.target);
-    w.string(k.symbol);
-    w.string(k.library);
-    w.u32(k.hostObject);
-    w.u32(k.amd.image);
-    w.u64(k.amd.entryOffset);
-    w.u32(k.amd.mach);
-    w.u32(k.amd.privateSegmentBytes);
-    w.u32((k.amd.dispatchPtr ? KERNEL_DISPATCH_PTR : 0) |
-          (k.amd.privateSegmentBuffer ? KERNEL_PRIVATE_SEGMENT_BUFFER : 0));
-  }
-  w.u32(exe.blobs.size());
-  for (const Blob &b : exe.blobs) {
-    w.u32(b.target);
-    w.bytes(b.data);
-    w.u32(b.patches.size());
-    for (auto &[offset, word] : b.patches) {
-      w.u64(offset);
-      w.word(word);
-    }
-  }
-  w.u32(exe.inputs.size());
-  for (const InputsTable &t : exe.inputs) {
-    w.u32(t.table);
-    w.u32(t.slots.size());
-    for (auto [input, lane] : t.slots) {
-      w.u32(input);
-      w.u32(lane);
-    }
-  }
-  w.u32(exe.submitters.size());
-  for (const Submitter &s : exe.submitters) {
-    w.u32(s.numArgs);
-    w.u32(s.steps.size());
-    for (const Step &step : s.steps) {
-      w.e32(step.kind);
-      w.u32s(step.operands);
-      if (step.kind == StepKind::PatchGroup) {
-        w.u64(step.patch.start);
-        w.u64(step.patch.count);
-        w.u32(step.patch.bits);
-        w.word(step.patch.word);
-      } else if (step.kind == StepKind::Push) {
-        w.u64(step.push.bytes);
-        w.e32(step.push.mode);
-        w.queue(step.push.queue);
-        w.devices(step.push.devices);
-      }
-    }
-  }
-  w.u32(exe.plan.size());
-  for (const PlanStep &step : exe.plan) {
-    w.e32(step.kind);
-    w.u32(step.callee);
-    w.string(step.name);
-    w.u32s(step.operands);
-    if (step.kind == PlanStepKind::Copy) {
-      for (uint64_t v : {step.copy.dstOffset, step.copy.dstBytes,
-                         step.copy.srcOffset, step.copy.srcBytes})
-        w.u64(v);
-    } else if (step.kind == PlanStepKind::Launch) {
-      for (int i = 0; i < 3; ++i)
-        w.u64(step.grid.global[i]);
-      for (int i = 0; i < 3; ++i)
-        w.u64(step.grid.local[i]);
-    }
-  }
-  w.u32(exe.profile.size());
-  for (const ProfileEntry &entry : exe.profile) {
-    w.string(entry.name);
-    w.u32(entry.start);
-    w.u32(entry.end);
-    w.queue(entry.queue);
-  }
-
   std::vector<uint8_t> file(HEADER_BYTES);
   std::memcpy(file.data(), MAGIC, 4);
   write32le(file.data() + 4, FORMAT_VERSION);
@@ -595,7 +743,10 @@ static Expected<uint64_t> readHeader(const uint8_t *header) {
   return size;
 }
 
-Expected<Executable> readExecutable(Span<const uint8_t> bytes) {
+/// Reads the file in `bytes` (header and payload), which `owner` keeps
+/// alive: the executable's images and host objects are views of it.
+static Expected<Executable> readOwned(Span<const uint8_t> bytes,
+                                      std::shared_ptr<const void> owner) {
   if (bytes.size() < HEADER_BYTES)
     return formatError("truncated: " + std::to_string(bytes.size()) +
                        " bytes, shorter than the " +
@@ -605,139 +756,73 @@ Expected<Executable> readExecutable(Span<const uint8_t> bytes) {
     return header.takeError();
   uint64_t size = *header;
   if (size != bytes.size() - HEADER_BYTES)
-    return formatError(
-        "header says " + std::to_string(size) +
-        " payload bytes, the "
-        "file has " +
-        std::to_string(bytes.size() - HEADER_BYTES) +
-        (size > bytes.size() - HEADER_BYTES ? " (truncated)" : ""));
+    return formatError("header says " + std::to_string(size) +
+                       " payload bytes, the file has " +
+                       std::to_string(bytes.size() - HEADER_BYTES) +
+                       (size > bytes.size() - HEADER_BYTES ? " (truncated)"
+                                                           : ""));
   Span<const uint8_t> payload = bytes.dropFront(HEADER_BYTES);
   uint32_t checksum = read32le(bytes.data() + 16);
   if (checksum != crc32(payload))
     return formatError("checksum mismatch: the file is corrupt");
 
-  Reader r(payload);
   Executable exe;
-  exe.name = r.string();
-  exe.numArgs = r.u32();
-  exe.arguments.resize(r.count(29, "arguments"));
-  for (ArgumentInfo &a : exe.arguments) {
-    a.name = r.string();
-    a.isBuffer = r.u8();
-    a.elementType = r.string();
-    a.count = r.u64();
-    a.access = r.e32<abi::ArgumentAccess>(
-        uint32_t(abi::ArgumentAccess::readwrite) + 1, "argument access");
-  }
-  exe.values.resize(r.count(37, "values"));
-  for (Value &v : exe.values) {
-    v.kind = r.e32<ValueKind>(uint32_t(ValueKind::Variable) + 1, "value kind");
-    v.index = r.u32();
-    v.tag = r.e32<PlaceholderTag>(abi::NUM_PLACEHOLDER_TAGS, "placeholder tag");
-    auto scope = r.e32<PlaceholderScope>(
-        uint32_t(PlaceholderScope::DeviceNumber) + 1, "placeholder scope");
-    if (!r.failed() && scope != v.scope())
-      r.fail("a value of scope " + std::to_string(uint32_t(scope)) +
-             " where its tag has scope " + std::to_string(uint32_t(v.scope())));
-    v.slot = static_cast<int64_t>(r.u64());
-    v.bytes = r.u64();
-    v.isVolatile = r.u8();
-    v.devices = r.devices();
-  }
-  exe.images.resize(r.count(8, "images"));
-  for (std::vector<uint8_t> &image : exe.images)
-    image = r.bytes();
-  exe.hostObjects.resize(r.count(8, "host objects"));
-  for (std::vector<uint8_t> &object : exe.hostObjects)
-    object = r.bytes();
-  exe.kernels.resize(r.count(56, "kernels"));
-  for (Kernel &k : exe.kernels) {
-    k.name = r.string();
-    k.target = r.e32<KernelTarget>(uint32_t(KernelTarget::builtin) + 1,
-                                   "kernel target");
-    k.symbol = r.string();
-    k.library = r.string();
-    k.hostObject = r.u32();
-    k.amd.image = r.u32();
-    k.amd.entryOffset = r.u64();
-    k.amd.mach = r.u32();
-    k.amd.privateSegmentBytes = r.u32();
-    uint32_t flags = r.u32();
-    k.amd.dispatchPtr = flags & KERNEL_DISPATCH_PTR;
-    k.amd.privateSegmentBuffer = flags & KERNEL_PRIVATE_SEGMENT_BUFFER;
-  }
-  exe.blobs.resize(r.count(16, "blobs"));
-  for (Blob &b : exe.blobs) {
-    b.target = r.u32();
-    b.data = r.bytes();
-    b.patches.resize(r.count(40, "patches"));
-    for (auto &[offset, word] : b.patches) {
-      offset = r.u64();
-      word = r.word();
+  Reader sections(payload, owner, 0);
+  uint32_t last = 0;
+  while (!sections.atEnd()) {
+    size_t start = sections.offset();
+    uint32_t id, flags;
+    uint64_t length;
+    sections.u32(id);
+    sections.u32(flags);
+    sections.u64(length);
+    if (sections.failed())
+      return formatError("a section header: " + sections.message());
+    if (length > payload.size() - sections.offset())
+      return formatError("section " + std::to_string(id) + " at payload byte " +
+                         std::to_string(start) + " is " +
+                         std::to_string(length) + " bytes, past the file's end");
+    Span<const uint8_t> body = payload.slice(sections.offset(), length);
+    sections.skip(length);
+    auto known = std::find(std::begin(SECTIONS), std::end(SECTIONS),
+                           static_cast<Section>(id));
+    if (known == std::end(SECTIONS)) {
+      // A newer writer's section: what it holds is optional or this reader
+      // cannot run the file.
+      if (flags & SECTION_REQUIRED)
+        return formatError("section " + std::to_string(id) +
+                           " is required and unknown to this reader: the "
+                           "file is newer than this runtime");
+      continue;
     }
+    if (id <= last)
+      return formatError(std::string("the ") +
+                         getSectionName(static_cast<Section>(id)) +
+                         " section is out of order or repeated");
+    last = id;
+    Reader r(body, owner, sections.offset() - length);
+    mapSection(r, static_cast<Section>(id), exe);
+    if (r.failed())
+      return formatError(std::string("in the ") +
+                         getSectionName(static_cast<Section>(id)) +
+                         " section: " + r.message());
+    if (!r.atEnd())
+      return formatError(std::to_string(length - r.offset()) +
+                         " bytes after the records of the " +
+                         getSectionName(static_cast<Section>(id)) +
+                         " section");
   }
-  exe.inputs.resize(r.count(8, "inputs tables"));
-  for (InputsTable &t : exe.inputs) {
-    t.table = r.u32();
-    t.slots.resize(r.count(8, "slots"));
-    for (auto &[input, lane] : t.slots) {
-      input = r.u32();
-      lane = r.u32();
-    }
-  }
-  exe.submitters.resize(r.count(8, "submitters"));
-  for (Submitter &s : exe.submitters) {
-    s.numArgs = r.u32();
-    s.steps.resize(r.count(8, "steps"));
-    for (Step &step : s.steps) {
-      step.kind = r.e32<StepKind>(abi::NUM_STEP_KINDS, "step kind");
-      step.operands = r.u32s();
-      if (step.kind == StepKind::PatchGroup) {
-        step.patch.start = r.u64();
-        step.patch.count = r.u64();
-        step.patch.bits = r.u32();
-        step.patch.word = r.word();
-      } else if (step.kind == StepKind::Push) {
-        step.push.bytes = r.u64();
-        step.push.mode =
-            r.e32<PushMode>(uint32_t(PushMode::cpu) + 1, "push mode");
-        step.push.queue = r.queue();
-        step.push.devices = r.devices();
-      }
-    }
-  }
-  exe.plan.resize(r.count(24, "plan steps"));
-  for (PlanStep &step : exe.plan) {
-    step.kind = r.e32<PlanStepKind>(abi::NUM_PLAN_STEP_KINDS, "plan step kind");
-    step.callee = r.u32();
-    step.name = r.string();
-    step.operands = r.u32s();
-    if (step.kind == PlanStepKind::Copy) {
-      for (uint64_t *v : {&step.copy.dstOffset, &step.copy.dstBytes,
-                          &step.copy.srcOffset, &step.copy.srcBytes})
-        *v = r.u64();
-    } else if (step.kind == PlanStepKind::Launch) {
-      for (int i = 0; i < 3; ++i)
-        step.grid.global[i] = r.u64();
-      for (int i = 0; i < 3; ++i)
-        step.grid.local[i] = r.u64();
-    }
-  }
-  exe.profile.resize(r.count(24, "profile entries"));
-  for (ProfileEntry &entry : exe.profile) {
-    entry.name = r.string();
-    entry.start = r.u32();
-    entry.end = r.u32();
-    entry.queue = r.queue();
-  }
-  if (r.failed())
-    return formatError(r.message());
-  if (!r.atEnd())
-    return formatError(std::to_string(payload.size() - r.offset()) +
-                       " bytes after the profile entries");
   if (Error e = validate(exe))
     return std::move(e);
   return exe;
+}
+
+Expected<Executable> readExecutable(Span<const uint8_t> bytes) {
+  // One copy of the whole file, which every image and host object views.
+  auto owned = std::make_shared<const std::vector<uint8_t>>(bytes.begin(),
+                                                            bytes.end());
+  Span<const uint8_t> view(owned->data(), owned->size());
+  return readOwned(view, std::move(owned));
 }
 
 Expected<Executable> readExecutableFile(const std::string &path) {
@@ -767,10 +852,14 @@ Expected<Executable> readExecutableFile(const std::string &path) {
                     " (" + std::to_string(HEADER_BYTES) + " of header and " +
                     std::to_string(*payload) + " of payload)" +
                     (file->size() < expected ? ": truncated" : "")));
-  std::vector<uint8_t> bytes(expected);
-  if (Error e = file->read(0, bytes))
+  // One read into memory the executable's images and host objects view (a
+  // mapping would save the copy but turns a file shrunk meanwhile into
+  // SIGBUS).
+  auto bytes = std::make_shared<std::vector<uint8_t>>(expected);
+  if (Error e = file->read(0, *bytes))
     return std::move(e);
-  Expected<Executable> exe = readExecutable(bytes);
+  Span<const uint8_t> view(bytes->data(), bytes->size());
+  Expected<Executable> exe = readOwned(view, std::move(bytes));
   if (!exe)
     return failure(exe.takeError());
   return exe;

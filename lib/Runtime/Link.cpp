@@ -34,7 +34,6 @@ Expected<LinkResult> link(const Executable &exe, Memory &memory) {
   std::map<std::tuple<PlaceholderTag, int64_t, DeviceId>, uint64_t>
       placeholders;
   std::map<std::tuple<uint32_t, DeviceId>, uint64_t> programs;
-  std::vector<std::optional<amd::KernelInfo>> images(exe.kernels.size());
 
   for (auto [i, value] : enumerate(exe.values)) {
     std::vector<uint64_t> &lanes = result.addresses[i];
@@ -77,18 +76,15 @@ Expected<LinkResult> link(const Executable &exe, Memory &memory) {
           auto key = std::make_tuple(value.index, device);
           auto it = programs.find(key);
           if (it == programs.end()) {
-            if (!images[value.index]) {
-              // What the compiler read from the code object: no ELF is
-              // parsed here.
-              if (kernel.amd.image >= exe.images.size())
-                return linkError("kernel " + kernel.name + " is in image " +
-                                 std::to_string(kernel.amd.image) + " of " +
-                                 std::to_string(exe.images.size()));
-              images[value.index] = kernel.amd.toKernelInfo(
-                  kernel.symbol, exe.images[kernel.amd.image]);
-            }
-            Expected<uint64_t> a =
-                memory.loadProgram(value, device, *images[value.index]);
+            // The image as the compiler loaded it from the code object (no
+            // ELF is parsed here), viewed in the file. (The reader checks
+            // this; an executable built in memory may still be wrong.)
+            if (kernel.amd.image >= exe.images.size())
+              return linkError("kernel " + kernel.name + " is in image " +
+                               std::to_string(kernel.amd.image) + " of " +
+                               std::to_string(exe.images.size()));
+            Expected<uint64_t> a = memory.loadProgram(
+                value, device, exe.images[kernel.amd.image]);
             if (!a)
               return a.takeError();
             it = programs.emplace(key, *a).first;
@@ -162,21 +158,22 @@ Expected<LinkResult> link(const Executable &exe, Memory &memory) {
 
 Expected<uint64_t> Memory::loadProgram(const Value &value,
                                        const DeviceId &device,
-                                       const amd::KernelInfo &kernel) {
-  Expected<uint64_t> address = allocate(value, device, kernel.image.size());
+                                       Span<const uint8_t> image) {
+  Expected<uint64_t> address = allocate(value, device, image.size());
   if (address)
-    write(*address, kernel.image);
+    write(*address, image);
   return address;
 }
 
 Expected<uint64_t> AddressMap::loadProgram(const Value &value,
                                            const DeviceId &device,
-                                           const amd::KernelInfo &kernel) {
-  auto key = std::make_pair(kernel.image, device);
+                                           Span<const uint8_t> image) {
+  auto key = std::make_pair(std::vector<uint8_t>(image.begin(), image.end()),
+                            device);
   auto it = programs.find(key);
   if (it != programs.end())
     return it->second;
-  Expected<uint64_t> address = Memory::loadProgram(value, device, kernel);
+  Expected<uint64_t> address = Memory::loadProgram(value, device, image);
   if (address)
     programs.emplace(std::move(key), *address);
   return address;

@@ -61,15 +61,15 @@ public:
   }
 
   Expected<uint64_t> loadProgram(const Value &value, const DeviceId &id,
-                                 const amd::KernelInfo &info) override {
+                                 Span<const uint8_t> image) override {
     Expected<Device *> device = runtime.getDevice(id);
     if (!device)
       return device.takeError();
     const Kernel &kernel = exe.kernels[value.index];
     Expected<uint64_t> address =
-        (*device)->loadProgram(kernel, info, [&] { return findTwin(kernel); });
+        (*device)->loadProgram(kernel, image, [&] { return findTwin(kernel); });
     if (address && kernel.hasHostObject())
-      if (Error e = offerTwin(*address + info.entryOffset, kernel))
+      if (Error e = offerTwin(*address + kernel.amd.entryOffset, kernel))
         return std::move(e);
     return address;
   }

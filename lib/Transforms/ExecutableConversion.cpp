@@ -88,7 +88,8 @@ FailureOr<uint32_t> Converter::kernel(FlatSymbolRefAttr name, Operation *user) {
     auto [index, added] =
         hostObjects.try_emplace(*object, out.hostObjects.size());
     if (added)
-      out.hostObjects.emplace_back(object->bytes_begin(), object->bytes_end());
+      out.hostObjects.push_back(
+          std::vector<uint8_t>(object->bytes_begin(), object->bytes_end()));
     k.hostObject = index->second;
   }
   it->second = out.kernels.size();

@@ -22,8 +22,10 @@ namespace hcq::abi {
 /// scope DeviceNumber); 5: argument records (name, type, count, access); 6:
 /// AMD kernels as loaded images (one per code object) and the descriptor
 /// facts the runtime needs, read by the compiler; 7: host objects (host ELF
-/// shared objects of #hcq.host_target) and each kernel's host object.
-constexpr uint32_t FORMAT_VERSION = 7;
+/// shared objects of #hcq.host_target) and each kernel's host object; 8:
+/// sections with their own lengths (a reader skips an optional section it
+/// does not know, so adding one needs no new version).
+constexpr uint32_t FORMAT_VERSION = 8;
 
 /// What a placeholder becomes when linked (hcq::PlaceholderTag).
 enum class PlaceholderTag : uint32_t {
@@ -156,6 +158,23 @@ enum class StepKind : uint32_t {
   Finalize = 4,
 };
 constexpr uint32_t NUM_STEP_KINDS = 5;
+
+/// The op a step kind comes from, for messages.
+constexpr const char *getStepKindName(StepKind kind) {
+  switch (kind) {
+  case StepKind::Fence:
+    return "hcq.fence";
+  case StepKind::Reset:
+    return "hcq.reset";
+  case StepKind::PatchGroup:
+    return "hcq.patch_group";
+  case StepKind::Push:
+    return "hcq.push";
+  case StepKind::Finalize:
+    return "hcq.finalize";
+  }
+  return "?";
+}
 
 /// The operands each step kind reads (its submitter arguments): fence
 /// (timeline signal, epoch), reset (signals...), patch group (target blob,

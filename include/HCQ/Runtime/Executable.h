@@ -14,14 +14,13 @@
 
 #include "HCQ/Base/Error.h"
 #include "HCQ/Base/Span.h"
+#include "HCQ/Target/AMD/CodeObject.h"
 
 #include <cstdint>
+#include <initializer_list>
+#include <memory>
 #include <string>
 #include <vector>
-
-namespace hcq::amd {
-struct KernelInfo;
-} // namespace hcq::amd
 
 namespace hcq::runtime {
 
@@ -69,33 +68,46 @@ struct Value {
     return kind == ValueKind::Placeholder ? abi::getPlaceholderScope(tag)
                                           : PlaceholderScope::Executable;
   }
-  bool operator==(const Value &o) const;
 };
 
 /// What the runtime needs of an AMD kernel, read from its code object by
 /// the compiler, so that loading parses no ELF: the loaded image it lives
-/// in (Executable::images, one per code object) and its descriptor's
-/// facts (amd::KernelInfo's fields of the same names).
-struct AMDKernelFacts {
+/// in (Executable::images, one per code object) and its program's facts.
+struct AMDKernelFacts : amd::ProgramFacts {
   uint32_t image = 0;
-  uint64_t entryOffset = 0;
-  uint32_t mach = 0; // EF_AMDGPU_MACH of the code object
-  uint32_t privateSegmentBytes = 0;
-  bool dispatchPtr = false, privateSegmentBuffer = false;
-
-  /// The facts of `info`, whose image is `image` of the executable; and
-  /// back, a KernelInfo for the program loaded from `imageBytes`: the two
-  /// directions of one record, for the compiler and the link.
-  static AMDKernelFacts of(const amd::KernelInfo &info, uint32_t image);
-  amd::KernelInfo toKernelInfo(const std::string &symbol,
-                               Span<const uint8_t> imageBytes) const;
-
-  bool operator==(const AMDKernelFacts &o) const {
-    return image == o.image && entryOffset == o.entryOffset && mach == o.mach &&
-           privateSegmentBytes == o.privateSegmentBytes &&
-           dispatchPtr == o.dispatchPtr &&
-           privateSegmentBuffer == o.privateSegmentBuffer;
+  /// The facts of `info`, whose image is `image` of the executable.
+  static AMDKernelFacts of(const amd::KernelInfo &info, uint32_t image) {
+    AMDKernelFacts facts;
+    static_cast<amd::ProgramFacts &>(facts) = info;
+    facts.image = image;
+    return facts;
   }
+};
+
+/// Bytes an executable holds (an AMD image, a host object): a view of the
+/// file the executable was read from, which every record and every copy of
+/// the executable shares, or bytes of its own (what the compiler builds).
+class SharedBytes {
+public:
+  SharedBytes() = default;
+  SharedBytes(std::vector<uint8_t> bytes);
+  SharedBytes(std::initializer_list<uint8_t> bytes)
+      : SharedBytes(std::vector<uint8_t>(bytes)) {}
+  /// `view` of memory `owner` keeps alive.
+  SharedBytes(std::shared_ptr<const void> owner, Span<const uint8_t> view)
+      : owner(std::move(owner)), view(view) {}
+
+  const uint8_t *data() const { return view.data(); }
+  size_t size() const { return view.size(); }
+  const uint8_t *begin() const { return view.begin(); }
+  const uint8_t *end() const { return view.end(); }
+  /// Equal content.
+  bool operator==(const SharedBytes &o) const;
+  bool operator!=(const SharedBytes &o) const { return !(*this == o); }
+
+private:
+  std::shared_ptr<const void> owner;
+  Span<const uint8_t> view;
 };
 
 /// Kernel::hostObject of a kernel without one.
@@ -111,7 +123,6 @@ struct Kernel {
   /// CPU twin `hcq_twin_<symbol>`; NO_HOST_OBJECT if none.
   uint32_t hostObject = NO_HOST_OBJECT;
   bool hasHostObject() const { return hostObject != NO_HOST_OBJECT; }
-  bool operator==(const Kernel &o) const;
 };
 
 /// A command word: kind, part, shift, OR bits and offset or addend, as in
@@ -122,20 +133,17 @@ struct Word {
   uint32_t shift = 0;
   uint64_t value = 0, orBits = 0;
   std::vector<uint32_t> refs;
-  bool operator==(const Word &o) const;
 };
 
 struct Blob {
   uint32_t target = 0;
   std::vector<uint8_t> data;
   std::vector<std::pair<uint64_t, Word>> patches; // byte offset, word
-  bool operator==(const Blob &o) const;
 };
 
 struct InputsTable {
   uint32_t table = 0;
   std::vector<std::pair<uint32_t, uint32_t>> slots; // input value, lane
-  bool operator==(const InputsTable &o) const;
 };
 
 /// A patch group's range of the offset table: entries [start, start+count),
@@ -144,10 +152,6 @@ struct PatchGroup {
   uint64_t start = 0, count = 0;
   uint32_t bits = 0;
   Word word;
-  bool operator==(const PatchGroup &o) const {
-    return start == o.start && count == o.count && bits == o.bits &&
-           word == o.word;
-  }
 };
 
 /// A push: the first `bytes` of the command buffer (operand 0) onto device
@@ -158,10 +162,6 @@ struct Push {
   PushMode mode = PushMode::cpu;
   QueueName queue{QueueKind::COMPUTE, 0};
   std::vector<DeviceId> devices;
-  bool operator==(const Push &o) const {
-    return bytes == o.bytes && mode == o.mode && queue == o.queue &&
-           devices == o.devices;
-  }
 };
 
 /// One step of a submitter; operands index the submitter's arguments
@@ -172,29 +172,22 @@ struct Step {
   std::vector<uint32_t> operands;
   PatchGroup patch;
   Push push;
-  bool operator==(const Step &o) const;
 };
 
 struct Submitter {
   uint32_t numArgs = 0;
   std::vector<Step> steps;
-  bool operator==(const Submitter &o) const;
 };
 
 /// A host-run copy's byte ranges: operand 0 is the destination, 1 the
 /// source.
 struct CopyRanges {
   uint64_t dstOffset = 0, dstBytes = 0, srcOffset = 0, srcBytes = 0;
-  bool operator==(const CopyRanges &o) const {
-    return dstOffset == o.dstOffset && dstBytes == o.dstBytes &&
-           srcOffset == o.srcOffset && srcBytes == o.srcBytes;
-  }
 };
 
 /// A host-run launch's grid: global and local sizes.
 struct LaunchGrid {
   uint64_t global[3] = {1, 1, 1}, local[3] = {1, 1, 1};
-  bool operator==(const LaunchGrid &o) const;
 };
 
 /// One step of the host plan.
@@ -205,7 +198,6 @@ struct PlanStep {
   std::vector<uint32_t> operands; // value indices
   CopyRanges copy;                // Copy
   LaunchGrid grid;                // Launch
-  bool operator==(const PlanStep &o) const;
 };
 
 /// A call's timestamp pair, with profiling on: `start` and `end` are
@@ -214,7 +206,6 @@ struct ProfileEntry {
   std::string name; // the kernel, or "copy"
   uint32_t start = 0, end = 0;
   QueueName queue{QueueKind::COMPUTE, 0};
-  bool operator==(const ProfileEntry &o) const;
 };
 
 /// A schedule argument as its author wrote it, for whoever runs the
@@ -225,11 +216,6 @@ struct ArgumentInfo {
   std::string elementType; // "f32", "i32", ...: a variable's own type
   uint64_t count = 1;      // a buffer's elements per lane; 1 for a variable
   ArgumentAccess access = ArgumentAccess::none;
-  bool operator==(const ArgumentInfo &o) const {
-    return name == o.name && isBuffer == o.isBuffer &&
-           elementType == o.elementType && count == o.count &&
-           access == o.access;
-  }
 };
 
 struct Executable {
@@ -239,10 +225,10 @@ struct Executable {
   std::vector<ArgumentInfo> arguments;
   /// AMD kernels' loaded images (relocated), each stored once however many
   /// kernels it holds.
-  std::vector<std::vector<uint8_t>> images;
+  std::vector<SharedBytes> images;
   /// Host ELF shared objects (#hcq.host_target's), each stored once however
   /// many kernels it holds; the runtime loads them from memory.
-  std::vector<std::vector<uint8_t>> hostObjects;
+  std::vector<SharedBytes> hostObjects;
   std::vector<Value> values;
   std::vector<Kernel> kernels;
   std::vector<Blob> blobs;
@@ -250,6 +236,8 @@ struct Executable {
   std::vector<Submitter> submitters;
   std::vector<PlanStep> plan;
   std::vector<ProfileEntry> profile;
+  /// The same file: equal records, compared as writeExecutable writes
+  /// them (one definition of what a record holds).
   bool operator==(const Executable &o) const;
 };
 

@@ -25,14 +25,13 @@ public:
   /// `bytes` of memory for lane `lane` of `value`, on `device`.
   virtual Expected<uint64_t>
   allocate(const Value &value, const DeviceId &device, uint64_t bytes) = 0;
-  /// Memory holding an AMD kernel's loaded image (`kernel.image`, read from
-  /// its code object once by the link, descriptor facts beside it) on
-  /// `device`. The default allocates and writes it; implementations may
-  /// share one program buffer between every executable that loads the same
-  /// image.
+  /// Memory holding an AMD kernel's loaded image (`image`: the kernel is
+  /// `value`'s, the executable's record has its facts) on `device`. The
+  /// default allocates and writes it; implementations may share one program
+  /// buffer between every executable that loads the same image.
   virtual Expected<uint64_t> loadProgram(const Value &value,
                                          const DeviceId &device,
-                                         const amd::KernelInfo &kernel);
+                                         Span<const uint8_t> image);
   /// The address of a CPU kernel's host function.
   virtual Expected<uint64_t> hostFunction(const Kernel &kernel) = 0;
   /// The address of a runtime host function (cpu::HostFunction id).
@@ -70,7 +69,7 @@ public:
                               uint64_t bytes) override;
   /// One program buffer per image content and device, across executables.
   Expected<uint64_t> loadProgram(const Value &value, const DeviceId &device,
-                                 const amd::KernelInfo &kernel) override;
+                                 Span<const uint8_t> image) override;
   size_t programLoads() const { return programs.size(); }
   Expected<uint64_t> hostFunction(const Kernel &kernel) override;
   Expected<uint64_t> runtimeFunction(uint32_t id) override;

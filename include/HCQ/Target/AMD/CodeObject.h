@@ -2,8 +2,8 @@
 //
 // Reads what the encoder needs from a kernel's AMDHSA code object: the loaded
 // image with its relocations applied, and the kernel descriptor's fields.
-// The KernelInfo record is LLVM-free (the runtime rebuilds it from the
-// executable file); reading a code object uses LLVM's object library and
+// The records are LLVM-free (the executable file stores a kernel's
+// ProgramFacts and image for the runtime); reading a code object uses LLVM's object library and
 // stays on the compiler side (and in the simulated kernel driver).
 //
 //===----------------------------------------------------------------------===//
@@ -21,34 +21,20 @@
 
 namespace hcq::amd {
 
-struct KernelInfo {
-  std::string name;
-  /// The loaded image, with its relocations applied: a linked code object's
-  /// PT_LOAD segments at their virtual addresses, or an unlinked object's
-  /// allocated sections in order. The program placeholder holds it.
-  std::vector<uint8_t> image;
+/// What loading and running a kernel's program needs of its code object:
+/// where it enters its loaded image and what its descriptor asks the
+/// hardware to set up. The executable file stores these (and the image)
+/// so that a runtime parses no ELF; KernelInfo, the compiler's fuller
+/// reading, extends them.
+struct ProgramFacts {
   /// Entry point, as a byte offset into the image (descriptor address plus
   /// kernel_code_entry_byte_offset). 256-byte aligned.
   uint64_t entryOffset = 0;
-  uint32_t groupSegmentBytes = 0;   // LDS
-  uint32_t privateSegmentBytes = 0; // scratch per lane
-  uint32_t kernargBytes = 0;
-  uint32_t rsrc1 = 0, rsrc2 = 0, rsrc3 = 0;
-  bool wave32 = false;
+  uint32_t privateSegmentBytes = 0;  // scratch per lane
   bool dispatchPtr = false;          // SGPR pair for the dispatch packet
   bool privateSegmentBuffer = false; // SGPR quad for the scratch V#
   /// The processor it was built for: e_flags & EF_AMDGPU_MACH.
   uint32_t mach = 0;
-  /// From the code object's metadata note (NT_AMDGPU_METADATA; LLVM
-  /// AMDGPUUsage "Code Object V3 to V6 Metadata"): the most work-items a
-  /// workgroup may have (0 when not given), and the hidden kernel arguments
-  /// the kernel reads (".value_kind: hidden_*"), in the kernarg segment.
-  uint32_t maxFlatWorkgroupSize = 0;
-  struct HiddenArgument {
-    std::string kind; // "hidden_block_count_x"
-    uint32_t offset = 0, size = 0;
-  };
-  std::vector<HiddenArgument> hiddenArguments;
 
   /// The user SGPRs the hardware loads from COMPUTE_USER_DATA, in order:
   /// the scratch buffer descriptor (4) if the kernel has a private segment
@@ -59,6 +45,28 @@ struct KernelInfo {
     return dispatchPtrUserData() + (dispatchPtr ? 2 : 0);
   }
   unsigned userDataCount() const { return kernargUserData() + 2; }
+};
+
+struct KernelInfo : ProgramFacts {
+  std::string name;
+  /// The loaded image, with its relocations applied: a linked code object's
+  /// PT_LOAD segments at their virtual addresses, or an unlinked object's
+  /// allocated sections in order. The program placeholder holds it.
+  std::vector<uint8_t> image;
+  uint32_t groupSegmentBytes = 0; // LDS
+  uint32_t kernargBytes = 0;
+  uint32_t rsrc1 = 0, rsrc2 = 0, rsrc3 = 0;
+  bool wave32 = false;
+  /// From the code object's metadata note (NT_AMDGPU_METADATA; LLVM
+  /// AMDGPUUsage "Code Object V3 to V6 Metadata"): the most work-items a
+  /// workgroup may have (0 when not given), and the hidden kernel arguments
+  /// the kernel reads (".value_kind: hidden_*"), in the kernarg segment.
+  uint32_t maxFlatWorkgroupSize = 0;
+  struct HiddenArgument {
+    std::string kind; // "hidden_block_count_x"
+    uint32_t offset = 0, size = 0;
+  };
+  std::vector<HiddenArgument> hiddenArguments;
 };
 
 /// Reads the kernel descriptor at byte `kd` of a loaded `image` into

@@ -40,7 +40,7 @@ struct TwinProgram {
   /// `kernel`'s twin, with where its descriptor's user SGPRs put the
   /// pointers.
   static TwinProgram of(hcq_amd_twin twin, std::string name,
-                        const amd::KernelInfo &kernel) {
+                        const amd::ProgramFacts &kernel) {
     return {twin, std::move(name), kernel.kernargUserData(),
             kernel.dispatchPtr ? int(kernel.dispatchPtrUserData()) : -1};
   }

@@ -91,10 +91,10 @@ public:
   }
   bool runsTwins() const override { return true; }
   void addTwin(uint64_t entry, const Kernel &kernel,
-               const amd::KernelInfo &info, hcq_amd_twin twin) override {
-    twins->add(
-        entry,
-        TwinProgram::of(twin ? twin : &builtinCopyTwin, kernel.name, info),
+               hcq_amd_twin twin) override {
+    twins->add(entry,
+               TwinProgram::of(twin ? twin : &builtinCopyTwin, kernel.name,
+                               kernel.amd),
         HostObject::owning(reinterpret_cast<const void *>(twin)));
   }
 

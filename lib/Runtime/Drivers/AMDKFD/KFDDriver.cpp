@@ -55,8 +55,8 @@ public:
                            options.waitTimeout, std::move(flags));
   }
 
-  Error checkProgram(const Kernel &kernel,
-                     const amd::KernelInfo &info) override {
+  Error checkProgram(const Kernel &kernel) override {
+    const AMDKernelFacts &info = kernel.amd;
     // The GPU runs the code object itself: it must be built for it.
     std::optional<amd::Target> built = amd::lookupTargetByMach(info.mach);
     std::string builtFor =
