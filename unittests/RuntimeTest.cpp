@@ -194,6 +194,65 @@ hcq.schedule @stuck(%a: !hcq.buffer<4xf32, CPU:0>) {
   dlclose(library);
 }
 
+TEST(Runtime, ABufferReleasedUnderAKernelThatNeverReturnsIsNotFreed) {
+  // The policy of unloading, for buffers: releasing one while work using it
+  // cannot finish stops the queues (a fault from then on) and, where a
+  // queue cannot stop (a kernel that never returns), leaves the memory
+  // allocated: the kernel writes it after the release, which ASan reports
+  // as a use after free if it was freed.
+  const char *source = R"mlir(
+hcq.kernel @spin cpu (readwrite f32) symbol "hcq_spin_then_write" library "@LIB@"
+hcq.schedule @stuck(%a: !hcq.buffer<4xf32, CPU:0>) {
+  hcq.launch @spin(%a : !hcq.buffer<4xf32, CPU:0>) global [1, 1, 1] local [1, 1, 1]
+}
+)mlir";
+  hcq::PipelineOptions options;
+  RuntimeOptions runtimeOptions;
+  runtimeOptions.waitTimeout = std::chrono::milliseconds(200);
+  std::shared_ptr<Runtime> runtime = Runtime::create(runtimeOptions);
+  auto exe = compileAndLoad(source, options, *runtime);
+  ASSERT_TRUE(exe);
+  void *library =
+      dlopen(hcq::test::kernelLibrary.c_str(), RTLD_NOW | RTLD_NOLOAD);
+  ASSERT_TRUE(library);
+  auto *release = static_cast<volatile int *>(
+      dlsym(library, "hcq_spin_then_write_release"));
+  auto *done =
+      static_cast<volatile int *>(dlsym(library, "hcq_spin_then_write_done"));
+  ASSERT_TRUE(release && done);
+
+  hcq::Expected<Buffer> buffer =
+      runtime->allocate(DeviceId{hcq::DeviceKind::CPU, 0}, 16);
+  ASSERT_TRUE(static_cast<bool>(buffer)) << hcq::toString(buffer.takeError());
+  ASSERT_FALSE(
+      static_cast<bool>(exe->run({Argument::buffer(buffer->hostView())})));
+  auto start = std::chrono::steady_clock::now();
+  buffer->reset();
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+  // The runtime's queues were stopped: its next run says why.
+  std::vector<float> a(4);
+  hcq::Error error = exe->run({Argument::buffer(a.data())});
+  ASSERT_TRUE(static_cast<bool>(error));
+  EXPECT_EQ(error.code(), hcq::ErrorCode::DeviceFault);
+  std::string message = hcq::toString(std::move(error));
+  EXPECT_NE(message.find("a buffer of CPU:0 released while work using it "
+                         "could not finish: CPU:0 COMPUTE:0: kernel @spin "
+                         "(hcq_spin_then_write) has not finished after 200 "
+                         "ms"),
+            std::string::npos)
+      << message;
+  // Let the kernel write the buffer it was given.
+  __atomic_store_n(release, 1, __ATOMIC_RELEASE);
+  auto end = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (!__atomic_load_n(done, __ATOMIC_ACQUIRE) &&
+         std::chrono::steady_clock::now() < end)
+    std::this_thread::yield();
+  EXPECT_TRUE(*done);
+  exe.reset();
+  runtime.reset();
+  dlclose(library);
+}
+
 TEST(Runtime, HostCallSeesEarlierWorkAndLaterWorkSeesIt) {
   // c = a + a; the host call negates c and adds the bound variable; then
   // out = c + a. The host call must run after the first launch finished and

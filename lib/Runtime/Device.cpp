@@ -506,14 +506,31 @@ void RuntimeImpl::freeMemory(DeviceId id, uint64_t address) {
   }
   // Runs submitted before may still use it, on any device of the process:
   // host memory of one CPU device may be given as another's lane (CPU:1's
-  // buffer to a copy on CPU:0), or to another Runtime's executable.
+  // buffer to a copy on CPU:0), or to another Runtime's executable. The
+  // policy is unloading's: work that cannot finish (a hang) has its
+  // devices' queues stopped first, as a fault would; if a queue cannot
+  // stop (a kernel that never returns), the memory stays allocated rather
+  // than freed under it.
   {
     std::lock_guard<std::recursive_mutex> lock(mutex);
     std::vector<std::shared_ptr<Device>> open =
         ProcessDevices::get().openDevices();
+    std::vector<Device *> unfinished;
+    std::string why;
     for (const std::shared_ptr<Device> &other : open)
-      if (Error e = other->synchronize())
-        consumeError(std::move(e));
+      if (Error e = other->synchronize()) {
+        if (why.empty())
+          why = toString(std::move(e));
+        else
+          consumeError(std::move(e));
+        unfinished.push_back(other.get());
+      }
+    if (!unfinished.empty() &&
+        !stopQueuesOf(unfinished, "a buffer of " + (*device)->getName() +
+                                      " released while work using it "
+                                      "could not finish: " +
+                                      why))
+      return;
   }
   (*device)->free(address);
 }
@@ -581,7 +598,11 @@ Error RuntimeImpl::takeQueueError() {
 }
 
 bool RuntimeImpl::stopQueues(const std::string &why) {
-  std::vector<Device *> open = openDeviceList();
+  return stopQueuesOf(openDeviceList(), why);
+}
+
+bool RuntimeImpl::stopQueuesOf(const std::vector<Device *> &open,
+                               const std::string &why) {
   bool reported = false;
   for (Device *device : open)
     device->forEachQueue([&](Queue &queue) {

@@ -195,6 +195,10 @@ public:
   /// Returns false if a queue is stuck in work that does not end (a kernel
   /// that never returns), which may still touch that memory.
   bool stopQueues(const std::string &why);
+  /// The same for the queues of `devices` (what releasing a buffer after a
+  /// hang does); the fault is still this runtime's.
+  bool stopQueuesOf(const std::vector<Device *> &devices,
+                    const std::string &why);
   /// Waits for every open device.
   Error synchronizeLocked();
   /// Waits for `devices`; a wait that times out is reported as the queues'

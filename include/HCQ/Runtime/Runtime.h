@@ -131,7 +131,10 @@ public:
 
   /// Frees the memory (after every run so far has finished with it: every
   /// device open in the process is synchronized first, since the memory may
-  /// have been given to another device's or another Runtime's run).
+  /// have been given to another device's or another Runtime's run). Work
+  /// that cannot finish is handled as unloading handles it: the devices'
+  /// queues stop (a fault for the runtime), and if one cannot (a kernel
+  /// that never returns) the memory stays allocated (docs/runtime.md).
   void reset();
   explicit operator bool() const { return address != 0; }
   /// The address the device's queues and kernels use.

@@ -48,6 +48,18 @@ void hcq_spin(const uint64_t *args, uint32_t x, uint32_t y, uint32_t z) {
     ;
 }
 
+// Like hcq_spin, then writes 1 into its buffer's first element and sets
+// hcq_spin_then_write_done: a kernel that still writes its buffer after the
+// test gave up waiting for it.
+volatile int hcq_spin_then_write_release, hcq_spin_then_write_done;
+void hcq_spin_then_write(const uint64_t *args, uint32_t x, uint32_t y,
+                         uint32_t z) {
+  while (!__atomic_load_n(&hcq_spin_then_write_release, __ATOMIC_ACQUIRE))
+    ;
+  BUF(0, float)[0] = 1;
+  __atomic_store_n(&hcq_spin_then_write_done, 1, __ATOMIC_RELEASE);
+}
+
 // A kernel that does nothing, for the replay benchmark.
 void hcq_noop(const uint64_t *args, uint32_t x, uint32_t y, uint32_t z) {}
 
