@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "HCQ/Base/Ranges.h"
 #include "HCQ/Runtime/Executable.h"
+#include "HCQ/Base/Ranges.h"
 
 #include "gtest/gtest.h"
 
@@ -418,9 +418,11 @@ TEST(Executable, StepsMissingWhatTheyReadAreRejected) {
   // short step is refused.
   Executable exe = sample();
   exe.submitters[0].steps[1].operands.pop_back();
-  EXPECT_NE(errorOf(readExecutable(writeExecutable(exe)))
-                .find("has an hcq.patch_group step with 2 operands, fewer than the 3"),
-            std::string::npos);
+  EXPECT_NE(
+      errorOf(readExecutable(writeExecutable(exe)))
+          .find(
+              "has an hcq.patch_group step with 2 operands, fewer than the 3"),
+      std::string::npos);
   exe = sample();
   exe.submitters[0].steps[2].operands.clear();
   EXPECT_NE(errorOf(readExecutable(writeExecutable(exe)))

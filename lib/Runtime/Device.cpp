@@ -246,7 +246,8 @@ Device::loadProgram(const Kernel &kernel, Span<const uint8_t> image,
       address = loaded->address;
     } else {
       lock.unlock();
-      Expected<uint64_t> a = allocate(image.size(), Placement::DeviceHostWritten);
+      Expected<uint64_t> a =
+          allocate(image.size(), Placement::DeviceHostWritten);
       if (!a)
         return a.takeError();
       std::memcpy(reinterpret_cast<void *>(*a), image.data(), image.size());
@@ -259,7 +260,8 @@ Device::loadProgram(const Kernel &kernel, Span<const uint8_t> image,
       } else {
         programs.emplace(
             digest.low,
-            LoadedProgram{std::vector<uint8_t>(image.begin(), image.end()), *a});
+            LoadedProgram{std::vector<uint8_t>(image.begin(), image.end()),
+                          *a});
         address = *a;
       }
     }

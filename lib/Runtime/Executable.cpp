@@ -58,10 +58,9 @@ enum class Section : uint32_t {
   Profile = 10,
 };
 constexpr Section SECTIONS[] = {
-    Section::Arguments, Section::Values,  Section::Images,
-    Section::HostObjects, Section::Kernels, Section::Blobs,
-    Section::Inputs,    Section::Submitters, Section::Plan,
-    Section::Profile};
+    Section::Arguments, Section::Values, Section::Images, Section::HostObjects,
+    Section::Kernels,   Section::Blobs,  Section::Inputs, Section::Submitters,
+    Section::Plan,      Section::Profile};
 /// A section a reader must understand to run the file; one without the flag
 /// (the profile entries) may be skipped by a reader that does not know it.
 constexpr uint32_t SECTION_REQUIRED = 1;
@@ -194,9 +193,9 @@ template <class IO> void map(IO &io, Kernel &k) {
   io.u64(k.amd.entryOffset);
   io.u32(k.amd.mach);
   io.u32(k.amd.privateSegmentBytes);
-  uint32_t flags = (k.amd.dispatchPtr ? KERNEL_DISPATCH_PTR : 0) |
-                   (k.amd.privateSegmentBuffer ? KERNEL_PRIVATE_SEGMENT_BUFFER
-                                               : 0);
+  uint32_t flags =
+      (k.amd.dispatchPtr ? KERNEL_DISPATCH_PTR : 0) |
+      (k.amd.privateSegmentBuffer ? KERNEL_PRIVATE_SEGMENT_BUFFER : 0);
   io.u32(flags);
   k.amd.dispatchPtr = flags & KERNEL_DISPATCH_PTR;
   k.amd.privateSegmentBuffer = flags & KERNEL_PRIVATE_SEGMENT_BUFFER;
@@ -375,8 +374,7 @@ public:
 class Reader {
 public:
   static constexpr bool reading = true;
-  Reader(Span<const uint8_t> in, std::shared_ptr<const void> owner,
-         size_t base)
+  Reader(Span<const uint8_t> in, std::shared_ptr<const void> owner, size_t base)
       : in(in), owner(std::move(owner)), base(base) {}
 
   bool failed() const { return !error.empty(); }
@@ -591,13 +589,11 @@ Error validate(const Executable &exe) {
                              " word names argument " + std::to_string(ref) +
                              " of " + std::to_string(sub.numArgs));
       if (step.operands.size() < abi::getStepOperandCount(step.kind))
-        return formatError("submitter " + std::to_string(i) +
-                           " has an " + abi::getStepKindName(step.kind) +
-                           " step with " +
+        return formatError("submitter " + std::to_string(i) + " has an " +
+                           abi::getStepKindName(step.kind) + " step with " +
                            std::to_string(step.operands.size()) +
                            " operands, fewer than the " +
-                           std::to_string(
-                               abi::getStepOperandCount(step.kind)) +
+                           std::to_string(abi::getStepOperandCount(step.kind)) +
                            " it reads");
       if (step.kind == StepKind::Push && step.push.devices.empty())
         return formatError("submitter " + std::to_string(i) +
@@ -756,11 +752,11 @@ static Expected<Executable> readOwned(Span<const uint8_t> bytes,
     return header.takeError();
   uint64_t size = *header;
   if (size != bytes.size() - HEADER_BYTES)
-    return formatError("header says " + std::to_string(size) +
-                       " payload bytes, the file has " +
-                       std::to_string(bytes.size() - HEADER_BYTES) +
-                       (size > bytes.size() - HEADER_BYTES ? " (truncated)"
-                                                           : ""));
+    return formatError(
+        "header says " + std::to_string(size) +
+        " payload bytes, the file has " +
+        std::to_string(bytes.size() - HEADER_BYTES) +
+        (size > bytes.size() - HEADER_BYTES ? " (truncated)" : ""));
   Span<const uint8_t> payload = bytes.dropFront(HEADER_BYTES);
   uint32_t checksum = read32le(bytes.data() + 16);
   if (checksum != crc32(payload))
@@ -781,7 +777,8 @@ static Expected<Executable> readOwned(Span<const uint8_t> bytes,
     if (length > payload.size() - sections.offset())
       return formatError("section " + std::to_string(id) + " at payload byte " +
                          std::to_string(start) + " is " +
-                         std::to_string(length) + " bytes, past the file's end");
+                         std::to_string(length) +
+                         " bytes, past the file's end");
     Span<const uint8_t> body = payload.slice(sections.offset(), length);
     sections.skip(length);
     auto known = std::find(std::begin(SECTIONS), std::end(SECTIONS),
@@ -809,8 +806,7 @@ static Expected<Executable> readOwned(Span<const uint8_t> bytes,
     if (!r.atEnd())
       return formatError(std::to_string(length - r.offset()) +
                          " bytes after the records of the " +
-                         getSectionName(static_cast<Section>(id)) +
-                         " section");
+                         getSectionName(static_cast<Section>(id)) + " section");
   }
   if (Error e = validate(exe))
     return std::move(e);
@@ -819,8 +815,8 @@ static Expected<Executable> readOwned(Span<const uint8_t> bytes,
 
 Expected<Executable> readExecutable(Span<const uint8_t> bytes) {
   // One copy of the whole file, which every image and host object views.
-  auto owned = std::make_shared<const std::vector<uint8_t>>(bytes.begin(),
-                                                            bytes.end());
+  auto owned =
+      std::make_shared<const std::vector<uint8_t>>(bytes.begin(), bytes.end());
   Span<const uint8_t> view(owned->data(), owned->size());
   return readOwned(view, std::move(owned));
 }

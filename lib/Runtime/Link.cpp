@@ -83,8 +83,8 @@ Expected<LinkResult> link(const Executable &exe, Memory &memory) {
               return linkError("kernel " + kernel.name + " is in image " +
                                std::to_string(kernel.amd.image) + " of " +
                                std::to_string(exe.images.size()));
-            Expected<uint64_t> a = memory.loadProgram(
-                value, device, exe.images[kernel.amd.image]);
+            Expected<uint64_t> a =
+                memory.loadProgram(value, device, exe.images[kernel.amd.image]);
             if (!a)
               return a.takeError();
             it = programs.emplace(key, *a).first;
@@ -168,8 +168,8 @@ Expected<uint64_t> Memory::loadProgram(const Value &value,
 Expected<uint64_t> AddressMap::loadProgram(const Value &value,
                                            const DeviceId &device,
                                            Span<const uint8_t> image) {
-  auto key = std::make_pair(std::vector<uint8_t>(image.begin(), image.end()),
-                            device);
+  auto key =
+      std::make_pair(std::vector<uint8_t>(image.begin(), image.end()), device);
   auto it = programs.find(key);
   if (it != programs.end())
     return it->second;

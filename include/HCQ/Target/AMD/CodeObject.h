@@ -3,8 +3,9 @@
 // Reads what the encoder needs from a kernel's AMDHSA code object: the loaded
 // image with its relocations applied, and the kernel descriptor's fields.
 // The records are LLVM-free (the executable file stores a kernel's
-// ProgramFacts and image for the runtime); reading a code object uses LLVM's object library and
-// stays on the compiler side (and in the simulated kernel driver).
+// ProgramFacts and image for the runtime); reading a code object uses LLVM's
+// object library and stays on the compiler side (and in the simulated kernel
+// driver).
 //
 //===----------------------------------------------------------------------===//
 
