@@ -28,12 +28,18 @@ gpu.module @fine [#hcq.host_target] {
 
 // -----
 
-// Tests that gpu.barrier is refused, naming the op: the work-items of a
-// workgroup run one after the other.
+// Tests that gpu.barrier outside a kernel (in a helper it calls) is
+// refused, naming the op: a work-item suspends at a barrier only in the
+// kernel's own body.
 // expected-error@+1 {{An error happened while serializing the module}}
 gpu.module @barrier [#hcq.host_target] {
+  func.func @helper() {
+    // expected-error@+1 {{'gpu.barrier' op is outside a gpu.func kernel: the host target suspends a work-item at a barrier only in the kernel's own body}}
+    gpu.barrier
+    return
+  }
   gpu.func @k() kernel attributes {known_block_size = array<i32: 2, 1, 1>} {
-    // expected-error@+1 {{'gpu.barrier' op is not supported by the host target: it runs a workgroup's work-items one after the other, so a barrier cannot be honoured}}
+    func.call @helper() : () -> ()
     gpu.barrier
     gpu.return
   }
@@ -41,25 +47,35 @@ gpu.module @barrier [#hcq.host_target] {
 
 // -----
 
-// Tests that workgroup memory is refused: as an attribution (naming the
-// gpu.func), as an address space 3 argument, and in an op that uses it.
+// Tests that workgroup memory the host target cannot place is refused: a
+// kernel argument in address space 3 (the host makes workgroup memory per
+// workgroup, nobody passes it in), a workgroup attribution of dynamic shape
+// (naming the gpu.func), and memrefs in another memory space (global,
+// private) in an op and a helper's argument.
 // expected-error@+1 {{An error happened while serializing the module}}
 gpu.module @workgroup [#hcq.host_target] {
-  // expected-error@+2 {{'gpu.func' op has workgroup attributions: workgroup memory (address space 3) is not supported by the host target}}
-  // expected-error@+1 {{'gpu.func' op argument 0 is 'memref<4xf32, 3>': the host target takes statically shaped, contiguous memrefs}}
+  // expected-error@+1 {{'func.func' op has a block argument of type 'memref<4xf32, #gpu.address_space<private>>': the host target supports the default memory space and workgroup memory only}}
+  func.func @helper(%m: memref<4xf32, #gpu.address_space<private>>) {
+    return
+  }
+  // expected-error@+2 {{'gpu.func' op argument 0 is 'memref<4xf32, 3>': the host target takes statically shaped, contiguous memrefs}}
+  // expected-error@+1 {{'gpu.func' op workgroup attribution 0 is 'memref<?xf32, #gpu.address_space<workgroup>>': the host target takes statically shaped, contiguous ones}}
   gpu.func @k(%shared: memref<4xf32, 3>)
-      workgroup(%w : memref<4xf32, #gpu.address_space<workgroup>>)
+      workgroup(%w : memref<?xf32, #gpu.address_space<workgroup>>)
       kernel attributes {known_block_size = array<i32: 4, 1, 1>} {
     %i = gpu.thread_id x
-    // expected-error@+1 {{'memref.load' op uses 'memref<4xf32, 3>': the host target supports the default memory space only (workgroup memory, address space 3, needs the workgroup's work-items to run together)}}
     %v = memref.load %shared[%i] : memref<4xf32, 3>
+    %c = memref.cast %shared : memref<4xf32, 3> to memref<?xf32, 3>
+    // expected-error@+1 {{'memref.memory_space_cast' op uses 'memref<4xf32, #gpu.address_space<global>>': the host target supports the default memory space and workgroup memory only}}
+    %g = memref.memory_space_cast %shared : memref<4xf32, 3> to memref<4xf32, #gpu.address_space<global>>
     gpu.return
   }
 }
 
 // -----
 
-// Tests that gpu.shuffle and gpu.subgroup_reduce are refused, naming them.
+// Tests that gpu.shuffle, gpu.subgroup_reduce and gpu.all_reduce are
+// refused, naming them: work-items are not in lock-step on the host.
 // expected-error@+1 {{An error happened while serializing the module}}
 gpu.module @subgroups [#hcq.host_target] {
   gpu.func @k(%x: f32) kernel
@@ -70,34 +86,40 @@ gpu.module @subgroups [#hcq.host_target] {
     %s, %valid = gpu.shuffle xor %x, %offset, %width : f32
     // expected-error@+1 {{'gpu.subgroup_reduce' op is not supported by the host target: work-items run one after the other, not in subgroups}}
     %r = gpu.subgroup_reduce add %x : (f32) -> f32
+    // expected-error@+1 {{'gpu.all_reduce' op is not supported by the host target: work-items run one after the other, not in subgroups}}
+    %a = gpu.all_reduce add %x {} : (f32) -> f32
     gpu.return
   }
 }
 
 // -----
 
-// Tests that atomics are refused, naming the op.
+// Tests that memref.atomic_rmw of a kind with no atomic instruction and
+// memref.generic_atomic_rmw (upstream's lowering leaves both unconverted)
+// are refused, naming the op (and the kind); addf compiles.
 // expected-error@+1 {{An error happened while serializing the module}}
 gpu.module @atomics [#hcq.host_target] {
   gpu.func @k(%m: memref<4xf32>, %x: f32) kernel
       attributes {known_block_size = array<i32: 4, 1, 1>} {
     %c0 = arith.constant 0 : index
-    // expected-error@+1 {{'memref.atomic_rmw' op is not supported by the host target: atomics are not lowered yet}}
-    %old = memref.atomic_rmw addf %x, %m[%c0] : (f32, memref<4xf32>) -> f32
+    %sum = memref.atomic_rmw addf %x, %m[%c0] : (f32, memref<4xf32>) -> f32
+    // expected-error@+1 {{'memref.atomic_rmw' op of kind mulf is not supported by the host target: the LLVM dialect has no atomic instruction for it}}
+    %product = memref.atomic_rmw mulf %x, %m[%c0] : (f32, memref<4xf32>) -> f32
+    // expected-error@+1 {{'memref.generic_atomic_rmw' op is not supported by the host target: use memref.atomic_rmw}}
+    %generic = memref.generic_atomic_rmw %m[%c0] : memref<4xf32> {
+    ^bb0(%current: f32):
+      %twice = arith.addf %current, %current : f32
+      memref.atomic_yield %twice : f32
+    }
     gpu.return
   }
 }
 
 // -----
 
-// Tests that private attributions and a helper taking workgroup memory
-// are refused, naming the op.
+// Tests that private attributions are refused, naming the op.
 // expected-error@+1 {{An error happened while serializing the module}}
 gpu.module @private [#hcq.host_target] {
-  // expected-error@+1 {{'func.func' op has a block argument of type 'memref<4xf32, 3>': the host target supports the default memory space only}}
-  func.func @helper(%m: memref<4xf32, 3>) {
-    return
-  }
   // expected-error@+1 {{'gpu.func' op has private attributions: not supported by the host target}}
   gpu.func @k() private(%p : memref<4xf32, #gpu.address_space<private>>)
       kernel attributes {known_block_size = array<i32: 1, 1, 1>} {
@@ -148,7 +170,7 @@ gpu.module @others [#hcq.host_target] {
   // expected-error@+1 {{'gpu.func' op argument 0 is 'memref<?xf32>': the host target takes statically shaped, contiguous memrefs in the default memory space (as pointers) and integers, index, f32 or f64 (as 64-bit words)}}
   gpu.func @k(%m: memref<?xf32>) kernel
       attributes {known_block_size = array<i32: 1, 1, 1>} {
-    // expected-error@+1 {{'memref.alloca' op is not supported by the host target (this first step compiles arith, scf, cf, func, memref loads, stores and views, and gpu.thread_id, block_id, block_dim, grid_dim and global_id)}}
+    // expected-error@+1 {{'memref.alloca' op is not supported by the host target (it compiles arith, scf, cf, func, memref loads, stores, views and atomics, and gpu.thread_id, block_id, block_dim, grid_dim, global_id and barrier)}}
     %a = memref.alloca() : memref<4xf32>
     gpu.return
   }
@@ -207,22 +229,33 @@ gpu.module @reserved [#hcq.host_target] {
 // -----
 
 // Tests that in a module lowered for ROCDL (what convert-gpu-to-rocdl leaves
-// for a #rocdl.target beside the host target) a barrier, an atomic, a
-// pointer into workgroup memory (address space 3) and a global are refused,
-// naming the op.
+// for a #rocdl.target beside the host target) a barrier outside a kernel,
+// globals other than workgroup memory (a device constant, workgroup memory
+// with an initial value), the address of anything else and a pointer into
+// private memory (address space 5) are refused, naming the op; the
+// kernel's barrier, workgroup global and atomics compile.
 // expected-error@+1 {{An error happened while serializing the module}}
 gpu.module @lowered_sync [#hcq.host_target] {
-  // expected-error@+1 {{'llvm.mlir.global' op is not supported by the host target: globals (workgroup memory, device constants) are not compiled for the host}}
   llvm.mlir.global internal @shared() {addr_space = 3 : i32} : !llvm.array<4 x f32>
-  llvm.func @k(%p: !llvm.ptr, %x: f32) attributes {gpu.kernel, gpu.known_block_size = array<i32: 4, 1, 1>} {
-    // expected-error@+1 {{'rocdl.barrier' op is not supported by the host target: it runs a workgroup's work-items one after the other, so a barrier cannot be honoured}}
+  // expected-error@+1 {{'llvm.mlir.global' op is not supported by the host target: of globals it compiles workgroup memory (address space 3, no initial value) only}}
+  llvm.mlir.global internal constant @table(dense<1.0> : tensor<4xf32>) {addr_space = 4 : i32} : !llvm.array<4 x f32>
+  // expected-error@+1 {{'llvm.mlir.global' op is not supported by the host target: of globals it compiles workgroup memory (address space 3, no initial value) only}}
+  llvm.mlir.global internal @zeroed(0 : i32) {addr_space = 3 : i32} : i32
+  llvm.func @helper() {
+    // expected-error@+1 {{'rocdl.barrier' op is outside a kernel: the host target suspends a work-item at a barrier only in the kernel's own body}}
     rocdl.barrier
-    // expected-error@+1 {{'llvm.atomicrmw' op is not supported by the host target: atomics are not lowered yet}}
-    %old = llvm.atomicrmw fadd %p, %x monotonic : !llvm.ptr, f32
-    // expected-error@+1 {{'llvm.mlir.addressof' op uses '!llvm.ptr<3>', a pointer in address space 3: the host target supports address space 0 only}}
+    llvm.return
+  }
+  llvm.func @k(%p: !llvm.ptr, %x: f32) attributes {gpu.kernel, gpu.known_block_size = array<i32: 4, 1, 1>} {
+    rocdl.barrier
+    %old = llvm.atomicrmw fadd %p, %x syncscope("agent") monotonic : !llvm.ptr, f32
     %s = llvm.mlir.addressof @shared : !llvm.ptr<3>
-    // expected-error@+1 {{'llvm.load' op is atomic: atomics are not supported by the host target yet}}
     %v = llvm.load %p atomic acquire {alignment = 4 : i64} : !llvm.ptr -> f32
+    // expected-error@+1 {{'llvm.mlir.addressof' op is not supported by the host target: it takes the address of workgroup memory (an address space 3 global) only}}
+    %f = llvm.mlir.addressof @helper : !llvm.ptr
+    %one = llvm.mlir.constant(1 : i32) : i32
+    // expected-error@+1 {{'llvm.alloca' op uses '!llvm.ptr<5>', a pointer in address space 5: the host target supports address spaces 0 and 3 (workgroup memory) only}}
+    %private = llvm.alloca %one x f32 : (i32) -> !llvm.ptr<5>
     llvm.return
   }
 }
@@ -251,7 +284,7 @@ gpu.module @lowered_others [#hcq.host_target] {
   llvm.func @k(%global: !llvm.ptr<1>, %x: f32) attributes {gpu.kernel, gpu.known_block_size = array<i32: 1, 1, 1>} {
     // expected-error@+1 {{'rocdl.grid.dim.x' op needs the grid size, which hcq's CPU kernel ABI does not pass: give the kernel a known_grid_size}}
     %g = rocdl.grid.dim.x : i32
-    // expected-error@+1 {{'rocdl.ds_swizzle' op is not supported by the host target (of the rocdl dialect it compiles the work-item, workgroup, block and grid ids and sizes)}}
+    // expected-error@+1 {{'rocdl.ds_swizzle' op is not supported by the host target (of the rocdl dialect it compiles the work-item, workgroup, block and grid ids and sizes and the barriers rocdl.barrier and rocdl.s.barrier)}}
     %s = rocdl.ds_swizzle %g, %g : (i32, i32) -> i32
     // expected-error@+1 {{'arith.addf' op is not supported by the host target: a module lowered for ROCDL compiles for the host from the llvm and rocdl dialects}}
     %y = arith.addf %x, %x : f32

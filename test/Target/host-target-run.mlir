@@ -3,6 +3,9 @@
 // RUN: hcq-opt %t/kernels.mlir --hcq-attach-host-target=O=0 --gpu-module-to-binary | %python %t/run.py %t | FileCheck %s
 // RUN: hcq-opt %t/kernels.mlir --pass-pipeline="builtin.module(hcq-attach-host-target,gpu.module(convert-scf-to-cf,convert-gpu-to-rocdl{use-bare-ptr-memref-call-conv=1}),gpu-module-to-binary)" | %python %t/run.py %t | FileCheck %s
 // RUN: hcq-opt %t/kernels.mlir --pass-pipeline="builtin.module(hcq-attach-host-target{O=0},gpu.module(convert-scf-to-cf,convert-gpu-to-rocdl{use-bare-ptr-memref-call-conv=1}),gpu-module-to-binary)" | %python %t/run.py %t | FileCheck %s
+// RUN: hcq-opt %t/lowered.mlir --hcq-attach-host-target --gpu-module-to-binary | %python %t/run_lowered.py %t | FileCheck %s --check-prefix=LOWERED
+// RUN: hcq-opt %t/lowered.mlir --hcq-attach-host-target=O=0 --gpu-module-to-binary | %python %t/run_lowered.py %t | FileCheck %s --check-prefix=LOWERED
+// RUN: hcq-opt %t/lowered.mlir --hcq-attach-host-target --gpu-module-to-binary=format=isa | FileCheck %s --check-prefix=FENCE
 
 // Tests that the host object runs: run.py takes the bytes of the
 // #gpu.object<#hcq.host_target> out of the IR, dlopens them and calls each
@@ -16,13 +19,31 @@
 // as the emulated AMD device calls it, with the kernel arguments laid out as
 // hcq-encode lays them out for the AMD kernel (pointers 8 bytes, 32-bit
 // scalars 4, packed), and gives the same elements. Only the kernels and
-// their twins are exported, not their bodies.
+// their twins are exported, not their bodies, work-items or workgroup
+// memory. @early's odd work-items return before the barriers the even ones
+// wait at: they count as arrived, nothing hangs, and the even ones read
+// what the others stored before the first barrier (kernel and twin).
+// @reverse runs its 64 workgroups on 4 threads at once, 50 times: each
+// workgroup has workgroup memory of its own (a thread_local global).
+// lowered.mlir, written as convert-gpu-to-rocdl and AMD code write the LLVM
+// dialect, runs its barrier, its address space 3 global (reached directly
+// and through an addrspacecast to a generic pointer) and its atomics with
+// AMDGPU sync scopes ("workgroup", "agent": loads, stores, fences,
+// atomicrmw and cmpxchg), at the default level and at O=0; the seq_cst
+// fence at "agent" scope is a fence in the assembly (x86 emits none at a
+// scope it does not know).
 // CHECK-LABEL: vadd
-// CHECK-NEXT: exported: vadd axpy2d hcq_twin_vadd hcq_twin_axpy2d{{$}}
+// CHECK-NEXT: exported: vadd axpy2d early reverse hcq_twin_vadd hcq_twin_axpy2d hcq_twin_early{{$}}
 // CHECK-NEXT: vadd: 256 elements match (200 computed, 56 untouched)
 // CHECK-NEXT: axpy2d: 64 elements match
 // CHECK-NEXT: twin vadd: 256 elements match (200 computed, 56 untouched)
 // CHECK-NEXT: twin axpy2d: 64 elements match
+// CHECK-NEXT: early: match
+// CHECK-NEXT: twin early: match
+// CHECK-NEXT: reverse on 4 threads: 4096 elements match
+// LOWERED: sync: 128 elements match, counts 128 127 1
+// FENCE-LABEL: gpu.binary @lowered
+// FENCE-SAME: lock\09\09orl\09$0, -64(%rsp)
 
 //--- kernels.mlir
 gpu.module @kernels {
@@ -55,7 +76,132 @@ gpu.module @kernels {
     memref.store %s, %y[%row, %col] : memref<4x16xf32>
     gpu.return
   }
+  // The odd work-items return at once; the even ones store their id into
+  // workgroup memory, wait at a barrier and read the id two places on (an
+  // even one's), then wait at a second barrier.
+  gpu.func @early(%out: memref<8xi32>)
+      workgroup(%shared : memref<8xi32, #gpu.address_space<workgroup>>)
+      kernel attributes {known_block_size = array<i32: 8, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c8 = arith.constant 8 : index
+    %c100 = arith.constant 100 : i32
+    %tid = gpu.thread_id x
+    %t = arith.index_cast %tid : index to i32
+    %low = arith.andi %tid, %c1 : index
+    %odd = arith.cmpi ne, %low, %c0 : index
+    cf.cond_br %odd, ^leave, ^stay
+  ^leave:
+    %v = arith.addi %t, %c100 : i32
+    memref.store %v, %out[%tid] : memref<8xi32>
+    gpu.return
+  ^stay:
+    memref.store %t, %shared[%tid] : memref<8xi32, #gpu.address_space<workgroup>>
+    gpu.barrier
+    %next = arith.addi %tid, %c2 : index
+    %j = arith.remui %next, %c8 : index
+    %w = memref.load %shared[%j] : memref<8xi32, #gpu.address_space<workgroup>>
+    memref.store %w, %out[%tid] : memref<8xi32>
+    gpu.barrier
+    gpu.return
+  }
+  // y = x with each 64-element block reversed, through workgroup memory.
+  gpu.func @reverse(%x: memref<4096xf32>, %y: memref<4096xf32>)
+      workgroup(%tile : memref<64xf32, #gpu.address_space<workgroup>>)
+      kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %c63 = arith.constant 63 : index
+    %c64 = arith.constant 64 : index
+    %tid = gpu.thread_id x
+    %bid = gpu.block_id x
+    %base = arith.muli %bid, %c64 : index
+    %i = arith.addi %base, %tid : index
+    %v = memref.load %x[%i] : memref<4096xf32>
+    memref.store %v, %tile[%tid] : memref<64xf32, #gpu.address_space<workgroup>>
+    gpu.barrier
+    %mirror = arith.subi %c63, %tid : index
+    %w = memref.load %tile[%mirror] : memref<64xf32, #gpu.address_space<workgroup>>
+    memref.store %w, %y[%i] : memref<4096xf32>
+    gpu.return
+  }
 }
+
+//--- lowered.mlir
+gpu.module @lowered {
+  llvm.mlir.global internal @shared() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<32 x i32>
+  // out[g] = the global id of the work-item after this one in the
+  // workgroup (through workgroup memory); counts[0] counts the work-items,
+  // counts[1] is the largest global id, counts[2] is set to 1 once.
+  llvm.func @sync(%out: !llvm.ptr, %counts: !llvm.ptr) attributes {gpu.kernel, gpu.known_block_size = array<i32: 32, 1, 1>} {
+    %tid = rocdl.workitem.id.x : i32
+    %bid = rocdl.workgroup.id.x : i32
+    %lds = llvm.mlir.addressof @shared : !llvm.ptr<3>
+    %flat = llvm.addrspacecast %lds : !llvm.ptr<3> to !llvm.ptr
+    %mine = llvm.getelementptr %flat[%tid] : (!llvm.ptr, i32) -> !llvm.ptr, i32
+    %c32 = llvm.mlir.constant(32 : i32) : i32
+    %base = llvm.mul %bid, %c32 : i32
+    %g = llvm.add %base, %tid : i32
+    llvm.store %g, %mine atomic syncscope("workgroup") release {alignment = 4 : i64} : i32, !llvm.ptr
+    llvm.fence syncscope("workgroup") release
+    rocdl.barrier
+    llvm.fence syncscope("agent") seq_cst
+    %c1 = llvm.mlir.constant(1 : i32) : i32
+    %c31 = llvm.mlir.constant(31 : i32) : i32
+    %t1 = llvm.add %tid, %c1 : i32
+    %j = llvm.and %t1, %c31 : i32
+    %theirs = llvm.getelementptr %lds[%j] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i32
+    %v = llvm.load %theirs atomic syncscope("workgroup") acquire {alignment = 4 : i64} : !llvm.ptr<3> -> i32
+    %o = llvm.getelementptr %out[%g] : (!llvm.ptr, i32) -> !llvm.ptr, i32
+    llvm.store %v, %o : i32, !llvm.ptr
+    %old = llvm.atomicrmw add %counts, %c1 syncscope("agent") monotonic : !llvm.ptr, i32
+    %largest = llvm.getelementptr %counts[1] : (!llvm.ptr) -> !llvm.ptr, i32
+    %max = llvm.atomicrmw max %largest, %g syncscope("agent") acq_rel : !llvm.ptr, i32
+    %once = llvm.getelementptr %counts[2] : (!llvm.ptr) -> !llvm.ptr, i32
+    %c0 = llvm.mlir.constant(0 : i32) : i32
+    %pair = llvm.cmpxchg %once, %c0, %c1 syncscope("workgroup") acq_rel monotonic : !llvm.ptr, i32
+    llvm.return
+  }
+}
+
+//--- run_lowered.py
+import ctypes
+import os
+import re
+import sys
+
+text = sys.stdin.read()
+match = re.search(r"#gpu\.object<#hcq\.host_target(?:<[^>]*>)?, kernels = .*?"
+                  r'bin = "((?:[^"\\]|\\.)*)"', text)
+escaped = match.group(1)
+data = bytearray()
+i = 0
+while i < len(escaped):
+    if escaped[i] != "\\":
+        data += escaped[i].encode("latin-1")
+        i += 1
+    elif escaped[i + 1] == "\\":
+        data.append(0x5C)
+        i += 2
+    else:
+        data.append(int(escaped[i + 1:i + 3], 16))
+        i += 3
+path = os.path.join(sys.argv[1], "lowered.so")
+with open(path, "wb") as f:
+    f.write(data)
+lib = ctypes.CDLL(path)
+kernel = ctypes.CFUNCTYPE(None, ctypes.POINTER(ctypes.c_uint64),
+                          ctypes.c_uint32, ctypes.c_uint32,
+                          ctypes.c_uint32)(("sync", lib))
+out = (ctypes.c_int32 * 128)(*([-1] * 128))
+counts = (ctypes.c_int32 * 3)()
+words = (ctypes.c_uint64 * 2)(ctypes.addressof(out), ctypes.addressof(counts))
+for group in range(4):
+    kernel(words, group, 0, 0)
+expected = [i - i % 32 + (i + 1) % 32 for i in range(128)]
+bad = [i for i in range(128) if out[i] != expected[i]]
+print("sync: %s, counts %d %d %d" % (
+    "128 elements match" if not bad else "mismatch at %s" % bad[:8],
+    counts[0], counts[1], counts[2]))
 
 //--- run.py
 import ctypes
@@ -63,6 +209,7 @@ import os
 import re
 import struct
 import sys
+import threading
 
 text = sys.stdin.read()
 match = re.search(r"#gpu\.object<#hcq\.host_target(?:<[^>]*>)?, kernels = .*?"
@@ -85,9 +232,11 @@ with open(path, "wb") as f:
     f.write(data)
 lib = ctypes.CDLL(path)
 print("vadd")
-names = ("vadd", "axpy2d", "hcq_twin_vadd", "hcq_twin_axpy2d",
-         "__hcq_host_body_vadd", "__hcq_host_body_axpy2d",
-         "__hcq_host_item_vadd", "__hcq_host_item_axpy2d")
+names = ("vadd", "axpy2d", "early", "reverse", "hcq_twin_vadd",
+         "hcq_twin_axpy2d", "hcq_twin_early", "__hcq_host_body_vadd",
+         "__hcq_host_body_axpy2d", "__hcq_host_body_early",
+         "__hcq_host_item_vadd", "__hcq_host_item_axpy2d",
+         "__hcq_host_item_early", "__hcq_host_wg_early_0")
 print("exported:", " ".join(k for k in names if hasattr(lib, k)))
 
 Words = ctypes.c_uint64 * 8
@@ -174,3 +323,41 @@ expected = [f32(f32(alpha * x[i]) + y0[i]) for i in range(64)]
 bad = [i for i in range(64) if y[i] != expected[i]]
 print("twin axpy2d: %d elements match" % (64 - len(bad)) if not bad
       else "twin axpy2d: mismatch at %s" % bad[:8])
+
+# early: a work-item that returns counts as arrived at the barriers it
+# skips; the others read what the even ones stored before the first.
+early_expected = [100 + i if i % 2 else (i + 2) % 8 for i in range(8)]
+out = (ctypes.c_int32 * 8)(*([-1] * 8))
+launch("early", [ctypes.addressof(out)], (1, 1, 1))
+print("early: %s" % ("match" if list(out) == early_expected
+                     else "mismatch %s" % list(out)))
+out = (ctypes.c_int32 * 8)(*([-1] * 8))
+launch_twin("early", struct.pack("<Q", ctypes.addressof(out)), (1, 1, 1),
+            (8, 1, 1))
+print("twin early: %s" % ("match" if list(out) == early_expected
+                          else "mismatch %s" % list(out)))
+
+# reverse: 64 workgroups, on 4 threads at once (ctypes lets go of the GIL
+# during a call), 50 times: each workgroup sees its own workgroup memory.
+x = (ctypes.c_float * 4096)(*[float(i) for i in range(4096)])
+y = (ctypes.c_float * 4096)()
+reverse = Kernel(("reverse", lib))
+words = Words(ctypes.addressof(x), ctypes.addressof(y))
+
+
+def reverse_groups(first):
+    for _ in range(50):
+        for group in range(first, 64, 4):
+            reverse(words, group, 0, 0)
+
+
+threads = [threading.Thread(target=reverse_groups, args=(t,))
+           for t in range(4)]
+for thread in threads:
+    thread.start()
+for thread in threads:
+    thread.join()
+expected = [float(i - i % 64 + 63 - i % 64) for i in range(4096)]
+bad = [i for i in range(4096) if y[i] != expected[i]]
+print("reverse on 4 threads: %s" % ("4096 elements match" if not bad
+                                    else "mismatch at %s" % bad[:8]))

@@ -8,10 +8,11 @@
 // Each kernel becomes a host function named like it with hcq's CPU kernel
 // ABI (hcq::cpu::KernelFunction): called once per workgroup with a pointer
 // to its kernel arguments, one 64-bit word each in the kernel's argument
-// order, and the workgroup's coordinates. It loops over the workgroup's
+// order, and the workgroup's coordinates. It runs the workgroup's
 // work-items, whose count is the kernel's known_block_size (the ABI passes
-// no block size): gpu.thread_id becomes the loop indices, gpu.block_id the
-// coordinates, gpu.block_dim and gpu.grid_dim the known sizes.
+// no block size): gpu.thread_id becomes the work-item's indices,
+// gpu.block_id the coordinates, gpu.block_dim and gpu.grid_dim the known
+// sizes.
 //
 // The module comes in one of two forms. Written against the gpu dialect,
 // the kernel body is moved into an scf.for nest over the work-items (in an
@@ -30,9 +31,42 @@
 // from memory (a memfd) with no relocation code of its own; a relocatable
 // object would need one.
 //
-// What a loop over work-items cannot run correctly is refused, with a
-// diagnostic naming the op: barriers, workgroup memory, subgroup operations,
-// atomics, and every op this first step does not list as supported.
+// Barriers. A kernel with a barrier (gpu.barrier; rocdl.barrier or
+// rocdl.s.barrier once lowered) runs each work-item as an LLVM coroutine
+// (switched-resume lowering; the CoroEarly/CoroSplit/CoroCleanup passes of
+// LLVM's default pipelines, O0 included, split it into a ramp and a resume
+// function over a heap frame). Its body becomes a function of one
+// work-item, as in the lowered form; a barrier becomes a suspend point. The
+// per-workgroup function starts every work-item, then resumes the suspended
+// ones round-robin until all have returned: in each round every work-item
+// still running is at the same barrier count when it is resumed, so all
+// reach barrier i before any passes it, in loops and uniform branches
+// alike. A work-item that returns counts as arrived at every later barrier
+// (undefined on a GPU; here the others go on, nothing hangs). Why
+// coroutines: the kernel's control flow stays as written, and LLVM keeps in
+// the frame only what lives across a barrier. Loop fission at barriers
+// would have to rewrite every such value into a per-work-item array and
+// restructure loops and branches around each barrier, the hard part of the
+// job; fibers (ucontext) need a stack per work-item and a swapcontext, with
+// its signal-mask system call, per switch. Kernels without barriers keep
+// the plain loop.
+//
+// Workgroup memory. Workgroup attributions (and memrefs in the workgroup
+// memory space) and convert-gpu-to-rocdl's address space 3 globals become
+// thread_local globals in the default address space. A workgroup runs on
+// one thread from start to end, so a thread's copy belongs to its current
+// workgroup, and workgroups running on other threads at the same time have
+// their own. It is not initialised, as on the GPU.
+//
+// Atomics. memref.atomic_rmw lowers as upstream lowers it (the kinds with
+// an llvm.atomicrmw); every atomic of the LLVM dialect loses its sync
+// scope (AMDGPU's "agent", "workgroup", ...): x86's backend treats a scope
+// it does not know as narrower than the system, e.g. emits no mfence for a
+// seq_cst fence at "agent" scope, while an agent here is every host thread.
+//
+// What this cannot run correctly is refused, with a diagnostic naming the
+// op: subgroup operations (work-items are not in lock-step), and every op
+// this target does not list as supported.
 //
 //===----------------------------------------------------------------------===//
 
@@ -51,12 +85,14 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/AttrTypeSubElements.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Pass/PassManager.h"
@@ -83,6 +119,15 @@ using namespace hcq;
 
 namespace {
 
+/// Workgroup memory's address space in the LLVM dialect for AMD GPUs (LDS),
+/// where convert-gpu-to-rocdl puts workgroup attributions; also the integer
+/// memory space that means workgroup memory in a memref type.
+constexpr unsigned kWorkgroupAddressSpace = 3;
+
+/// The alignment of a workgroup attribution's host global: a cache line,
+/// which also suits any vector the optimizer makes of its accesses.
+constexpr int64_t kWorkgroupAlignment = 64;
+
 /// The name of the function a kernel's body is outlined into; the exported
 /// function, named like the kernel, calls it.
 std::string bodyName(StringRef kernel) {
@@ -90,9 +135,15 @@ std::string bodyName(StringRef kernel) {
 }
 
 /// The function running one work-item of a kernel lowered for ROCDL, which
-/// the outlined body calls in its loop nest.
+/// the outlined body calls in its loop nest, or of a kernel with barriers,
+/// which the outlined body runs as coroutines.
 std::string workItemName(StringRef kernel) {
   return ("__hcq_host_item_" + kernel).str();
+}
+
+/// The host global a kernel's workgroup attribution becomes.
+std::string workgroupGlobalName(StringRef kernel, unsigned i) {
+  return ("__hcq_host_wg_" + kernel + "_" + Twine(i)).str();
 }
 
 /// The exported CPU twin of a kernel, for the emulated AMD device: the name
@@ -109,14 +160,40 @@ LogicalResult checkSymbolName(Operation *op, StringRef name) {
   return success();
 }
 
+/// Whether `op` is a barrier of the workgroup: gpu.barrier, or what
+/// convert-gpu-to-rocdl makes of it.
+bool isBarrier(Operation *op) {
+  return isa<gpu::BarrierOp, ROCDL::BarrierOp, ROCDL::SBarrierOp>(op);
+}
+
+bool hasBarrier(Operation *op) {
+  return op
+      ->walk([](Operation *nested) {
+        return isBarrier(nested) ? WalkResult::interrupt()
+                                 : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
 //===----------------------------------------------------------------------===//
 // What the host target compiles
 //===----------------------------------------------------------------------===//
 
-/// Whether `type` is a memref in a memory space other than the default one.
-bool hasMemorySpace(Type type) {
+/// Whether `space` (a memref's memory space) is workgroup memory.
+bool isWorkgroupMemorySpace(Attribute space) {
+  if (auto gpuSpace = dyn_cast_or_null<gpu::AddressSpaceAttr>(space))
+    return gpuSpace.getValue() == gpu::AddressSpace::Workgroup;
+  if (auto integer = dyn_cast_or_null<IntegerAttr>(space))
+    return integer.getInt() == kWorkgroupAddressSpace;
+  return false;
+}
+
+/// Whether `type` is a memref in a memory space other than the default one
+/// and workgroup memory.
+bool hasForeignMemorySpace(Type type) {
   auto memref = dyn_cast<BaseMemRefType>(type);
-  return memref && memref.getMemorySpace();
+  return memref && memref.getMemorySpace() &&
+         !isWorkgroupMemorySpace(memref.getMemorySpace());
 }
 
 /// Refuses a kernel argument the ABI's 64-bit words cannot carry.
@@ -151,10 +228,16 @@ LogicalResult checkKernel(gpu::GPUFuncOp kernel) {
            "kernel ABI passes no block size)";
     result = failure();
   }
-  if (kernel.getNumWorkgroupAttributions()) {
-    kernel.emitOpError() << "has workgroup attributions: workgroup memory "
-                            "(address space 3) is not supported by the host "
-                            "target";
+  // Each becomes a global (memref.global), which needs a static shape.
+  for (auto [i, attribution] :
+       llvm::enumerate(kernel.getWorkgroupAttributions())) {
+    auto memref = dyn_cast<MemRefType>(attribution.getType());
+    if (memref && memref.hasStaticShape() && memref.getLayout().isIdentity())
+      continue;
+    kernel.emitOpError() << "workgroup attribution " << i << " is "
+                         << attribution.getType()
+                         << ": the host target takes statically shaped, "
+                            "contiguous ones";
     result = failure();
   }
   if (kernel.getNumPrivateAttributions()) {
@@ -168,27 +251,26 @@ LogicalResult checkKernel(gpu::GPUFuncOp kernel) {
   return result;
 }
 
-/// Checks one op inside the gpu.module; refuses, naming it, every op this
-/// step does not compile correctly.
+/// Checks one op inside the gpu.module; refuses, naming it, every op the
+/// host target does not compile correctly.
 LogicalResult checkOp(Operation *op) {
   for (Type type :
        llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes()))
-    if (hasMemorySpace(type))
+    if (hasForeignMemorySpace(type))
       return op->emitOpError()
              << "uses " << type
-             << ": the host target supports the default memory space only "
-                "(workgroup memory, address space 3, needs the workgroup's "
-                "work-items to run together)";
+             << ": the host target supports the default memory space and "
+                "workgroup memory only";
   // (A kernel's arguments and attributions are checked with the kernel.)
   if (!isa<gpu::GPUFuncOp>(op))
     for (Region &region : op->getRegions())
       for (Block &block : region)
         for (Type type : block.getArgumentTypes())
-          if (hasMemorySpace(type))
+          if (hasForeignMemorySpace(type))
             return op->emitOpError()
                    << "has a block argument of type " << type
                    << ": the host target supports the default memory space "
-                      "only";
+                      "and workgroup memory only";
 
   auto kernel = op->getParentOfType<gpu::GPUFuncOp>();
   auto needsKernel = [&]() -> LogicalResult {
@@ -198,11 +280,13 @@ LogicalResult checkOp(Operation *op) {
                                 "target knows work-item ids only in kernels";
   };
 
-  if (isa<gpu::BarrierOp>(op))
+  if (isa<gpu::BarrierOp>(op)) {
+    if (kernel)
+      return success();
     return op->emitOpError()
-           << "is not supported by the host target: it runs a workgroup's "
-              "work-items one after the other, so a barrier cannot be "
-              "honoured";
+           << "is outside a gpu.func kernel: the host target suspends a "
+              "work-item at a barrier only in the kernel's own body";
+  }
   if (isa<gpu::ShuffleOp, gpu::SubgroupReduceOp, gpu::AllReduceOp>(op))
     return op->emitOpError()
            << "is not supported by the host target: work-items run one "
@@ -221,11 +305,37 @@ LogicalResult checkOp(Operation *op) {
   }
   if (isa<gpu::GPUFuncOp, gpu::ReturnOp>(op))
     return success();
-  if (isa<memref::AtomicRMWOp, memref::GenericAtomicRMWOp,
-          memref::AtomicYieldOp>(op))
+  // The kinds upstream lowers to one llvm.atomicrmw; it leaves the others
+  // (mulf, muli) unconverted.
+  if (auto atomic = dyn_cast<memref::AtomicRMWOp>(op)) {
+    using arith::AtomicRMWKind;
+    switch (atomic.getKind()) {
+    case AtomicRMWKind::addf:
+    case AtomicRMWKind::addi:
+    case AtomicRMWKind::assign:
+    case AtomicRMWKind::maximumf:
+    case AtomicRMWKind::maxnumf:
+    case AtomicRMWKind::maxs:
+    case AtomicRMWKind::maxu:
+    case AtomicRMWKind::minimumf:
+    case AtomicRMWKind::minnumf:
+    case AtomicRMWKind::mins:
+    case AtomicRMWKind::minu:
+    case AtomicRMWKind::andi:
+    case AtomicRMWKind::ori:
+    case AtomicRMWKind::xori:
+      return success();
+    default:
+      return op->emitOpError()
+             << "of kind " << arith::stringifyAtomicRMWKind(atomic.getKind())
+             << " is not supported by the host target: the LLVM dialect has "
+                "no atomic instruction for it";
+    }
+  }
+  // Upstream's conversions to LLVM leave it unconverted.
+  if (isa<memref::GenericAtomicRMWOp>(op))
     return op->emitOpError()
-           << "is not supported by the host target: atomics are not lowered "
-              "yet";
+           << "is not supported by the host target: use memref.atomic_rmw";
   if (isa<arith::ArithDialect>(op->getDialect()))
     return success();
   if (isa<scf::ForOp, scf::IfOp, scf::WhileOp, scf::ConditionOp, scf::YieldOp,
@@ -233,7 +343,9 @@ LogicalResult checkOp(Operation *op) {
           cf::CondBranchOp, cf::SwitchOp, func::CallOp, func::ReturnOp,
           memref::LoadOp, memref::StoreOp, memref::SubViewOp, memref::CastOp,
           memref::DimOp, memref::ExpandShapeOp, memref::CollapseShapeOp,
-          memref::ReinterpretCastOp>(op))
+          memref::ReinterpretCastOp, memref::AtomicRMWOp,
+          // (Refused with its memref.generic_atomic_rmw.)
+          memref::AtomicYieldOp>(op))
     return success();
   if (auto func = dyn_cast<func::FuncOp>(op)) {
     if (func.isExternal())
@@ -243,9 +355,10 @@ LogicalResult checkOp(Operation *op) {
     return success();
   }
   return op->emitOpError()
-         << "is not supported by the host target (this first step compiles "
-            "arith, scf, cf, func, memref loads, stores and views, and "
-            "gpu.thread_id, block_id, block_dim, grid_dim and global_id)";
+         << "is not supported by the host target (it compiles arith, scf, "
+            "cf, func, memref loads, stores, views and atomics, and "
+            "gpu.thread_id, block_id, block_dim, grid_dim, global_id and "
+            "barrier)";
 }
 
 //===----------------------------------------------------------------------===//
@@ -277,14 +390,24 @@ std::optional<ArrayRef<int32_t>> knownGridSize(LLVM::LLVMFuncOp func) {
   return std::nullopt;
 }
 
-/// The pointer address space other than 0 that `type` holds, if any.
+/// The pointer address space other than 0 and workgroup memory that `type`
+/// holds, if any.
 std::optional<unsigned> foreignAddressSpace(Type type) {
   std::optional<unsigned> space;
   type.walk([&](LLVM::LLVMPointerType pointer) {
-    if (pointer.getAddressSpace() != 0)
+    if (pointer.getAddressSpace() != 0 &&
+        pointer.getAddressSpace() != kWorkgroupAddressSpace)
       space = pointer.getAddressSpace();
   });
   return space;
+}
+
+/// Whether `global` is workgroup memory as convert-gpu-to-rocdl makes it: in
+/// address space 3, with no initial value (workgroup memory has none).
+bool isWorkgroupGlobal(LLVM::GlobalOp global) {
+  return global.getAddrSpace() == kWorkgroupAddressSpace &&
+         !global.getValueOrNull() && global.getInitializerRegion().empty() &&
+         !global.getConstant();
 }
 
 LogicalResult checkLLVMKernel(LLVM::LLVMFuncOp kernel) {
@@ -318,16 +441,15 @@ LogicalResult checkLLVMKernel(LLVM::LLVMFuncOp kernel) {
 }
 
 /// Checks one op of a module lowered to the LLVM dialect; refuses, naming
-/// it, every op whose meaning on the GPU a loop over work-items does not
-/// keep, and every op of another dialect.
+/// it, every op whose meaning on the GPU the host code does not keep, and
+/// every op of another dialect.
 LogicalResult checkLLVMOp(Operation *op) {
   auto inSpace = [&](Type type) -> LogicalResult {
     if (std::optional<unsigned> space = foreignAddressSpace(type))
       return op->emitOpError()
              << "uses " << type << ", a pointer in address space " << *space
-             << ": the host target supports address space 0 only (workgroup "
-                "memory, address space 3, needs the workgroup's work-items to "
-                "run together)";
+             << ": the host target supports address spaces 0 and 3 "
+                "(workgroup memory) only";
     return success();
   };
   for (Type type :
@@ -344,12 +466,13 @@ LogicalResult checkLLVMOp(Operation *op) {
             return failure();
 
   auto function = op->getParentOfType<LLVM::LLVMFuncOp>();
+  bool inKernel = function && isLLVMKernel(function);
   if (isa<ROCDL::ROCDLDialect>(op->getDialect())) {
     if (isa<ROCDL::ThreadIdXOp, ROCDL::ThreadIdYOp, ROCDL::ThreadIdZOp,
             ROCDL::BlockIdXOp, ROCDL::BlockIdYOp, ROCDL::BlockIdZOp,
             ROCDL::BlockDimXOp, ROCDL::BlockDimYOp, ROCDL::BlockDimZOp,
             ROCDL::GridDimXOp, ROCDL::GridDimYOp, ROCDL::GridDimZOp>(op)) {
-      if (!function || !isLLVMKernel(function))
+      if (!inKernel)
         return op->emitOpError() << "is outside a kernel: the host target "
                                     "knows work-item ids only in kernels";
       if (isa<ROCDL::GridDimXOp, ROCDL::GridDimYOp, ROCDL::GridDimZOp>(op) &&
@@ -359,14 +482,17 @@ LogicalResult checkLLVMOp(Operation *op) {
                   "pass: give the kernel a known_grid_size";
       return success();
     }
-    if (isa<ROCDL::BarrierOp, ROCDL::SBarrierOp>(op))
+    if (isBarrier(op)) {
+      if (inKernel)
+        return success();
       return op->emitOpError()
-             << "is not supported by the host target: it runs a workgroup's "
-                "work-items one after the other, so a barrier cannot be "
-                "honoured";
-    return op->emitOpError() << "is not supported by the host target (of the "
-                                "rocdl dialect it compiles the work-item, "
-                                "workgroup, block and grid ids and sizes)";
+             << "is outside a kernel: the host target suspends a work-item "
+                "at a barrier only in the kernel's own body";
+    }
+    return op->emitOpError()
+           << "is not supported by the host target (of the rocdl dialect it "
+              "compiles the work-item, workgroup, block and grid ids and "
+              "sizes and the barriers rocdl.barrier and rocdl.s.barrier)";
   }
   if (!isa<LLVM::LLVMDialect>(op->getDialect()))
     return op->emitOpError()
@@ -379,26 +505,27 @@ LogicalResult checkLLVMOp(Operation *op) {
                 "in";
     return checkSymbolName(op, func.getName());
   }
-  if (isa<LLVM::AtomicRMWOp, LLVM::AtomicCmpXchgOp, LLVM::FenceOp>(op))
-    return op->emitOpError() << "is not supported by the host target: "
-                                "atomics are not lowered yet";
-  if (auto load = dyn_cast<LLVM::LoadOp>(op);
-      load && load.getOrdering() != LLVM::AtomicOrdering::not_atomic)
-    return op->emitOpError() << "is atomic: atomics are not supported by the "
-                                "host target yet";
-  if (auto store = dyn_cast<LLVM::StoreOp>(op);
-      store && store.getOrdering() != LLVM::AtomicOrdering::not_atomic)
-    return op->emitOpError() << "is atomic: atomics are not supported by the "
-                                "host target yet";
   if (isa<LLVM::InlineAsmOp, LLVM::CallIntrinsicOp>(op))
     return op->emitOpError()
            << "is not supported by the host target: it may be the AMD GPU's "
               "own code";
-  if (isa<LLVM::GlobalOp, LLVM::AddressOfOp, LLVM::ComdatOp>(op))
+  if (auto global = dyn_cast<LLVM::GlobalOp>(op)) {
+    if (isWorkgroupGlobal(global))
+      return checkSymbolName(op, global.getSymName());
     return op->emitOpError()
-           << "is not supported by the host target: globals (workgroup "
-              "memory, device constants) are not compiled for the host";
-  if (isa<LLVM::ModuleFlagsOp>(op) || !op->getParentOp() ||
+           << "is not supported by the host target: of globals it compiles "
+              "workgroup memory (address space 3, no initial value) only";
+  }
+  if (auto address = dyn_cast<LLVM::AddressOfOp>(op)) {
+    auto global = dyn_cast_or_null<LLVM::GlobalOp>(
+        SymbolTable::lookupNearestSymbolFrom(op, address.getGlobalNameAttr()));
+    if (global && isWorkgroupGlobal(global))
+      return success();
+    return op->emitOpError()
+           << "is not supported by the host target: it takes the address of "
+              "workgroup memory (an address space 3 global) only";
+  }
+  if (isa<LLVM::ComdatOp, LLVM::ModuleFlagsOp>(op) || !op->getParentOp() ||
       isa<gpu::GPUModuleOp>(op->getParentOp()))
     return op->emitOpError() << "is not supported by the host target";
   return success();
@@ -449,90 +576,153 @@ LogicalResult checkModule(gpu::GPUModuleOp module) {
 // Lowering
 //===----------------------------------------------------------------------===//
 
-/// Replaces `kernel` with a func.func taking its arguments and the
+/// A kernel of the module, as the entries and the driver need it.
+struct HostKernel {
+  std::string name;
+  Location loc;
+  /// Whether its work-items run as coroutines (it has barriers).
+  bool coroutines;
+  SmallVector<int32_t, 3> block;
+};
+
+/// Replaces the gpu ops in `body`, a kernel's body, by what the host
+/// computes from the work-item's and workgroup's ids and the known sizes,
+/// and gpu.return by `makeReturn`'s terminator. Barriers stay, for
+/// makeCoroutine.
+void replaceGPUOps(Region &body, ArrayRef<Value> threadIds,
+                   ArrayRef<Value> blockIds, ArrayRef<int32_t> block,
+                   std::optional<ArrayRef<int32_t>> grid,
+                   function_ref<void(OpBuilder &, Location)> makeReturn) {
+  SmallVector<Operation *> gpuOps;
+  body.walk([&](Operation *op) {
+    if (isa<gpu::GPUDialect>(op->getDialect()) && !isBarrier(op))
+      gpuOps.push_back(op);
+  });
+  OpBuilder b(body.getContext());
+  for (Operation *op : gpuOps) {
+    b.setInsertionPoint(op);
+    Location loc = op->getLoc();
+    auto dim = [](auto idOp) {
+      return static_cast<unsigned>(idOp.getDimension());
+    };
+    Value replacement;
+    if (isa<gpu::ReturnOp>(op)) {
+      makeReturn(b, loc);
+    } else if (auto id = dyn_cast<gpu::ThreadIdOp>(op)) {
+      replacement = threadIds[dim(id)];
+    } else if (auto id = dyn_cast<gpu::BlockIdOp>(op)) {
+      replacement = blockIds[dim(id)];
+    } else if (auto id = dyn_cast<gpu::BlockDimOp>(op)) {
+      replacement = arith::ConstantIndexOp::create(b, loc, block[dim(id)]);
+    } else if (auto id = dyn_cast<gpu::GridDimOp>(op)) {
+      replacement = arith::ConstantIndexOp::create(b, loc, (*grid)[dim(id)]);
+    } else if (auto id = dyn_cast<gpu::GlobalIdOp>(op)) {
+      unsigned d = dim(id);
+      Value size = arith::ConstantIndexOp::create(b, loc, block[d]);
+      Value base = arith::MulIOp::create(b, loc, blockIds[d], size);
+      replacement = arith::AddIOp::create(b, loc, base, threadIds[d]);
+    }
+    if (replacement)
+      op->getResult(0).replaceAllUsesWith(replacement);
+    op->erase();
+  }
+}
+
+/// Replaces `kernel` by a func.func taking its arguments and the
 /// workgroup's coordinates (index x, y, z), whose body runs the kernel's
-/// body once per work-item in an scf.for nest (x innermost).
-void outlineKernel(gpu::GPUFuncOp kernel) {
+/// body once per work-item in an scf.for nest (x innermost); or, for a
+/// kernel with barriers, by the function of one work-item (its arguments,
+/// then the work-item's and the workgroup's ids, index), which
+/// makeCoroutine and addDriver finish once lowered. Workgroup attributions
+/// become private globals, made thread_local once lowered.
+void outlineKernel(gpu::GPUFuncOp kernel, bool coroutines) {
   Location loc = kernel.getLoc();
   MLIRContext *ctx = kernel.getContext();
   OpBuilder b(kernel);
+  StringRef name = kernel.getName();
+  SmallVector<memref::GlobalOp> globals;
+  for (auto [i, attribution] :
+       llvm::enumerate(kernel.getWorkgroupAttributions())) {
+    auto type = cast<MemRefType>(attribution.getType());
+    globals.push_back(memref::GlobalOp::create(
+        b, loc, workgroupGlobalName(name, i), b.getStringAttr("private"),
+        MemRefType::get(type.getShape(), type.getElementType()),
+        b.getUnitAttr(), /*constant=*/false,
+        b.getI64IntegerAttr(kWorkgroupAlignment)));
+  }
+
   unsigned numArgs = kernel.getNumArguments();
   SmallVector<Type> inputs(kernel.getArgumentTypes());
-  inputs.append(3, b.getIndexType());
-  auto func = func::FuncOp::create(b, loc, bodyName(kernel.getName()),
-                                   b.getFunctionType(inputs, {}));
+  inputs.append(coroutines ? 6 : 3, b.getIndexType());
+  auto func = func::FuncOp::create(
+      b, loc, coroutines ? workItemName(name) : bodyName(name),
+      b.getFunctionType(inputs, {}));
   func->setAttr("llvm.linkage",
                 LLVM::LinkageAttr::get(ctx, LLVM::Linkage::Internal));
   Block *entry = func.addEntryBlock();
   b.setInsertionPointToStart(entry);
 
   ArrayRef<int32_t> block = *kernel.getKnownBlockSize();
-  std::optional<ArrayRef<int32_t>> grid = kernel.getKnownGridSize();
-  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  Value one = arith::ConstantIndexOp::create(b, loc, 1);
-  Value sizes[3], threadIds[3], blockIds[3];
-  for (unsigned d = 0; d < 3; ++d) {
-    sizes[d] = arith::ConstantIndexOp::create(b, loc, block[d]);
-    blockIds[d] = entry->getArgument(numArgs + d);
-  }
-  for (int d = 2; d >= 0; --d) {
-    auto loop = scf::ForOp::create(b, loc, zero, sizes[d], one);
-    threadIds[d] = loop.getInductionVar();
-    b.setInsertionPointToStart(loop.getBody());
-  }
-  auto workItem = scf::ExecuteRegionOp::create(b, loc, TypeRange{});
-  b.setInsertionPointToEnd(entry);
-  func::ReturnOp::create(b, loc);
-
-  // The kernel's body, its arguments now the function's.
-  Region &body = workItem.getRegion();
-  body.takeBody(kernel.getBody());
-  Block &first = body.front();
-  for (auto [arg, replacement] :
-       llvm::zip(first.getArguments(), entry->getArguments()))
-    arg.replaceAllUsesWith(replacement);
-  first.eraseArguments(0, first.getNumArguments());
-
-  SmallVector<Operation *> gpuOps;
-  body.walk([&](Operation *op) {
-    if (isa<gpu::GPUDialect>(op->getDialect()))
-      gpuOps.push_back(op);
-  });
-  for (Operation *op : gpuOps) {
-    b.setInsertionPoint(op);
-    auto dim = [](auto idOp) {
-      return static_cast<unsigned>(idOp.getDimension());
-    };
-    Value replacement;
-    if (auto ret = dyn_cast<gpu::ReturnOp>(op)) {
-      scf::YieldOp::create(b, ret.getLoc());
-    } else if (auto id = dyn_cast<gpu::ThreadIdOp>(op)) {
-      replacement = threadIds[dim(id)];
-    } else if (auto id = dyn_cast<gpu::BlockIdOp>(op)) {
-      replacement = blockIds[dim(id)];
-    } else if (auto id = dyn_cast<gpu::BlockDimOp>(op)) {
-      replacement = sizes[dim(id)];
-    } else if (auto id = dyn_cast<gpu::GridDimOp>(op)) {
-      replacement =
-          arith::ConstantIndexOp::create(b, id.getLoc(), (*grid)[dim(id)]);
-    } else if (auto id = dyn_cast<gpu::GlobalIdOp>(op)) {
-      unsigned d = dim(id);
-      Value base = arith::MulIOp::create(b, id.getLoc(), blockIds[d], sizes[d]);
-      replacement = arith::AddIOp::create(b, id.getLoc(), base, threadIds[d]);
+  SmallVector<Value> threadIds(3), blockIds(3);
+  Region *body;
+  if (coroutines) {
+    for (unsigned d = 0; d < 3; ++d) {
+      threadIds[d] = entry->getArgument(numArgs + d);
+      blockIds[d] = entry->getArgument(numArgs + 3 + d);
     }
-    if (replacement)
-      op->getResult(0).replaceAllUsesWith(replacement);
-    op->erase();
+    body = &func.getBody();
+    body->getBlocks().splice(body->end(), kernel.getBody().getBlocks());
+  } else {
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    Value one = arith::ConstantIndexOp::create(b, loc, 1);
+    for (unsigned d = 0; d < 3; ++d)
+      blockIds[d] = entry->getArgument(numArgs + d);
+    for (int d = 2; d >= 0; --d) {
+      Value size = arith::ConstantIndexOp::create(b, loc, block[d]);
+      auto loop = scf::ForOp::create(b, loc, zero, size, one);
+      threadIds[d] = loop.getInductionVar();
+      b.setInsertionPointToStart(loop.getBody());
+    }
+    auto workItem = scf::ExecuteRegionOp::create(b, loc, TypeRange{});
+    body = &workItem.getRegion();
+    body->takeBody(kernel.getBody());
   }
+
+  // The kernel's body, its arguments now the function's and its
+  // attributions the globals.
+  Block &first = coroutines ? *std::next(body->begin()) : body->front();
+  b.setInsertionPointToStart(&first);
+  for (auto [i, arg] : llvm::enumerate(first.getArguments())) {
+    Value replacement = i < numArgs
+                            ? Value(entry->getArgument(i))
+                            : Value(memref::GetGlobalOp::create(
+                                  b, loc, globals[i - numArgs].getType(),
+                                  globals[i - numArgs].getSymName()));
+    arg.replaceAllUsesWith(replacement);
+  }
+  first.eraseArguments(0, first.getNumArguments());
+  b.setInsertionPointToEnd(entry);
+  if (coroutines)
+    cf::BranchOp::create(b, loc, &first);
+  else
+    func::ReturnOp::create(b, loc);
+
+  replaceGPUOps(*body, threadIds, blockIds, block, kernel.getKnownGridSize(),
+                [&](OpBuilder &b, Location loc) {
+                  if (coroutines)
+                    func::ReturnOp::create(b, loc);
+                  else
+                    scf::YieldOp::create(b, loc);
+                });
   kernel.erase();
 }
 
-/// Replaces the lowered kernel `kernel` by the two functions the entries
-/// call: its body as a function of one work-item (its arguments, then the
-/// work-item and workgroup ids as i32, which the ROCDL id ops become), and
-/// the function outlineKernel makes for a gpu.func, whose scf.for nest over
-/// the workgroup's work-items calls it.
-void outlineLoweredKernel(LLVM::LLVMFuncOp kernel) {
+/// Replaces the lowered kernel `kernel` by the function of one work-item (its
+/// arguments, then the work-item and workgroup ids as i32, which the ROCDL
+/// id ops become) and, for a kernel without barriers, the function
+/// outlineKernel makes for a gpu.func, whose scf.for nest over the
+/// workgroup's work-items calls it (with barriers, addDriver makes it).
+void outlineLoweredKernel(LLVM::LLVMFuncOp kernel, bool coroutines) {
   Location loc = kernel.getLoc();
   MLIRContext *ctx = kernel.getContext();
   OpBuilder b(kernel);
@@ -555,7 +745,7 @@ void outlineLoweredKernel(LLVM::LLVMFuncOp kernel) {
   std::optional<ArrayRef<int32_t>> grid = knownGridSize(kernel);
   SmallVector<Operation *> idOps;
   item.walk([&](Operation *op) {
-    if (isa<ROCDL::ROCDLDialect>(op->getDialect()))
+    if (isa<ROCDL::ROCDLDialect>(op->getDialect()) && !isBarrier(op))
       idOps.push_back(op);
   });
   for (Operation *op : idOps) {
@@ -588,6 +778,10 @@ void outlineLoweredKernel(LLVM::LLVMFuncOp kernel) {
     op->getResult(0).replaceAllUsesWith(replacement);
     op->erase();
   }
+  if (coroutines) {
+    kernel.erase();
+    return;
+  }
 
   // The loop over the workgroup's work-items (x innermost).
   b.setInsertionPoint(kernel);
@@ -618,6 +812,275 @@ void outlineLoweredKernel(LLVM::LLVMFuncOp kernel) {
   b.setInsertionPointToEnd(entry);
   func::ReturnOp::create(b, loc);
   kernel.erase();
+}
+
+/// Makes every memref in the workgroup memory space a memref in the default
+/// one (the host has one address space), throughout `module`.
+void rewriteWorkgroupMemRefs(ModuleOp module) {
+  AttrTypeReplacer replacer;
+  replacer.addReplacement([](MemRefType type) -> std::optional<Type> {
+    if (!isWorkgroupMemorySpace(type.getMemorySpace()))
+      return std::nullopt;
+    return MemRefType::get(type.getShape(), type.getElementType(),
+                           type.getLayout());
+  });
+  replacer.recursivelyReplaceElementsIn(module, /*replaceAttrs=*/true,
+                                        /*replaceLocs=*/false,
+                                        /*replaceTypes=*/true);
+}
+
+/// Makes every pointer into workgroup memory (address space 3) a pointer in
+/// address space 0 throughout `module`, which holds a module lowered for
+/// ROCDL: its workgroup globals become thread_local ones, and the address
+/// space casts between 3 and 0 go.
+void rewriteWorkgroupPointers(ModuleOp module) {
+  MLIRContext *ctx = module.getContext();
+  for (auto global : module.getOps<LLVM::GlobalOp>()) {
+    if (global.getAddrSpace() != kWorkgroupAddressSpace)
+      continue;
+    global.setAddrSpace(0);
+    global.setThreadLocal_(true);
+  }
+  AttrTypeReplacer replacer;
+  replacer.addReplacement(
+      [ctx](LLVM::LLVMPointerType type) -> std::optional<Type> {
+        if (type.getAddressSpace() != kWorkgroupAddressSpace)
+          return std::nullopt;
+        return LLVM::LLVMPointerType::get(ctx);
+      });
+  replacer.recursivelyReplaceElementsIn(module, /*replaceAttrs=*/true,
+                                        /*replaceLocs=*/false,
+                                        /*replaceTypes=*/true);
+  module.walk([](LLVM::AddrSpaceCastOp cast) {
+    if (cast.getArg().getType() != cast.getType())
+      return;
+    cast.replaceAllUsesWith(cast.getArg());
+    cast.erase();
+  });
+}
+
+/// Makes the globals outlineKernel made of workgroup attributions, now in
+/// the LLVM dialect, thread_local.
+void makeWorkgroupGlobalsThreadLocal(ModuleOp module) {
+  for (auto global : module.getOps<LLVM::GlobalOp>())
+    if (global.getSymName().starts_with("__hcq_host_wg_"))
+      global.setThreadLocal_(true);
+}
+
+/// Drops the sync scope of every atomic op and fence: the scopes of a GPU
+/// (AMDGPU's "agent", "workgroup", "wavefront", ...) mean nothing to the
+/// host's backend, which x86's takes as narrower than the system (no mfence
+/// for a seq_cst fence at "agent" scope), while a workgroup's work-items
+/// and the kernel's workgroups run on host threads. The system's scope is
+/// at least as strong as any.
+void dropSyncScopes(ModuleOp module) {
+  module.walk([](Operation *op) {
+    llvm::TypeSwitch<Operation *>(op)
+        .Case<LLVM::AtomicRMWOp, LLVM::AtomicCmpXchgOp, LLVM::FenceOp,
+              LLVM::LoadOp, LLVM::StoreOp>(
+            [](auto atomic) { atomic.setSyncscopeAttr(StringAttr()); });
+  });
+}
+
+/// Turns `item`, the function of one work-item of a kernel with barriers
+/// (in the LLVM dialect), into a switched-resume coroutine: it takes one
+/// more argument, the address of the work-item's slot, where it stores its
+/// handle when it starts and null when it returns; each barrier suspends
+/// it. The frame comes from aligned_alloc and goes back to free when the
+/// work-item returns (the process's C library provides both, as for any
+/// dlopened object).
+LogicalResult makeCoroutine(ModuleOp module, LLVM::LLVMFuncOp item) {
+  MLIRContext *ctx = module.getContext();
+  Location loc = item.getLoc();
+  OpBuilder b(ctx);
+  auto ptr = LLVM::LLVMPointerType::get(ctx);
+  Type i1 = b.getI1Type(), i8 = b.getI8Type(), i32 = b.getI32Type(),
+       i64 = b.getI64Type();
+  auto token = LLVM::LLVMTokenType::get(ctx);
+  FailureOr<LLVM::LLVMFuncOp> allocFn =
+      LLVM::lookupOrCreateAlignedAllocFn(b, module, i64);
+  FailureOr<LLVM::LLVMFuncOp> freeFn = LLVM::lookupOrCreateFreeFn(b, module);
+  if (failed(allocFn) || failed(freeFn))
+    return item.emitError() << "the host target could not declare "
+                               "aligned_alloc and free for the coroutine "
+                               "frames of the kernel's work-items";
+
+  SmallVector<Operation *> barriers, returns;
+  item.walk([&](Operation *op) {
+    if (isBarrier(op))
+      barriers.push_back(op);
+    else if (isa<LLVM::ReturnOp>(op))
+      returns.push_back(op);
+  });
+
+  LLVM::LLVMFunctionType type = item.getFunctionType();
+  SmallVector<Type> params(type.getParams());
+  params.push_back(ptr);
+  item.setFunctionType(
+      LLVM::LLVMFunctionType::get(type.getReturnType(), params));
+  Region &body = item.getBody();
+  // The prologue goes first in the entry block, which keeps the kernel's
+  // allocas (a static alloca is one in the entry block).
+  Block *entry = &body.front();
+  Value slot = entry->addArgument(ptr, loc);
+
+  b.setInsertionPointToStart(entry);
+  Value null = LLVM::ZeroOp::create(b, loc, ptr);
+  Value zero = LLVM::ConstantOp::create(b, loc, i32, 0);
+  Value id = LLVM::CoroIdOp::create(b, loc, token, zero, null, null, null);
+  Value size = LLVM::CoroSizeOp::create(b, loc, i64);
+  Value align = LLVM::CoroAlignOp::create(b, loc, i64);
+  // aligned_alloc wants a size that is a multiple of the alignment.
+  Value one = LLVM::ConstantOp::create(b, loc, i64, 1);
+  Value mask = LLVM::SubOp::create(b, loc, align, one);
+  Value padded = LLVM::AddOp::create(b, loc, size, mask);
+  Value allOnes = LLVM::ConstantOp::create(b, loc, i64, -1);
+  Value rounded = LLVM::AndOp::create(
+      b, loc, padded, LLVM::XOrOp::create(b, loc, mask, allOnes));
+  Value memory =
+      LLVM::CallOp::create(b, loc, *allocFn, ValueRange{align, rounded})
+          .getResult();
+  Value handle = LLVM::CoroBeginOp::create(b, loc, ptr, id, memory);
+  LLVM::StoreOp::create(b, loc, handle, slot);
+
+  // Where a suspended or finished work-item returns to its caller.
+  Block *exit = b.createBlock(&body, body.end());
+  Value none = LLVM::NoneTokenOp::create(b, loc, token);
+  Value no = LLVM::ConstantOp::create(b, loc, i1, 0);
+  LLVM::CoroEndOp::create(b, loc, i1, handle, no, none);
+  LLVM::ReturnOp::create(b, loc, ValueRange{});
+  // Where a finished (or destroyed) work-item frees its frame.
+  Block *cleanup = b.createBlock(exit);
+  Value frame = LLVM::CoroFreeOp::create(b, loc, ptr, id, handle);
+  LLVM::CallOp::create(b, loc, *freeFn, ValueRange{frame});
+  LLVM::BrOp::create(b, loc, exit);
+
+  for (Operation *barrier : barriers) {
+    Block *before = barrier->getBlock();
+    Block *after = before->splitBlock(barrier);
+    b.setInsertionPointToEnd(before);
+    Location at = barrier->getLoc();
+    Value save = LLVM::CoroSaveOp::create(b, at, token, handle);
+    Value notFinal = LLVM::ConstantOp::create(b, at, i1, 0);
+    Value resumed = LLVM::CoroSuspendOp::create(b, at, i8, save, notFinal);
+    // 0: resumed, 1: destroyed, otherwise: suspended.
+    LLVM::SwitchOp::create(b, at, resumed, exit, ValueRange{},
+                           ArrayRef<APInt>{APInt(8, 0), APInt(8, 1)},
+                           BlockRange{after, cleanup},
+                           ArrayRef<ValueRange>{ValueRange{}, ValueRange{}});
+    barrier->erase();
+  }
+  for (Operation *ret : returns) {
+    b.setInsertionPoint(ret);
+    LLVM::StoreOp::create(b, ret->getLoc(),
+                          LLVM::ZeroOp::create(b, ret->getLoc(), ptr), slot);
+    LLVM::BrOp::create(b, ret->getLoc(), cleanup);
+    ret->erase();
+  }
+  item.setPassthroughAttr(
+      b.getArrayAttr({b.getStringAttr("presplitcoroutine")}));
+  return success();
+}
+
+/// Adds, for a kernel with barriers, the function the entries call (its
+/// arguments, then the workgroup's coordinates as i64): it starts each of
+/// the workgroup's work-items (`item`, a coroutine; x fastest), then
+/// resumes, round after round, every one still running, until none is.
+void addDriver(ModuleOp module, const HostKernel &kernel,
+               LLVM::LLVMFuncOp item) {
+  MLIRContext *ctx = module.getContext();
+  Location loc = kernel.loc;
+  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+  auto ptr = LLVM::LLVMPointerType::get(ctx);
+  Type i1 = b.getI1Type(), i64 = b.getI64Type();
+  // The item takes the arguments, six ids and the slot.
+  ArrayRef<Type> itemParams = item.getFunctionType().getParams();
+  unsigned numArgs = itemParams.size() - 7;
+  SmallVector<Type> params(itemParams.take_front(numArgs));
+  params.append(3, i64);
+  auto driver = LLVM::LLVMFuncOp::create(
+      b, loc, bodyName(kernel.name),
+      LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), params),
+      LLVM::Linkage::Internal);
+  Block *entry = driver.addEntryBlock(b);
+  auto constant = [&](int64_t value) -> Value {
+    return LLVM::ConstantOp::create(b, loc, i64, value);
+  };
+  auto toParam = [&](Value id, Type type) -> Value {
+    return type == i64 ? id : LLVM::TruncOp::create(b, loc, type, id);
+  };
+  ArrayRef<int32_t> block = kernel.block;
+  int64_t count = int64_t(block[0]) * block[1] * block[2];
+  Region &body = driver.getBody();
+
+  b.setInsertionPointToStart(entry);
+  Value slots = LLVM::AllocaOp::create(b, loc, ptr, ptr, constant(count),
+                                       /*alignment=*/8);
+  Block *start = b.createBlock(&body, body.end(), {i64}, {loc});
+  Block *round = b.createBlock(&body, body.end());
+  Block *visit = b.createBlock(&body, body.end(), {i64, i1}, {loc, loc});
+  Block *resume = b.createBlock(&body, body.end());
+  Block *next = b.createBlock(&body, body.end());
+  Block *done = b.createBlock(&body, body.end());
+  b.setInsertionPointToEnd(entry);
+  LLVM::BrOp::create(b, loc, ValueRange{constant(0)}, start);
+
+  // start(i): run work-item i to its first barrier or its end.
+  b.setInsertionPointToEnd(start);
+  Value i = start->getArgument(0);
+  Value sizeX = constant(block[0]), sizeY = constant(block[1]);
+  Value x = LLVM::URemOp::create(b, loc, i, sizeX);
+  Value row = LLVM::UDivOp::create(b, loc, i, sizeX);
+  Value y = LLVM::URemOp::create(b, loc, row, sizeY);
+  Value z = LLVM::UDivOp::create(b, loc, row, sizeY);
+  SmallVector<Value> args(entry->getArguments().take_front(numArgs));
+  for (auto [d, id] : llvm::enumerate(ArrayRef<Value>{x, y, z}))
+    args.push_back(toParam(id, itemParams[numArgs + d]));
+  for (unsigned d = 0; d < 3; ++d)
+    args.push_back(
+        toParam(entry->getArgument(numArgs + d), itemParams[numArgs + 3 + d]));
+  args.push_back(LLVM::GEPOp::create(b, loc, ptr, ptr, slots, ValueRange{i}));
+  LLVM::CallOp::create(b, loc, item, args);
+  Value following = LLVM::AddOp::create(b, loc, i, constant(1));
+  Value more = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ult, following,
+                                    constant(count));
+  LLVM::CondBrOp::create(b, loc, more, start, ValueRange{following}, round,
+                         ValueRange{});
+
+  // round: visit every slot, resuming the work-items still running.
+  b.setInsertionPointToEnd(round);
+  Value no = LLVM::ConstantOp::create(b, loc, i1, 0);
+  LLVM::BrOp::create(b, loc, ValueRange{constant(0), no}, visit);
+
+  b.setInsertionPointToEnd(visit);
+  Value j = visit->getArgument(0), anyRunning = visit->getArgument(1);
+  Value slot = LLVM::GEPOp::create(b, loc, ptr, ptr, slots, ValueRange{j});
+  Value handle = LLVM::LoadOp::create(b, loc, ptr, slot, /*alignment=*/8);
+  Value running = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, handle,
+                                       LLVM::ZeroOp::create(b, loc, ptr));
+  Value anyNow = LLVM::OrOp::create(b, loc, anyRunning, running);
+  LLVM::CondBrOp::create(b, loc, running, resume, ValueRange{}, next,
+                         ValueRange{});
+
+  b.setInsertionPointToEnd(resume);
+  LLVM::CoroResumeOp::create(b, loc, handle);
+  LLVM::BrOp::create(b, loc, ValueRange{}, next);
+
+  b.setInsertionPointToEnd(next);
+  Value afterJ = LLVM::AddOp::create(b, loc, j, constant(1));
+  Value moreInRound = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ult,
+                                           afterJ, constant(count));
+  Block *endOfRound = b.createBlock(&body, std::next(Region::iterator(next)));
+  b.setInsertionPointToEnd(next);
+  LLVM::CondBrOp::create(b, loc, moreInRound, visit, ValueRange{afterJ, anyNow},
+                         endOfRound, ValueRange{});
+  // Another round while any work-item was still running in this one.
+  b.setInsertionPointToEnd(endOfRound);
+  LLVM::CondBrOp::create(b, loc, anyNow, round, ValueRange{}, done,
+                         ValueRange{});
+
+  b.setInsertionPointToEnd(done);
+  LLVM::ReturnOp::create(b, loc, ValueRange{});
 }
 
 /// The value of an argument of type `type` (LLVM) from its 64-bit word.
@@ -731,18 +1194,25 @@ OwningOpRef<ModuleOp> lowerToLLVMDialect(gpu::GPUModuleOp gpuModule) {
     if (!op.hasTrait<mlir::OpTrait::IsTerminator>())
       b.clone(op, mapping);
 
-  SmallVector<std::pair<std::string, Location>> kernels;
+  SmallVector<HostKernel> kernels;
   for (auto kernel :
        llvm::make_early_inc_range(module->getOps<gpu::GPUFuncOp>())) {
-    kernels.emplace_back(kernel.getName().str(), kernel.getLoc());
-    outlineKernel(kernel);
+    bool coroutines = hasBarrier(kernel);
+    ArrayRef<int32_t> block = *kernel.getKnownBlockSize();
+    kernels.push_back({kernel.getName().str(), kernel.getLoc(), coroutines,
+                       SmallVector<int32_t, 3>(block)});
+    outlineKernel(kernel, coroutines);
   }
+  rewriteWorkgroupMemRefs(*module);
+  rewriteWorkgroupPointers(*module);
   for (auto kernel :
        llvm::make_early_inc_range(module->getOps<LLVM::LLVMFuncOp>())) {
     if (!isLLVMKernel(kernel))
       continue;
-    kernels.emplace_back(kernel.getName().str(), kernel.getLoc());
-    outlineLoweredKernel(kernel);
+    bool coroutines = hasBarrier(kernel);
+    kernels.push_back({kernel.getName().str(), kernel.getLoc(), coroutines,
+                       SmallVector<int32_t, 3>(*knownBlockSize(kernel))});
+    outlineLoweredKernel(kernel, coroutines);
   }
   // Only the entry functions are exported; what the GPU lowering said about
   // functions (rocdl.*, gpu.*) is the GPU's.
@@ -757,6 +1227,8 @@ OwningOpRef<ModuleOp> lowerToLLVMDialect(gpu::GPUModuleOp gpuModule) {
         func->removeDiscardableAttr(attr.getName());
   }
 
+  // (Barriers, not of the LLVM dialect, stay as they are until
+  // makeCoroutine.)
   PassManager pm(ctx);
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
@@ -773,9 +1245,20 @@ OwningOpRef<ModuleOp> lowerToLLVMDialect(gpu::GPUModuleOp gpuModule) {
                              "host target";
     return nullptr;
   }
-  for (auto &[name, loc] : kernels) {
-    addEntry(*module, name, loc);
-    addTwinEntry(*module, name, loc);
+  makeWorkgroupGlobalsThreadLocal(*module);
+  dropSyncScopes(*module);
+  for (const HostKernel &kernel : kernels) {
+    if (!kernel.coroutines)
+      continue;
+    auto item =
+        module->lookupSymbol<LLVM::LLVMFuncOp>(workItemName(kernel.name));
+    if (failed(makeCoroutine(*module, item)))
+      return nullptr;
+    addDriver(*module, kernel, item);
+  }
+  for (const HostKernel &kernel : kernels) {
+    addEntry(*module, kernel.name, kernel.loc);
+    addTwinEntry(*module, kernel.name, kernel.loc);
   }
   return module;
 }
