@@ -866,7 +866,34 @@ LogicalResult CopyOp::verify() {
   if (getDstSize() != getSrcSize())
     return emitOpError() << "copies " << getSrcSize() << " source bytes into a "
                          << getDstSize() << "-byte destination range";
-  return success();
+  // Lanes pair up one to one, or one source lane goes to every destination
+  // lane; anything else has no single answer, so every path (copy queue,
+  // kernel copy, staging, host) would pick its own (docs/ir.md).
+  DevicesAttr dst = cast<BufferType>(getDst().getType()).getDevices();
+  DevicesAttr src = cast<BufferType>(getSrc().getType()).getDevices();
+  size_t dstLanes = dst.size(), srcLanes = src.size();
+  if (srcLanes == dstLanes || srcLanes == 1)
+    return success();
+  auto tuple = [](DevicesAttr devices) {
+    std::string text = "[";
+    llvm::raw_string_ostream os(text);
+    llvm::interleaveComma(devices.getDevices(), os,
+                          [&](DeviceAttr d) { os << d.str(); });
+    return text + "]";
+  };
+  InFlightDiagnostic diag = emitOpError()
+                            << "copies " << srcLanes << " lanes of "
+                            << tuple(src) << " into " << dstLanes
+                            << (dstLanes == 1 ? " lane of " : " lanes of ")
+                            << tuple(dst) << ": ";
+  if (dstLanes == 1)
+    return diag << "which lane lands is ambiguous (lanes cannot be selected "
+                   "from a buffer on several devices); copy from a buffer on "
+                   "one device, or into one on "
+                << srcLanes << " devices";
+  return diag << "lanes pair up only when both sides have as many, or the "
+                 "source has one (a broadcast); copy between buffers on "
+                 "as many devices";
 }
 
 //===----------------------------------------------------------------------===//

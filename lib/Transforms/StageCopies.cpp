@@ -42,35 +42,57 @@ private:
                        });
     return aOnQueueGpu && !hcqKinds.containsAll(db);
   }
+  /// Whether a copy from `src` to `dst` is a broadcast from a non-CPU HCQ
+  /// device into lanes of which one is on a CPU device. A broadcast runs on
+  /// the destination's devices, and a CPU queue cannot be expected to read
+  /// GPU memory (VRAM the host does not map), so it goes through CPU:0's
+  /// staging buffer: pushed there by the GPU, broadcast from host memory.
+  bool isBroadcastToCPU(BufferType src, BufferType dst) const {
+    DevicesAttr ds = src.getDevices(), dd = dst.getDevices();
+    return ds.size() == 1 && dd.size() > 1 && hcqKinds.containsAll(ds) &&
+           hcqKinds.containsAll(dd) &&
+           ds.front().getKind() != DeviceKind::CPU &&
+           llvm::any_of(dd.getDevices(), [](DeviceAttr d) {
+             return d.getKind() == DeviceKind::CPU;
+           });
+  }
 
   LogicalResult stageCopy(IRRewriter &rewriter, CopyOp copy,
                           SmallVectorImpl<CopyOp> &result);
   /// Replaces `copy` by a builtin copy kernel launch when its devices have
   /// no copy queue; returns whether it did.
   bool lowerToKernelCopy(IRRewriter &rewriter, CopyOp copy);
-  Value getStagingBuffer(IRRewriter &rewriter, ScheduleOp schedule);
+  Value getStagingBuffer(IRRewriter &rewriter, ScheduleOp schedule,
+                         size_t lanes);
   FlatSymbolRefAttr getCopyKernel(ModuleOp module, Type dstType, Type srcType);
 
   DeviceKindSet hcqKinds, copyQueueKinds;
-  DenseMap<Operation *, Value> stagingBuffers;
+  /// By schedule and lane count.
+  DenseMap<std::pair<Operation *, size_t>, Value> stagingBuffers;
   ModuleOp module;
 };
 
 } // namespace
 
+/// The staging buffer of copies of `lanes` lanes: on CPU:0 for one, on
+/// [CPU:0, ..., CPU:<lanes - 1>] for several, so that each lane is staged in
+/// its own memory. Slot `lanes - 1`: no two of them share memory, as
+/// dependencies are tracked per placeholder.
 Value StageCopiesPass::getStagingBuffer(IRRewriter &rewriter,
-                                        ScheduleOp schedule) {
-  Value &staging = stagingBuffers[schedule];
+                                        ScheduleOp schedule, size_t lanes) {
+  Value &staging = stagingBuffers[{schedule, lanes}];
   if (staging)
     return staging;
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPointToStart(&schedule.getBody().front());
   MLIRContext *ctx = rewriter.getContext();
-  auto cpu = DevicesAttr::get(ctx, {DeviceAttr::get(ctx, DeviceKind::CPU, 0)});
-  auto type =
-      BufferType::get(ctx, stagingSize, rewriter.getIntegerType(8), cpu);
+  SmallVector<DeviceAttr> cpus;
+  for (size_t i = 0; i < lanes; ++i)
+    cpus.push_back(DeviceAttr::get(ctx, DeviceKind::CPU, i));
+  auto type = BufferType::get(ctx, stagingSize, rewriter.getIntegerType(8),
+                              DevicesAttr::get(ctx, cpus));
   staging = PlaceholderOp::create(rewriter, schedule.getLoc(), type,
-                                  PlaceholderTag::staging, /*slot=*/0,
+                                  PlaceholderTag::staging, lanes - 1,
                                   /*is_volatile=*/false);
   return staging;
 }
@@ -79,23 +101,33 @@ LogicalResult StageCopiesPass::stageCopy(IRRewriter &rewriter, CopyOp copy,
                                          SmallVectorImpl<CopyOp> &result) {
   BufferType dstType = getBufferType(copy.getDst());
   BufferType srcType = getBufferType(copy.getSrc());
-  if (!needsStaging(srcType, dstType) && !needsStaging(dstType, srcType)) {
+  bool broadcastToCPU = isBroadcastToCPU(srcType, dstType);
+  if (!needsStaging(srcType, dstType) && !needsStaging(dstType, srcType) &&
+      !broadcastToCPU) {
     result.push_back(copy);
     return success();
   }
+  // Chunks are whole elements for a device outside the HCQ set; a
+  // broadcast into CPU lanes may go by bytes.
   int64_t elementBytes = srcType.getElementBytes();
-  if (dstType.getElementBytes() != elementBytes)
-    return copy.emitOpError()
-           << "staged copy needs one element size on both sides, got "
-           << srcType.getElementType() << " and " << dstType.getElementType();
+  if (dstType.getElementBytes() != elementBytes) {
+    if (!broadcastToCPU)
+      return copy.emitOpError()
+             << "staged copy needs one element size on both sides, got "
+             << srcType.getElementType() << " and " << dstType.getElementType();
+    elementBytes = 1;
+  }
   int64_t chunk = stagingSize / stagingSlots / elementBytes * elementBytes;
   if (chunk == 0)
     return copy.emitOpError()
            << "staging slots of " << stagingSize / stagingSlots
            << " bytes cannot hold one " << elementBytes << "-byte element";
 
+  // As many staging lanes as source lanes: lane i through lane i, or one
+  // lane broadcast from staging (CopyOp::verify allows nothing else).
   auto schedule = copy->getParentOfType<ScheduleOp>();
-  Value staging = getStagingBuffer(rewriter, schedule);
+  Value staging =
+      getStagingBuffer(rewriter, schedule, srcType.getDevices().size());
   rewriter.setInsertionPoint(copy);
   int64_t size = copy.getSrcSize();
   for (int64_t i = 0, done = 0; done < size; ++i, done += chunk) {

@@ -118,12 +118,21 @@ DevicesAttr getEnqueueDevices(QueueCallOpInterface call,
   for (Value buffer : buffers)
     if (!hcqKinds.containsAll(cast<BufferType>(buffer.getType()).getDevices()))
       return {};
-  // A copy's source comes first: pushing is faster than pulling.
-  if (call.getQueueKind() == QueueKind::COPY)
-    std::reverse(buffers.begin(), buffers.end());
   auto devicesOf = [](Value v) {
     return cast<BufferType>(v.getType()).getDevices();
   };
+  // A call runs a lane per lane of its widest buffers, or it would leave
+  // their other lanes untouched (a buffer on one device is shared by every
+  // lane). A broadcast copy thus runs on the destination's devices, each
+  // pulling the source.
+  size_t lanes = 0;
+  for (Value buffer : buffers)
+    lanes = std::max(lanes, devicesOf(buffer).size());
+  llvm::erase_if(buffers,
+                 [&](Value v) { return devicesOf(v).size() != lanes; });
+  // A copy's source comes first: pushing is faster than pulling.
+  if (call.getQueueKind() == QueueKind::COPY)
+    std::reverse(buffers.begin(), buffers.end());
   for (Value buffer : buffers)
     if (devicesOf(buffer).front().getKind() != DeviceKind::CPU)
       return devicesOf(buffer);

@@ -321,6 +321,24 @@ hcq.schedule @s(%a: !hcq.buffer<4xf32, CPU:0>, %b: !hcq.buffer<4xf32, AMD:0>) {
 
 // -----
 
+// Tests that a copy of several lanes into one is refused, naming both device
+// tuples: which lane would land is ambiguous (docs/ir.md).
+hcq.schedule @s(%a: !hcq.buffer<4xf32, [CPU:0, CPU:1, AMD:0, AMD:1]>, %b: !hcq.buffer<4xf32, CPU:0>) {
+  // expected-error @+1 {{'hcq.copy' op copies 4 lanes of [CPU:0, CPU:1, AMD:0, AMD:1] into 1 lane of [CPU:0]: which lane lands is ambiguous (lanes cannot be selected from a buffer on several devices); copy from a buffer on one device, or into one on 4 devices}}
+  hcq.copy %b[0, 16], %a[0, 16] : !hcq.buffer<4xf32, CPU:0>, !hcq.buffer<4xf32, [CPU:0, CPU:1, AMD:0, AMD:1]>
+}
+
+// -----
+
+// Tests that a copy between different lane counts above one is refused,
+// naming both device tuples: lanes have no pairing.
+hcq.schedule @s(%a: !hcq.buffer<4xf32, [CPU:0, CPU:1]>, %b: !hcq.buffer<4xf32, [AMD:0, AMD:1, AMD:2]>) {
+  // expected-error @+1 {{'hcq.copy' op copies 2 lanes of [CPU:0, CPU:1] into 3 lanes of [AMD:0, AMD:1, AMD:2]: lanes pair up only when both sides have as many, or the source has one (a broadcast); copy between buffers on as many devices}}
+  hcq.copy %b[0, 16], %a[0, 16] : !hcq.buffer<4xf32, [AMD:0, AMD:1, AMD:2]>, !hcq.buffer<4xf32, [CPU:0, CPU:1]>
+}
+
+// -----
+
 // Tests that placeholder slots are not negative.
 hcq.schedule @s() {
   // expected-error @+1 {{'hcq.placeholder' op property 'slot' failed to satisfy constraint: a non-negative 64-bit integer}}

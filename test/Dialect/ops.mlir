@@ -38,8 +38,8 @@ hcq.schedule @schedule(%a: !hcq.buffer<64xf32, AMD:0>, %m: !hcq.buffer<64xf32, [
   hcq.launch @vadd(%c, %a, %a : !hcq.buffer<64xf32, AMD:0>, !hcq.buffer<64xf32, AMD:0>, !hcq.buffer<64xf32, AMD:0>) vars(%n : i32) global [2, 1, 1] local [1, 1, 1]
   // CHECK: hcq.launch @noop() global [1, 1, 1] local [1, 1, 1]
   hcq.launch @noop() global [1, 1, 1] local [1, 1, 1]
-  // CHECK: hcq.copy %[[C]][0, 256], %[[M]][0, 256] : !hcq.buffer<64xf32, AMD:0>, !hcq.buffer<64xf32, [AMD:0, AMD:1]>
-  hcq.copy %c[0, 256], %m[0, 256] : !hcq.buffer<64xf32, AMD:0>, !hcq.buffer<64xf32, [AMD:0, AMD:1]>
+  // CHECK: hcq.copy %[[M]][0, 256], %[[C]][0, 256] : !hcq.buffer<64xf32, [AMD:0, AMD:1]>, !hcq.buffer<64xf32, AMD:0>
+  hcq.copy %m[0, 256], %c[0, 256] : !hcq.buffer<64xf32, [AMD:0, AMD:1]>, !hcq.buffer<64xf32, AMD:0>
   // CHECK: hcq.host_call "print"(%[[V]], %[[N]] : !hcq.buffer<8xf32, AMD:0>, i32)
   hcq.host_call "print"(%v, %n : !hcq.buffer<8xf32, AMD:0>, i32)
   // CHECK: hcq.host_call "sync"()

@@ -134,20 +134,40 @@ hcq.schedule @latest(%a: !hcq.buffer<16xf32, AMD:0>, %b: !hcq.buffer<16xf32, AMD
   hcq.launch @read2(%a, %b : !hcq.buffer<16xf32, AMD:0>, !hcq.buffer<16xf32, AMD:0>) global [1, 1, 1] local [1, 1, 1]
 }
 
-// Tests multi-device lanes: lane 0 of %m is written by a copy on AMD:0, lane
-// 1 by nothing; the two-lane kernel waits per lane, lane 1 on the AMD:1
-// sentinel signal.
+// Tests multi-device lanes: a copy of %a (AMD:0) into both lanes of %m is a
+// broadcast, run on both devices (each lane pulling %a, so every lane is
+// written); lane 1, reading AMD:0's memory, waits for AMD:0's timeline and
+// lane 0 on AMD:0's sentinel signal. The two-lane kernel waits per lane,
+// each on its own lane's copy.
 // CHECK-LABEL: hcq.schedule @lanes
-// CHECK-DAG: %[[SIG:.*]] = hcq.placeholder signal slot 1 volatile : !hcq.buffer<1xi64, AMD:0>
-// CHECK-DAG: %[[SENT:.*]] = hcq.placeholder sentinel_signal device volatile : !hcq.buffer<1xi64, AMD:1>
+// CHECK-DAG: %[[S0:.*]] = hcq.placeholder signal slot 1 volatile : !hcq.buffer<1xi64, AMD:0>
+// CHECK-DAG: %[[S1:.*]] = hcq.placeholder signal slot 1 volatile : !hcq.buffer<1xi64, AMD:1>
+// CHECK-DAG: %[[SENT:.*]] = hcq.placeholder sentinel_signal device volatile : !hcq.buffer<1xi64, AMD:0>
+// CHECK-DAG: %[[TL:.*]] = hcq.placeholder timeline_signal device volatile : !hcq.buffer<1xi64, AMD:0>
+// CHECK: hcq.submit on [AMD:0, AMD:1] queue COPY:0 {
+// CHECK-NEXT:   hcq.barrier
+// CHECK-NEXT:   hcq.wait %{{.*}} >= [%{{.*}} : !hcq.buffer<1xi64, [AMD:0, AMD:1]>] - 1
+// CHECK-NEXT:   hcq.wait %[[SENT]], %[[TL]] >= [%{{.*}} : !hcq.buffer<1xi64, AMD:0>] - 1
+// CHECK-NEXT:   hcq.copy %{{.*}}[0, 64], %{{.*}}[0, 64] : !hcq.buffer<16xf32, [AMD:0, AMD:1]>, !hcq.buffer<16xf32, AMD:0>
 // CHECK: hcq.submit on [AMD:0, AMD:1] queue COMPUTE:0 {
 // CHECK-NEXT:   hcq.barrier
 // CHECK-NEXT:   hcq.wait %{{.*}} >= [%{{.*}} : !hcq.buffer<1xi64, [AMD:0, AMD:1]>] - 1
-// CHECK-NEXT:   hcq.wait %[[SIG]], %[[SENT]] >= 1 : !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:1>
+// CHECK-NEXT:   hcq.wait %[[S0]], %[[S1]] >= 1 : !hcq.buffer<1xi64, AMD:0>, !hcq.buffer<1xi64, AMD:1>
 // CHECK-NEXT:   hcq.launch @read
 hcq.schedule @lanes(%a: !hcq.buffer<16xf32, AMD:0>, %m: !hcq.buffer<16xf32, [AMD:0, AMD:1]>) {
   hcq.copy %m[0, 64], %a[0, 64] : !hcq.buffer<16xf32, [AMD:0, AMD:1]>, !hcq.buffer<16xf32, AMD:0>
   hcq.launch @read(%m : !hcq.buffer<16xf32, [AMD:0, AMD:1]>) global [1, 1, 1] local [1, 1, 1]
+}
+
+// Tests that a call runs a lane per lane of its widest buffers, so that it
+// touches every lane of each: this launch runs on [CPU:0, CPU:1], not on
+// AMD:0, which a non-CPU device would otherwise win with one lane, leaving
+// lane 1 of %m unread.
+// CHECK-LABEL: hcq.schedule @widest
+// CHECK: hcq.submit on [CPU:0, CPU:1] queue COMPUTE:0 {
+// CHECK: hcq.launch @read2
+hcq.schedule @widest(%a: !hcq.buffer<16xf32, AMD:0>, %m: !hcq.buffer<16xf32, [CPU:0, CPU:1]>) {
+  hcq.launch @read2(%a, %m : !hcq.buffer<16xf32, AMD:0>, !hcq.buffer<16xf32, [CPU:0, CPU:1]>) global [1, 1, 1] local [1, 1, 1]
 }
 
 // Tests that each lane waits on its own producer: lane 0 on AMD:0's copy

@@ -137,3 +137,77 @@ hcq.schedule @staged_kernel_copy(%src: !hcq.buffer<10xf32, AMD:0>, %dst: !hcq.bu
 hcq.schedule @unaligned(%a: !hcq.buffer<4xf32, CPU:0>, %b: !hcq.buffer<4xf32, CPU:0>) {
   hcq.copy %b[2, 6], %a[0, 6] : !hcq.buffer<4xf32, CPU:0>, !hcq.buffer<4xf32, CPU:0>
 }
+
+// -----
+
+// Tests that a copy of two lanes is staged lane by lane, through a staging
+// buffer on two CPU devices in a slot of its own (slot 1: it must share no
+// memory with the one-lane staging buffer, slot 0 on CPU:0, which the copy
+// of one lane uses).
+// CHECK-LABEL: hcq.schedule @staged_lanes
+// CHECK-SAME: (%[[SRC:.*]]: !hcq.buffer<4xf32, [AMD:0, AMD:1]>, %[[DST:.*]]: !hcq.buffer<4xf32, [DISK:0, DISK:1]>, %[[ONE:.*]]: !hcq.buffer<4xf32, AMD:0>, %[[DISK:.*]]: !hcq.buffer<4xf32, DISK:0>)
+// CHECK-DAG: %[[ST1:.*]] = hcq.placeholder staging slot 0 : !hcq.buffer<64xi8, CPU:0>
+// CHECK-DAG: %[[ST2:.*]] = hcq.placeholder staging slot 1 : !hcq.buffer<64xi8, [CPU:0, CPU:1]>
+// CHECK: hcq.copy %[[ST2]][0, 16], %[[SRC]][0, 16] : !hcq.buffer<64xi8, [CPU:0, CPU:1]>, !hcq.buffer<4xf32, [AMD:0, AMD:1]>
+// CHECK-NEXT: hcq.copy %[[DST]][0, 16], %[[ST2]][0, 16] : !hcq.buffer<4xf32, [DISK:0, DISK:1]>, !hcq.buffer<64xi8, [CPU:0, CPU:1]>
+// CHECK-NEXT: hcq.copy %[[ST1]][0, 16], %[[ONE]][0, 16] : !hcq.buffer<64xi8, CPU:0>, !hcq.buffer<4xf32, AMD:0>
+// CHECK-NEXT: hcq.copy %[[DISK]][0, 16], %[[ST1]][0, 16]
+hcq.schedule @staged_lanes(%src: !hcq.buffer<4xf32, [AMD:0, AMD:1]>, %dst: !hcq.buffer<4xf32, [DISK:0, DISK:1]>, %one: !hcq.buffer<4xf32, AMD:0>, %disk: !hcq.buffer<4xf32, DISK:0>) {
+  hcq.copy %dst[0, 16], %src[0, 16] : !hcq.buffer<4xf32, [DISK:0, DISK:1]>, !hcq.buffer<4xf32, [AMD:0, AMD:1]>
+  hcq.copy %disk[0, 16], %one[0, 16] : !hcq.buffer<4xf32, DISK:0>, !hcq.buffer<4xf32, AMD:0>
+}
+
+// -----
+
+// Tests that a broadcast is staged through the one-lane staging buffer and
+// broadcast from it, in both directions.
+// CHECK-LABEL: hcq.schedule @staged_broadcast
+// CHECK-SAME: (%[[SRC:.*]]: !hcq.buffer<4xf32, AMD:1>, %[[DST:.*]]: !hcq.buffer<4xf32, [DISK:0, DISK:1]>, %[[DISK:.*]]: !hcq.buffer<4xf32, DISK:0>, %[[GPUS:.*]]: !hcq.buffer<4xf32, [AMD:0, AMD:1]>)
+// CHECK-NEXT: %[[ST:.*]] = hcq.placeholder staging slot 0 : !hcq.buffer<64xi8, CPU:0>
+// CHECK-NEXT: hcq.copy %[[ST]][0, 16], %[[SRC]][0, 16] : !hcq.buffer<64xi8, CPU:0>, !hcq.buffer<4xf32, AMD:1>
+// CHECK-NEXT: hcq.copy %[[DST]][0, 16], %[[ST]][0, 16] : !hcq.buffer<4xf32, [DISK:0, DISK:1]>, !hcq.buffer<64xi8, CPU:0>
+// CHECK-NEXT: hcq.copy %[[ST]][0, 16], %[[DISK]][0, 16] : !hcq.buffer<64xi8, CPU:0>, !hcq.buffer<4xf32, DISK:0>
+// CHECK-NEXT: hcq.copy %[[GPUS]][0, 16], %[[ST]][0, 16] : !hcq.buffer<4xf32, [AMD:0, AMD:1]>, !hcq.buffer<64xi8, CPU:0>
+// CHECK-NOT: hcq.placeholder
+hcq.schedule @staged_broadcast(%src: !hcq.buffer<4xf32, AMD:1>, %dst: !hcq.buffer<4xf32, [DISK:0, DISK:1]>, %disk: !hcq.buffer<4xf32, DISK:0>, %gpus: !hcq.buffer<4xf32, [AMD:0, AMD:1]>) {
+  hcq.copy %dst[0, 16], %src[0, 16] : !hcq.buffer<4xf32, [DISK:0, DISK:1]>, !hcq.buffer<4xf32, AMD:1>
+  hcq.copy %gpus[0, 16], %disk[0, 16] : !hcq.buffer<4xf32, [AMD:0, AMD:1]>, !hcq.buffer<4xf32, DISK:0>
+}
+
+// -----
+
+// Tests that a broadcast is placed on the destination's devices: from the
+// CPU into two AMD lanes it stays a copy when AMD has a copy queue
+// (copy-queues=AMD) and is a kernel copy on AMD when it has none.
+// CHECK-LABEL: hcq.schedule @kernel_broadcast
+// CHECK-NOT: hcq.launch
+// KERNEL-LABEL: hcq.schedule @kernel_broadcast
+// KERNEL-NOT: hcq.launch
+// KERNEL: hcq.copy %{{.*}}[0, 16], %{{.*}}[0, 16] : !hcq.buffer<4xf32, [AMD:0, AMD:1]>, !hcq.buffer<4xf32, CPU:0>
+// NOQUEUE-LABEL: hcq.schedule @kernel_broadcast
+// NOQUEUE-NEXT: hcq.launch @hcq_copy_f32_f32(%{{.*}}, %{{.*}} : !hcq.buffer<4xf32, [AMD:0, AMD:1]>, !hcq.buffer<4xf32, CPU:0>)
+hcq.schedule @kernel_broadcast(%c: !hcq.buffer<4xf32, CPU:0>, %gs: !hcq.buffer<4xf32, [AMD:0, AMD:1]>) {
+  hcq.copy %gs[0, 16], %c[0, 16] : !hcq.buffer<4xf32, [AMD:0, AMD:1]>, !hcq.buffer<4xf32, CPU:0>
+}
+
+// -----
+
+// Tests that a broadcast from AMD into lanes on CPU devices goes through the
+// CPU:0 staging buffer (it runs on the destination's devices, and a CPU
+// queue cannot be expected to read GPU memory): pushed there by AMD, then
+// broadcast from host memory, as a kernel copy on the CPU when it has no
+// copy queue (copy-queues=AMD). Between element sizes it goes by bytes.
+// CHECK-LABEL: hcq.schedule @broadcast_to_cpu
+// CHECK-SAME: (%[[G:.*]]: !hcq.buffer<4xf32, AMD:0>, %[[CS:.*]]: !hcq.buffer<4xf32, [CPU:0, CPU:1]>, %[[BS:.*]]: !hcq.buffer<16xi8, [AMD:1, CPU:1]>)
+// CHECK-NEXT: %[[ST:.*]] = hcq.placeholder staging slot 0 : !hcq.buffer<64xi8, CPU:0>
+// CHECK-NEXT: hcq.copy %[[ST]][0, 16], %[[G]][0, 16] : !hcq.buffer<64xi8, CPU:0>, !hcq.buffer<4xf32, AMD:0>
+// CHECK-NEXT: hcq.copy %[[CS]][0, 16], %[[ST]][0, 16] : !hcq.buffer<4xf32, [CPU:0, CPU:1]>, !hcq.buffer<64xi8, CPU:0>
+// CHECK-NEXT: hcq.copy %[[ST]][0, 16], %[[G]][0, 16]
+// CHECK-NEXT: hcq.copy %[[BS]][0, 16], %[[ST]][0, 16] : !hcq.buffer<16xi8, [AMD:1, CPU:1]>, !hcq.buffer<64xi8, CPU:0>
+// KERNEL-LABEL: hcq.schedule @broadcast_to_cpu
+// KERNEL: hcq.copy %[[ST:.*]][0, 16], %{{.*}}[0, 16] : !hcq.buffer<64xi8, CPU:0>, !hcq.buffer<4xf32, AMD:0>
+// KERNEL: hcq.launch @hcq_copy_i8_i8(%{{.*}}, %{{.*}} : !hcq.buffer<16xi8, [CPU:0, CPU:1]>, !hcq.buffer<16xi8, CPU:0>)
+hcq.schedule @broadcast_to_cpu(%g: !hcq.buffer<4xf32, AMD:0>, %cs: !hcq.buffer<4xf32, [CPU:0, CPU:1]>, %bs: !hcq.buffer<16xi8, [AMD:1, CPU:1]>) {
+  hcq.copy %cs[0, 16], %g[0, 16] : !hcq.buffer<4xf32, [CPU:0, CPU:1]>, !hcq.buffer<4xf32, AMD:0>
+  hcq.copy %bs[0, 16], %g[0, 16] : !hcq.buffer<16xi8, [AMD:1, CPU:1]>, !hcq.buffer<4xf32, AMD:0>
+}

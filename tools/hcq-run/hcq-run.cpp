@@ -22,7 +22,10 @@
 // many, which, buffer or variable, element type, element count) before a
 // device is opened. Runs --runs times, then prints every buffer's first
 // --print elements and the host time per run; --output writes and
-// --expected_output checks every lane of an output on several devices.
+// --expected_output checks every lane of an output on several devices. For
+// a buffer on several devices, --input and --expected_output take one
+// value for every lane alike, or every lane's elements lane after lane
+// (`2x4xf32=...` for 4 elements on 2 lanes, as --output writes them).
 //
 // Several executables (--exe, each followed by its --arg options; a
 // positional file counts as the first) load onto one runtime, so they share
@@ -73,13 +76,15 @@ static const run::OptionInfo OPTIONS[] = {
     {"input", "value",
      "the next argument, typed: [DIMSx]TYPE=VALUE, as in 4x64xf32=@x.npy (a "
      ".npy or raw file, decided by its content), 64xf32=0.5 (every element), "
-     "4xi32=1,2,3,4 or i32=7"},
+     "4xi32=1,2,3,4 or i32=7; a buffer on several devices takes every lane's "
+     "elements, lane after lane, or one lane's for all"},
     {"output", "@FILE",
      "where the next output buffer (an argument the schedule writes) goes "
      "after the runs, .npy if the name says so, else raw"},
     {"expected_output", "value",
      "what the next output buffer must hold after the runs, as --input takes "
-     "it (one number checks every element); a mismatch fails"},
+     "it (one number checks every element), in every lane of one on several "
+     "devices (or each lane's, lane after lane); a mismatch fails"},
     {"expected_f32_threshold", "number",
      "how far a float output may be from --expected_output (default 1e-4)"},
     {"list-arguments", nullptr,
@@ -365,11 +370,28 @@ Error makeTypedArgument(Program &program, BufferPool &pool, size_t i,
   if (!info.isBuffer)
     return error("is shaped; the argument is a variable (give " +
                  info.elementType + "=V)");
-  if (value->count() != info.count)
+  // One value fills every lane alike; as many as the lanes' elements give
+  // each lane its own part, lane after lane (the (LANES, N) that --output
+  // writes), so that lanes can differ.
+  size_t lanes = use ? std::max<size_t>(use->lanes, 1) : 1;
+  bool perLane = lanes > 1 && value->count() == lanes * info.count;
+  if (value->count() != info.count && !perLane)
     return error(
-        concat("has ", value->count(), " elements, the argument ", info.count));
-  pool.buffers.emplace_back().push_back(
-      {value->type, std::move(value->bytes), {}});
+        concat("has ", value->count(), " elements, the argument ", info.count,
+               lanes > 1 ? concat(" (or ", lanes * info.count, ", ", info.count,
+                                  " for each of its ", lanes, " lanes)")
+                         : std::string()));
+  std::vector<HostBuffer> &buffers = pool.buffers.emplace_back();
+  if (!perLane) {
+    buffers.push_back({value->type, std::move(value->bytes), {}});
+  } else {
+    size_t laneBytes = value->bytes.size() / lanes;
+    for (size_t lane = 0; lane < lanes; ++lane) {
+      auto begin = value->bytes.begin() + lane * laneBytes;
+      buffers.push_back(
+          {value->type, std::vector<uint8_t>(begin, begin + laneBytes), {}});
+    }
+  }
   passBuffer(program, pool, pool.buffers.size() - 1, use);
   return Error::success();
 }
@@ -542,11 +564,19 @@ Error checkOutputs(Program &program) {
       return makeError(ErrorCode::InvalidArgument, "--expected_output '", text,
                        "' for ", which(k), " is ", value->type, ", the output ",
                        info.elementType);
-    if (value->count() != 1 && value->count() != info.count)
-      return makeError(ErrorCode::InvalidArgument, "--expected_output '", text,
-                       "' for ", which(k), " has ", value->count(),
-                       " elements, the output ", info.count,
-                       " (give one, for every element, or all)");
+    size_t lanes =
+        std::max<size_t>(program.uses[program.outputArgs[k]].lanes, 1);
+    if (value->count() != 1 && value->count() != info.count &&
+        (lanes == 1 || value->count() != lanes * info.count))
+      return makeError(
+          ErrorCode::InvalidArgument, "--expected_output '", text, "' for ",
+          which(k), " has ", value->count(), " elements, the output ",
+          info.count,
+          lanes > 1 ? concat(" on ", lanes,
+                             " lanes (give one, for every element, all, or "
+                             "all of every lane: ",
+                             lanes * info.count, ")")
+                    : std::string(" (give one, for every element, or all)"));
     program.expectedValues.push_back(std::move(*value));
   }
   return Error::success();
@@ -853,9 +883,19 @@ int main(int argc, char **argv) {
           return fail(toString(std::move(e)));
       if (k >= program.expectedValues.size())
         continue;
+      const run::TypedValue &expected = program.expectedValues[k];
+      // A value of every lane's elements gives each lane its own part.
+      bool perLane = laneCount > 1 && expected.count() != count &&
+                     expected.count() == laneCount * count;
       for (auto [lane, data] : enumerate(lanes)) {
+        run::TypedValue part;
+        if (perLane) {
+          size_t laneBytes = expected.bytes.size() / laneCount;
+          auto begin = expected.bytes.begin() + lane * laneBytes;
+          part = {expected.type, {count}, {begin, begin + laneBytes}};
+        }
         std::optional<std::string> why = run::compareValues(
-            first.type, data, count, program.expectedValues[k],
+            first.type, data, count, perLane ? part : expected,
             settings.expectedThreshold);
         if (!why)
           continue;

@@ -338,8 +338,14 @@ def HCQ_CopyOp : HCQ_Op<"copy", [HCQ_InSubmit, HCQ_InExecutable,
   let summary = "a copy of a byte range between two buffers";
   let description = [{
     `hcq.copy %dst[doff, n], %src[soff, n]` copies `n` bytes. Both ranges
-    have the same size and lie within their buffers. Enqueued on the source
-    device (pushing is faster than pulling).
+    have the same size and lie within their buffers. Lanes: with as many on
+    both sides, lane `i` of the source goes into lane `i` of the destination
+    (whatever the devices); a source on one device goes into every lane of
+    the destination (a broadcast). Anything else (several lanes into one,
+    or different counts above one) is refused: which lane lands would be
+    ambiguous. Enqueued on the source's devices (pushing is faster than
+    pulling), a broadcast on the destination's, a non-CPU device winning
+    (as `hcq-batch-deps` places calls).
   }];
   let arguments = (ins HCQ_AnyBuffer:$dst, I64Prop:$dst_offset,
                        I64Prop:$dst_size, HCQ_AnyBuffer:$src,

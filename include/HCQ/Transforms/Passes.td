@@ -100,7 +100,13 @@ def HCQStageCopies : Pass<"hcq-stage-copies", "::mlir::ModuleOp"> {
        in chunks of `staging-size / staging-slots` bytes (rounded down to
        whole elements), chunk `i` in slot `i % staging-slots`, each chunk
        `src -> staging` then `staging -> dst`. Both buffers must have one
-       element size.
+       element size. A source on N > 1 devices is staged lane by lane in
+       `hcq.placeholder staging slot N-1` on `[CPU:0, ..., CPU:N-1]`; a
+       broadcast (a source on one device) is staged on `CPU:0` and
+       broadcast from there. So is a broadcast from a non-CPU device into
+       lanes of which one is on a CPU device (by bytes when the element
+       sizes differ): it runs on the destination's devices, and a CPU queue
+       cannot be expected to read GPU memory.
     2. *Kernel copies* (seed 1.2). A copy that would be enqueued on a
        device kind without a copy queue (see `copy-queues`) becomes an
        `hcq.launch` of the builtin `copy` kernel, one thread per element,

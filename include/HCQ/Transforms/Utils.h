@@ -77,8 +77,10 @@ getOpsToEncode(SubmitOp submit);
 
 /// The devices a queue call is enqueued on (seed `_get_enqueue_devs`), or
 /// null when it cannot be enqueued: no buffers, or a buffer on a device kind
-/// outside `hcqKinds`. Copies look at the source first (pushing is faster
-/// than pulling), kernels at their buffers in order; a non-CPU device wins.
+/// outside `hcqKinds`. Only the buffers with the most lanes are candidates
+/// (so a broadcast copy runs on its destination's devices); among them,
+/// copies look at the source first (pushing is faster than pulling),
+/// kernels at their buffers in order; a non-CPU device wins.
 DevicesAttr getEnqueueDevices(QueueCallOpInterface call,
                               const DeviceKindSet &hcqKinds);
 
