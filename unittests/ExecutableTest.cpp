@@ -267,7 +267,7 @@ TEST(Executable, UnknownSectionsAreSkippedUnlessRequired) {
     inside[8 + i] = uint8_t(payload >> (8 * i));
   resealExecutable(inside);
   EXPECT_NE(errorOf(readExecutable(inside))
-                .find("1 bytes after the records of the profile entries "
+                .find("1 byte after the records of the profile entries "
                       "section"),
             std::string::npos);
 }

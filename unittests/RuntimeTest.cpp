@@ -434,7 +434,11 @@ TEST(Runtime, CorruptPlansFailTheLoadNotTheMemory) {
   ASSERT_TRUE(good);
   auto loadError = [](const Executable &exe) {
     auto loaded = Runtime::create()->load(exe);
-    return loaded ? std::string() : hcq::toString(loaded.takeError());
+    if (loaded)
+      return std::string();
+    hcq::Error error = loaded.takeError();
+    EXPECT_EQ(error.code(), hcq::ErrorCode::InvalidFile);
+    return hcq::toString(std::move(error));
   };
   ASSERT_EQ(loadError(*good), "");
 
@@ -449,8 +453,12 @@ TEST(Runtime, CorruptPlansFailTheLoadNotTheMemory) {
       patched = true;
     }
   ASSERT_TRUE(patched);
-  EXPECT_NE(loadError(exe).find("invalid hcq executable: plan step 0: a "
-                                "patch at byte 1048576 of a "),
+  EXPECT_NE(loadError(exe).find("invalid hcq executable: plan step 0 (a call "
+                                "of submitter 0): its step "),
+            std::string::npos)
+      << loadError(exe);
+  EXPECT_NE(loadError(exe).find("(hcq.patch_group): entry 0 patches byte "
+                                "1048576 of a "),
             std::string::npos)
       << loadError(exe);
 
@@ -465,7 +473,12 @@ TEST(Runtime, CorruptPlansFailTheLoadNotTheMemory) {
       exe.plan[0].operands[step.operands[0]] = input;
       break;
     }
-  EXPECT_NE(loadError(exe).find("which is no linked memory"), std::string::npos)
+  EXPECT_NE(loadError(exe).find("(hcq.fence): it reads value " +
+                                std::to_string(input) + " (buffer argument " +
+                                std::to_string(exe.values[input].index) +
+                                "), which is no linked "
+                                "memory"),
+            std::string::npos)
       << loadError(exe);
 }
 

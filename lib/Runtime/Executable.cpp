@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "HCQ/Runtime/Executable.h"
+#include "Validate.h"
 
 #include "HCQ/Base/Bytes.h"
 #include "HCQ/Base/File.h"
@@ -64,7 +65,6 @@ constexpr Section SECTIONS[] = {
 /// A section a reader must understand to run the file; one without the flag
 /// (the profile entries) may be skipped by a reader that does not know it.
 constexpr uint32_t SECTION_REQUIRED = 1;
-constexpr size_t SECTION_HEADER_BYTES = 16;
 
 const char *getSectionName(Section section) {
   switch (section) {
@@ -462,186 +462,6 @@ private:
   std::string error;
 };
 
-Error formatError(const std::string &why) {
-  return Error::failure(ErrorCode::InvalidFile,
-                        "invalid hcq executable: " + why);
-}
-
-/// Checks that every index names something that exists and every record has
-/// what its kind reads: a runtime indexes them without checking again.
-Error validate(const Executable &exe) {
-  // Limits of the format, so that a file cannot make its reader or the
-  // runtime attempt what no schedule needs.
-  if (exe.numArgs > MAX_ARGUMENTS)
-    return formatError(
-        std::to_string(exe.numArgs) + " arguments, more than the " +
-        std::to_string(MAX_ARGUMENTS) + " an executable may have");
-  if (exe.arguments.size() != exe.numArgs)
-    return formatError(std::to_string(exe.arguments.size()) +
-                       " argument records for " + std::to_string(exe.numArgs) +
-                       " arguments");
-  size_t values = exe.values.size();
-  auto value = [&](uint32_t v, const std::string &where) -> Error {
-    if (v >= values)
-      return formatError(where + " names value " + std::to_string(v) + " of " +
-                         std::to_string(values));
-    return Error::success();
-  };
-  // Host objects are ELF files; a kernel names one that exists, a CPU
-  // kernel not both a library and a host object (a kernel with neither may
-  // be the caller's, RuntimeOptions::cpuKernels), a builtin neither.
-  static constexpr uint8_t ELF_MAGIC[4] = {0x7f, 'E', 'L', 'F'};
-  for (auto [i, object] : enumerate(exe.hostObjects))
-    if (object.size() < 4 || std::memcmp(object.data(), ELF_MAGIC, 4) != 0)
-      return formatError("host object " + std::to_string(i) +
-                         " is not an ELF file");
-  for (const Kernel &k : exe.kernels) {
-    if (k.hasHostObject() && k.hostObject >= exe.hostObjects.size())
-      return formatError("kernel " + k.name + " is in host object " +
-                         std::to_string(k.hostObject) + " of " +
-                         std::to_string(exe.hostObjects.size()));
-    if (k.target == KernelTarget::cpu && !k.library.empty() &&
-        k.hasHostObject())
-      return formatError("cpu kernel " + k.name +
-                         " has both a library and a host object");
-    if (k.target == KernelTarget::builtin && k.hasHostObject())
-      return formatError("builtin kernel " + k.name + " has a host object");
-  }
-  // An AMD kernel's entry is inside its image, where a program's address
-  // (COMPUTE_PGM_LO holds it >> 8) can name it.
-  for (const Kernel &k : exe.kernels) {
-    if (k.target != KernelTarget::amd)
-      continue;
-    if (k.amd.image >= exe.images.size())
-      return formatError("kernel " + k.name + " is in image " +
-                         std::to_string(k.amd.image) + " of " +
-                         std::to_string(exe.images.size()));
-    if (k.amd.entryOffset >= exe.images[k.amd.image].size() ||
-        k.amd.entryOffset % 256)
-      return formatError("kernel " + k.name + " enters at byte " +
-                         std::to_string(k.amd.entryOffset) + " of its " +
-                         std::to_string(exe.images[k.amd.image].size()) +
-                         "-byte image (it must be inside, 256-byte aligned)");
-  }
-  for (auto [i, v] : enumerate(exe.values)) {
-    if (v.bytes > MAX_VALUE_BYTES)
-      return formatError("value " + std::to_string(i) + " is " +
-                         std::to_string(v.bytes) + " bytes, more than " +
-                         std::to_string(MAX_VALUE_BYTES));
-    if (v.kind == ValueKind::Program && v.index >= exe.kernels.size())
-      return formatError("value " + std::to_string(i) +
-                         " is the program of kernel " +
-                         std::to_string(v.index) + " of " +
-                         std::to_string(exe.kernels.size()));
-    if ((v.kind == ValueKind::Input || v.kind == ValueKind::Variable) &&
-        v.index >= exe.numArgs)
-      return formatError("value " + std::to_string(i) + " is argument " +
-                         std::to_string(v.index) + " of " +
-                         std::to_string(exe.numArgs));
-    if (v.kind == ValueKind::Placeholder &&
-        (v.scope() == PlaceholderScope::Device ||
-         v.scope() == PlaceholderScope::DeviceNumber) &&
-        v.slot != 0)
-      return formatError("value " + std::to_string(i) +
-                         " is a device-scoped placeholder with slot " +
-                         std::to_string(v.slot));
-  }
-  for (auto [i, blob] : enumerate(exe.blobs)) {
-    if (Error e = value(blob.target, "blob " + std::to_string(i)))
-      return e;
-    for (auto &[offset, word] : blob.patches) {
-      // A half of an address is 4 bytes, a whole one 8.
-      uint64_t width = word.part == WordPart::full ? 8 : 4;
-      if (offset > blob.data.size() || width > blob.data.size() - offset)
-        return formatError("blob " + std::to_string(i) + " patch at " +
-                           std::to_string(offset) + " is outside its " +
-                           std::to_string(blob.data.size()) + " bytes");
-      for (uint32_t ref : word.refs)
-        if (Error e = value(ref, "blob " + std::to_string(i) + " patch"))
-          return e;
-      if (word.shift >= 64)
-        return formatError("blob " + std::to_string(i) + " patch at " +
-                           std::to_string(offset) + " shifts by " +
-                           std::to_string(word.shift));
-    }
-  }
-  for (auto [i, table] : enumerate(exe.inputs)) {
-    if (Error e = value(table.table, "inputs table " + std::to_string(i)))
-      return e;
-    for (auto [input, lane] : table.slots)
-      if (Error e = value(input, "inputs table " + std::to_string(i)))
-        return e;
-  }
-  for (auto [i, sub] : enumerate(exe.submitters))
-    for (const Step &step : sub.steps) {
-      for (uint32_t op : step.operands)
-        if (op >= sub.numArgs)
-          return formatError("submitter " + std::to_string(i) +
-                             " step names argument " + std::to_string(op) +
-                             " of " + std::to_string(sub.numArgs));
-      if (step.patch.word.shift >= 64)
-        return formatError("submitter " + std::to_string(i) +
-                           " word shifts by " +
-                           std::to_string(step.patch.word.shift));
-      for (uint32_t ref : step.patch.word.refs)
-        if (ref >= sub.numArgs)
-          return formatError("submitter " + std::to_string(i) +
-                             " word names argument " + std::to_string(ref) +
-                             " of " + std::to_string(sub.numArgs));
-      if (step.operands.size() < abi::getStepOperandCount(step.kind))
-        return formatError("submitter " + std::to_string(i) + " has an " +
-                           abi::getStepKindName(step.kind) + " step with " +
-                           std::to_string(step.operands.size()) +
-                           " operands, fewer than the " +
-                           std::to_string(abi::getStepOperandCount(step.kind)) +
-                           " it reads");
-      if (step.kind == StepKind::Push && step.push.devices.empty())
-        return formatError("submitter " + std::to_string(i) +
-                           " has a push on no device");
-    }
-  for (auto [i, step] : enumerate(exe.plan)) {
-    if (step.kind == PlanStepKind::Call) {
-      if (step.callee >= exe.submitters.size())
-        return formatError("plan step " + std::to_string(i) +
-                           " calls submitter " + std::to_string(step.callee) +
-                           " of " + std::to_string(exe.submitters.size()));
-      if (step.operands.size() != exe.submitters[step.callee].numArgs)
-        return formatError("plan step " + std::to_string(i) + " passes " +
-                           std::to_string(step.operands.size()) +
-                           " arguments to a " +
-                           std::to_string(exe.submitters[step.callee].numArgs) +
-                           "-argument submitter");
-    }
-    if (step.kind == PlanStepKind::Copy && step.operands.size() != 2)
-      return formatError("plan step " + std::to_string(i) + " is a copy of " +
-                         std::to_string(step.operands.size()) + " buffers");
-    if (step.kind == PlanStepKind::Launch && step.callee >= exe.kernels.size())
-      return formatError("plan step " + std::to_string(i) +
-                         " launches kernel " + std::to_string(step.callee) +
-                         " of " + std::to_string(exe.kernels.size()));
-    for (uint32_t op : step.operands)
-      if (Error e = value(op, "plan step " + std::to_string(i)))
-        return e;
-  }
-  // The runtime reads each entry's pair as one 64-bit slot per lane.
-  for (auto [i, entry] : enumerate(exe.profile)) {
-    for (uint32_t v : {entry.start, entry.end}) {
-      if (Error e = value(v, "profile entry " + std::to_string(i)))
-        return e;
-      const Value &slot = exe.values[v];
-      if (!slot.isPlaceholder(PlaceholderTag::timestamp) || slot.bytes < 8 ||
-          slot.devices.empty())
-        return formatError("profile entry " + std::to_string(i) +
-                           " names value " + std::to_string(v) +
-                           ", which is no timestamp placeholder");
-    }
-    if (!(exe.values[entry.start].devices == exe.values[entry.end].devices))
-      return formatError("profile entry " + std::to_string(i) +
-                         " has its timestamps on different devices");
-  }
-  return Error::success();
-}
-
 } // namespace
 
 std::vector<ArgumentUse> getArgumentUses(const Executable &exe) {
@@ -805,10 +625,11 @@ static Expected<Executable> readOwned(Span<const uint8_t> bytes,
                          " section: " + r.message());
     if (!r.atEnd())
       return formatError(std::to_string(length - r.offset()) +
-                         " bytes after the records of the " +
+                         (length - r.offset() == 1 ? " byte" : " bytes") +
+                         " after the records of the " +
                          getSectionName(static_cast<Section>(id)) + " section");
   }
-  if (Error e = validate(exe))
+  if (Error e = validateExecutable(exe))
     return std::move(e);
   return exe;
 }

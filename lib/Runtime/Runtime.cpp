@@ -1,188 +1,27 @@
 //===- Runtime.cpp - Loading and running executables ----------------------===//
 //
-// The executable's side of the runtime: the link into its devices' memory
-// (Device.h), and per run the inputs tables and the host plan. The queues it
-// pushes to are its devices': the CPU device's workers and the emulated AMD
-// device's command processors (Queues.h).
+// A loaded executable: linked into its devices' memory (ExecutableMemory.h),
+// its plan checked once (Validate.h), then per run the inputs tables and the
+// host plan, whose calls patch and push to its devices' queues (Queues.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "HCQ/Runtime/Runtime.h"
 #include "Device.h"
+#include "ExecutableMemory.h"
 #include "HCQ/Base/Device.h"
 #include "HCQ/Runtime/Link.h"
 #include "HCQ/Target/CPU/Entry.h"
-#include "HostObject.h"
+#include "Validate.h"
 
 #include <algorithm>
 #include <atomic>
 #include <cstring>
-#include <dlfcn.h>
 #include <map>
 #include <thread>
 
 namespace hcq::runtime {
 namespace {
-
-/// The executable's side of the link: executable-scoped values get memory
-/// of their own, freed with the executable; device-scoped placeholders are
-/// the device's; AMD programs are the device's, shared by content.
-class ExecutableMemory : public Memory {
-public:
-  ExecutableMemory(RuntimeImpl &runtime, const Executable &exe)
-      : runtime(runtime), exe(exe) {}
-  ~ExecutableMemory() override { release(); }
-
-  Expected<uint64_t> allocate(const Value &value, const DeviceId &id,
-                              uint64_t bytes) override {
-    Expected<Device *> device = runtime.getDevice(id);
-    if (!device)
-      return device.takeError();
-    if (value.scope() == PlaceholderScope::Device)
-      return (*device)->getPlaceholder(value.tag, bytes);
-    // hcq.alloc buffers are the GPU's alone; placeholders (signals, command
-    // buffers, kernel arguments, tables, staging) the host's too.
-    Expected<uint64_t> address = runtime.allocateOn(
-        **device, bytes,
-        value.kind == ValueKind::Alloc ? Placement::Device : Placement::Host);
-    if (!address)
-      return address;
-    owned.push_back({*device, *address});
-    // Signals an executable's queues wait on, named for hang reports.
-    if (value.isPlaceholder(PlaceholderTag::signal) ||
-        value.isPlaceholder(PlaceholderTag::epoch)) {
-      runtime.names.add(*address,
-                        std::string(abi::getPlaceholderTagName(value.tag)) +
-                            " slot " + std::to_string(value.slot) + " of @" +
-                            exe.name + " on " + id.str());
-      named.push_back(*address);
-    }
-    return address;
-  }
-
-  Expected<uint64_t> loadProgram(const Value &value, const DeviceId &id,
-                                 Span<const uint8_t> image) override {
-    Expected<Device *> device = runtime.getDevice(id);
-    if (!device)
-      return device.takeError();
-    const Kernel &kernel = exe.kernels[value.index];
-    Expected<uint64_t> address =
-        (*device)->loadProgram(kernel, image, [&] { return findTwin(kernel); });
-    if (address && kernel.hasHostObject())
-      if (Error e = offerTwin(*address + kernel.amd.entryOffset, kernel))
-        return std::move(e);
-    return address;
-  }
-
-  Expected<uint64_t> hostFunction(const Kernel &kernel) override {
-    if (!kernel.hasHostObject())
-      return runtime.getHostFunction(kernel);
-    Expected<void *> symbol = findInHostObject(kernel, kernel.symbol);
-    if (!symbol)
-      return symbol.takeError();
-    auto address = reinterpret_cast<uint64_t>(*symbol);
-    // For reports of a kernel that does not return.
-    runtime.names.add(address, "@" + kernel.name + " (" + kernel.symbol + ")");
-    return address;
-  }
-
-  Expected<uint64_t> runtimeFunction(uint32_t id) override {
-    if (uint64_t f = cpuEntryFunction(id))
-      return f;
-    return Error::failure(ErrorCode::InvalidFile,
-                          "unknown runtime function " + std::to_string(id));
-  }
-
-  Expected<uint64_t> deviceNumber(PlaceholderTag tag,
-                                  const DeviceId &id) override {
-    Expected<Device *> device = runtime.getDevice(id);
-    if (!device)
-      return device.takeError();
-    return (*device)->getNumber(tag);
-  }
-
-  void write(uint64_t address, Span<const uint8_t> bytes) override {
-    std::memcpy(reinterpret_cast<void *>(address), bytes.data(), bytes.size());
-  }
-
-  /// Forgets the executable's own memory without freeing it; its host code
-  /// stays loaded (a kernel that does not return may still run it).
-  void abandon() {
-    owned.clear();
-    for (std::shared_ptr<HostObject> &object : hostObjects)
-      if (object)
-        HostObject::keepLoaded(std::move(object));
-  }
-
-  /// Frees the executable's own memory (and forgets its signals' names).
-  void release() {
-    for (uint64_t address : named)
-      runtime.names.remove(address);
-    named.clear();
-    for (auto [device, address] : owned)
-      device->free(address);
-    owned.clear();
-  }
-
-private:
-  /// The CPU twin of AMD `kernel`: its host object's `hcq_twin_<symbol>`
-  /// when it has one, else the runtime's (RuntimeOptions::amdTwins, twin
-  /// libraries).
-  Expected<hcq_amd_twin> findTwin(const Kernel &kernel) {
-    if (!kernel.hasHostObject())
-      return runtime.findTwin(kernel);
-    Expected<void *> twin =
-        findInHostObject(kernel, "hcq_twin_" + kernel.symbol);
-    if (!twin)
-      return twin.takeError();
-    return reinterpret_cast<hcq_amd_twin>(*twin);
-  }
-
-  /// What plays the GPU in this process, if anything does (the simulated
-  /// kernel driver, test/KFDSim/KFDSim.h, preloaded), is told the twin of
-  /// the program entered at `entry` from the kernel's host object; it keeps
-  /// it as long as the program, so the object stays loaded from then on.
-  Error offerTwin(uint64_t entry, const Kernel &kernel) {
-    using AddTwin = void (*)(uint64_t, hcq_amd_twin);
-    static const auto addTwin =
-        reinterpret_cast<AddTwin>(dlsym(RTLD_DEFAULT, "hcq_kfd_sim_add_twin"));
-    if (!addTwin)
-      return Error::success();
-    Expected<hcq_amd_twin> twin = findTwin(kernel);
-    if (!twin)
-      return twin.takeError();
-    addTwin(entry, *twin);
-    HostObject::keepLoaded(hostObjects[kernel.hostObject]);
-    return Error::success();
-  }
-
-  /// `name` in `kernel`'s host object, which the executable loads at its
-  /// first use and holds while it lives.
-  Expected<void *> findInHostObject(const Kernel &kernel,
-                                    const std::string &name) {
-    hostObjects.resize(exe.hostObjects.size());
-    std::shared_ptr<HostObject> &object = hostObjects[kernel.hostObject];
-    if (!object) {
-      Expected<std::shared_ptr<HostObject>> loaded =
-          HostObject::load(exe.hostObjects[kernel.hostObject]);
-      if (!loaded)
-        return prependContext("kernel " + kernel.name + ": ",
-                              loaded.takeError());
-      object = std::move(*loaded);
-    }
-    if (void *symbol = object->find(name))
-      return symbol;
-    return makeError(ErrorCode::Unavailable, "kernel ", kernel.name,
-                     ": its host object has no symbol '", name, "'");
-  }
-
-  RuntimeImpl &runtime;
-  const Executable &exe;
-  std::vector<std::pair<Device *, uint64_t>> owned;
-  std::vector<uint64_t> named;
-  /// Per host object of the executable: loaded, or null until used.
-  std::vector<std::shared_ptr<HostObject>> hostObjects;
-};
 
 class LoadedExecutableImpl : public LoadedExecutable {
 public:
@@ -236,7 +75,7 @@ public:
         return fn.takeError();
       hostKernels[step.callee] = reinterpret_cast<cpu::KernelFunction>(*fn);
     }
-    if (Error e = validatePlan())
+    if (Error e = validateLinkedPlan(exe, addresses))
       return e;
     if (Error e = resolveQueues())
       return e;
@@ -396,143 +235,6 @@ private:
           pushQueues[i][j].push_back(*queue);
         }
       }
-    }
-    return Error::success();
-  }
-
-  /// Checks, once linked, what the file reader cannot: every memory access
-  /// the plan will make stays inside its value. Patch groups write at the
-  /// offsets their offset table holds (blob contents), steps index their
-  /// operands by lane, host copies have ranges. A crafted or corrupt file
-  /// fails here with an error instead of writing out of bounds later.
-  Error validatePlan() {
-    auto bad = [](size_t i, const std::string &why) {
-      return Error::failure(ErrorCode::InvalidFile,
-                            "invalid hcq executable: plan step " +
-                                std::to_string(i) + ": " + why);
-    };
-    for (const InputsTable &table : exe.inputs)
-      if (table.slots.size() > exe.values[table.table].bytes / 8)
-        return Error::failure(
-            ErrorCode::InvalidFile,
-            "invalid hcq executable: an inputs table of " +
-                std::to_string(exe.values[table.table].bytes / 8) +
-                " slots fills " + std::to_string(table.slots.size()));
-    for (auto [i, step] : enumerate(exe.plan)) {
-      if (step.kind == PlanStepKind::Copy) {
-        const CopyRanges &r = step.copy;
-        for (auto [v, offset, bytes] :
-             {std::tuple{step.operands[0], r.dstOffset, r.dstBytes},
-              std::tuple{step.operands[1], r.srcOffset, r.srcBytes}}) {
-          uint64_t size = exe.values[v].bytes;
-          if (offset > size || bytes > size - offset)
-            return bad(i, "copies bytes " + std::to_string(offset) + ".." +
-                              std::to_string(offset + bytes) + " of a " +
-                              std::to_string(size) + "-byte buffer");
-        }
-        // Lane by lane: a side has one lane for all, or as many as the other.
-        size_t dstLanes = lanesOf(step.operands[0]),
-               srcLanes = lanesOf(step.operands[1]);
-        if (dstLanes != srcLanes && dstLanes != 1 && srcLanes != 1)
-          return bad(i, "copies between " + std::to_string(srcLanes) + " and " +
-                            std::to_string(dstLanes) + " lanes");
-      }
-      if (step.kind != PlanStepKind::Call)
-        continue;
-      for (const Step &s : exe.submitters[step.callee].steps) {
-        std::vector<uint32_t> ops;
-        for (uint32_t o : s.operands)
-          ops.push_back(step.operands[o]);
-        // Every operand has one lane for all, or one per lane read.
-        auto lanesFit = [&](Span<const uint32_t> values, size_t lanes) {
-          return std::all_of(values.begin(), values.end(), [&](uint32_t v) {
-            return addresses[v].size() == 1 || addresses[v].size() >= lanes;
-          });
-        };
-        // What steps read and write is linked memory; only a patch group's
-        // source may be a variable (or the inputs table it reads).
-        for (auto [k, v] : enumerate(ops)) {
-          const Value &value = exe.values[v];
-          bool isMemory = (value.kind == ValueKind::Placeholder ||
-                           value.kind == ValueKind::Alloc) &&
-                          !value.devices.empty();
-          if (!isMemory && !(s.kind == StepKind::PatchGroup && k == 2))
-            return bad(i, "a step of kind " + std::to_string(uint32_t(s.kind)) +
-                              " reads value " + std::to_string(v) +
-                              ", which is no linked memory");
-        }
-        bool fits = true;
-        switch (s.kind) {
-        case StepKind::Fence:
-        case StepKind::Finalize:
-          fits = lanesFit({&ops[1], 1}, addresses[ops[0]].size());
-          break;
-        case StepKind::Push:
-          fits = lanesFit({&ops[0], 1}, s.push.devices.size());
-          if (s.push.bytes > exe.values[ops[0]].bytes)
-            return bad(i, "pushes " + std::to_string(s.push.bytes) +
-                              " bytes of a " +
-                              std::to_string(exe.values[ops[0]].bytes) +
-                              "-byte buffer");
-          break;
-        case StepKind::PatchGroup:
-          if (Error e = validatePatchGroup(s, ops))
-            return bad(i, toString(std::move(e)));
-          break;
-        case StepKind::Reset:
-          break;
-        }
-        if (!fits)
-          return bad(i, "a step's operands do not have the lanes it reads");
-      }
-    }
-    return Error::success();
-  }
-
-  Error validatePatchGroup(const Step &step, Span<const uint32_t> ops) {
-    uint32_t target = ops[0], offsets = ops[1], source = ops[2];
-    const PatchGroup &group = step.patch;
-    uint64_t start = group.start, count = group.count, bits = group.bits;
-    if (bits != 32 && bits != 64)
-      return Error::failure(ErrorCode::InvalidFile, "a patch group of " +
-                                                        std::to_string(bits) +
-                                                        "-bit words");
-    if (start + count < start ||
-        (start + count) * 8 > exe.values[offsets].bytes)
-      return Error::failure(ErrorCode::InvalidFile,
-                            "a patch group reads entries " +
-                                std::to_string(start) + ".." +
-                                std::to_string(start + count) + " of a " +
-                                std::to_string(exe.values[offsets].bytes / 8) +
-                                "-entry offset table");
-    size_t lanes = addresses[target].size();
-    const Word &w = group.word;
-    if (w.kind == WordKind::load && addresses[source].size() != 1 &&
-        addresses[source].size() < lanes)
-      return Error::failure(ErrorCode::InvalidFile,
-                            "a patch group loads from a value of fewer lanes");
-    if (w.kind == WordKind::variable &&
-        exe.values[source].kind != ValueKind::Variable)
-      return Error::failure(ErrorCode::InvalidFile,
-                            "a variable patch group's source is no variable");
-    if (w.kind == WordKind::constant)
-      return Error::failure(ErrorCode::InvalidFile,
-                            "a patch group of constant words");
-    const auto *table =
-        reinterpret_cast<const uint32_t *>(laneAddress(offsets, 0));
-    uint64_t slots = exe.values[source].bytes / 8;
-    for (uint64_t e = start; e < start + count; ++e) {
-      uint64_t offset = table[2 * e], slot = table[2 * e + 1];
-      if (offset + bits / 8 > exe.values[target].bytes)
-        return Error::failure(
-            ErrorCode::InvalidFile,
-            "a patch at byte " + std::to_string(offset) + " of a " +
-                std::to_string(exe.values[target].bytes) + "-byte blob");
-      if (w.kind == WordKind::address && slot + (lanes > 1 ? lanes : 1) > slots)
-        return Error::failure(ErrorCode::InvalidFile,
-                              "a patch reads inputs slot " +
-                                  std::to_string(slot) + " of " +
-                                  std::to_string(slots));
     }
     return Error::success();
   }
