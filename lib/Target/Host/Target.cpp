@@ -1034,7 +1034,9 @@ void addDriver(ModuleOp module, const HostKernel &kernel,
   Value y = LLVM::URemOp::create(b, loc, row, sizeY);
   Value z = LLVM::UDivOp::create(b, loc, row, sizeY);
   SmallVector<Value> args(entry->getArguments().take_front(numArgs));
-  for (auto [d, id] : llvm::enumerate(ArrayRef<Value>{x, y, z}))
+  // A named array: an ArrayRef of a braced list would outlive the list.
+  Value ids[] = {x, y, z};
+  for (auto [d, id] : llvm::enumerate(ids))
     args.push_back(toParam(id, itemParams[numArgs + d]));
   for (unsigned d = 0; d < 3; ++d)
     args.push_back(
