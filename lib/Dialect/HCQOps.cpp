@@ -347,8 +347,9 @@ static bool isLinkTimeBuffer(Value value) {
 //===----------------------------------------------------------------------===//
 
 /// As function_interface_impl::parseFunctionOp, keeping the arguments'
-/// names in `arg_names` (a numeric name, which the printer would not give
-/// back, is "").
+/// names in `arg_names`. A numeric name, which the printer would not give
+/// back, and the `argK` the printer gives the K-th argument with no name,
+/// are "": printing and parsing again changes nothing.
 template <typename OpTy>
 static ParseResult parseFunctionLike(OpAsmParser &parser,
                                      OperationState &result) {
@@ -368,11 +369,14 @@ static ParseResult parseFunctionLike(OpAsmParser &parser,
   SmallVector<Type> argTypes;
   SmallVector<Attribute> names;
   bool named = false;
+  unsigned unnamed = 0;
   for (OpAsmParser::Argument &arg : args) {
     argTypes.push_back(arg.type);
     StringRef written = arg.ssaName.name.drop_front(); // without '%'
-    if (!written.empty() && llvm::isDigit(written.front()))
+    if ((!written.empty() && llvm::isDigit(written.front())) ||
+        written == ("arg" + Twine(unnamed)).str())
       written = "";
+    unnamed += written.empty();
     named |= !written.empty();
     names.push_back(builder.getStringAttr(written));
   }

@@ -7,6 +7,7 @@
 // RUN: hcq-opt %s -split-input-file --mlir-print-op-generic > %t.g
 // RUN: hcq-opt %t.g -split-input-file --mlir-print-op-generic | diff %t.g -
 // RUN: hcq-opt %t.g -split-input-file | FileCheck %s
+// RUN: hcq-opt %t.1 -split-input-file --mlir-print-op-generic | FileCheck %s --check-prefix=NAMES
 
 // Tests that kernels of every target keep their signature and code.
 // CHECK-LABEL: hcq.kernel @vadd
@@ -231,7 +232,9 @@ hcq.kernel @from_blob_b amd (write f32) symbol "b" code_object dense_resource<co
 
 // Tests that arguments keep the names they were written with (the printer
 // gives them back, through the generic form too), and that a numeric name,
-// which the printer cannot give back, is left to the printer.
+// which the printer cannot give back, is left to the printer: printed as
+// %arg0 and parsed again, it is still no name.
+// NAMES: arg_names = ["x", "row_count", ""]{{.*}}sym_name = "names"
 // CHECK-LABEL: hcq.schedule @names(
 // CHECK-SAME: %x: !hcq.buffer<4xf32, CPU:0>, %row_count: i32, %arg0: i32) attributes {note} {
 // CHECK-NEXT: hcq.launch @k(%x : !hcq.buffer<4xf32, CPU:0>) vars(%row_count : i32)
