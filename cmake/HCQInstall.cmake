@@ -35,7 +35,7 @@ install(TARGETS ${HCQ_RUNTIME_LIBRARIES} EXPORT HCQRuntimeTargets
 install(TARGETS ${HCQ_COMPILER_LIBRARIES} EXPORT HCQTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
-install(TARGETS hcq-opt hcq-run hcq-exe-dump
+install(TARGETS hcq-opt hcq-translate hcq-run hcq-exe-dump
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 # The C API: libhcq-runtime.so (HCQ::RuntimeC) and include/hcq-c.
 set_target_properties(hcq-runtime PROPERTIES EXPORT_NAME RuntimeC)

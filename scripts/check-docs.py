@@ -41,7 +41,7 @@ import subprocess
 import sys
 import tempfile
 
-TOOLS = ("hcq-opt", "hcq-run", "hcq-exe-dump")
+TOOLS = ("hcq-opt", "hcq-run", "hcq-exe-dump", "hcq-translate")
 
 # The tree's top-level folders a doc may name a path under.
 TOP_DIRS = ("bench", "cmake", "docs", "examples", "fuzz", "include", "lib",
@@ -242,6 +242,10 @@ class Checker:
 
     def check_pass(self, doc, offset, name):
         if self.opt is None:
+            return
+        # hcq-translate's --hcq-* options look like passes but are its own.
+        translate = self.helps.get("hcq-translate")
+        if translate is not None and name in translate.flags:
             return
         if name not in self.opt.passes:
             doc.report(doc.line_of(offset), "'%s' is not a pass of hcq-opt "

@@ -22,8 +22,8 @@ cmake -G Ninja -S "$root/examples/embedding" -B "$work/embedding" \
 cmake --build "$work/embedding" > "$work/build.log" 2>&1 || { cat "$work/build.log"; exit 1; }
 "$work/embedding/embed-hcq"
 # The installed tools run from the prefix too.
-"$work/prefix/bin/hcq-opt" --hcq-pipeline "$root/examples/cpu-chain.mlir" \
-  --hcq-write-executable=dir="$work" -o /dev/null
+"$work/prefix/bin/hcq-opt" --hcq-pipeline "$root/examples/cpu-chain.mlir" |
+  "$work/prefix/bin/hcq-translate" --hcq-to-executable -o "$work/chain.hcqx"
 "$work/prefix/bin/hcq-exe-dump" "$work/chain.hcqx" | head -1
 # The installed runtime links no LLVM, and its hcq-run runs the example.
 "$root/scripts/check-runtime-deps.sh" "$work/prefix/lib/libhcq-runtime.so" \

@@ -4,7 +4,8 @@
 #   scripts/run-example.sh              both examples end to end:
 #                                       examples/cpu-chain.mlir through
 #                                       --hcq-pipeline into an executable
-#                                       file, run by hcq-run on CPU:0; then
+#                                       file (hcq-translate), run by hcq-run
+#                                       on CPU:0; then
 #                                       examples/mlp.mlir on two emulated
 #                                       AMD GPUs (--amd=emulated)
 #   scripts/run-example.sh --print-ir [FILE]
@@ -18,24 +19,28 @@ start=$(date +%s)
 # Each phase says what it does and when it ends, in seconds from the start.
 phase() { echo "== [$(($(date +%s) - start)) s] $*"; }
 
-# Only what the examples need: the compiler, the runner, the dump tool and
-# the kernels' CPU code (the full build, tests and benchmarks included, is
-# scripts/setup.sh alone). Ninja rebuilds only what changed.
-phase "building hcq-opt, hcq-run, hcq-exe-dump and the example kernels" \
-  "(scripts/setup.sh; the first time takes a few minutes)"
-HCQ_TARGETS="hcq-opt hcq-run hcq-exe-dump hcqtestkernels" "$root/scripts/setup.sh"
-
 if [ "${1:-}" = "--print-ir" ]; then
+  phase "building hcq-opt (scripts/setup.sh)"
+  HCQ_TARGETS="hcq-opt" "$root/scripts/setup.sh"
   exec "$build/bin/hcq-opt" --hcq-pipeline --mlir-print-ir-after-all \
     --mlir-elide-resource-strings-if-larger=64 \
     "${2:-$root/examples/mlp.mlir}"
 fi
 
+# Only what the examples need: the compiler's translation to an executable
+# file (hcq-translate: the passes without upstream's code generators, which
+# only hcq-opt links), the runner, the dump tool and the kernels' CPU code
+# (the full build, tests and benchmarks included, is scripts/setup.sh
+# alone). Ninja rebuilds only what changed.
+phase "building hcq-translate, hcq-run, hcq-exe-dump and the example kernels" \
+  "(scripts/setup.sh; the first time takes a few minutes)"
+HCQ_TARGETS="hcq-translate hcq-run hcq-exe-dump hcqtestkernels" "$root/scripts/setup.sh"
+
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-phase "compiling examples/cpu-chain.mlir (hcq-opt --hcq-pipeline)"
-"$build/bin/hcq-opt" --hcq-pipeline "$root/examples/cpu-chain.mlir" \
-  --hcq-write-executable=dir="$out" -o /dev/null
+phase "compiling examples/cpu-chain.mlir (hcq-translate --hcq-to-executable)"
+"$build/bin/hcq-translate" --hcq-to-executable "$root/examples/cpu-chain.mlir" \
+  -o "$out/chain.hcqx"
 "$build/bin/hcq-exe-dump" "$out/chain.hcqx" | grep -E "^(executable|values) "
 phase "running it on CPU:0 (hcq-run)"
 echo "sum((a + b) * s) with a = 0..63, b = 1, s = 2 (expected 4160), 1000 runs:"
@@ -45,9 +50,9 @@ LD_LIBRARY_PATH="$build/test/Inputs" "$build/bin/hcq-run" "$out/chain.hcqx" \
 grep -q "^arg 2: 4160$" "$out/chain.txt" || { echo "unexpected result" >&2; exit 1; }
 
 echo
-phase "compiling examples/mlp.mlir (hcq-opt --hcq-pipeline)"
-"$build/bin/hcq-opt" --hcq-pipeline "$root/examples/mlp.mlir" \
-  --hcq-write-executable=dir="$out" -o /dev/null
+phase "compiling examples/mlp.mlir (hcq-translate --hcq-to-executable)"
+"$build/bin/hcq-translate" --hcq-to-executable "$root/examples/mlp.mlir" \
+  -o "$out/mlp.hcqx"
 "$build/bin/hcq-exe-dump" "$out/mlp.hcqx" | grep -E "^(executable|values) "
 phase "running it on two emulated AMD GPUs (hcq-run --amd=emulated)"
 echo "relu(x @ w1) @ w2 on two emulated AMD GPUs, x = 0..255 (row 0: 0..63),"

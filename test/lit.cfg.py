@@ -20,7 +20,7 @@ config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%embed", sys.executable + " " + os.path.join(config.hcq_src_root, "scripts", "embed-code-object.py")))
 
 tool_dirs = [config.hcq_tools_dir, config.llvm_tools_dir]
-llvm_config.add_tool_substitutions(["hcq-opt", "hcq-exe-dump", "hcq-run", "FileCheck", "not", "count", "split-file", "mlir-opt"], tool_dirs)
+llvm_config.add_tool_substitutions(["hcq-opt", "hcq-translate", "hcq-exe-dump", "hcq-run", "FileCheck", "not", "count", "split-file", "mlir-opt"], tool_dirs)
 # ld.lld of LLVM 22 (gpu-module-to-binary looks for <toolkit>/llvm/bin/ld.lld).
 config.substitutions.append(("%ld_lld", os.path.join(config.llvm_tools_dir, "ld.lld")))
 

@@ -4,8 +4,8 @@
 examples/cpu-chain.mlir computes sum((a + b) * s) over 64 floats with three
 CPU kernels. Compile it, then run this script:
 
-  build/bin/hcq-opt --hcq-pipeline examples/cpu-chain.mlir \
-      --hcq-write-executable=dir=/tmp/chain -o /dev/null
+  mkdir -p /tmp/chain && build/bin/hcq-translate --hcq-to-executable \
+      examples/cpu-chain.mlir -o /tmp/chain/chain.hcqx
   python3 examples/python/run_cpu_chain.py build/lib/libhcq-runtime.so \
       /tmp/chain/chain.hcqx build/test/Inputs
 

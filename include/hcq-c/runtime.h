@@ -209,7 +209,7 @@ void *hcq_buffer_host_view(hcq_buffer_t buffer);
 uint64_t hcq_buffer_device_address(hcq_buffer_t buffer);
 uint64_t hcq_buffer_size(hcq_buffer_t buffer);
 
-/* Loads an executable file (hcq-opt --hcq-write-executable) onto the
+/* Loads an executable file (hcq-translate --hcq-to-executable) onto the
  * runtime's devices. The file is read as its header says, at most 1 GiB: a
  * file of another size is HCQ_STATUS_INVALID_FILE, before it is read. */
 hcq_status_t hcq_executable_load_file(hcq_runtime_t runtime, const char *path,

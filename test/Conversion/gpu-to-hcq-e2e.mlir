@@ -12,7 +12,7 @@
 // HCQ-NEXT: %[[BUF:.*]] = hcq.alloc : !hcq.buffer<256xf32, AMD:0>
 // HCQ-NEXT: hcq.copy %[[BUF]][0, 1024]
 // HCQ-NEXT: hcq.launch @kernels_vadd({{.*}}) vars({{.*}} : i32) global [4, 1, 1] local [64, 1, 1]
-// RUN: hcq-opt %t/vadd-bin.mlir --convert-gpu-to-hcq --hcq-pipeline=target=gfx1100 --hcq-write-executable=dir=%t -o /dev/null
+// RUN: hcq-opt %t/vadd-bin.mlir --convert-gpu-to-hcq --hcq-pipeline=target=gfx1100 | hcq-translate --hcq-to-executable -o %t/main.hcqx
 // RUN: hcq-run %t/main.hcqx --amd=emulated --twins=%inputs/libhcqtestkernels.so --arg f32:256:arange --arg f32:256:fill=1 --arg f32:256:fill=0 --arg i32=200 --print 256 --runs 10 2>&1 | FileCheck %s
 // CHECK: arg 2: 1 2 3 4 5 6 7 8 9 10 {{.*}} 197 198 199 200 0 0 0 0 {{(0 )*}}0{{$}}
 // The kernel built for gfx1100 is refused when encoding for gfx942.

@@ -4,9 +4,9 @@
 // RUN: hcq-opt %t/bin.mlir --convert-gpu-to-hcq=device=CPU:0 | FileCheck %s --check-prefix=CPU-IR
 // RUN: hcq-opt %t/bin.mlir --convert-gpu-to-hcq=chip=gfx942 | FileCheck %s --check-prefix=AMD-IR
 // RUN: mkdir %t/cpu %t/gfx1100 %t/gfx942
-// RUN: hcq-opt %t/bin.mlir --convert-gpu-to-hcq=device=CPU:0 --hcq-pipeline --hcq-write-executable=dir=%t/cpu -o /dev/null
-// RUN: hcq-opt %t/bin.mlir --convert-gpu-to-hcq=chip=gfx1100 --hcq-pipeline=target=gfx1100 --hcq-write-executable=dir=%t/gfx1100 -o /dev/null
-// RUN: hcq-opt %t/bin.mlir --convert-gpu-to-hcq=chip=gfx942 --hcq-pipeline=target=gfx942 --hcq-write-executable=dir=%t/gfx942 -o /dev/null
+// RUN: hcq-opt %t/bin.mlir --convert-gpu-to-hcq=device=CPU:0 --hcq-pipeline | hcq-translate --hcq-to-executable -o %t/cpu/main.hcqx
+// RUN: hcq-opt %t/bin.mlir --convert-gpu-to-hcq=chip=gfx1100 --hcq-pipeline=target=gfx1100 | hcq-translate --hcq-to-executable -o %t/gfx1100/main.hcqx
+// RUN: hcq-opt %t/bin.mlir --convert-gpu-to-hcq=chip=gfx942 --hcq-pipeline=target=gfx942 | hcq-translate --hcq-to-executable -o %t/gfx942/main.hcqx
 // RUN: %python %t/reference.py %t 173
 // RUN: hcq-run %t/cpu/main.hcqx --runs 3 --input=200xf32=@%t/x.bin --input=200xf32=@%t/y.bin --input=200xf32=-7 --input=f32=1.5 --input=i32=173 --expected_output=200xf32=@%t/x.bin --expected_output=200xf32=@%t/y.bin --expected_output=200xf32=@%t/out.bin 2>&1 | FileCheck %s --check-prefix=OK
 // RUN: hcq-run %t/gfx1100/main.hcqx --amd=emulated --runs 3 --input=200xf32=@%t/x.bin --input=200xf32=@%t/y.bin --input=200xf32=-7 --input=f32=1.5 --input=i32=173 --expected_output=200xf32=@%t/x.bin --expected_output=200xf32=@%t/y.bin --expected_output=200xf32=@%t/out.bin 2>&1 | FileCheck %s --check-prefix=OK

@@ -30,7 +30,7 @@ module {
 
 // The nested schedule also runs: a = 0..63 scaled by 2, copied to b.
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: hcq-opt %s --hcq-pipeline="copy-queues=AMD" --hcq-write-executable=dir=%t -o /dev/null
+// RUN: hcq-opt %s --hcq-pipeline="copy-queues=AMD" | hcq-translate --hcq-to-executable --hcq-executable=nested -o %t/nested.hcqx
 // RUN: env LD_LIBRARY_PATH=%inputs hcq-run %t/nested.hcqx --arg f32:64:arange --arg f32:64:fill=0 --arg i32=2 2>&1 | FileCheck %s --check-prefix=OUT
 // OUT: arg 0: 0 2 4 6 8 10 12 14
 // OUT-NEXT: arg 1: 0 2 4 6 8 10 12 14

@@ -4,7 +4,7 @@
 // its header says is an error naming the file and both sizes, never an
 // allocation of the file's size that aborts. `not` fails on a signal.
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: hcq-opt --hcq-pipeline %hcq_src_root/examples/cpu-chain.mlir --hcq-write-executable=dir=%t -o /dev/null
+// RUN: hcq-opt --hcq-pipeline %hcq_src_root/examples/cpu-chain.mlir | hcq-translate --hcq-to-executable -o %t/chain.hcqx
 // RUN: truncate -s 64G %t/zeros.bin
 // RUN: head -c 24 %t/chain.hcqx > %t/big.hcqx
 // RUN: truncate -s 64G %t/big.hcqx

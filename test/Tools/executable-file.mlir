@@ -1,11 +1,11 @@
-// The executable file: written by hcq-opt --hcq-write-executable, read back
+// The executable file: written by hcq-translate --hcq-to-executable, read back
 // without MLIR by hcq-exe-dump (the runtime's reader).
 //
 // Tests that the bundled example's executable round-trips through the file:
 // its kernels (both in the one loaded image of their code object, stored
 // once), blobs, the shared submitter and plan.
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: hcq-opt --hcq-pipeline %hcq_src_root/examples/mlp.mlir --hcq-write-executable=dir=%t -o /dev/null
+// RUN: hcq-opt --hcq-pipeline %hcq_src_root/examples/mlp.mlir | hcq-translate --hcq-to-executable -o %t/mlp.hcqx
 // RUN: hcq-exe-dump %t/mlp.hcqx | FileCheck %s
 // CHECK: executable @mlp (4 arguments)
 // CHECK-NEXT: argument 0 %x: buffer 256xf32, read
@@ -23,7 +23,7 @@
 // Tests that with profile on, the file names every call's timestamp pair, in
 // schedule order, with its queue.
 // RUN: mkdir -p %t/profiled
-// RUN: hcq-opt --hcq-pipeline=profile=true %hcq_src_root/examples/mlp.mlir --hcq-write-executable=dir=%t/profiled -o /dev/null
+// RUN: hcq-opt --hcq-pipeline=profile=true %hcq_src_root/examples/mlp.mlir | hcq-translate --hcq-to-executable -o %t/profiled/mlp.hcqx
 // RUN: hcq-exe-dump %t/profiled/mlp.hcqx | FileCheck %s --check-prefix=PROFILE
 // PROFILE: plan: call submitter 0
 // PROFILE-NEXT: profile: "copy#0" values [[S0:[0-9]+]], {{[0-9]+}} queue COPY:0
@@ -48,6 +48,6 @@
 // RUN: not hcq-exe-dump %s 2>&1 | FileCheck %s --check-prefix=FOREIGN
 // FOREIGN: invalid hcq executable: not an HCQX file (bad magic)
 //
-// Tests that an unwritable directory is reported.
-// RUN: not hcq-opt --hcq-pipeline %hcq_src_root/examples/mlp.mlir --hcq-write-executable=dir=%t/missing/dir -o /dev/null 2>&1 | FileCheck %s --check-prefix=DIR
-// DIR: error: 'hcq.executable' op cannot write '{{.*}}mlp.hcqx':
+// Tests that an unwritable output is reported.
+// RUN: not hcq-translate --hcq-to-executable %hcq_src_root/examples/mlp.mlir -o %t/missing/dir/mlp.hcqx 2>&1 | FileCheck %s --check-prefix=DIR
+// DIR: {{.*}}missing/dir/mlp.hcqx{{.*}}

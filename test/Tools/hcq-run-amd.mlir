@@ -3,7 +3,7 @@
 // --hcq-pipeline and run with its kernels' CPU twins from the test kernel
 // library. The PM4 and SDMA words are executed, not printed.
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: hcq-opt --hcq-pipeline %hcq_src_root/examples/mlp.mlir --hcq-write-executable=dir=%t -o /dev/null
+// RUN: hcq-opt --hcq-pipeline %hcq_src_root/examples/mlp.mlir | hcq-translate --hcq-to-executable -o %t/mlp.hcqx
 
 // Tests that one run computes relu(x @ w1) @ w2 across both devices: x row 0
 // is 0..63, w1 = 0.5 and w2 = -0.25 everywhere, so every hidden unit of row 0
@@ -33,7 +33,7 @@
 // unittests/EmulatedAMDTest.cpp, on gfx942 code objects).
 // RUN: not hcq-run %hcq_src_root/examples/mlp.mlir --pipeline-options=target=gfx942 --amd=emulated --arg f32:256:arange 2>&1 | FileCheck %s --check-prefix=GFX9
 // GFX9: error: 'hcq.kernel' op has a code object for gfx1100, not gfx942
-// GFX9: error: hcq-opt could not compile
+// GFX9: error: hcq-translate could not compile
 
 // Tests that with profile on, --trace writes every run's calls as a Chrome
 // trace: one process per device, one thread per queue, the calls by name in

@@ -6,7 +6,7 @@
 // wrong type ran and printed wrong numbers with exit status 0. No
 // LD_LIBRARY_PATH in the refused runs: they never load the kernel library.
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: hcq-opt --hcq-pipeline %hcq_src_root/examples/cpu-chain.mlir --hcq-write-executable=dir=%t -o /dev/null
+// RUN: hcq-opt --hcq-pipeline %hcq_src_root/examples/cpu-chain.mlir | hcq-translate --hcq-to-executable -o %t/chain.hcqx
 
 // Tests that a buffer of the wrong element type, or of another element
 // count (more as well as fewer), is refused.

@@ -3,7 +3,7 @@
 // test/KFDSim runs the same device against the simulated driver.
 // REQUIRES: no-kfd
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: hcq-opt --hcq-pipeline %hcq_src_root/examples/mlp.mlir --hcq-write-executable=dir=%t -o /dev/null
+// RUN: hcq-opt --hcq-pipeline %hcq_src_root/examples/mlp.mlir | hcq-translate --hcq-to-executable -o %t/mlp.hcqx
 
 // Tests that opening AMD:0 names /dev/kfd and what it needs.
 // RUN: not hcq-run %t/mlp.hcqx --amd=hardware --arg f32:256:arange --arg f32:4096:fill=1 --arg f32:4096:fill=1 --arg f32:256:fill=0 2>&1 | FileCheck %s

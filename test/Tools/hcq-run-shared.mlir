@@ -2,8 +2,8 @@
 // its arguments; they share the runtime's devices, queues and timelines and
 // run in the order given; @NAME buffers pass one host buffer to several.
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: hcq-opt --hcq-pipeline %hcq_src_root/test/Tools/Inputs/shared-producer.mlir --hcq-write-executable=dir=%t -o /dev/null
-// RUN: hcq-opt --hcq-pipeline %hcq_src_root/test/Tools/Inputs/shared-consumer.mlir --hcq-write-executable=dir=%t -o /dev/null
+// RUN: hcq-opt --hcq-pipeline %hcq_src_root/test/Tools/Inputs/shared-producer.mlir | hcq-translate --hcq-to-executable -o %t/producer.hcqx
+// RUN: hcq-opt --hcq-pipeline %hcq_src_root/test/Tools/Inputs/shared-consumer.mlir | hcq-translate --hcq-to-executable -o %t/consumer.hcqx
 
 // Tests that a producer and a consumer sharing x on CPU:0 (each with a
 // device of its own) interleave 100 times: x = 4 * a * 3, out = 2 * x.

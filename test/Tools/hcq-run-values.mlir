@@ -3,7 +3,7 @@
 // its content), --output (.npy or raw) and --expected_output, on the
 // bundled CPU example: sum((a + b) * s) over 64 elements.
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: hcq-opt --hcq-pipeline %hcq_src_root/examples/cpu-chain.mlir --hcq-write-executable=dir=%t -o /dev/null
+// RUN: hcq-opt --hcq-pipeline %hcq_src_root/examples/cpu-chain.mlir | hcq-translate --hcq-to-executable -o %t/chain.hcqx
 // RUN: %python -c "import struct,sys; open(sys.argv[1],'wb').write(struct.pack('<64f',*range(64)))" %t/a.bin
 
 // Tests that the file records each argument's name, kind, type, shape and

@@ -1,7 +1,7 @@
 // hcq-run: the bundled CPU example, compiled by --hcq-pipeline into an
 // executable file and run by the MLIR-free runtime on the CPU device.
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: hcq-opt --hcq-pipeline %hcq_src_root/examples/cpu-chain.mlir --hcq-write-executable=dir=%t -o /dev/null
+// RUN: hcq-opt --hcq-pipeline %hcq_src_root/examples/cpu-chain.mlir | hcq-translate --hcq-to-executable -o %t/chain.hcqx
 
 // Tests that one run computes sum((a + b) * s): a = 0..63, b = 1, s = 2 gives
 // 2 * (1 + ... + 64) = 4160, and leaves the inputs as they were.
@@ -61,14 +61,15 @@
 // unknown --schedule are errors that name the input.
 // RUN: not hcq-run %hcq_src_root/test/Tools/Inputs/launch-mismatch.mlir 2>&1 | FileCheck %s --check-prefix=BADMLIR
 // BADMLIR: launch-mismatch.mlir:{{[0-9]+}}:{{[0-9]+}}: error:
-// BADMLIR: error: hcq-opt could not compile '{{.*}}launch-mismatch.mlir'
+// BADMLIR: error: hcq-translate could not compile '{{.*}}launch-mismatch.mlir'
 // RUN: not hcq-run %hcq_src_root/examples/cpu-chain.mlir --pipeline-options=no-such-option=1 2>&1 | FileCheck %s --check-prefix=BADOPT
 // BADOPT: no such option no-such-option
-// BADOPT: error: hcq-opt could not compile
+// BADOPT: error: hcq-translate could not compile
 // RUN: not hcq-run %s 2>&1 | FileCheck %s --check-prefix=NOSCHEDS
-// NOSCHEDS: error: '{{.*}}hcq-run.mlir' holds no schedule
+// NOSCHEDS: hcq-run.mlir:{{.*}} error: no hcq.schedule or hcq.executable to write
+// NOSCHEDS: error: hcq-translate could not compile '{{.*}}hcq-run.mlir'
 // RUN: not hcq-run %hcq_src_root/examples/cpu-chain.mlir --schedule=nope 2>&1 | FileCheck %s --check-prefix=NOSCHED
-// NOSCHED: error: '{{.*}}cpu-chain.mlir' has no schedule @nope
+// NOSCHED: cpu-chain.mlir:{{.*}} error: no hcq.schedule or hcq.executable named @nope (it has @chain)
 
 // Tests that two CPU devices with copies between them run: the copies on
 // the devices' COPY queues, the last submit pushed to both devices' rings

@@ -37,7 +37,8 @@ int main(int argc, char **argv) {
     return 1;
   }
   std::ostream &os = std::cout;
-  os << "executable @" << exe->name << " (" << exe->numArgs << " arguments)\n";
+  os << "executable @" << exe->name << " (" << exe->numArgs
+     << (exe->numArgs == 1 ? " argument)\n" : " arguments)\n");
   for (auto [i, argument] : enumerate(exe->arguments))
     os << "argument " << i << " " << formatArgument(argument, i) << '\n';
   os << "values " << exe->values.size() << ", kernels " << exe->kernels.size()
@@ -67,7 +68,8 @@ int main(int argc, char **argv) {
   static const char *const stepNames[] = {"fence", "reset", "patch_group",
                                           "push", "finalize"};
   for (auto [i, s] : enumerate(exe->submitters)) {
-    os << "submitter " << i << " (" << s.numArgs << " arguments):";
+    os << "submitter " << i << " (" << s.numArgs
+       << (s.numArgs == 1 ? " argument):" : " arguments):");
     for (const Step &step : s.steps)
       os << ' ' << stepNames[uint32_t(step.kind)];
     os << '\n';

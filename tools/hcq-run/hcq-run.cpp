@@ -10,9 +10,10 @@
 // `emulated`, the emulated AMD device, whose kernels are CPU twins from the
 // --twins libraries (hcq_twin_<symbol>; include/HCQ/Runtime/Twin.h).
 //
-// A .mlir input is compiled first by the hcq-opt beside this tool
-// (--hcq-pipeline, then --hcq-write-executable into a temporary folder), so
-// hcq-run itself stays MLIR-free; --schedule picks one of several schedules.
+// A .mlir input is compiled first by one call of the hcq-translate beside
+// this tool (--hcq-to-executable, which runs --hcq-pipeline), whose output
+// it reads from a pipe, so hcq-run itself stays MLIR-free; --schedule picks
+// one of several schedules.
 //
 // Each --arg gives one schedule argument in order: a buffer as
 // TYPE:COUNT:INIT (TYPE f32 or i32; INIT arange, fill=V, or file=PATH of raw
@@ -50,7 +51,6 @@
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
-#include <dirent.h>
 #include <fcntl.h>
 #include <limits>
 #include <map>
@@ -194,93 +194,78 @@ std::string programFolder() {
                                          : std::string(self.substr(0, slash));
 }
 
-/// The names of the files in folder `dir`, sorted.
-std::vector<std::string> listFolder(const std::string &dir) {
-  std::vector<std::string> names;
-  if (DIR *d = ::opendir(dir.c_str())) {
-    while (dirent *entry = ::readdir(d)) {
-      std::string_view name = entry->d_name;
-      if (name != "." && name != "..")
-        names.emplace_back(name);
-    }
-    ::closedir(d);
-  }
-  std::sort(names.begin(), names.end());
-  return names;
-}
-
-/// A temporary folder, removed with what it holds when this goes.
-struct TemporaryFolder {
-  std::string path;
-  ~TemporaryFolder() {
-    if (path.empty())
-      return;
-    for (const std::string &name : listFolder(path))
-      ::unlink((path + "/" + name).c_str());
-    ::rmdir(path.c_str());
-  }
-};
-
-/// Runs `args` (args[0] the program's path) and waits for it; its exit
-/// status, or an error if it could not start or was killed.
-Expected<int> runProgram(const std::vector<std::string> &args) {
+/// Compiles `mlir` with one call of the hcq-translate installed beside this
+/// tool (--hcq-to-executable, which runs --hcq-pipeline first) and reads
+/// the executable it writes to a pipe: no file, no folder. Its diagnostics
+/// pass through on stderr.
+Expected<Executable> compileSchedule(const std::string &mlir) {
+  std::string translate = programFolder() + "/hcq-translate";
+  if (::access(translate.c_str(), X_OK) != 0)
+    return makeError("cannot compile '", mlir, "': no hcq-translate at ",
+                     translate);
+  std::vector<std::string> args = {translate, "--hcq-to-executable", mlir, "-o",
+                                   "-"};
+  if (!settings.pipelineOptions.empty())
+    args.push_back("--hcq-pipeline-options=" + settings.pipelineOptions);
+  if (!settings.scheduleName.empty())
+    args.push_back("--hcq-executable=" + settings.scheduleName);
   std::vector<char *> argv;
   for (const std::string &a : args)
     argv.push_back(const_cast<char *>(a.c_str()));
   argv.push_back(nullptr);
+
+  int out[2];
+  if (::pipe2(out, O_CLOEXEC) != 0)
+    return makeError("cannot make a pipe: ", std::strerror(errno));
+  posix_spawn_file_actions_t actions;
+  ::posix_spawn_file_actions_init(&actions);
+  ::posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
   pid_t pid;
-  if (int e =
-          ::posix_spawn(&pid, argv[0], nullptr, nullptr, argv.data(), environ))
-    return makeError("cannot start ", args[0], ": ", std::strerror(e));
+  int spawned =
+      ::posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+  ::posix_spawn_file_actions_destroy(&actions);
+  ::close(out[1]);
+  if (spawned != 0) {
+    ::close(out[0]);
+    return makeError("cannot start ", translate, ": ", std::strerror(spawned));
+  }
+  // At most what an executable may be: a runaway writer is cut off, not
+  // buffered without bound.
+  constexpr uint64_t limit = MAX_EXECUTABLE_BYTES + 64;
+  std::vector<uint8_t> bytes;
+  std::string readError;
+  for (;;) {
+    uint8_t chunk[1 << 16];
+    ssize_t n = ::read(out[0], chunk, sizeof chunk);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n < 0) {
+      readError = std::strerror(errno);
+      break;
+    }
+    if (n == 0)
+      break;
+    if (bytes.size() + size_t(n) > limit) {
+      readError = "its output is larger than an executable may be";
+      break;
+    }
+    bytes.insert(bytes.end(), chunk, chunk + n);
+  }
+  ::close(out[0]);
   int status;
   while (::waitpid(pid, &status, 0) < 0)
     if (errno != EINTR)
-      return makeError("cannot wait for ", args[0], ": ", std::strerror(errno));
+      return makeError("cannot wait for ", translate, ": ",
+                       std::strerror(errno));
+  if (!readError.empty())
+    return makeError("cannot read what hcq-translate compiled from '", mlir,
+                     "': ", readError);
   if (WIFSIGNALED(status))
-    return makeError(args[0], " was killed by signal ", WTERMSIG(status));
-  return WEXITSTATUS(status);
-}
-
-/// Compiles `mlir` with the hcq-opt installed beside this tool and returns
-/// the executable it wrote for the chosen schedule, read from its file;
-/// the temporary folder goes whatever happens.
-Expected<Executable> compileSchedule(const std::string &mlir) {
-  std::string hcqOpt = programFolder() + "/hcq-opt";
-  if (::access(hcqOpt.c_str(), X_OK) != 0)
-    return makeError("cannot compile '", mlir, "': no hcq-opt at ", hcqOpt);
-  const char *tmp = std::getenv("TMPDIR");
-  std::string pattern =
-      std::string(tmp && *tmp ? tmp : "/tmp") + "/hcq-run-XXXXXX";
-  TemporaryFolder dir;
-  if (!::mkdtemp(pattern.data()))
-    return makeError("cannot make a temporary folder: ", std::strerror(errno));
-  dir.path = pattern;
-  std::string pipeline = "--hcq-pipeline";
-  if (!settings.pipelineOptions.empty())
-    pipeline += "=" + settings.pipelineOptions;
-  Expected<int> rc =
-      runProgram({hcqOpt, pipeline, mlir,
-                  "--hcq-write-executable=dir=" + dir.path, "-o", "/dev/null"});
-  if (!rc)
-    return makeError("hcq-opt could not compile '", mlir,
-                     "': ", toString(rc.takeError()));
-  if (*rc != 0)
-    return makeError("hcq-opt could not compile '", mlir, "'");
-  std::vector<std::string> written = listFolder(dir.path);
-  std::string chosen;
-  if (!settings.scheduleName.empty()) {
-    chosen = settings.scheduleName + ".hcqx";
-    if (!isContained(written, chosen))
-      return makeError("'", mlir, "' has no schedule @", settings.scheduleName);
-  } else if (written.size() == 1) {
-    chosen = written.front();
-  } else if (written.empty()) {
-    return makeError("'", mlir, "' holds no schedule");
-  } else {
-    return makeError("'", mlir, "' holds ", written.size(),
-                     " schedules: pick one with --schedule");
-  }
-  return readExecutableFile(dir.path + "/" + chosen);
+    return makeError("hcq-translate was killed by signal ", WTERMSIG(status),
+                     " compiling '", mlir, "'");
+  if (WEXITSTATUS(status) != 0)
+    return makeError("hcq-translate could not compile '", mlir, "'");
+  return readExecutable(bytes);
 }
 
 /// One executable of the command line, with its arguments.
@@ -651,7 +636,7 @@ int main(int argc, char **argv) {
   if (cl.has("help")) {
     std::fputs(run::formatHelp("hcq-run [options] <file.hcqx|file.mlir>\n\n"
                                "Runs hcq executables (or schedules, compiled "
-                               "by the hcq-opt beside it).",
+                               "by the hcq-translate beside it).",
                                OPTIONS)
                    .c_str(),
                stdout);

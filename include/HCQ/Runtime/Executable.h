@@ -1,7 +1,7 @@
 //===- Executable.h - The executable the runtime loads ----------*- C++ -*-===//
 //
 // The in-memory form of an hcq executable and its file format ("HCQX"): what
-// hcq-opt's --hcq-write-executable writes and the runtime reads, without
+// hcq-translate --hcq-to-executable writes and the runtime reads, without
 // MLIR. The format is documented in docs/executable-format.md.
 //
 //===----------------------------------------------------------------------===//

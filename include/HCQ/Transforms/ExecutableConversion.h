@@ -1,7 +1,7 @@
 //===- ExecutableConversion.h - hcq.executable to its runtime form -*- C++ -*-//
 //
 // The one conversion from the IR to the runtime's executable, used to write
-// files (hcq-write-executable) and to link (hcq-link).
+// files (hcq-translate --hcq-to-executable) and to link (hcq-link).
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +18,11 @@ namespace hcq {
 mlir::FailureOr<runtime::Executable> convertExecutable(
     ExecutableOp exe, mlir::SymbolTableCollection &symbols,
     llvm::DenseMap<mlir::Value, uint32_t> *valueIndices = nullptr);
+
+/// Registers the translation `hcq-to-executable`: a module's hcq.executable
+/// (its schedules compiled first with --hcq-pipeline when they are not yet)
+/// as the bytes of an HCQX file (docs/executable-format.md).
+void registerToExecutableTranslation();
 
 } // namespace hcq
 

@@ -314,19 +314,6 @@ def HCQBuildExecutable : Pass<"hcq-build-executable", "::mlir::ModuleOp"> {
   }];
 }
 
-def HCQWriteExecutable : Pass<"hcq-write-executable", "::mlir::ModuleOp"> {
-  let summary = "Write every hcq.executable as an HCQX file";
-  let description = [{
-    Serializes each `hcq.executable` (with its kernels and submitters) into
-    `<dir>/<name>.hcqx`, the versioned, checksummed format the runtime reads
-    without MLIR (docs/executable-format.md). The IR is left unchanged.
-  }];
-  let options = [
-    Option<"dir", "dir", "std::string", "\".\"",
-           "Directory the files are written to">,
-  ];
-}
-
 def HCQLink : Pass<"hcq-link", "::mlir::ModuleOp"> {
   let summary = "Link every executable against a deterministic address map "
                 "(seed 9, 10)";
