@@ -231,19 +231,11 @@ Device::loadProgram(const Kernel &kernel, Span<const uint8_t> image,
     twin = *found;
   }
   Digest128 digest = digest128(image);
-  auto find = [&]() -> const LoadedProgram * {
-    auto [first, last] = programs.equal_range(digest.low);
-    for (auto it = first; it != last; ++it)
-      if (it->second.image.size() == image.size() &&
-          std::equal(image.begin(), image.end(), it->second.image.begin()))
-        return &it->second;
-    return nullptr;
-  };
   uint64_t address;
   {
     std::unique_lock<std::mutex> lock(mutex);
-    if (const LoadedProgram *loaded = find()) {
-      address = loaded->address;
+    if (const uint64_t *loaded = programs.find(digest, image)) {
+      address = *loaded;
     } else {
       lock.unlock();
       Expected<uint64_t> a =
@@ -252,17 +244,13 @@ Device::loadProgram(const Kernel &kernel, Span<const uint8_t> image,
         return a.takeError();
       std::memcpy(reinterpret_cast<void *>(*a), image.data(), image.size());
       lock.lock();
-      if (const LoadedProgram *loaded = find()) {
+      if (const uint64_t *loaded = programs.find(digest, image)) {
         // Another thread loaded it meanwhile.
-        address = loaded->address;
+        address = *loaded;
         lock.unlock();
         free(*a);
       } else {
-        programs.emplace(
-            digest.low,
-            LoadedProgram{std::vector<uint8_t>(image.begin(), image.end()),
-                          *a});
-        address = *a;
+        address = programs.insert(digest, image, *a);
       }
     }
   }

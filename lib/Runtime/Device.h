@@ -20,6 +20,7 @@
 #include "Driver.h"
 #include "Queues.h"
 
+#include "HCQ/Base/Bytes.h"
 #include "HCQ/Runtime/Runtime.h"
 #include "HCQ/Target/AMD/CodeObject.h"
 
@@ -119,13 +120,8 @@ private:
     std::unique_ptr<Queue> queue;
   };
   std::map<std::pair<QueueKind, uint32_t>, DeviceQueue> queues;
-  /// Loaded programs by their image's digest; the image is kept to tell
-  /// content apart from a colliding digest (a file may be crafted).
-  struct LoadedProgram {
-    std::vector<uint8_t> image;
-    uint64_t address;
-  };
-  std::unordered_multimap<uint64_t, LoadedProgram> programs;
+  /// Loaded programs' addresses by their image's content.
+  ContentMap<uint64_t> programs;
 };
 
 /// The process's devices: each opened at its first use, shared by every

@@ -168,14 +168,15 @@ Expected<uint64_t> Memory::loadProgram(const Value &value,
 Expected<uint64_t> AddressMap::loadProgram(const Value &value,
                                            const DeviceId &device,
                                            Span<const uint8_t> image) {
-  auto key =
-      std::make_pair(std::vector<uint8_t>(image.begin(), image.end()), device);
-  auto it = programs.find(key);
-  if (it != programs.end())
-    return it->second;
+  ContentMap<uint64_t> &loaded = programs[device];
+  Digest128 digest = digest128(image);
+  if (const uint64_t *address = loaded.find(digest, image))
+    return *address;
   Expected<uint64_t> address = Memory::loadProgram(value, device, image);
-  if (address)
-    programs.emplace(std::move(key), *address);
+  if (address) {
+    loaded.insert(digest, image, *address);
+    ++programCount;
+  }
   return address;
 }
 

@@ -11,8 +11,11 @@
 
 #include "HCQ/Base/Span.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <unordered_map>
+#include <vector>
 
 namespace hcq {
 
@@ -50,6 +53,44 @@ struct Digest128 {
   uint64_t low = 0, high = 0;
 };
 Digest128 digest128(Span<const uint8_t> bytes);
+
+/// Values by the content of byte strings (program images): found by a
+/// 128-bit digest, and told apart from a colliding digest by the bytes,
+/// which it keeps, since a file may be crafted to collide.
+template <typename V> class ContentMap {
+public:
+  /// The value stored for `bytes`, whose digest is `digest`, or null.
+  V *find(const Digest128 &digest, Span<const uint8_t> bytes) {
+    auto [first, last] = entries.equal_range(digest.low);
+    for (auto it = first; it != last; ++it)
+      if (it->second.high == digest.high &&
+          it->second.bytes.size() == bytes.size() &&
+          std::equal(bytes.begin(), bytes.end(), it->second.bytes.begin()))
+        return &it->second.value;
+    return nullptr;
+  }
+  V *find(Span<const uint8_t> bytes) { return find(digest128(bytes), bytes); }
+
+  /// Stores `value` for `bytes` (not stored yet), keeping a copy of them.
+  V &insert(const Digest128 &digest, Span<const uint8_t> bytes, V value) {
+    return entries
+        .emplace(digest.low,
+                 Entry{digest.high,
+                       std::vector<uint8_t>(bytes.begin(), bytes.end()),
+                       std::move(value)})
+        ->second.value;
+  }
+
+  size_t size() const { return entries.size(); }
+
+private:
+  struct Entry {
+    uint64_t high;
+    std::vector<uint8_t> bytes;
+    V value;
+  };
+  std::unordered_multimap<uint64_t, Entry> entries;
+};
 
 } // namespace hcq
 

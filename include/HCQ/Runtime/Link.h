@@ -10,6 +10,7 @@
 #ifndef HCQ_RUNTIME_LINK_H
 #define HCQ_RUNTIME_LINK_H
 
+#include "HCQ/Base/Bytes.h"
 #include "HCQ/Runtime/Executable.h"
 #include "HCQ/Target/AMD/CodeObject.h"
 
@@ -70,7 +71,7 @@ public:
   /// One program buffer per image content and device, across executables.
   Expected<uint64_t> loadProgram(const Value &value, const DeviceId &device,
                                  Span<const uint8_t> image) override;
-  size_t programLoads() const { return programs.size(); }
+  size_t programLoads() const { return programCount; }
   Expected<uint64_t> hostFunction(const Kernel &kernel) override;
   Expected<uint64_t> runtimeFunction(uint32_t id) override;
   /// The device's index + 1.
@@ -81,7 +82,9 @@ public:
 private:
   uint64_t next;
   std::map<std::string, uint64_t> functions;
-  std::map<std::pair<std::vector<uint8_t>, DeviceId>, uint64_t> programs;
+  /// Per device, its programs' addresses by image content.
+  std::map<DeviceId, ContentMap<uint64_t>> programs;
+  size_t programCount = 0;
 };
 
 /// Link results by content: linking an executable whose file bytes were
