@@ -16,7 +16,8 @@ set(HCQ_INSTALL_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/hcq)
 # compiler's.
 set(HCQ_RUNTIME_LIBRARIES HCQBase HCQTargetInfo HCQExecutable HCQRuntimeCore
   HCQRuntimeCPU HCQRuntimeAMDEmulated HCQRuntimeAMDKFD HCQRuntime)
-set(HCQ_COMPILER_LIBRARIES HCQSupport HCQTarget HCQDialect HCQTransforms)
+set(HCQ_COMPILER_LIBRARIES HCQSupport HCQTarget HCQDialect HCQTransformUtils
+  HCQAMDTarget HCQCPUTarget HCQTransforms)
 set(HCQ_LIBRARIES ${HCQ_RUNTIME_LIBRARIES} ${HCQ_COMPILER_LIBRARIES})
 
 foreach(lib ${HCQ_LIBRARIES})

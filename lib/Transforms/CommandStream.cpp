@@ -3,7 +3,6 @@
 #include "HCQ/Transforms/CommandStream.h"
 #include "HCQ/Transforms/Utils.h"
 
-#include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
 
 using namespace mlir;
@@ -39,6 +38,72 @@ Word WordOperands::word(WordKind kind, uint64_t value, ArrayRef<Value> lanes,
   }
   return Word{
       kind, value, ref, part, shift, orBits, static_cast<uint32_t>(run.size())};
+}
+
+Word WordOperands::deferredWord(WordKind kind, uint64_t value, uint32_t id,
+                                WordPart part, uint32_t shift,
+                                uint64_t orBits) {
+  auto [it, inserted] = deferred.try_emplace(id, refs.size());
+  if (inserted) {
+    refs.push_back(Value());
+    deferredRefs.push_back({it->second, id});
+  }
+  return Word{kind, value, it->second, part, shift, orBits, /*lanes=*/1};
+}
+
+uint32_t DeferredRefs::add(const DeferredRef &ref, const void *key,
+                           int64_t bytesKey) {
+  auto [it, inserted] =
+      ids.try_emplace({unsigned(ref.kind) | unsigned(ref.tag) << 8, ref.slot,
+                       key, ref.kernel.getAsOpaquePointer(), bytesKey},
+                      refs.size());
+  if (inserted)
+    refs.push_back(ref);
+  return it->second;
+}
+
+uint32_t DeferredRefs::placeholder(PlaceholderTag tag, int64_t slot,
+                                   DevicesAttr devices, int64_t bytes) {
+  DeferredRef ref;
+  ref.kind = DeferredRef::Kind::placeholder;
+  ref.tag = tag;
+  ref.slot = slot;
+  ref.devices = devices;
+  ref.bytes = bytes;
+  return add(ref, devices.getAsOpaquePointer(), bytes);
+}
+
+uint32_t DeferredRefs::signal(PlaceholderTag tag, int64_t slot,
+                              DevicesAttr devices) {
+  DeferredRef ref;
+  ref.kind = DeferredRef::Kind::signal;
+  ref.tag = tag;
+  ref.slot = slot;
+  ref.devices = devices;
+  return add(ref, devices.getAsOpaquePointer(), 0);
+}
+
+uint32_t DeferredRefs::program(FlatSymbolRefAttr kernel, DevicesAttr devices,
+                               int64_t bytes) {
+  DeferredRef ref;
+  ref.kind = DeferredRef::Kind::program;
+  ref.devices = devices;
+  ref.kernel = kernel;
+  ref.bytes = bytes;
+  // One program per kernel and devices, as the placeholder table keeps.
+  return add(ref, devices.getAsOpaquePointer(), 0);
+}
+
+uint32_t DeferredRefs::stream(unsigned index) {
+  DeferredRef ref;
+  ref.kind = DeferredRef::Kind::stream;
+  ref.stream = index;
+  return add(ref, nullptr, index);
+}
+
+SmallVector<DeferredRef> DeferredRefs::take() {
+  ids.clear();
+  return std::exchange(refs, {});
 }
 
 Word CommandStream::word(WordKind kind, uint64_t value, ArrayRef<Value> lanes,
@@ -77,6 +142,12 @@ void CommandStream::addressLoHi(ArrayRef<Value> lanes, uint64_t offset,
   words.push(hi);
 }
 
+void CommandStream::deferred(uint32_t id, WordPart part, uint64_t offset,
+                             uint32_t shift, uint64_t orBits) {
+  words.push(operands.deferredWord(WordKind::address, offset, id, part, shift,
+                                   orBits));
+}
+
 void CommandStream::variable(Value value, WordPart part) {
   // A constant scalar folds into the stream: no run-time patch.
   APInt bits;
@@ -113,45 +184,31 @@ void CommandStream::signalValue(Value valueBuffer, int64_t value,
                                   : bits);
 }
 
-CmdsOp CommandStream::buildEmpty(OpBuilder &builder, Location loc,
-                                 PlaceholderTag tag, unsigned bits) {
-  Type result = tag == PlaceholderTag::cmdbuf
-                    ? Type()
-                    : LinearType::get(builder.getContext());
-  return CmdsOp::create(builder, loc, result ? TypeRange{result} : TypeRange{},
-                        tag, bits, ArrayRef<int32_t>{}, ArrayRef<int64_t>{},
-                        ArrayRef<int32_t>{}, ValueRange{});
+EncodedStream CommandStream::take(PlaceholderTag tag, LocationAttr loc) && {
+  EncodedStream stream(words.bits());
+  stream.tag = tag;
+  stream.loc = loc;
+  stream.words = std::move(words);
+  stream.refs = std::move(operands.refs);
+  stream.deferredRefs = std::move(operands.deferredRefs);
+  return stream;
 }
 
-void CommandStream::moveInto(CmdsOp op) && {
-  assert(op.getWordBits() == words.bits() && "a stream of another width");
-  op->setOperands(operands.values());
-  CmdsOp::Properties &props = op.getProperties();
-  props.words = std::move(words.units);
-  props.symbols = std::move(words.symbols);
-  props.segments = std::move(words.segments);
-}
-
-CmdsOp CommandStream::build(OpBuilder &builder, Location loc,
-                            PlaceholderTag tag) && {
-  CmdsOp op = buildEmpty(builder, loc, tag, words.bits());
-  std::move(*this).moveInto(op);
-  return op;
-}
-
-uint64_t IndirectStream::beginSegment(OpBuilder &builder, Location loc) {
-  if (!op) {
+uint64_t IndirectStream::beginSegment(Location segmentLoc) {
+  if (!words) {
     words.emplace(bits);
-    op = CommandStream::buildEmpty(builder, loc, tag, bits);
+    loc = segmentLoc;
   }
   return words->beginSegment();
 }
 
-void IndirectStream::finish() {
-  if (op)
-    std::move(*words).moveInto(op);
+std::optional<EncodedStream> IndirectStream::finish() {
+  std::optional<EncodedStream> stream;
+  if (words)
+    stream = std::move(*words).take(tag, loc);
   words.reset();
-  op = {};
+  loc = {};
+  return stream;
 }
 
 } // namespace hcq

@@ -1,8 +1,11 @@
 //===- Encode.cpp - Submits into command words ----------------------------===//
 //
 // Seed section 3: every submit of a schedule becomes its target's command
-// words. The target (the schedule's hcq.targets, TargetAttrInterface) does
-// the encoding; this pass finds each submit's.
+// words. The target (the schedule's hcq.targets, TargetAttrInterface)
+// returns the words of each submit; this pass makes the ops that hold them,
+// and the placeholders and programs they name, and erases the ops they
+// replace, as upstream's gpu-module-to-binary makes gpu.binary from the
+// bytes a gpu::TargetAttrInterface returns.
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,6 +13,7 @@
 #include "HCQ/Transforms/Targets.h"
 #include "HCQ/Transforms/Utils.h"
 
+#include "mlir/IR/Builders.h"
 #include "llvm/ADT/MapVector.h"
 
 namespace hcq {
@@ -21,6 +25,82 @@ using namespace mlir;
 using namespace hcq;
 
 namespace {
+
+/// Makes the placeholder or program `ref` names, or finds it: each once per
+/// schedule (`placeholders`). A stream is made with its submit's ops.
+Value materialize(const DeferredRef &ref, PlaceholderCache &placeholders) {
+  MLIRContext *ctx = ref.devices.getContext();
+  switch (ref.kind) {
+  case DeferredRef::Kind::placeholder:
+    return placeholders.get(
+        ref.tag, ref.slot,
+        BufferType::get(ctx, ref.bytes, IntegerType::get(ctx, 8), ref.devices),
+        /*isVolatile=*/false);
+  case DeferredRef::Kind::signal:
+    return placeholders.getSignal(ref.tag, ref.slot, ref.devices);
+  case DeferredRef::Kind::program:
+    return placeholders.getProgram(ref.kernel, ref.devices, ref.bytes);
+  case DeferredRef::Kind::stream:
+    break;
+  }
+  llvm_unreachable("a stream is no placeholder");
+}
+
+/// Makes the hcq.cmds op holding `stream` at the builder's insertion point;
+/// its words name `resolved[i]` for the submit's DeferredRef i. Fails, on
+/// `submit`, when one is not made yet (a stream named before it is made).
+FailureOr<CmdsOp> buildCmds(OpBuilder &builder, SubmitOp submit,
+                            EncodedStream stream, ArrayRef<Value> resolved) {
+  for (auto [ref, deferred] : stream.deferredRefs)
+    if (!(stream.refs[ref] = resolved[deferred]))
+      return submit.emitOpError()
+             << "has " << stringifyPlaceholderTag(stream.tag)
+             << " words naming an indirect stream its target did not return "
+                "before them";
+  Type result = stream.tag == PlaceholderTag::cmdbuf
+                    ? Type()
+                    : LinearType::get(builder.getContext());
+  Location loc = stream.loc ? Location(stream.loc) : submit.getLoc();
+  // Made empty, then the words move in: a big stream is not copied.
+  auto op =
+      CmdsOp::create(builder, loc, result ? TypeRange{result} : TypeRange{},
+                     stream.tag, stream.words.bits(), ArrayRef<int32_t>{},
+                     ArrayRef<int64_t>{}, ArrayRef<int32_t>{}, ValueRange{});
+  op->setOperands(stream.refs);
+  CmdsOp::Properties &props = op.getProperties();
+  props.words = std::move(stream.words.units);
+  props.symbols = std::move(stream.words.symbols);
+  props.segments = std::move(stream.words.segments);
+  return op;
+}
+
+/// Replaces `ops`, the body of `submit`, by `encoded`'s streams.
+LogicalResult replaceBody(SubmitOp submit, ArrayRef<Operation *> ops,
+                          EncodedSubmit encoded,
+                          PlaceholderCache &placeholders) {
+  // Placeholders and programs first, in the order the target asked for them
+  // (they go at the schedule's start in that order).
+  SmallVector<Value> resolved(encoded.deferred.size());
+  for (auto [ref, value] : llvm::zip_equal(encoded.deferred, resolved))
+    if (ref.kind != DeferredRef::Kind::stream)
+      value = materialize(ref, placeholders);
+  // The indirect streams, each before the words that address it.
+  OpBuilder builder = OpBuilder::atBlockEnd(&submit.getBody().front());
+  for (auto [index, stream] : llvm::enumerate(encoded.indirect)) {
+    FailureOr<CmdsOp> op =
+        buildCmds(builder, submit, std::move(stream), resolved);
+    if (failed(op))
+      return failure();
+    for (auto [ref, value] : llvm::zip_equal(encoded.deferred, resolved))
+      if (ref.kind == DeferredRef::Kind::stream && ref.stream == index)
+        value = op->getLinear();
+  }
+  if (failed(buildCmds(builder, submit, std::move(encoded.commands), resolved)))
+    return failure();
+  for (Operation *op : ops)
+    op->erase();
+  return success();
+}
 
 struct EncodePass : public hcq::impl::HCQEncodeBase<EncodePass> {
   using Base::Base;
@@ -56,8 +136,22 @@ struct EncodePass : public hcq::impl::HCQEncodeBase<EncodePass> {
     for (auto &[kind, submits] : byKind) {
       FailureOr<TargetAttrInterface> target =
           lookupScheduleTarget(submits.front(), kind);
-      if (failed(target) || failed(target->encodeSubmits(schedule, submits)))
+      if (failed(target))
         return signalPassFailure();
+      // One placeholder table per target: its placeholders stay together at
+      // the schedule's start.
+      PlaceholderCache placeholders(schedule);
+      std::unique_ptr<SubmitEncoder> encoder = target->createSubmitEncoder();
+      for (SubmitOp submit : submits) {
+        FailureOr<SmallVector<Operation *>> ops = getOpsToEncode(submit);
+        if (failed(ops))
+          return signalPassFailure();
+        FailureOr<EncodedSubmit> encoded = encoder->encode(submit, *ops);
+        if (failed(encoded) ||
+            failed(
+                replaceBody(submit, *ops, std::move(*encoded), placeholders)))
+          return signalPassFailure();
+      }
     }
   }
 };

@@ -1,7 +1,9 @@
 //===- LowerSubmit.cpp - Enqueues into queue pushes -----------------------===//
 //
 // Seed section 5 ("lower submits"): each backend's way of getting a sealed
-// command buffer onto its queue.
+// command buffer onto its queue. The target returns a plan (the push mode,
+// and for a PM4 ring the packets that point at the command buffer); this
+// pass makes the ops.
 //
 //===----------------------------------------------------------------------===//
 
@@ -48,13 +50,28 @@ struct LowerSubmitPass : public hcq::impl::HCQLowerSubmitBase<LowerSubmitPass> {
     FailureOr<TargetAttrInterface> target = lookupScheduleTarget(enqueue, kind);
     if (failed(target))
       return failure();
-    PushMode mode;
-    Value source = enqueue.getCmdbuf();
-    int64_t size = enqueue.getSize();
-    if (failed(target->lowerEnqueue(enqueue, placeholders, mode, source, size)))
+    FailureOr<PushPlan> plan = target->planPush(enqueue);
+    if (failed(plan))
       return failure();
     OpBuilder builder(enqueue);
-    PushOp::create(builder, enqueue.getLoc(), source, size, mode, devices,
+    Value source = enqueue.getCmdbuf();
+    int64_t size = enqueue.getSize();
+    if (!plan->words.empty()) {
+      // The packets go in a blob of their own, whose patches name the
+      // command buffer.
+      MLIRContext *ctx = enqueue.getContext();
+      Value packets =
+          placeholders.get(PlaceholderTag::cmdbuf, placeholders.freshSlot(),
+                           BufferType::get(ctx, int64_t(plan->words.size()) * 4,
+                                           IntegerType::get(ctx, 8), devices),
+                           /*isVolatile=*/false);
+      BlobOp::create(builder, enqueue.getLoc(), packets, plan->words,
+                     plan->patches, ValueRange{source},
+                     /*lane=*/std::nullopt);
+      source = packets;
+      size = plan->pushBytes;
+    }
+    PushOp::create(builder, enqueue.getLoc(), source, size, plan->mode, devices,
                    enqueue.getQueue());
     enqueue.erase();
     return success();

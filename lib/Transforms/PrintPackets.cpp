@@ -48,8 +48,9 @@ struct PrintPacketsPass
   }
 
   /// A linked executable: every push's bytes, followed from the submitter
-  /// calls, for every lane. PM4 pushes are INDIRECT_BUFFER packets: the
-  /// command buffer they point at is disassembled too.
+  /// calls, for every lane. A push its target reads as an indirect-buffer
+  /// packet (PM4's INDIRECT_BUFFER) has the command buffer it points at
+  /// disassembled too.
   LogicalResult printLinked(ExecutableOp exe, llvm::raw_ostream &os) {
     os << "// hcq.executable @" << exe.getSymName() << '\n';
     // Linked bytes by (value, lane) and by address; host functions by
@@ -129,20 +130,22 @@ struct PrintPacketsPass
           } else {
             error = target->disassemble(queue, dwords(data, count), os);
           }
-          // A PM4 push is an INDIRECT_BUFFER packet: follow it to its
-          // command buffer.
-          if (!error && push.getMode() == PushMode::pm4 && count >= 4) {
-            uint64_t address = static_cast<uint32_t>(data[1]) |
-                               (uint64_t(static_cast<uint32_t>(data[2])) << 32);
-            auto buffer = bytesAt.find(address);
+          // A push that is an indirect-buffer packet (a PM4 ring's):
+          // follow it to its command buffer, as its target reads it.
+          std::optional<IndirectBuffer> indirect;
+          if (!error) {
+            SmallVector<uint32_t> pushed;
+            for (int32_t d : data.take_front(count))
+              pushed.push_back(static_cast<uint32_t>(d));
+            indirect = target->followIndirectBuffer(queue, pushed);
+          }
+          if (indirect) {
+            auto buffer = bytesAt.find(indirect->address);
             if (buffer != bytesAt.end()) {
-              os << "// indirect buffer at " << llvm::format_hex(address, 18)
-                 << '\n';
+              os << "// indirect buffer at "
+                 << llvm::format_hex(indirect->address, 18) << '\n';
               error = target->disassemble(
-                  queue,
-                  dwords(buffer->second,
-                         static_cast<uint32_t>(data[3]) & 0xFFFFF),
-                  os);
+                  queue, dwords(buffer->second, indirect->dwords), os);
             }
           }
           if (error)

@@ -60,12 +60,11 @@ class InExecutable
 #define GET_OP_CLASSES
 #include "HCQ/Dialect/HCQOps.h.inc"
 
-// The target interface names ops, so it comes after them; the attributes
-// implement it through external models (HCQ/Transforms/Targets.h).
-namespace hcq {
-class PlaceholderCache;
-struct DisasmWord;
-} // namespace hcq
+// The target interface names ops and returns data about them, so it comes
+// after them; the attributes implement it through external models
+// (HCQ/Target/AMD/TargetAttr.h, HCQ/Target/CPU/TargetAttr.h).
+#include "HCQ/Dialect/TargetInterface.h"
+
 #include "HCQ/Dialect/HCQAttrInterfaces.h.inc"
 
 namespace hcq {

@@ -49,29 +49,39 @@ def HCQ_TargetAttrInterface : AttrInterface<"TargetAttrInterface"> {
     `#hcq.cpu_target`), attached to a schedule as its `hcq.targets` by
     hcq-attach-targets (as upstream's rocdl-attach-target attaches
     `#rocdl.target`s) and carried on to its executable. The target encodes
-    the submits on its devices (hcq-encode), says how an enqueue of a sealed
-    command buffer is pushed (hcq-lower-submit) and reads its command words
-    back (hcq-print-packets), so no pass takes a target option. The methods
-    are external models (HCQ/Transforms/Targets.h): a context that compiles
-    registers them with `hcq::registerTargetInterfaces`.
+    the submits on its devices (hcq-encode), plans how an enqueue of a
+    sealed command buffer is pushed (hcq-lower-submit) and reads its
+    command words back (hcq-print-packets), so no pass takes a target
+    option.
+
+    Like upstream's gpu::TargetAttrInterface, whose serializeToObject
+    returns bytes, every method returns data (HCQ/Dialect/TargetInterface.h)
+    and changes no IR: the passes make and erase the ops. The methods are
+    external models in the target libraries (lib/Target/AMD, lib/Target/CPU):
+    a context that compiles registers them with
+    `hcq::registerAMDTargetInterfaceExternalModels` and
+    `hcq::registerCPUTargetInterfaceExternalModels` (both:
+    `hcq::registerTargetInterfaces`).
   }];
   let methods = [
     InterfaceMethod<[{
-        Replaces the body of each of `submits` (submits of `schedule` on
-        this target's devices, not encoded yet) by command words.
-      }], "::mlir::LogicalResult", "encodeSubmits",
-      (ins "::hcq::ScheduleOp":$schedule,
-           "::llvm::ArrayRef<::hcq::SubmitOp>":$submits)>,
+        An encoder of this target's submits of one schedule: for each, the
+        command words that replace its body, the indirect streams they
+        address (a launch's kernel arguments) and the placeholders and
+        programs they name.
+      }], "std::unique_ptr<::hcq::SubmitEncoder>", "createSubmitEncoder">,
     InterfaceMethod<[{
         How `enqueue` is pushed onto its queue: the push mode, and the
-        buffer and size pushed (on a PM4 ring, INDIRECT_BUFFER packets to
-        the command buffer, made in a placeholder of `placeholders` before
-        `enqueue`).
-      }], "::mlir::LogicalResult", "lowerEnqueue",
-      (ins "::hcq::EnqueueOp":$enqueue,
-           "::hcq::PlaceholderCache &":$placeholders,
-           "::hcq::PushMode &":$mode, "::mlir::Value &":$source,
-           "int64_t &":$size)>,
+        packets pushed instead of the command buffer when its queue takes
+        them (on a PM4 ring, INDIRECT_BUFFER packets to it).
+      }], "::mlir::FailureOr<::hcq::PushPlan>", "planPush",
+      (ins "::hcq::EnqueueOp":$enqueue)>,
+    InterfaceMethod<[{
+        The command buffer the indirect-buffer packet at the start of
+        `words` (pushed on a `queue` queue) runs, if they are one.
+      }], "std::optional<::hcq::IndirectBuffer>", "followIndirectBuffer",
+      (ins "::hcq::QueueKind":$queue,
+           "::llvm::ArrayRef<uint32_t>":$words)>,
     InterfaceMethod<[{
         Prints `queue`'s command words as packets, one per line.
       }], "::llvm::Error", "disassemble",

@@ -1,7 +1,8 @@
 //===- CommandStream.h - Building hcq.cmds streams --------------*- C++ -*-===//
 //
 // What the encoders share: a stream of words under construction, with its
-// operands deduplicated, turned into an hcq.cmds op at the end.
+// operands deduplicated, returned as an EncodedStream at the end (hcq-encode
+// makes the hcq.cmds op).
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,13 +26,52 @@ public:
   /// A word of `kind` on `lanes` (one value for every lane, or one per lane).
   Word word(WordKind kind, uint64_t value, llvm::ArrayRef<mlir::Value> lanes,
             WordPart part, uint32_t shift, uint64_t orBits);
+  /// A word of `kind` on the submit's DeferredRef `id`: its operand is null
+  /// until the pass makes what it names.
+  Word deferredWord(WordKind kind, uint64_t value, uint32_t id, WordPart part,
+                    uint32_t shift, uint64_t orBits);
   llvm::ArrayRef<mlir::Value> values() const { return refs; }
 
 private:
+  friend class CommandStream;
+
   llvm::SmallVector<mlir::Value> refs;
   /// Where each single value and each run of per-lane values starts.
   llvm::DenseMap<mlir::Value, int32_t> singles;
   std::map<std::vector<const void *>, int32_t> runs;
+  /// Where each DeferredRef's operand is, by id; and as (operand, id).
+  llvm::DenseMap<uint32_t, int32_t> deferred;
+  llvm::SmallVector<std::pair<int32_t, uint32_t>> deferredRefs;
+};
+
+/// The memory a submit's words name that the pass makes after encoding
+/// (EncodedSubmit::deferred): each asked for once per submit, numbered in
+/// the order asked for.
+class DeferredRefs {
+public:
+  /// `bytes` bytes (i8) on `devices`.
+  uint32_t placeholder(PlaceholderTag tag, int64_t slot, DevicesAttr devices,
+                       int64_t bytes);
+  /// A one-word volatile signal-like placeholder on `devices`.
+  uint32_t signal(PlaceholderTag tag, int64_t slot, DevicesAttr devices);
+  /// `hcq.program @kernel` on `devices`, `bytes` long (the first size asked
+  /// for a kernel and devices is its size).
+  uint32_t program(mlir::FlatSymbolRefAttr kernel, DevicesAttr devices,
+                   int64_t bytes);
+  /// The memory of the submit's indirect stream `index`.
+  uint32_t stream(unsigned index);
+  /// The references asked for, in order; the table is empty again.
+  llvm::SmallVector<DeferredRef> take();
+
+private:
+  uint32_t add(const DeferredRef &ref, const void *key, int64_t bytesKey);
+
+  llvm::SmallVector<DeferredRef> refs;
+  /// By (kind and tag, slot, devices, kernel, bytes or stream).
+  llvm::DenseMap<
+      std::tuple<unsigned, int64_t, const void *, const void *, int64_t>,
+      uint32_t>
+      ids;
 };
 
 class CommandStream {
@@ -51,6 +91,10 @@ public:
   /// Both halves of a 64-bit address: lo, then hi.
   void addressLoHi(llvm::ArrayRef<mlir::Value> lanes, uint64_t offset = 0,
                    uint32_t shift = 0);
+  /// The address of the submit's DeferredRef `id` plus `offset`, as
+  /// address() makes it.
+  void deferred(uint32_t id, WordPart part, uint64_t offset = 0,
+                uint32_t shift = 0, uint64_t orBits = 0);
   void variable(mlir::Value value, WordPart part = WordPart::full);
   void load(llvm::ArrayRef<mlir::Value> lanes, WordPart part, int64_t addend);
   /// A signal value as `part`: the constant `value`, or the host value of
@@ -68,16 +112,9 @@ public:
   void reserve(size_t count, size_t symbolic) {
     words.reserve(count, symbolic);
   }
-  /// Creates the hcq.cmds op at the builder's insertion point; the words
-  /// move into it.
-  CmdsOp build(mlir::OpBuilder &builder, mlir::Location loc,
-               PlaceholderTag tag) &&;
-  /// An hcq.cmds op of `tag` without words yet, for words that take the
-  /// address of an indirect stream before it is complete (moveInto).
-  static CmdsOp buildEmpty(mlir::OpBuilder &builder, mlir::Location loc,
-                           PlaceholderTag tag, unsigned bits);
-  /// Moves the words and the operands they name into `op`.
-  void moveInto(CmdsOp op) &&;
+  /// The words and the operands they name, for an hcq.cmds op of `tag` at
+  /// `loc` (null: the submit's).
+  EncodedStream take(PlaceholderTag tag, mlir::LocationAttr loc = {}) &&;
 
 private:
   Word word(WordKind kind, uint64_t value, llvm::ArrayRef<mlir::Value> lanes,
@@ -88,29 +125,25 @@ private:
 };
 
 /// An indirect stream, a segment per call, built beside the stream that
-/// addresses it (the kernel arguments of a submit's launches). Its op is made
-/// at the first segment, so the addressing stream can name it before its
-/// words are complete; finish() moves the words in.
+/// addresses it (the kernel arguments of a submit's launches), which names
+/// it through DeferredRefs::stream.
 class IndirectStream {
 public:
   IndirectStream(PlaceholderTag tag, unsigned bits) : tag(tag), bits(bits) {}
 
-  /// Begins a segment, making the op at the builder's insertion point if
-  /// this is the first; returns the segment's byte offset in the stream.
-  uint64_t beginSegment(mlir::OpBuilder &builder, mlir::Location loc);
+  /// Begins a segment; the first one's `loc` is the stream's. Returns the
+  /// segment's byte offset in the stream.
+  uint64_t beginSegment(mlir::Location loc);
   /// The words of the stream; valid after beginSegment.
   CommandStream &getWords() { return *words; }
-  /// The stream's memory; valid after beginSegment.
-  mlir::Value getLinear() { return op.getLinear(); }
-  /// Moves the words into the op, if any segment began; the next segment
-  /// starts a new stream and op.
-  void finish();
+  /// The stream, if any segment began; the next segment starts a new one.
+  std::optional<EncodedStream> finish();
 
 private:
   PlaceholderTag tag;
   unsigned bits;
   std::optional<CommandStream> words;
-  CmdsOp op;
+  mlir::LocationAttr loc;
 };
 
 } // namespace hcq

@@ -1,7 +1,9 @@
 //===- Targets.h - What submits compile for ---------------------*- C++ -*-===//
 //
-// The TargetAttrInterface models of #hcq.amd_target and #hcq.cpu_target, and
-// the encoders behind them. A context that compiles hcq registers them:
+// Finding a schedule's target, and registering every target hcq has. The
+// targets themselves are libraries under lib/Target (HCQ/Target/AMD/
+// TargetAttr.h, HCQ/Target/CPU/TargetAttr.h). A context that compiles hcq
+// registers them:
 //
 //   mlir::DialectRegistry registry;
 //   registry.insert<hcq::HCQDialect>();
@@ -13,7 +15,6 @@
 #define HCQ_TRANSFORMS_TARGETS_H
 
 #include "HCQ/Dialect/HCQ.h"
-#include "HCQ/Target/AMD/Target.h"
 
 namespace mlir {
 class DialectRegistry;
@@ -21,7 +22,9 @@ class DialectRegistry;
 
 namespace hcq {
 
-/// Attaches TargetAttrInterface to #hcq.amd_target and #hcq.cpu_target.
+/// Attaches TargetAttrInterface to #hcq.amd_target and #hcq.cpu_target
+/// (registerAMDTargetInterfaceExternalModels and
+/// registerCPUTargetInterfaceExternalModels).
 void registerTargetInterfaces(mlir::DialectRegistry &registry);
 
 /// The target for `kind` of the schedule or executable `scope` is in (by
@@ -30,17 +33,6 @@ void registerTargetInterfaces(mlir::DialectRegistry &registry);
 mlir::FailureOr<TargetAttrInterface>
 lookupScheduleTarget(mlir::Operation *user, DeviceKind kind,
                      mlir::Operation *scope = nullptr);
-
-/// PM4 and SDMA words for `target` (EncodeAMD.cpp); no PM4 packet
-/// straddles a multiple of `indirectBufferDwords`, where hcq-lower-submit
-/// splits a command buffer between INDIRECT_BUFFER packets.
-mlir::LogicalResult encodeAMDSubmits(const amd::Target &target,
-                                     uint32_t indirectBufferDwords,
-                                     ScheduleOp schedule,
-                                     llvm::ArrayRef<SubmitOp> submits);
-/// CPU queue entries (EncodeCPU.cpp).
-mlir::LogicalResult encodeCPUSubmits(ScheduleOp schedule,
-                                     llvm::ArrayRef<SubmitOp> submits);
 
 } // namespace hcq
 

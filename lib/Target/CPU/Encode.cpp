@@ -1,16 +1,17 @@
-//===- EncodeCPU.cpp - CPU queue entries of CPU submits -------------------===//
+//===- Encode.cpp - CPU queue entries of CPU submits ----------------------===//
 //
 // Seed section 3 for the CPU backend: every op of a submit becomes one entry
-// of the CPU queue (include/HCQ/Target/CPU/Entry.h, docs/cpu-queue.md).
+// of the CPU queue (include/HCQ/Target/CPU/Entry.h, docs/cpu-queue.md). The
+// encoder only reads the IR: it returns the words, and hcq-encode makes the
+// ops.
 //
 //===----------------------------------------------------------------------===//
 
+#include "Encode.h"
+
 #include "HCQ/Target/CPU/Entry.h"
 #include "HCQ/Transforms/CommandStream.h"
-#include "HCQ/Transforms/Targets.h"
-#include "HCQ/Transforms/Utils.h"
 
-#include "mlir/IR/Builders.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -18,29 +19,32 @@ using namespace hcq;
 
 namespace {
 
-/// Encodes one submit not encoded yet.
-LogicalResult encodeSubmit(SubmitOp submit, PlaceholderCache &placeholders,
-                           SymbolTableCollection &symbols) {
-  Block &body = submit.getBody().front();
-  MLIRContext *ctx = submit.getContext();
+class Encoder : public SubmitEncoder {
+public:
+  FailureOr<EncodedSubmit> encode(SubmitOp submit,
+                                  ArrayRef<Operation *> ops) override;
+
+private:
+  SymbolTableCollection symbols;
+};
+
+FailureOr<EncodedSubmit> Encoder::encode(SubmitOp submit,
+                                         ArrayRef<Operation *> original) {
   DevicesAttr devices = submit.getDevices();
-  FailureOr<SmallVector<Operation *>> ops = getOpsToEncode(submit);
-  if (failed(ops))
-    return failure();
-  ArrayRef<Operation *> original = *ops;
-  OpBuilder builder = OpBuilder::atBlockEnd(&body);
   CommandStream cmds(64);
-  // The kernel arguments of every launch: one stream, a segment each.
+  // What the words name that the pass makes.
+  DeferredRefs deferred;
+  // The kernel arguments of every launch: one stream, a segment each (the
+  // submit's indirect stream 0).
   IndirectStream kernargStream(PlaceholderTag::kernargs, 64);
 
   // One entry: the host function, then its arguments, zero-padded.
   auto entry = [&](cpu::HostFunction function, auto &&fillArguments) {
     size_t start = cmds.size();
-    Value fn = placeholders.get(
-        PlaceholderTag::host_function, static_cast<uint32_t>(function),
-        BufferType::get(ctx, 1, IntegerType::get(ctx, 8), devices),
-        /*isVolatile=*/false);
-    cmds.address(fn, WordPart::full);
+    uint32_t fn =
+        deferred.placeholder(PlaceholderTag::host_function,
+                             static_cast<uint32_t>(function), devices, 1);
+    cmds.deferred(fn, WordPart::full);
     fillArguments();
     while (cmds.size() - start < cpu::ENTRY_WORDS)
       cmds.constant(0);
@@ -99,8 +103,7 @@ LogicalResult encodeSubmit(SubmitOp submit, PlaceholderCache &placeholders,
                        << " on a CPU queue";
               // One 64-bit word per buffer address and bound variable, a
               // segment of the submit's kernel-argument stream.
-              uint64_t argsOffset =
-                  kernargStream.beginSegment(builder, launch.getLoc());
+              uint64_t argsOffset = kernargStream.beginSegment(launch.getLoc());
               CommandStream &kernargs = kernargStream.getWords();
               for (Value buffer : launch.getBuffers())
                 kernargs.address(buffer, WordPart::full);
@@ -114,13 +117,13 @@ LogicalResult encodeSubmit(SubmitOp submit, PlaceholderCache &placeholders,
                         .getElementBytes());
               if (kernargs.segmentSize() == 0)
                 kernargs.constant(0);
-              Value args = kernargStream.getLinear();
-              Value program =
-                  placeholders.getProgram(launch.getKernelAttr(), devices, 1);
+              uint32_t args = deferred.stream(0);
+              uint32_t program =
+                  deferred.program(launch.getKernelAttr(), devices, 1);
               ArrayRef<int64_t> global = launch.getGlobalSize();
               entry(cpu::HostFunction::Launch, [&] {
-                cmds.address(program, WordPart::full);
-                cmds.address(args, WordPart::full, argsOffset);
+                cmds.deferred(program, WordPart::full);
+                cmds.deferred(args, WordPart::full, argsOffset);
                 for (int64_t g : global)
                   cmds.constant(g);
               });
@@ -132,21 +135,16 @@ LogicalResult encodeSubmit(SubmitOp submit, PlaceholderCache &placeholders,
     if (failed(result))
       return failure();
   }
-  kernargStream.finish();
-  std::move(cmds).build(builder, submit.getLoc(), PlaceholderTag::cmdbuf);
-  for (Operation *op : original)
-    op->erase();
-  return success();
+  EncodedSubmit encoded;
+  encoded.deferred = deferred.take();
+  if (std::optional<EncodedStream> kernargs = kernargStream.finish())
+    encoded.indirect.push_back(std::move(*kernargs));
+  encoded.commands = std::move(cmds).take(PlaceholderTag::cmdbuf);
+  return encoded;
 }
 
 } // namespace
 
-LogicalResult hcq::encodeCPUSubmits(ScheduleOp schedule,
-                                    ArrayRef<SubmitOp> submits) {
-  SymbolTableCollection symbols;
-  PlaceholderCache placeholders(schedule);
-  for (SubmitOp submit : submits)
-    if (failed(encodeSubmit(submit, placeholders, symbols)))
-      return failure();
-  return success();
+std::unique_ptr<SubmitEncoder> hcq::cpu::createSubmitEncoder() {
+  return std::make_unique<Encoder>();
 }

@@ -1,11 +1,14 @@
-//===- EncodeAMD.cpp - PM4 and SDMA encoding of AMD submits ---------------===//
+//===- Encode.cpp - PM4 and SDMA encoding of AMD submits ------------------===//
 //
 // Seed section 3 for the AMD backend (tinygrad's ops_amd2.py opsel): every op
 // of a submit becomes PM4 packets on a compute queue and SDMA packets on a
 // copy queue. The packet facts and their sources are in
-// include/HCQ/Target/AMD/{PM4,SDMA}.h.
+// include/HCQ/Target/AMD/{PM4,SDMA}.h. The encoder only reads the IR: it
+// returns the words, and hcq-encode makes the ops.
 //
 //===----------------------------------------------------------------------===//
+
+#include "Encode.h"
 
 #include "HCQ/Target/AMD/BufferResource.h"
 #include "HCQ/Target/AMD/CodeObject.h"
@@ -14,10 +17,8 @@
 #include "HCQ/Target/AMD/SDMA.h"
 #include "HCQ/Target/AMD/Target.h"
 #include "HCQ/Transforms/CommandStream.h"
-#include "HCQ/Transforms/Targets.h"
 #include "HCQ/Transforms/Utils.h"
 
-#include "mlir/IR/Builders.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/CheckedArithmetic.h"
@@ -98,14 +99,21 @@ FailureOr<std::vector<uint8_t>> hiddenArguments(LaunchOp launch,
 }
 
 /// An address known at link time: that of `lanes` (one value for every
-/// lane, or one per lane) plus `offset`, shifted right by `shift`, its high
-/// half OR `highBits`. Without lanes, the constant 0 with `highBits` (the
-/// absent scratch buffer).
+/// lane, or one per lane), or of the memory `deferred` names (the submit's
+/// DeferredRefs: a placeholder, a program, the kernel arguments), plus
+/// `offset`, shifted right by `shift`, its high half OR `highBits`. Without
+/// either, the constant 0 with `highBits` (the absent scratch buffer).
 struct Address {
   ArrayRef<Value> lanes;
   uint64_t offset = 0;
   uint32_t shift = 0;
   uint64_t highBits = 0;
+  std::optional<uint32_t> deferred = std::nullopt;
+
+  static Address of(std::optional<uint32_t> deferred, uint64_t offset = 0,
+                    uint32_t shift = 0, uint64_t highBits = 0) {
+    return Address{{}, offset, shift, highBits, deferred};
+  }
 };
 
 /// A signal value: the constant `value`, or the host value of `buffer` plus
@@ -116,9 +124,10 @@ struct SignalValue {
 };
 
 /// The device's interrupt event number, 32 bits: the low half of its
-/// placeholder's address (the runtime puts the placeholder at the number).
+/// placeholder's address (the runtime puts the placeholder at the number),
+/// `placeholder` being the submit's DeferredRefs id for it.
 struct EventNumber {
-  Value placeholder;
+  uint32_t placeholder;
 };
 
 /// The packet builders' sink (PacketSink.h) over a CommandStream. On a PM4
@@ -148,11 +157,16 @@ public:
   void low(uint64_t q) { cmds.constant(q & 0xFFFFFFFF); }
   void high(uint64_t q) { cmds.constant(q >> 32); }
   void low(const Address &a) {
+    if (a.deferred)
+      return cmds.deferred(*a.deferred, WordPart::lo, a.offset, a.shift);
     if (a.lanes.empty())
       return cmds.constant(0);
     cmds.address(a.lanes, WordPart::lo, a.offset, a.shift);
   }
   void high(const Address &a) {
+    if (a.deferred)
+      return cmds.deferred(*a.deferred, WordPart::hi, a.offset, a.shift,
+                           a.highBits);
     if (a.lanes.empty())
       return cmds.constant(a.highBits);
     cmds.address(a.lanes, WordPart::hi, a.offset, a.shift, a.highBits);
@@ -163,7 +177,7 @@ public:
   void high(const SignalValue &v) {
     cmds.signalValue(v.buffer, v.value, WordPart::hi);
   }
-  void low(const EventNumber &e) { cmds.address(e.placeholder, WordPart::lo); }
+  void low(const EventNumber &e) { cmds.deferred(e.placeholder, WordPart::lo); }
   void high(const EventNumber &) { cmds.constant(0); }
 
 private:
@@ -172,24 +186,22 @@ private:
   size_t splitStart = 0;
 };
 
-/// Encodes one submit's ops for a target.
-class Encoder {
+/// Encodes a schedule's submits for a target, one at a time.
+class Encoder : public SubmitEncoder {
 public:
-  Encoder(const amd::Target &target, PlaceholderCache &placeholders,
-          SymbolTableCollection &symbols,
-          DenseMap<Operation *, amd::KernelInfo> &kernels)
-      : target(target), placeholders(placeholders), symbols(symbols),
-        kernels(kernels) {}
+  Encoder(const amd::Target &target, uint32_t indirectBufferDwords)
+      : target(target), indirectBufferDwords(indirectBufferDwords) {}
 
-  /// Encodes `ops`, the body of `submit`.
-  LogicalResult encodeCompute(SubmitOp submit, ArrayRef<Operation *> ops,
-                              OpBuilder &builder, StreamSink &cmds);
-  LogicalResult encodeCopy(SubmitOp submit, ArrayRef<Operation *> ops,
-                           StreamSink &cmds);
-  /// Moves the submit's kernel arguments into their op.
-  void finishSubmit() { kernargStream.finish(); }
+  FailureOr<EncodedSubmit> encode(SubmitOp submit,
+                                  ArrayRef<Operation *> ops) override;
 
 private:
+  /// Encodes `ops`, the body of `submit`.
+  LogicalResult encodeCompute(SubmitOp submit, ArrayRef<Operation *> ops,
+                              StreamSink &cmds);
+  LogicalResult encodeCopy(SubmitOp submit, ArrayRef<Operation *> ops,
+                           StreamSink &cmds);
+
   void acquireMem(StreamSink &cmds, bool full);
   /// RELEASE_MEM at the end of the pipe writing `data` as `dataSelect`
   /// says, after flushing the caches if `flush`.
@@ -197,7 +209,7 @@ private:
                   uint32_t dataSelect, bool flush, SignalValue data);
   /// The interrupt event's placeholders on `devices`: its mailbox and its
   /// number.
-  std::pair<Value, Value> interruptEvent(DevicesAttr devices);
+  std::pair<uint32_t, uint32_t> interruptEvent(DevicesAttr devices);
   /// Writes the event's number into its mailbox, then raises the interrupt
   /// carrying it (KFD wakes a sleeping host only for an event whose mailbox
   /// slot was written: kfd_events.c lookup_signaled_event_by_partial_id).
@@ -209,18 +221,24 @@ private:
   void raiseInterruptSDMA(StreamSink &cmds, DevicesAttr devices);
   void memoryBarrier(StreamSink &cmds);
   LogicalResult dispatch(LaunchOp launch, DevicesAttr devices,
-                         OpBuilder &builder, StreamSink &cmds);
+                         StreamSink &cmds);
   FailureOr<const amd::KernelInfo *> kernelInfo(KernelOp kernel);
   FailureOr<KernelOp> builtinCopyKernel(LaunchOp launch);
 
-  const amd::Target &target;
-  PlaceholderCache &placeholders;
-  SymbolTableCollection &symbols;
-  DenseMap<Operation *, amd::KernelInfo> &kernels;
+  /// A copy: the attribute's lookup returns the facts by value.
+  const amd::Target target;
+  /// Where hcq-lower-submit splits a compute command buffer between
+  /// INDIRECT_BUFFER packets: no packet straddles a multiple of it.
+  uint32_t indirectBufferDwords;
+  SymbolTableCollection symbols;
+  /// Each kernel's code object, read once.
+  DenseMap<Operation *, amd::KernelInfo> kernels;
   /// The kernels launched, by name.
   DenseMap<Attribute, KernelOp> kernelsByName;
+  /// What the submit being encoded names that the pass makes.
+  DeferredRefs deferred;
   /// The kernel arguments of the submit being encoded: one stream, a
-  /// segment per launch (finishSubmit fills its op).
+  /// segment per launch, the submit's indirect stream 0.
   IndirectStream kernargStream{PlaceholderTag::kernargs, 32};
 };
 
@@ -256,14 +274,10 @@ void Encoder::releaseMem(StreamSink &cmds, ArrayRef<Value> address,
                       Address{address}, data, /*contextId=*/0u);
 }
 
-std::pair<Value, Value> Encoder::interruptEvent(DevicesAttr devices) {
-  MLIRContext *ctx = devices.getContext();
-  Value mailbox =
-      placeholders.getSignal(PlaceholderTag::event_mailbox, 0, devices);
-  Value number = placeholders.get(
-      PlaceholderTag::interrupt_event, 0,
-      BufferType::get(ctx, 1, IntegerType::get(ctx, 8), devices),
-      /*isVolatile=*/false);
+std::pair<uint32_t, uint32_t> Encoder::interruptEvent(DevicesAttr devices) {
+  uint32_t mailbox = deferred.signal(PlaceholderTag::event_mailbox, 0, devices);
+  uint32_t number =
+      deferred.placeholder(PlaceholderTag::interrupt_event, 0, devices, 1);
   return {mailbox, number};
 }
 
@@ -283,7 +297,7 @@ void Encoder::raiseInterruptPM4(StreamSink &cmds, DevicesAttr devices) {
       pm4::releaseEvent(pm4::CACHE_FLUSH_AND_INV_TS_EVENT,
                         pm4::EVENT_INDEX_END_OF_PIPE),
       pm4::releaseSelect(pm4::DATA_SEL_LOW32, pm4::INT_SEL_AFTER_WRITE_CONFIRM),
-      Address{mailbox}, EventNumber{number},
+      Address::of(mailbox), EventNumber{number},
       /*contextId=*/EventNumber{number});
 }
 
@@ -292,7 +306,8 @@ void Encoder::raiseInterruptSDMA(StreamSink &cmds, DevicesAttr devices) {
   // FENCE into the mailbox, then TRAP with the event in INT_CONTEXT [27:0]
   // [sd6 SDMA_PKT_TRAP; Linux amdkfd kfd_int_process_v11.c SDMA_TRAP ->
   // kfd_signal_event_interrupt(context_id0 & 0xfffffff, 28)].
-  sdma::emitFence(cmds, Address{mailbox}, EventNumber{number}, fenceMType());
+  sdma::emitFence(cmds, Address::of(mailbox), EventNumber{number},
+                  fenceMType());
   sdma::emitTrap(cmds, EventNumber{number});
 }
 
@@ -353,7 +368,7 @@ FailureOr<KernelOp> Encoder::builtinCopyKernel(LaunchOp launch) {
 }
 
 LogicalResult Encoder::dispatch(LaunchOp launch, DevicesAttr devices,
-                                OpBuilder &builder, StreamSink &cmds) {
+                                StreamSink &cmds) {
   // A schedule's launches name a few kernels: each is looked up once (a
   // lookup is two hash-table probes, ~250 instructions).
   KernelOp &named = kernelsByName[launch.getKernelAttr()];
@@ -384,7 +399,6 @@ LogicalResult Encoder::dispatch(LaunchOp launch, DevicesAttr devices,
   if (failed(found))
     return failure();
   const amd::KernelInfo &info = **found;
-  MLIRContext *ctx = launch.getContext();
 
   // The hardware runs no more work-items per workgroup than the kernel was
   // compiled for (its registers and LDS are budgeted for that many).
@@ -413,7 +427,7 @@ LogicalResult Encoder::dispatch(LaunchOp launch, DevicesAttr devices,
   // variable as 32 bits, zero-padded to the descriptor's size, with the
   // hidden arguments the kernel reads where its metadata puts them. They are
   // a segment of the submit's one kernel-argument stream.
-  uint64_t argsOffset = kernargStream.beginSegment(builder, launch.getLoc());
+  uint64_t argsOffset = kernargStream.beginSegment(launch.getLoc());
   CommandStream &kernargs = kernargStream.getWords();
   for (Value buffer : launch.getBuffers())
     kernargs.addressLoHi(buffer);
@@ -484,10 +498,10 @@ LogicalResult Encoder::dispatch(LaunchOp launch, DevicesAttr devices,
                         threads[2], info.privateSegmentBytes,
                         info.groupSegmentBytes, 0, 0, 0, 0, 0, 0, 0, 0});
   }
-  Value args = kernargStream.getLinear();
-  Value program =
-      placeholders.getProgram(FlatSymbolRefAttr::get(kernel.getSymNameAttr()),
-                              devices, info.image.size());
+  uint32_t args = deferred.stream(0);
+  uint32_t program =
+      deferred.program(FlatSymbolRefAttr::get(kernel.getSymNameAttr()), devices,
+                       info.image.size());
 
   // Scratch: WAVESIZE units per wave, for scratchWaves waves (WAVES counts
   // per shader engine on gfx11: Target::scratchShaderEngines).
@@ -495,7 +509,7 @@ LogicalResult Encoder::dispatch(LaunchOp launch, DevicesAttr devices,
   uint64_t waveSize = llvm::divideCeil(
       uint64_t(info.privateSegmentBytes) * waveLanes, target.waveSizeUnitBytes);
   uint32_t tmpring = 0;
-  Value scratch;
+  std::optional<uint32_t> scratch;
   if (waveSize) {
     tmpring = pm4::tmpringSize(target.tmpringWaves(),
                                static_cast<uint32_t>(waveSize));
@@ -506,14 +520,10 @@ LogicalResult Encoder::dispatch(LaunchOp launch, DevicesAttr devices,
              << "'s TMPRING_SIZE can describe";
     int64_t bytes =
         int64_t(waveSize) * target.waveSizeUnitBytes * target.scratchWaves;
-    scratch = placeholders.get(
-        PlaceholderTag::scratch, 0,
-        BufferType::get(ctx, bytes, IntegerType::get(ctx, 8), devices),
-        /*isVolatile=*/false);
+    scratch = deferred.placeholder(PlaceholderTag::scratch, 0, devices, bytes);
   }
   auto scratchAddress = [&](uint32_t shift, uint64_t highBits) {
-    return Address{scratch ? ArrayRef<Value>(scratch) : ArrayRef<Value>(), 0,
-                   shift, highBits};
+    return Address::of(scratch, 0, shift, highBits);
   };
   auto setAddress = [&](const Address &address) {
     cmds.low(address);
@@ -522,7 +532,7 @@ LogicalResult Encoder::dispatch(LaunchOp launch, DevicesAttr devices,
 
   acquireMem(cmds, /*full=*/false);
   pm4::emitSetShReg(cmds, pm4::reg::COMPUTE_PGM_LO, 2);
-  setAddress(Address{program, info.entryOffset, /*shift=*/8});
+  setAddress(Address::of(program, info.entryOffset, /*shift=*/8));
   pm4::emitSetShReg(cmds, pm4::reg::COMPUTE_PGM_RSRC1, 2);
   // gfx11: PRIV for the trap handler's context save, and the LDS size in
   // 512-byte granules in RSRC2 (tinygrad ops_amd2.py amd_build_program).
@@ -551,8 +561,8 @@ LogicalResult Encoder::dispatch(LaunchOp launch, DevicesAttr devices,
     cmds.dword(amd::rsrc::scratchWord3(gfx9, /*wave64=*/!info.wave32));
   }
   if (info.dispatchPtr)
-    setAddress(Address{args, dispatchPacketOffset});
-  setAddress(Address{args, argsOffset});
+    setAddress(Address::of(args, dispatchPacketOffset));
+  setAddress(Address::of(args, argsOffset));
 
   pm4::emitSetShReg(cmds, pm4::reg::COMPUTE_RESOURCE_LIMITS, 1);
   cmds.dword(0);
@@ -577,7 +587,7 @@ LogicalResult Encoder::dispatch(LaunchOp launch, DevicesAttr devices,
 }
 
 LogicalResult Encoder::encodeCompute(SubmitOp submit, ArrayRef<Operation *> ops,
-                                     OpBuilder &builder, StreamSink &cmds) {
+                                     StreamSink &cmds) {
   for (Operation *op : ops) {
     LogicalResult result =
         llvm::TypeSwitch<Operation *, LogicalResult>(op)
@@ -616,7 +626,7 @@ LogicalResult Encoder::encodeCompute(SubmitOp submit, ArrayRef<Operation *> ops,
               return success();
             })
             .Case([&](LaunchOp launch) {
-              return dispatch(launch, submit.getDevices(), builder, cmds);
+              return dispatch(launch, submit.getDevices(), cmds);
             })
             .Default([&](Operation *other) {
               return other->emitOpError()
@@ -692,53 +702,43 @@ LogicalResult Encoder::encodeCopy(SubmitOp submit, ArrayRef<Operation *> ops,
   return success();
 }
 
-/// Encodes one submit not encoded yet.
-LogicalResult encodeSubmit(SubmitOp submit, Encoder &encoder,
-                           uint32_t indirectBufferDwords) {
-  Block &body = submit.getBody().front();
-  FailureOr<SmallVector<Operation *>> ops = getOpsToEncode(submit);
-  if (failed(ops))
-    return failure();
-  ArrayRef<Operation *> original = *ops;
+FailureOr<EncodedSubmit> Encoder::encode(SubmitOp submit,
+                                         ArrayRef<Operation *> ops) {
   size_t launches =
-      llvm::count_if(original, [](Operation *op) { return isa<LaunchOp>(op); });
-  OpBuilder builder = OpBuilder::atBlockEnd(&body);
+      llvm::count_if(ops, [](Operation *op) { return isa<LaunchOp>(op); });
   CommandStream cmds(32);
-  QueueKind queue = submit.getQueue().getKind();
   // A dispatch is about 60 dwords (8 of them symbolic), anything else at
   // most 16 (4).
-  cmds.reserve(60 * launches + 16 * (original.size() - launches),
-               8 * launches + 4 * (original.size() - launches));
+  cmds.reserve(60 * launches + 16 * (ops.size() - launches),
+               8 * launches + 4 * (ops.size() - launches));
+  QueueKind queue = submit.getQueue().getKind();
+  LogicalResult result = success();
   if (queue == QueueKind::COMPUTE) {
     StreamSink sink(cmds, indirectBufferDwords);
-    if (failed(encoder.encodeCompute(submit, original, builder, sink)))
-      return failure();
+    result = encodeCompute(submit, ops, sink);
   } else if (queue == QueueKind::COPY) {
     StreamSink sink(cmds, /*splitDwords=*/0);
-    if (failed(encoder.encodeCopy(submit, original, sink)))
-      return failure();
+    result = encodeCopy(submit, ops, sink);
   } else {
-    return submit.emitOpError("an AMD device has no SUBMIT queue");
+    result = submit.emitOpError("an AMD device has no SUBMIT queue");
   }
-  encoder.finishSubmit();
-  std::move(cmds).build(builder, submit.getLoc(), PlaceholderTag::cmdbuf);
-  for (Operation *op : original)
-    op->erase();
-  return success();
+  // The next submit starts afresh, whether or not this one is encoded.
+  std::optional<EncodedStream> kernargs = kernargStream.finish();
+  SmallVector<DeferredRef> refs = deferred.take();
+  if (failed(result))
+    return failure();
+  EncodedSubmit encoded;
+  encoded.deferred = std::move(refs);
+  if (kernargs)
+    encoded.indirect.push_back(std::move(*kernargs));
+  encoded.commands = std::move(cmds).take(PlaceholderTag::cmdbuf);
+  return encoded;
 }
 
 } // namespace
 
-LogicalResult hcq::encodeAMDSubmits(const amd::Target &target,
-                                    uint32_t indirectBufferDwords,
-                                    ScheduleOp schedule,
-                                    ArrayRef<SubmitOp> submits) {
-  SymbolTableCollection symbols;
-  DenseMap<Operation *, amd::KernelInfo> kernels;
-  PlaceholderCache placeholders(schedule);
-  Encoder encoder(target, placeholders, symbols, kernels);
-  for (SubmitOp submit : submits)
-    if (failed(encodeSubmit(submit, encoder, indirectBufferDwords)))
-      return failure();
-  return success();
+std::unique_ptr<SubmitEncoder>
+hcq::amd::createSubmitEncoder(const amd::Target &target,
+                              uint32_t indirectBufferDwords) {
+  return std::make_unique<Encoder>(target, indirectBufferDwords);
 }
