@@ -18,11 +18,15 @@ set(HCQ_RUNTIME_LIBRARIES HCQBase HCQTargetInfo HCQExecutable HCQRuntimeCore
   HCQRuntimeCPU HCQRuntimeAMDEmulated HCQRuntimeAMDKFD HCQRuntime)
 set(HCQ_COMPILER_LIBRARIES HCQSupport HCQTarget HCQDialect HCQTransformUtils
   HCQAMDTarget HCQCPUTarget HCQTransforms)
+# #hcq.host_target's model (gpu-module-to-binary's host objects): apart from
+# the others since it links LLVM's host code generator, which a compiler
+# that only asks for HCQ::Transforms does not need.
+list(APPEND HCQ_COMPILER_LIBRARIES HCQHostTarget)
 set(HCQ_LIBRARIES ${HCQ_RUNTIME_LIBRARIES} ${HCQ_COMPILER_LIBRARIES})
 
 foreach(lib ${HCQ_LIBRARIES})
   # HCQ::Base, HCQ::Support, HCQ::TargetInfo, HCQ::Target, HCQ::Runtime,
-  # HCQ::Dialect, HCQ::Transforms.
+  # HCQ::Dialect, HCQ::Transforms, HCQ::HostTarget.
   string(REGEX REPLACE "^HCQ" "" export_name ${lib})
   set_target_properties(${lib} PROPERTIES EXPORT_NAME ${export_name})
   target_include_directories(${lib} INTERFACE

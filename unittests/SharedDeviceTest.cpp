@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "HCQ/Runtime/Workgroups.h"
 #include "SharedSchedules.h"
 #include "TestCompile.h"
 
@@ -247,6 +248,13 @@ TEST_P(SharedDevice, AnExecutableLoadedLaterJoinsTheTimeline) {
 }
 
 TEST_P(SharedDevice, LoadUnloadCyclesLeaveThreadsFdsAndMemoryFlat) {
+  // Launches on the queue's thread alone: the process's workgroup helpers
+  // start once, the first time a launch runs long (on a loaded machine, any
+  // cycle's), which is no thread per load.
+  hcq::runtime::setWorkgroupThreads(1);
+  struct RestoreThreads {
+    ~RestoreThreads() { hcq::runtime::setWorkgroupThreads(0); }
+  } restore;
   auto runtime = Runtime::create(options());
   Schedules s = schedules();
   hcq::PipelineOptions opts;

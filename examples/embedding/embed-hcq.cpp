@@ -5,16 +5,26 @@
 // on the schedule it built, turns the executable into the runtime's form
 // (here through the file format, as an ahead-of-time compiler would cache
 // it), loads it onto a runtime and runs it, checking every result against
-// the arithmetic done directly. Exit status 0 when every number is right.
+// the arithmetic done directly. Then the same from upstream gpu IR: a
+// gpu.module compiled for the host by #hcq.host_target (HCQ::HostTarget)
+// in upstream's gpu-module-to-binary, converted by convert-gpu-to-hcq and
+// run on CPU:0 with no kernel library at all. Exit status 0 when every
+// number is right.
 //
 //===----------------------------------------------------------------------===//
 
 #include "HCQ/Dialect/HCQ.h"
 #include "HCQ/Runtime/Runtime.h"
+#include "HCQ/Target/Host/Target.h"
 #include "HCQ/Transforms/ExecutableConversion.h"
 #include "HCQ/Transforms/Passes.h"
 #include "HCQ/Transforms/Targets.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -54,6 +64,85 @@ int fail(const std::string &what) {
   return 1;
 }
 
+/// A gpu program as an ML compiler's GPU path leaves it: x[i] *= s over
+/// 256 elements, blocks of 64.
+const char *const gpuProgram = R"mlir(
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @scale(%x: memref<256xf32>, %s: f32) kernel
+        attributes {known_block_size = array<i32: 64, 1, 1>} {
+      %bid = gpu.block_id x
+      %tid = gpu.thread_id x
+      %c64 = arith.constant 64 : index
+      %base = arith.muli %bid, %c64 : index
+      %i = arith.addi %base, %tid : index
+      %v = memref.load %x[%i] : memref<256xf32>
+      %r = arith.mulf %v, %s : f32
+      memref.store %r, %x[%i] : memref<256xf32>
+      gpu.return
+    }
+  }
+  func.func @scale(%x: memref<256xf32>, %s: f32) {
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c64 = arith.constant 64 : index
+    %t0 = gpu.wait async
+    %t1 = gpu.launch_func async [%t0] @kernels::@scale
+        blocks in (%c4, %c1, %c1) threads in (%c64, %c1, %c1)
+        args(%x : memref<256xf32>, %s : f32)
+    gpu.wait [%t1]
+    return
+  }
+}
+)mlir";
+
+/// The gpu program compiled for CPU:0 (its kernel by #hcq.host_target) and
+/// run on `runtime`.
+int runGpuProgram(mlir::MLIRContext &context, Runtime &runtime) {
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceString<mlir::ModuleOp>(gpuProgram, &context);
+  if (!module)
+    return fail("the gpu program does not parse");
+  mlir::PassManager pm(&context);
+  if (mlir::failed(mlir::parsePassPipeline(
+          "hcq-attach-host-target,gpu-module-to-binary,"
+          "convert-gpu-to-hcq{device=CPU:0},hcq-pipeline",
+          pm, llvm::errs())))
+    return fail("cannot parse the gpu pass pipeline");
+  if (mlir::failed(pm.run(*module)))
+    return fail("the gpu pipeline failed");
+  auto executables = module->getOps<hcq::ExecutableOp>();
+  if (executables.empty())
+    return fail("no executable from the gpu program");
+  mlir::SymbolTableCollection symbols;
+  mlir::FailureOr<Executable> exe =
+      hcq::convertExecutable(*executables.begin(), symbols);
+  if (mlir::failed(exe))
+    return fail("cannot convert the gpu program's executable");
+  if (exe->hostObjects.size() != 1)
+    return fail("the executable does not carry the kernel's host object");
+  hcq::Expected<std::unique_ptr<LoadedExecutable>> loaded = runtime.load(*exe);
+  if (!loaded)
+    return fail(hcq::toString(loaded.takeError()));
+  hcq::Expected<Buffer> x = runtime.allocate({hcq::DeviceKind::CPU, 0}, 1024);
+  if (!x)
+    return fail("cannot allocate");
+  for (int i = 0; i < 256; ++i)
+    x->data<float>()[i] = float(i);
+  if (hcq::Error e =
+          (*loaded)->run({bufferArgument({&*x}), Argument::f32(2.5f)}))
+    return fail(hcq::toString(std::move(e)));
+  if (hcq::Error e = (*loaded)->synchronize())
+    return fail(hcq::toString(std::move(e)));
+  for (int i = 0; i < 256; ++i)
+    if (x->data<float>()[i] != float(i) * 2.5f)
+      return fail("gpu program: x[" + std::to_string(i) + "] is " +
+                  std::to_string(x->data<float>()[i]) + ", expected " +
+                  std::to_string(float(i) * 2.5f));
+  std::printf("embed-hcq: the gpu program ran on CPU:0 from its source\n");
+  return 0;
+}
+
 } // namespace
 
 int main() {
@@ -63,9 +152,15 @@ int main() {
   mlir::DialectRegistry registry;
   registry.insert<hcq::HCQDialect>();
   hcq::registerTargetInterfaces(registry);
+  // What the gpu program is written in, and #hcq.host_target's model for
+  // upstream's gpu-module-to-binary (HCQ::HostTarget).
+  registry.insert<mlir::arith::ArithDialect, mlir::func::FuncDialect,
+                  mlir::gpu::GPUDialect, mlir::memref::MemRefDialect>();
+  hcq::registerHostTargetInterfaceExternalModels(registry);
   mlir::MLIRContext context(registry);
   context.loadAllAvailableDialects();
   hcq::registerPasses();
+  mlir::registerGpuModuleToBinaryPass();
 
   mlir::OwningOpRef<mlir::ModuleOp> module =
       mlir::parseSourceString<mlir::ModuleOp>(schedule(), &context);
@@ -135,5 +230,7 @@ int main() {
   }
   std::printf("embed-hcq: 100 runs of @axpy_sum correct; sum = %g\n",
               double(out->data<float>()[0]));
-  return 0;
+
+  // 5. A gpu program, its kernel compiled for the host.
+  return runGpuProgram(context, *runtime);
 }

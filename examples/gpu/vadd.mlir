@@ -12,8 +12,13 @@
 //   hcq-opt vadd-bin.mlir --convert-gpu-to-hcq --hcq-pipeline ...
 //
 // out[i] = a[i] + b[i] for i < n; a is staged through a buffer of the
-// schedule's own. The emulated AMD device runs the kernel's CPU twin
-// (hcq_twin_vadd in test/Runtime/Inputs/kernels.c).
+// schedule's own. Compiled so, by mlir-opt-22, the kernel has no host code:
+// the emulated AMD device runs its hand-written CPU twin (hcq_twin_vadd in
+// test/Runtime/Inputs/kernels.c). Compiled by hcq-opt with one more pass,
+// hcq-attach-host-target, the gpu.binary carries a host object of the
+// kernel too, and the program runs on CPU:0 and the emulated AMD device
+// with nothing hand-written: the README's "A gpu program, from its source
+// to running here" (test/Conversion/gpu-example.mlir).
 module attributes {gpu.container_module} {
   gpu.module @kernels [#rocdl.target<chip = "gfx1100">] {
     gpu.func @vadd(%out: memref<256xf32>, %a: memref<256xf32>, %b: memref<256xf32>, %n: i32) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {

@@ -34,12 +34,15 @@ typedef struct hcq_amd_workgroup {
   uint32_t local_size[3];
 } hcq_amd_workgroup;
 
-/* A CPU twin runs every work-item of one workgroup. */
+/* A CPU twin runs every work-item of one workgroup. The emulated device may
+ * run several workgroups of a dispatch at once on different threads, each
+ * with its own `hcq_amd_workgroup`: a twin must be safe to call so. */
 typedef void (*hcq_amd_twin)(const hcq_amd_workgroup *workgroup);
 
 /* Runs `twin` once per workgroup of the grid `workgroup->num_groups`, x
- * fastest, setting `workgroup->group_id` for each: what a DISPATCH_DIRECT
- * does on the emulated device, and what calling a kernel directly means. */
+ * fastest, setting `workgroup->group_id` for each, on the calling thread:
+ * what calling a kernel directly means, and what a DISPATCH_DIRECT does on
+ * the emulated device with one workgroup thread. */
 static inline void hcq_amd_run_grid(hcq_amd_twin twin,
                                     hcq_amd_workgroup *workgroup) {
   for (uint32_t z = 0; z < workgroup->num_groups[2]; ++z)

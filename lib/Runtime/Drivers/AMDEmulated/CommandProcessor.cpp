@@ -7,6 +7,7 @@
 
 #include "CommandProcessor.h"
 #include "Queues.h"
+#include "WorkgroupPool.h"
 
 #include "HCQ/Target/AMD/PM4.h"
 #include "HCQ/Target/AMD/SDMA.h"
@@ -335,8 +336,17 @@ Error CommandProcessor::dispatch(std::array<uint32_t, 3> groups,
     wg.num_groups[d] = groups[d];
     wg.local_size[d] = pm4::numThreadsOf(sh[reg::COMPUTE_NUM_THREAD_X + d]);
   }
+  // Workgroups may run on several threads at once (WorkgroupPool.h), each
+  // with a copy of `wg` of its own.
+  auto workgroup = [&](uint64_t x, uint64_t y, uint64_t z) {
+    hcq_amd_workgroup mine = wg;
+    mine.group_id[0] = uint32_t(x);
+    mine.group_id[1] = uint32_t(y);
+    mine.group_id[2] = uint32_t(z);
+    program.twin(&mine);
+  };
   running.store(&program, std::memory_order_release);
-  hcq_amd_run_grid(program.twin, &wg);
+  runGrid(WorkgroupPool::process(), groups[0], groups[1], groups[2], workgroup);
   running.store(nullptr, std::memory_order_release);
   return Error::success();
 }

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CPUDriver.h"
+#include "WorkgroupPool.h"
 
 #include "HCQ/Target/CPU/Entry.h"
 
@@ -58,13 +59,15 @@ private:
 };
 
 // The entry functions (include/HCQ/Target/CPU/Entry.h, docs/cpu-queue.md).
+// A launch's workgroups may run on several threads at once; the entry
+// returns once all have (WorkgroupPool.h).
 void entryLaunch(const uint64_t *args) {
   auto kernel = reinterpret_cast<cpu::KernelFunction>(args[0]);
   const auto *kernargs = reinterpret_cast<const uint64_t *>(args[1]);
-  for (uint64_t z = 0; z < args[4]; ++z)
-    for (uint64_t y = 0; y < args[3]; ++y)
-      for (uint64_t x = 0; x < args[2]; ++x)
-        kernel(kernargs, x, y, z);
+  auto workgroup = [&](uint64_t x, uint64_t y, uint64_t z) {
+    kernel(kernargs, uint32_t(x), uint32_t(y), uint32_t(z));
+  };
+  runGrid(WorkgroupPool::process(), args[2], args[3], args[4], workgroup);
 }
 void entryWait(const uint64_t *args) {
   std::atomic<uint64_t> &signal = word(args[0]);
