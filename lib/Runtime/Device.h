@@ -163,6 +163,7 @@ private:
   unsigned flagsUsers = 0;
 };
 
+/// A Runtime: a session over the process's devices (Session.cpp).
 class RuntimeImpl : public Runtime {
 public:
   explicit RuntimeImpl(RuntimeOptions options);
