@@ -622,6 +622,166 @@ void printError(const std::string &message) {
                "error:", color ? "\033[0m" : "", message.c_str());
 }
 
+/// Checks the settings readSettings read, and returns --device-timeout-ms's
+/// timeouts by device.
+Expected<NameMap<std::chrono::milliseconds>>
+checkSettings(const run::CommandLine &cl) {
+  if (settings.timeoutMs == 0)
+    return makeError(
+        ErrorCode::InvalidArgument,
+        "--timeout-ms must be positive: a wait that may not wait at "
+        "all reports a hang on a healthy run");
+  if (settings.runs == 0)
+    return makeError(ErrorCode::InvalidArgument, "--runs must be at least 1");
+  if (settings.ringBytes < 64 || settings.ringBytes % 64)
+    return makeError(
+        ErrorCode::InvalidArgument,
+        concat("--ring-bytes must be a positive multiple of 64, got ",
+               settings.ringBytes));
+  if (settings.ringBytes > MAX_RING_BYTES)
+    return makeError(ErrorCode::InvalidArgument,
+                     concat("--ring-bytes must be at most ", MAX_RING_BYTES,
+                            " (1 GiB), got ", settings.ringBytes));
+  NameMap<std::chrono::milliseconds> deviceTimeouts;
+  for (const run::Occurrence &spec : cl.all("device-timeout-ms")) {
+    auto [device, ms] = splitOnce(spec.value, '=');
+    Expected<DeviceName> name = parseDeviceName(device);
+    std::optional<uint64_t> value = parseUnsigned(ms);
+    if (!name || device.find(':') == std::string_view::npos || !value ||
+        *value == 0 || *value > UINT32_MAX) {
+      if (!name)
+        consumeError(name.takeError());
+      return makeError(ErrorCode::InvalidArgument,
+                       "bad --device-timeout-ms '" + spec.value +
+                           "' (expected DEVICE=MS, as in AMD:0=500; MS 1.." +
+                           std::to_string(UINT32_MAX) + ")");
+    }
+    deviceTimeouts[name->str()] = std::chrono::milliseconds(*value);
+  }
+  return deviceTimeouts;
+}
+
+/// A GPU reaches only memory in its VM: buffers on hardware AMD devices
+/// are copied into the GPU's memory, and CPU ones into the runtime's host
+/// memory, which it registers with the GPUs (once per buffer, however many
+/// executables use it).
+Error placeOnGPUs(Runtime &runtime, std::vector<Program> &programs,
+                  BufferPool &pool) {
+  for (Program &program : programs) {
+    const std::vector<ArgumentUse> &uses = program.uses;
+    for (auto [i, index] : enumerate(program.buffers)) {
+      if (index < 0 || i >= uses.size())
+        continue;
+      std::vector<HostBuffer> &lanes = pool.buffers[index];
+      const std::vector<DeviceId> &devices = uses[i].devices;
+      for (auto [lane, buffer] : enumerate(lanes)) {
+        if (lane >= devices.size() || (devices[lane].kind != DeviceKind::AMD &&
+                                       devices[lane].kind != DeviceKind::CPU))
+          continue;
+        if (!buffer.device) {
+          Expected<Buffer> allocated =
+              runtime.allocate(devices[lane], buffer.bytes.size());
+          if (!allocated)
+            return allocated.takeError();
+          buffer.device = std::move(*allocated);
+          std::memcpy(buffer.device.hostView(), buffer.bytes.data(),
+                      buffer.bytes.size());
+        }
+        program.arguments[i].lanes[lane] = buffer.device.hostView();
+      }
+    }
+  }
+  return Error::success();
+}
+
+/// Prints every buffer argument's first --print elements, lane by lane.
+void printBuffers(const std::vector<Program> &programs,
+                  const BufferPool &pool) {
+  for (auto [p, program] : enumerate(programs))
+    for (auto [i, index] : enumerate(program.buffers)) {
+      if (index < 0)
+        continue;
+      const std::vector<HostBuffer> &lanes = pool.buffers[index];
+      for (auto [lane, buffer] : enumerate(lanes)) {
+        std::string line;
+        if (programs.size() > 1)
+          line += concat("exe ", p, ' ');
+        line += concat("arg ", i);
+        if (lanes.size() > 1)
+          line += concat(" lane ", lane);
+        line += ':';
+        uint64_t elements =
+            buffer.bytes.size() /
+            run::elementBytes(buffer.type).value_or(buffer.bytes.size());
+        for (unsigned e = 0; e < settings.printCount && e < elements; ++e)
+          line += ' ' + run::formatElement(buffer.type, buffer.data(), e);
+        std::printf("%s\n", line.c_str());
+      }
+    }
+}
+
+/// Writes each --output and compares each --expected_output: the written
+/// buffer arguments in order, every lane of one on several devices (the
+/// file holds them all; each lane is compared). Each mismatch is printed;
+/// returns whether there was one.
+Expected<bool> writeAndCheckOutputs(std::vector<Program> &programs,
+                                    const BufferPool &pool) {
+  bool mismatch = false;
+  for (Program &program : programs) {
+    for (auto [k, i] : enumerate(program.outputArgs)) {
+      if (k >= program.outputs.size() && k >= program.expectedValues.size())
+        break;
+      const ArgumentInfo &info = program.exe.arguments[i];
+      int index = i < program.buffers.size() ? program.buffers[i] : -1;
+      if (index < 0)
+        continue;
+      const std::vector<HostBuffer> &buffers = pool.buffers[index];
+      size_t laneCount = std::min<size_t>(
+          buffers.size(), std::max<size_t>(program.uses[i].lanes, 1));
+      const HostBuffer &first = buffers.front();
+      std::optional<unsigned> size = run::elementBytes(first.type);
+      uint64_t count = size ? first.bytes.size() / *size : 0;
+      std::vector<const uint8_t *> lanes;
+      for (size_t lane = 0; lane < laneCount; ++lane)
+        lanes.push_back(buffers[lane].data());
+      if (k < program.outputs.size())
+        if (Error e = run::writeValue(program.outputs[k].substr(1), first.type,
+                                      lanes, count))
+          return std::move(e);
+      if (k >= program.expectedValues.size())
+        continue;
+      const run::TypedValue &expected = program.expectedValues[k];
+      // A value of every lane's elements gives each lane its own part.
+      bool perLane = laneCount > 1 && expected.count() != count &&
+                     expected.count() == laneCount * count;
+      for (auto [lane, data] : enumerate(lanes)) {
+        run::TypedValue part;
+        if (perLane) {
+          size_t laneBytes = expected.bytes.size() / laneCount;
+          auto begin = expected.bytes.begin() + lane * laneBytes;
+          part = {expected.type, {count}, {begin, begin + laneBytes}};
+        }
+        std::optional<std::string> why = run::compareValues(
+            first.type, data, count, perLane ? part : expected,
+            settings.expectedThreshold);
+        if (!why)
+          continue;
+        std::string where =
+            concat("output ", k, " (", formatArgument(info, i), ")");
+        if (laneCount > 1)
+          where += concat(" lane ", lane,
+                          lane < program.uses[i].devices.size()
+                              ? " (" + program.uses[i].devices[lane].str() + ")"
+                              : std::string());
+        std::fflush(stdout);
+        printError(where + " is not as expected: " + *why);
+        mismatch = true;
+      }
+    }
+  }
+  return mismatch;
+}
+
 int main(int argc, char **argv) {
   auto fail = [](const std::string &message) {
     std::fflush(stdout);
@@ -662,32 +822,10 @@ int main(int argc, char **argv) {
   std::sort(files.begin(), files.end());
   if (files.empty())
     return fail("no executable: give a file, or --exe FILE for each");
-  if (settings.timeoutMs == 0)
-    return fail("--timeout-ms must be positive: a wait that may not wait at "
-                "all reports a hang on a healthy run");
-  if (settings.runs == 0)
-    return fail("--runs must be at least 1");
-  if (settings.ringBytes < 64 || settings.ringBytes % 64)
-    return fail(concat("--ring-bytes must be a positive multiple of 64, got ",
-                       settings.ringBytes));
-  if (settings.ringBytes > MAX_RING_BYTES)
-    return fail(concat("--ring-bytes must be at most ", MAX_RING_BYTES,
-                       " (1 GiB), got ", settings.ringBytes));
-  NameMap<std::chrono::milliseconds> deviceTimeouts;
-  for (const run::Occurrence &spec : cl.all("device-timeout-ms")) {
-    auto [device, ms] = splitOnce(spec.value, '=');
-    Expected<DeviceName> name = parseDeviceName(device);
-    std::optional<uint64_t> value = parseUnsigned(ms);
-    if (!name || device.find(':') == std::string_view::npos || !value ||
-        *value == 0 || *value > UINT32_MAX) {
-      if (!name)
-        consumeError(name.takeError());
-      return fail("bad --device-timeout-ms '" + spec.value +
-                  "' (expected DEVICE=MS, as in AMD:0=500; MS 1.." +
-                  std::to_string(UINT32_MAX) + ")");
-    }
-    deviceTimeouts[name->str()] = std::chrono::milliseconds(*value);
-  }
+  Expected<NameMap<std::chrono::milliseconds>> deviceTimeouts =
+      checkSettings(cl);
+  if (!deviceTimeouts)
+    return fail(toString(deviceTimeouts.takeError()));
   std::vector<Program> programs(files.size());
   for (auto [i, file] : enumerate(files))
     programs[i].path = file.second;
@@ -750,43 +888,16 @@ int main(int argc, char **argv) {
 
   RuntimeOptions options;
   options.waitTimeout = std::chrono::milliseconds(settings.timeoutMs);
-  options.deviceWaitTimeouts = std::move(deviceTimeouts);
+  options.deviceWaitTimeouts = std::move(*deviceTimeouts);
   options.amd = settings.amd;
   for (const run::Occurrence &library : cl.all("twins"))
     options.twinLibraries.push_back(library.value);
   options.ringBytes = settings.ringBytes;
   // One runtime: every executable shares its devices.
   std::shared_ptr<Runtime> runtime = Runtime::create(std::move(options));
-  // A GPU reaches only memory in its VM: buffers on hardware AMD devices
-  // are copied into the GPU's memory, and CPU ones into the runtime's host
-  // memory, which it registers with the GPUs (once per buffer, however many
-  // executables use it).
   if (settings.amd == AMDDevice::Hardware)
-    for (Program &program : programs) {
-      const std::vector<ArgumentUse> &uses = program.uses;
-      for (auto [i, index] : enumerate(program.buffers)) {
-        if (index < 0 || i >= uses.size())
-          continue;
-        std::vector<HostBuffer> &lanes = pool.buffers[index];
-        const std::vector<DeviceId> &devices = uses[i].devices;
-        for (auto [lane, buffer] : enumerate(lanes)) {
-          if (lane >= devices.size() ||
-              (devices[lane].kind != DeviceKind::AMD &&
-               devices[lane].kind != DeviceKind::CPU))
-            continue;
-          if (!buffer.device) {
-            Expected<Buffer> allocated =
-                runtime->allocate(devices[lane], buffer.bytes.size());
-            if (!allocated)
-              return fail(toString(allocated.takeError()));
-            buffer.device = std::move(*allocated);
-            std::memcpy(buffer.device.hostView(), buffer.bytes.data(),
-                        buffer.bytes.size());
-          }
-          program.arguments[i].lanes[lane] = buffer.device.hostView();
-        }
-      }
-    }
+    if (Error e = placeOnGPUs(*runtime, programs, pool))
+      return fail(toString(std::move(e)));
   for (Program &program : programs) {
     Expected<std::unique_ptr<LoadedExecutable>> loaded =
         runtime->load(program.exe);
@@ -820,83 +931,10 @@ int main(int argc, char **argv) {
     return fail(toString(std::move(e)));
   auto finished = std::chrono::steady_clock::now();
 
-  for (auto [p, program] : enumerate(programs))
-    for (auto [i, index] : enumerate(program.buffers)) {
-      if (index < 0)
-        continue;
-      const std::vector<HostBuffer> &lanes = pool.buffers[index];
-      for (auto [lane, buffer] : enumerate(lanes)) {
-        std::string line;
-        if (programs.size() > 1)
-          line += concat("exe ", p, ' ');
-        line += concat("arg ", i);
-        if (lanes.size() > 1)
-          line += concat(" lane ", lane);
-        line += ':';
-        uint64_t elements =
-            buffer.bytes.size() /
-            run::elementBytes(buffer.type).value_or(buffer.bytes.size());
-        for (unsigned e = 0; e < settings.printCount && e < elements; ++e)
-          line += ' ' + run::formatElement(buffer.type, buffer.data(), e);
-        std::printf("%s\n", line.c_str());
-      }
-    }
-  // Outputs and expected outputs: the written buffer arguments in order,
-  // every lane of one on several devices (the file holds them all; each
-  // lane is compared).
-  bool mismatch = false;
-  for (Program &program : programs) {
-    for (auto [k, i] : enumerate(program.outputArgs)) {
-      if (k >= program.outputs.size() && k >= program.expectedValues.size())
-        break;
-      const ArgumentInfo &info = program.exe.arguments[i];
-      int index = i < program.buffers.size() ? program.buffers[i] : -1;
-      if (index < 0)
-        continue;
-      const std::vector<HostBuffer> &buffers = pool.buffers[index];
-      size_t laneCount = std::min<size_t>(
-          buffers.size(), std::max<size_t>(program.uses[i].lanes, 1));
-      const HostBuffer &first = buffers.front();
-      std::optional<unsigned> size = run::elementBytes(first.type);
-      uint64_t count = size ? first.bytes.size() / *size : 0;
-      std::vector<const uint8_t *> lanes;
-      for (size_t lane = 0; lane < laneCount; ++lane)
-        lanes.push_back(buffers[lane].data());
-      if (k < program.outputs.size())
-        if (Error e = run::writeValue(program.outputs[k].substr(1), first.type,
-                                      lanes, count))
-          return fail(toString(std::move(e)));
-      if (k >= program.expectedValues.size())
-        continue;
-      const run::TypedValue &expected = program.expectedValues[k];
-      // A value of every lane's elements gives each lane its own part.
-      bool perLane = laneCount > 1 && expected.count() != count &&
-                     expected.count() == laneCount * count;
-      for (auto [lane, data] : enumerate(lanes)) {
-        run::TypedValue part;
-        if (perLane) {
-          size_t laneBytes = expected.bytes.size() / laneCount;
-          auto begin = expected.bytes.begin() + lane * laneBytes;
-          part = {expected.type, {count}, {begin, begin + laneBytes}};
-        }
-        std::optional<std::string> why = run::compareValues(
-            first.type, data, count, perLane ? part : expected,
-            settings.expectedThreshold);
-        if (!why)
-          continue;
-        std::string where =
-            concat("output ", k, " (", formatArgument(info, i), ")");
-        if (laneCount > 1)
-          where += concat(" lane ", lane,
-                          lane < program.uses[i].devices.size()
-                              ? " (" + program.uses[i].devices[lane].str() + ")"
-                              : std::string());
-        std::fflush(stdout);
-        printError(where + " is not as expected: " + *why);
-        mismatch = true;
-      }
-    }
-  }
+  printBuffers(programs, pool);
+  Expected<bool> mismatch = writeAndCheckOutputs(programs, pool);
+  if (!mismatch)
+    return fail(toString(mismatch.takeError()));
   std::fflush(stdout); // the results come before the timing line
   if (tracing) {
     std::string trace = chromeTrace(events);
@@ -921,5 +959,5 @@ int main(int argc, char **argv) {
   std::fprintf(stderr, "%u runs: %.2f us/run submitted, %.2f us/run finished\n",
                settings.runs, us(submitted - start).count() / settings.runs,
                us(finished - start).count() / settings.runs);
-  return mismatch ? 1 : 0;
+  return *mismatch ? 1 : 0;
 }
