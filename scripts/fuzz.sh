@@ -5,14 +5,17 @@
 # finding; crash inputs are left in $FUZZ_BUILD_DIR/findings.
 #
 #   scripts/fuzz.sh [SECONDS] [TARGET...]   targets: code-object executable
-#                                            pipeline capi (default all)
+#                                            pipeline gpu-to-hcq capi
+#                                            (default all)
+#
+# A target with a dictionary (fuzz/corpus/TARGET.dict) is given it.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${FUZZ_BUILD_DIR:-$root/build-asan}
 seconds=${1:-60}
 shift || true
 targets=("$@")
-((${#targets[@]})) || targets=(code-object executable pipeline capi)
+((${#targets[@]})) || targets=(code-object executable pipeline gpu-to-hcq capi)
 
 # The ASan+UBSan build, with libFuzzer's coverage (test-sanitizers.sh
 # shares it).
@@ -26,9 +29,11 @@ for target in "${targets[@]}"; do
   corpus="$build/corpus/$target"
   mkdir -p "$corpus"
   cp -n "$root/fuzz/corpus/$target/"* "$corpus/" 2>/dev/null || true
+  dict=()
+  [ -f "$root/fuzz/corpus/$target.dict" ] && dict=(-dict="$root/fuzz/corpus/$target.dict")
   echo "== hcq-fuzz-$target for ${seconds}s"
   ASAN_OPTIONS=allow_user_poisoning=0:detect_leaks=0 \
-    "$build/bin/hcq-fuzz-$target" "$corpus" -max_total_time="$seconds" \
+    "$build/bin/hcq-fuzz-$target" "$corpus" "${dict[@]}" -max_total_time="$seconds" \
     -rss_limit_mb=4096 -timeout=10 -max_len=65536 \
     -artifact_prefix="$build/findings/$target-" -print_final_stats=1 \
     2> "$build/findings/$target.log" ||

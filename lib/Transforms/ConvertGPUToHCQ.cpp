@@ -323,6 +323,8 @@ ConvertGPUToHCQPass::kernelFor(gpu::LaunchFuncOp launch, DeviceAttr runsOn,
         builder.getTypeArrayAttr(elementTypes),
         static_cast<int64_t>(numScalars), builder.getStringAttr(kernelName),
         /*library=*/nullptr, /*code_object=*/nullptr, hostBlob);
+    if (failed(mlir::verify(kernel)))
+      return failure();
     auto ref = FlatSymbolRefAttr::get(kernel.getSymNameAttr());
     kernels[key] = {ref, hostKernel};
     return ref;
@@ -401,6 +403,10 @@ ConvertGPUToHCQPass::kernelFor(gpu::LaunchFuncOp launch, DeviceAttr runsOn,
       builder.getArrayAttr(access), builder.getTypeArrayAttr(elementTypes),
       static_cast<int64_t>(numScalars), builder.getStringAttr(kernelName),
       /*library=*/nullptr, code, hostBlob);
+  // The kernel verifies here (its code object is an ELF file, say), or the
+  // pass fails at the launch, never leaving a kernel that does not.
+  if (failed(mlir::verify(kernel)))
+    return failure();
   auto ref = FlatSymbolRefAttr::get(kernel.getSymNameAttr());
   kernels[key] = {ref, hostKernel};
   return ref;

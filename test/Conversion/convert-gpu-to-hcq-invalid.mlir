@@ -1,4 +1,6 @@
 // RUN: hcq-opt %s -split-input-file --convert-gpu-to-hcq -verify-diagnostics
+// The conversion's own checks, without the pass manager's verifier after it:
+// RUN: hcq-opt %s -split-input-file --convert-gpu-to-hcq --verify-each=0 -verify-diagnostics
 // RUN: not hcq-opt %s -split-input-file --convert-gpu-to-hcq=device=CPU:0 2>&1 | FileCheck %s --check-prefix=ONCPU
 
 // Tests that a grid size must be a constant.
@@ -403,6 +405,21 @@ module attributes {gpu.container_module} {
     %c1 = arith.constant 1 : index
     // expected-error @+1 {{'gpu.launch_func' op gpu.binary @k's host object holds assembly, not a shared object: compile it with format=bin}}
     gpu.launch_func @k::@inc blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%a : memref<64xi32>)
+    return
+  }
+}
+
+// -----
+
+// Tests that (found by hcq-fuzz-gpu-to-hcq) a code object that is not an ELF
+// file fails the conversion at the launch, with the kernel verifier's
+// reason, rather than leaving an hcq.kernel that does not verify.
+module attributes {gpu.container_module} {
+  gpu.binary @k [#gpu.object<#rocdl.target<chip = "gfx1100">, kernels = <[#gpu.kernel_metadata<"amd_only", !llvm.func<void (ptr)>>]>, bin = "\6FELF">]
+  func.func @f(%a: memref<64xi32>) {
+    %c1 = arith.constant 1 : index
+    // expected-error @+1 {{'hcq.kernel' op amd kernel 'code_object' is not an ELF file (bad magic)}}
+    gpu.launch_func @k::@amd_only blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%a : memref<64xi32>)
     return
   }
 }

@@ -1,0 +1,9 @@
+module attributes {gpu.container_module} {
+  gpu.binary @k5 [#gpu.object<#rocdl.target<chip = "gfx1100">, kernels = <[#gpu.kernel_metadata<"inc", !llvm.func<void (ptr, i32)>>]>, bin = "\7FELF">, #gpu.object<#rocdl.target<chip = "gfx942">, kernels = <[#gpu.kernel_metadata<"inc", !llvm.func<void (ptr, i32)>>]>, bin = "\7FELF">]
+  func.func @index_scalar(%a: memref<64xi32>) {
+    %c1 = arith.constant 1 : index
+    %c = arith.constant -7 : index
+    gpu.launch_func @k5::@inc blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%a : memref<64xi32>, %c : index)
+    return
+  }
+}

@@ -1,0 +1,8 @@
+module attributes {gpu.container_module} {
+  gpu.binary @k [#gpu.object<#rocdl.target<chip = "gfx1100">, offload = "BC">]
+  func.func @f(%a: memref<64xi32>) {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @k::@inc blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%a : memref<64xi32>)
+    return
+  }
+}

@@ -1,0 +1,79 @@
+//===- gpu-to-hcq.cpp - Fuzz --convert-gpu-to-hcq
+//--------------------------===//
+//
+// Any text: parsed as a module of the upstream dialects an ML compiler's gpu
+// path leaves (gpu, func, arith, memref, llvm, rocdl) and hcq's; what parses
+// and verifies is converted for an AMD device and for CPU:0, and what
+// converts goes through --hcq-pipeline. Diagnostics are fine; a crash, an
+// assertion failure, a hang, and a conversion that succeeds but leaves IR
+// that does not verify are findings.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HCQ/Dialect/HCQ.h"
+#include "HCQ/Transforms/Passes.h"
+#include "HCQ/Transforms/Targets.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  mlir::DialectRegistry registry;
+  registry.insert<hcq::HCQDialect, mlir::arith::ArithDialect,
+                  mlir::func::FuncDialect, mlir::gpu::GPUDialect,
+                  mlir::LLVM::LLVMDialect, mlir::memref::MemRefDialect,
+                  mlir::ROCDL::ROCDLDialect>();
+  hcq::registerTargetInterfaces(registry);
+  mlir::MLIRContext context(registry, mlir::MLIRContext::Threading::DISABLED);
+  context.loadAllAvailableDialects();
+  // Diagnostics are expected: swallow them.
+  mlir::ScopedDiagnosticHandler quiet(
+      &context, [](mlir::Diagnostic &) { return mlir::success(); });
+  // MLIR's lexer reads up to a terminating NUL (libFuzzer's data has none).
+  std::string text(reinterpret_cast<const char *>(data), size);
+  mlir::OwningOpRef<mlir::ModuleOp> source =
+      mlir::parseSourceString<mlir::ModuleOp>(text, &context);
+  if (!source || mlir::failed(mlir::verify(*source)))
+    return 0;
+  hcq::ConvertGPUToHCQOptions forAMD, forCPU;
+  forAMD.chip = "gfx1100";
+  forCPU.device = "CPU:0";
+  for (const hcq::ConvertGPUToHCQOptions &options : {forAMD, forCPU}) {
+    mlir::OwningOpRef<mlir::ModuleOp> module(source->clone());
+    // Without the pass manager's verifier, so that a conversion that
+    // succeeds with invalid IR is told apart from one that fails.
+    mlir::PassManager convert(&context);
+    convert.enableVerifier(false);
+    convert.addPass(hcq::createConvertGPUToHCQ(options));
+    if (mlir::failed(convert.run(*module)))
+      continue;
+    if (mlir::failed(mlir::verify(*module))) {
+      std::fprintf(stderr,
+                   "convert-gpu-to-hcq{device=%s chip=%s} succeeded with IR "
+                   "that does not verify\n",
+                   options.device.c_str(), options.chip.c_str());
+      std::abort();
+    }
+    mlir::PassManager pipeline(&context);
+    hcq::PipelineOptions pipelineOptions;
+    hcq::buildPipeline(pipeline, pipelineOptions);
+    (void)pipeline.run(*module);
+  }
+  return 0;
+}
