@@ -22,10 +22,13 @@
 
 #include "gtest/gtest.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstring>
+#include <mutex>
 #include <thread>
+#include <tuple>
 
 using namespace hcq::runtime;
 namespace pm4 = hcq::amd::pm4;
@@ -217,6 +220,8 @@ TEST(EmulatedAMDQueue, WaitRegMemComparesWithEveryFunction) {
 
 TEST(EmulatedAMDQueue, DispatchRunsTheTwinWithTheRegisters) {
   EmulatedRing q(/*isPM4=*/true);
+  // Workgroups may run on several threads at once (the workgroup pool).
+  static std::mutex seenMutex;
   static std::vector<std::array<uint32_t, 9>> seen;
   static const void *kernargsSeen, *packetSeen;
   seen.clear();
@@ -224,6 +229,7 @@ TEST(EmulatedAMDQueue, DispatchRunsTheTwinWithTheRegisters) {
   uint64_t entry = reinterpret_cast<uint64_t>(program) + 256;
   TwinProgram twin;
   twin.twin = [](const hcq_amd_workgroup *wg) {
+    std::lock_guard<std::mutex> lock(seenMutex);
     kernargsSeen = wg->kernargs;
     packetSeen = wg->dispatch_packet;
     seen.push_back({wg->group_id[0], wg->group_id[1], wg->group_id[2],
@@ -261,7 +267,10 @@ TEST(EmulatedAMDQueue, DispatchRunsTheTwinWithTheRegisters) {
   EXPECT_EQ(kernargsSeen, kernargs);
   EXPECT_EQ(packetSeen, packet);
   ASSERT_EQ(seen.size(), 6u);
-  // x fastest, then y.
+  // Every workgroup once, in any order: sorted with x fastest, then y.
+  std::sort(seen.begin(), seen.end(), [](const auto &a, const auto &b) {
+    return std::tie(a[2], a[1], a[0]) < std::tie(b[2], b[1], b[0]);
+  });
   EXPECT_EQ(seen[0], (std::array<uint32_t, 9>{0, 0, 0, 3, 2, 1, 64, 2, 1}));
   EXPECT_EQ(seen[1], (std::array<uint32_t, 9>{1, 0, 0, 3, 2, 1, 64, 2, 1}));
   EXPECT_EQ(seen[5], (std::array<uint32_t, 9>{2, 1, 0, 3, 2, 1, 64, 2, 1}));
