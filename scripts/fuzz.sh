@@ -5,7 +5,7 @@
 # finding; crash inputs are left in $FUZZ_BUILD_DIR/findings.
 #
 #   scripts/fuzz.sh [SECONDS] [TARGET...]   targets: code-object executable
-#                                            pipeline gpu-to-hcq capi
+#                                            pipeline gpu-conversion capi
 #                                            (default all)
 #
 # A target with a dictionary (fuzz/corpus/TARGET.dict) is given it.
@@ -15,7 +15,7 @@ build=${FUZZ_BUILD_DIR:-$root/build-asan}
 seconds=${1:-60}
 shift || true
 targets=("$@")
-((${#targets[@]})) || targets=(code-object executable pipeline gpu-to-hcq capi)
+((${#targets[@]})) || targets=(code-object executable pipeline gpu-conversion capi)
 
 # The ASan+UBSan build, with libFuzzer's coverage (test-sanitizers.sh
 # shares it).

@@ -411,8 +411,8 @@ module attributes {gpu.container_module} {
 
 // -----
 
-// Tests that (found by hcq-fuzz-gpu-to-hcq) a code object that is not an ELF
-// file fails the conversion at the launch, with the kernel verifier's
+// Tests that (found by hcq-fuzz-gpu-conversion) a code object that is not an
+// ELF file fails the conversion at the launch, with the kernel verifier's
 // reason, rather than leaving an hcq.kernel that does not verify.
 module attributes {gpu.container_module} {
   gpu.binary @k [#gpu.object<#rocdl.target<chip = "gfx1100">, kernels = <[#gpu.kernel_metadata<"amd_only", !llvm.func<void (ptr)>>]>, bin = "\6FELF">]

@@ -1,5 +1,4 @@
-//===- gpu-to-hcq.cpp - Fuzz --convert-gpu-to-hcq
-//--------------------------===//
+//===- gpu-conversion.cpp - Fuzz convert-gpu-to-hcq -----------------------===//
 //
 // Any text: parsed as a module of the upstream dialects an ML compiler's gpu
 // path leaves (gpu, func, arith, memref, llvm, rocdl) and hcq's; what parses
