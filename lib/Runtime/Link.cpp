@@ -173,10 +173,8 @@ Expected<uint64_t> AddressMap::loadProgram(const Value &value,
   if (const uint64_t *address = loaded.find(digest, image))
     return *address;
   Expected<uint64_t> address = Memory::loadProgram(value, device, image);
-  if (address) {
+  if (address)
     loaded.insert(digest, image, *address);
-    ++programCount;
-  }
   return address;
 }
 

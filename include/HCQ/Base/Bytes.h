@@ -69,7 +69,6 @@ public:
         return &it->second.value;
     return nullptr;
   }
-  V *find(Span<const uint8_t> bytes) { return find(digest128(bytes), bytes); }
 
   /// Stores `value` for `bytes` (not stored yet), keeping a copy of them.
   V &insert(const Digest128 &digest, Span<const uint8_t> bytes, V value) {

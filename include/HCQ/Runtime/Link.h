@@ -71,7 +71,12 @@ public:
   /// One program buffer per image content and device, across executables.
   Expected<uint64_t> loadProgram(const Value &value, const DeviceId &device,
                                  Span<const uint8_t> image) override;
-  size_t programLoads() const { return programCount; }
+  size_t programLoads() const {
+    size_t loads = 0;
+    for (const auto &[device, loaded] : programs)
+      loads += loaded.size();
+    return loads;
+  }
   Expected<uint64_t> hostFunction(const Kernel &kernel) override;
   Expected<uint64_t> runtimeFunction(uint32_t id) override;
   /// The device's index + 1.
@@ -84,7 +89,6 @@ private:
   std::map<std::string, uint64_t> functions;
   /// Per device, its programs' addresses by image content.
   std::map<DeviceId, ContentMap<uint64_t>> programs;
-  size_t programCount = 0;
 };
 
 /// Link results by content: linking an executable whose file bytes were
