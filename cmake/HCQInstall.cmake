@@ -22,11 +22,15 @@ set(HCQ_COMPILER_LIBRARIES HCQSupport HCQTarget HCQDialect HCQTransformUtils
 # the others since it links LLVM's host code generator, which a compiler
 # that only asks for HCQ::Transforms does not need.
 list(APPEND HCQ_COMPILER_LIBRARIES HCQHostTarget)
+# convert-gpu-to-hcq and hcq-attach-host-target: the way in from upstream's
+# gpu dialect, apart so that hcq-translate and compilers without a gpu path
+# do not compile or link it.
+list(APPEND HCQ_COMPILER_LIBRARIES HCQGPUToHCQ)
 set(HCQ_LIBRARIES ${HCQ_RUNTIME_LIBRARIES} ${HCQ_COMPILER_LIBRARIES})
 
 foreach(lib ${HCQ_LIBRARIES})
   # HCQ::Base, HCQ::Support, HCQ::TargetInfo, HCQ::Target, HCQ::Runtime,
-  # HCQ::Dialect, HCQ::Transforms, HCQ::HostTarget.
+  # HCQ::Dialect, HCQ::Transforms, HCQ::HostTarget, HCQ::GPUToHCQ.
   string(REGEX REPLACE "^HCQ" "" export_name ${lib})
   set_target_properties(${lib} PROPERTIES EXPORT_NAME ${export_name})
   target_include_directories(${lib} INTERFACE

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "HCQ/Conversion/Passes.h"
 #include "HCQ/Dialect/HCQ.h"
 #include "HCQ/Transforms/Passes.h"
 #include "HCQ/Transforms/Targets.h"

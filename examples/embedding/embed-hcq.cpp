@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "HCQ/Conversion/Passes.h"
 #include "HCQ/Dialect/HCQ.h"
 #include "HCQ/Runtime/Runtime.h"
 #include "HCQ/Target/Host/Target.h"
@@ -160,6 +161,7 @@ int main() {
   mlir::MLIRContext context(registry);
   context.loadAllAvailableDialects();
   hcq::registerPasses();
+  hcq::registerConversionPasses(); // convert-gpu-to-hcq, attach-host-target
   mlir::registerGpuModuleToBinaryPass();
 
   mlir::OwningOpRef<mlir::ModuleOp> module =

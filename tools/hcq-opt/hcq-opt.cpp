@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "HCQ/Conversion/Passes.h"
 #include "HCQ/Dialect/HCQ.h"
 #include "HCQ/Target/Host/Target.h"
 #include "HCQ/Transforms/Passes.h"
@@ -61,6 +62,7 @@ int main(int argc, char **argv) {
   mlir::registerConvertGpuOpsToROCDLOps();
   mlir::registerSCFToControlFlowPass();
   hcq::registerPasses();
+  hcq::registerConversionPasses();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "hcq optimizer driver\n", registry));
 }

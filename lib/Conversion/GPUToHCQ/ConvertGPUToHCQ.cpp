@@ -25,8 +25,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "HCQ/Base/Device.h"
+#include "HCQ/Conversion/Passes.h"
 #include "HCQ/Dialect/HCQ.h"
-#include "HCQ/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -47,7 +47,7 @@
 
 namespace hcq {
 #define GEN_PASS_DEF_CONVERTGPUTOHCQ
-#include "HCQ/Transforms/Passes.h.inc"
+#include "HCQ/Conversion/Passes.h.inc"
 } // namespace hcq
 
 using namespace mlir;

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "HCQ/Transforms/Passes.h"
+#include "HCQ/Conversion/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Builders.h"
@@ -14,7 +14,7 @@
 
 namespace hcq {
 #define GEN_PASS_DEF_HCQATTACHHOSTTARGET
-#include "HCQ/Transforms/Passes.h.inc"
+#include "HCQ/Conversion/Passes.h.inc"
 } // namespace hcq
 
 using namespace mlir;
