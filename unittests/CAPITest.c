@@ -284,6 +284,22 @@ static void testOptionRanges(void) {
   EXPECT_CODE(hcq_runtime_options_add_library_path(options, NULL),
               HCQ_STATUS_INVALID_ARGUMENT);
   CHECK_OK(hcq_runtime_options_free(options));
+
+  /* The process's workgroup threads: set, read back, restored by 0. */
+  EXPECT_CODE(hcq_set_workgroup_threads(HCQ_MAX_WORKGROUP_THREADS + 1),
+              HCQ_STATUS_INVALID_ARGUMENT);
+  EXPECT_CODE(hcq_set_workgroup_threads(UINT32_MAX),
+              HCQ_STATUS_INVALID_ARGUMENT);
+  uint32_t threads = hcq_workgroup_threads();
+  CHECK_OK(hcq_set_workgroup_threads(HCQ_MAX_WORKGROUP_THREADS));
+  EXPECT(hcq_workgroup_threads() == HCQ_MAX_WORKGROUP_THREADS,
+         "workgroup threads %u", hcq_workgroup_threads());
+  CHECK_OK(hcq_set_workgroup_threads(1));
+  EXPECT(hcq_workgroup_threads() == 1, "workgroup threads %u",
+         hcq_workgroup_threads());
+  CHECK_OK(hcq_set_workgroup_threads(0));
+  EXPECT(hcq_workgroup_threads() == threads, "default %u, was %u",
+         hcq_workgroup_threads(), threads);
 }
 
 /* Status codes are the C++ runtime's, created ones keep theirs, and a

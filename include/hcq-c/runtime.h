@@ -92,6 +92,15 @@ void hcq_status_free(hcq_status_t status);
 const char *hcq_version(void);
 uint32_t hcq_executable_format_version(void);
 
+/* How many threads at most run one host launch's workgroups (a CPU kernel,
+ * or an AMD kernel's CPU twin on the emulated device), counting its queue's
+ * own. Process-wide, as devices are: every runtime's launches that start
+ * afterwards. 0 restores the default (HCQ_WORKGROUP_THREADS when set, else
+ * the CPUs the process may run on); 1..HCQ_MAX_WORKGROUP_THREADS. */
+#define HCQ_MAX_WORKGROUP_THREADS 1024u
+hcq_status_t hcq_set_workgroup_threads(uint32_t threads);
+uint32_t hcq_workgroup_threads(void);
+
 /*===----------------------------------------------------------------------===*
  * Runtime options
  *===----------------------------------------------------------------------===*/

@@ -16,6 +16,7 @@
 #include "HCQ/Base/Error.h"
 #include "HCQ/Base/Strings.h"
 #include "HCQ/Runtime/Runtime.h"
+#include "HCQ/Runtime/Workgroups.h"
 
 #include <cstring>
 #include <mutex>
@@ -266,6 +267,19 @@ hcq_status_t hcq_status_create(hcq_status_code_t code, const char *message) {
 const char *hcq_version(void) { return HCQ_VERSION; }
 
 uint32_t hcq_executable_format_version(void) { return FORMAT_VERSION; }
+
+static_assert(HCQ_MAX_WORKGROUP_THREADS == MAX_WORKGROUP_THREADS,
+              "the C API's bound is the runtime's");
+
+hcq_status_t hcq_set_workgroup_threads(uint32_t threads) {
+  if (threads > HCQ_MAX_WORKGROUP_THREADS)
+    return invalid("workgroup threads must be 0 (the default) or 1..",
+                   HCQ_MAX_WORKGROUP_THREADS, ", given ", threads);
+  setWorkgroupThreads(threads);
+  return nullptr;
+}
+
+uint32_t hcq_workgroup_threads(void) { return getWorkgroupThreads(); }
 
 //===----------------------------------------------------------------------===//
 // Options

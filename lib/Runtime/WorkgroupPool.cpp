@@ -21,24 +21,21 @@ namespace hcq::runtime {
 
 namespace {
 
-/// Most threads a launch is spread over: a bound on what a mistyped
-/// HCQ_WORKGROUP_THREADS can start.
-constexpr unsigned MAX_THREADS = 1024;
-
 /// HCQ_WORKGROUP_THREADS when it is a positive integer (a larger one is
-/// MAX_THREADS), else the CPUs the process may run on: its affinity mask,
-/// which taskset and cpuset cgroups narrow, rather than every CPU online.
+/// MAX_WORKGROUP_THREADS), else the CPUs the process may run on: its affinity
+/// mask, which taskset and cpuset cgroups narrow, rather than every CPU online.
 unsigned defaultThreads() {
   if (const char *env = std::getenv("HCQ_WORKGROUP_THREADS")) {
     char *end = nullptr;
     unsigned long n = std::strtoul(env, &end, 10);
     if (*env >= '0' && *env <= '9' && end != env && !*end && n)
-      return unsigned(std::min<unsigned long>(n, MAX_THREADS));
+      return unsigned(std::min<unsigned long>(n, MAX_WORKGROUP_THREADS));
   }
   cpu_set_t set;
   if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
-    return std::min<unsigned>(CPU_COUNT(&set), MAX_THREADS);
-  return std::clamp(std::thread::hardware_concurrency(), 1u, MAX_THREADS);
+    return std::min<unsigned>(CPU_COUNT(&set), MAX_WORKGROUP_THREADS);
+  return std::clamp(std::thread::hardware_concurrency(), 1u,
+                    MAX_WORKGROUP_THREADS);
 }
 
 } // namespace
@@ -77,7 +74,7 @@ struct WorkgroupPool::Job {
 };
 
 WorkgroupPool::WorkgroupPool(unsigned n)
-    : threads(n ? std::min(n, MAX_THREADS) : defaultThreads()) {}
+    : threads(n ? std::min(n, MAX_WORKGROUP_THREADS) : defaultThreads()) {}
 
 WorkgroupPool::~WorkgroupPool() {
   {
@@ -96,7 +93,7 @@ WorkgroupPool &WorkgroupPool::process() {
 }
 
 void WorkgroupPool::setThreads(unsigned n) {
-  threads.store(n ? std::min(n, MAX_THREADS) : defaultThreads(),
+  threads.store(n ? std::min(n, MAX_WORKGROUP_THREADS) : defaultThreads(),
                 std::memory_order_relaxed);
 }
 

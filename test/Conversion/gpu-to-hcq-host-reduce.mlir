@@ -7,6 +7,10 @@
 // RUN: hcq-opt %t/bin.mlir --convert-gpu-to-hcq=chip=gfx1100 --hcq-pipeline=target=gfx1100 | hcq-translate --hcq-to-executable -o %t/gfx1100/main.hcqx
 // RUN: hcq-opt %t/bin.mlir --convert-gpu-to-hcq=chip=gfx942 --hcq-pipeline=target=gfx942 | hcq-translate --hcq-to-executable -o %t/gfx942/main.hcqx
 // RUN: hcq-run %t/cpu/main.hcqx --runs 3 %{args} 2>&1 | FileCheck %s --check-prefix=OK
+// The same with every workgroup on the queue's thread, and over 3 threads
+// (hcq-run --workgroup-threads).
+// RUN: hcq-run %t/cpu/main.hcqx --runs 3 --workgroup-threads=1 %{args} 2>&1 | FileCheck %s --check-prefix=OK
+// RUN: hcq-run %t/cpu/main.hcqx --runs 3 --workgroup-threads=3 %{args} 2>&1 | FileCheck %s --check-prefix=OK
 // RUN: hcq-run %t/gfx1100/main.hcqx --amd=emulated --runs 3 %{args} 2>&1 | FileCheck %s --check-prefix=OK
 // RUN: hcq-run %t/gfx942/main.hcqx --amd=emulated --runs 3 %{args} 2>&1 | FileCheck %s --check-prefix=OK
 // RUN: %kfdsim HCQ_KFD_SIM_GPUS=gfx1100 hcq-run %t/gfx1100/main.hcqx --amd=hardware --runs 3 %{args} 2>&1 | FileCheck %s --check-prefix=OK

@@ -66,6 +66,10 @@
 // refused by name.
 // RUN: not hcq-run %t/chain.hcqx --ring-bytes=2147483648 2>&1 | FileCheck %s --check-prefix=RING
 // RING: error: --ring-bytes must be at most 1073741824 (1 GiB), got 2147483648
+// RUN: not hcq-run %t/chain.hcqx --workgroup-threads=0 2>&1 | FileCheck %s --check-prefix=WGTHREADS0
+// WGTHREADS0: error: --workgroup-threads must be 1..1024, got 0
+// RUN: not hcq-run %t/chain.hcqx --workgroup-threads=1025 2>&1 | FileCheck %s --check-prefix=WGTHREADS
+// WGTHREADS: error: --workgroup-threads must be 1..1024, got 1025
 // RUN: not hcq-run %t/chain.hcqx --timeout-ms=18446744073709551615 2>&1 | FileCheck %s --check-prefix=TIMEOUT
 // TIMEOUT: error: --timeout-ms=18446744073709551615: not a number of the range 0..4294967295
 // RUN: not hcq-run %t/chain.hcqx --device-timeout-ms=CPU:0=0 2>&1 | FileCheck %s --check-prefix=DEVTIMEOUT

@@ -41,6 +41,7 @@
 #include "HCQ/Base/Ranges.h"
 #include "HCQ/Base/Strings.h"
 #include "HCQ/Runtime/Runtime.h"
+#include "HCQ/Runtime/Workgroups.h"
 
 #include "CommandLine.h"
 #include "Values.h"
@@ -113,6 +114,10 @@ static const run::OptionInfo OPTIONS[] = {
      "the largest buffer an --arg or --input may make (default 1 GiB)"},
     {"ring-bytes", "N",
      "bytes of each device queue's ring, a multiple of 64 (default 1 MiB)"},
+    {"workgroup-threads", "N",
+     "threads at most running one host launch's workgroups (a CPU kernel or "
+     "an AMD kernel's CPU twin), its queue's own included: 1..1024 (default: "
+     "HCQ_WORKGROUP_THREADS when set, else the CPUs hcq-run may run on)"},
     {"help", nullptr, "print this and exit"},
     {"version", nullptr, "print hcq-run's version and exit"},
 };
@@ -126,6 +131,8 @@ struct Settings {
   double expectedThreshold = 1e-4;
   unsigned runs = 1, printCount = 8, timeoutMs = 30000;
   uint64_t ringBytes = 1 << 20;
+  /// 0: the runtime's default.
+  unsigned workgroupThreads = 0;
   AMDDevice amd = AMDDevice::None;
   std::string pipelineOptions, scheduleName, traceFile;
 };
@@ -591,6 +598,8 @@ Error readSettings(const run::CommandLine &cl) {
     return e;
   if (Error e = number("ring-bytes", settings.ringBytes))
     return e;
+  if (Error e = number("workgroup-threads", settings.workgroupThreads))
+    return e;
   if (std::optional<std::string> t = cl.last("expected_f32_threshold")) {
     std::optional<double> v = run::parseNumber(*t);
     if (!v || !(*v >= 0))
@@ -638,6 +647,13 @@ checkSettings(const run::CommandLine &cl) {
         ErrorCode::InvalidArgument,
         concat("--ring-bytes must be a positive multiple of 64, got ",
                settings.ringBytes));
+  if (cl.last("workgroup-threads") &&
+      (settings.workgroupThreads < 1 ||
+       settings.workgroupThreads > MAX_WORKGROUP_THREADS))
+    return makeError(ErrorCode::InvalidArgument,
+                     concat("--workgroup-threads must be 1..",
+                            MAX_WORKGROUP_THREADS, ", got ",
+                            settings.workgroupThreads));
   if (settings.ringBytes > MAX_RING_BYTES)
     return makeError(ErrorCode::InvalidArgument,
                      concat("--ring-bytes must be at most ", MAX_RING_BYTES,
@@ -893,6 +909,8 @@ int main(int argc, char **argv) {
   for (const run::Occurrence &library : cl.all("twins"))
     options.twinLibraries.push_back(library.value);
   options.ringBytes = settings.ringBytes;
+  if (settings.workgroupThreads)
+    setWorkgroupThreads(settings.workgroupThreads);
   // One runtime: every executable shares its devices.
   std::shared_ptr<Runtime> runtime = Runtime::create(std::move(options));
   if (settings.amd == AMDDevice::Hardware)

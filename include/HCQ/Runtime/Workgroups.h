@@ -14,13 +14,18 @@
 
 namespace hcq::runtime {
 
+/// The most threads one launch is spread over: a bound on what a mistyped
+/// setting can start.
+constexpr unsigned MAX_WORKGROUP_THREADS = 1024;
+
 /// How many threads at most run one launch's workgroups, counting the
 /// queue's own: the environment's `HCQ_WORKGROUP_THREADS` (a positive
 /// integer) when it is set, else the CPUs the process may run on.
 unsigned getWorkgroupThreads();
 
 /// Sets it for every launch that starts afterwards, process-wide; 0 restores
-/// the default above, 1 runs every launch on its queue's thread alone.
+/// the default above, 1 runs every launch on its queue's thread alone; more
+/// than MAX_WORKGROUP_THREADS is MAX_WORKGROUP_THREADS.
 void setWorkgroupThreads(unsigned threads);
 
 } // namespace hcq::runtime
