@@ -9,10 +9,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "QuietModule.h"
+
 #include "HCQ/Conversion/Passes.h"
-#include "HCQ/Dialect/HCQ.h"
 #include "HCQ/Transforms/Passes.h"
-#include "HCQ/Transforms/Targets.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -20,36 +20,20 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/Diagnostics.h"
-#include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
-#include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 
-#include <cstddef>
-#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <string>
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  mlir::DialectRegistry registry;
-  registry.insert<hcq::HCQDialect, mlir::arith::ArithDialect,
-                  mlir::func::FuncDialect, mlir::gpu::GPUDialect,
-                  mlir::LLVM::LLVMDialect, mlir::memref::MemRefDialect,
-                  mlir::ROCDL::ROCDLDialect>();
-  hcq::registerTargetInterfaces(registry);
-  mlir::MLIRContext context(registry, mlir::MLIRContext::Threading::DISABLED);
-  context.loadAllAvailableDialects();
-  // Diagnostics are expected: swallow them.
-  mlir::ScopedDiagnosticHandler quiet(
-      &context, [](mlir::Diagnostic &) { return mlir::success(); });
-  // MLIR's lexer reads up to a terminating NUL (libFuzzer's data has none).
-  std::string text(reinterpret_cast<const char *>(data), size);
-  mlir::OwningOpRef<mlir::ModuleOp> source =
-      mlir::parseSourceString<mlir::ModuleOp>(text, &context);
-  if (!source || mlir::failed(mlir::verify(*source)))
+  hcq::fuzz::QuietContext<mlir::arith::ArithDialect, mlir::func::FuncDialect,
+                          mlir::gpu::GPUDialect, mlir::LLVM::LLVMDialect,
+                          mlir::memref::MemRefDialect,
+                          mlir::ROCDL::ROCDLDialect>
+      context;
+  mlir::OwningOpRef<mlir::ModuleOp> source = context.parse(data, size);
+  if (!source)
     return 0;
   hcq::ConvertGPUToHCQOptions forAMD, forCPU;
   forAMD.chip = "gfx1100";
@@ -58,7 +42,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     mlir::OwningOpRef<mlir::ModuleOp> module(source->clone());
     // Without the pass manager's verifier, so that a conversion that
     // succeeds with invalid IR is told apart from one that fails.
-    mlir::PassManager convert(&context);
+    mlir::PassManager convert(&context.get());
     convert.enableVerifier(false);
     convert.addPass(hcq::createConvertGPUToHCQ(options));
     if (mlir::failed(convert.run(*module)))
@@ -70,7 +54,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                    options.device.c_str(), options.chip.c_str());
       std::abort();
     }
-    mlir::PassManager pipeline(&context);
+    mlir::PassManager pipeline(&context.get());
     hcq::PipelineOptions pipelineOptions;
     hcq::buildPipeline(pipeline, pipelineOptions);
     (void)pipeline.run(*module);

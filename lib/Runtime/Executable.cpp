@@ -478,7 +478,7 @@ std::vector<ArgumentUse> getArgumentUses(const Executable &exe) {
     use.kind = ArgumentUse::Buffer;
     if (v.devices.size() > use.devices.size())
       use.devices = v.devices;
-    use.lanes = std::max<size_t>({use.lanes, v.devices.size(), 1});
+    use.lanes = std::max(use.lanes, v.lanes());
     use.bytes = std::max(use.bytes, v.bytes);
   }
   return uses;

@@ -38,7 +38,7 @@ Expected<LinkResult> link(const Executable &exe, Memory &memory) {
   for (auto [i, value] : enumerate(exe.values)) {
     std::vector<uint64_t> &lanes = result.addresses[i];
     if (value.kind == ValueKind::Input || value.kind == ValueKind::Variable) {
-      lanes.assign(std::max<size_t>(value.devices.size(), 1), 0);
+      lanes.assign(value.lanes(), 0);
       continue;
     }
     for (const DeviceId &device : value.devices) {

@@ -282,7 +282,7 @@ private:
       return e;
     uint32_t dst = step.operands[0], src = step.operands[1];
     uint64_t bytes = std::min(step.copy.dstBytes, step.copy.srcBytes);
-    size_t lanes = std::max(lanesOf(dst), lanesOf(src));
+    size_t lanes = std::max(exe.values[dst].lanes(), exe.values[src].lanes());
     for (size_t lane = 0; lane < lanes; ++lane)
       std::memmove(reinterpret_cast<uint8_t *>(bufferAddress(dst, lane)) +
                        step.copy.dstOffset,
@@ -323,7 +323,7 @@ private:
     if (value.kind != ValueKind::Input)
       return laneAddress(v, lane);
     return reinterpret_cast<uint64_t>(
-        args[value.index].lanes[lanesOf(v) == 1 ? 0 : lane]);
+        args[value.index].lanes[exe.values[v].lanes() == 1 ? 0 : lane]);
   }
 
   Expected<uint64_t> inputAddress(uint32_t value, uint32_t lane) {
@@ -339,11 +339,6 @@ private:
                                 " lanes, lane " + std::to_string(lane) +
                                 " needed");
     return reinterpret_cast<uint64_t>(arg.lanes[lane]);
-  }
-
-  /// How many lanes value `v` has (at least one).
-  size_t lanesOf(uint32_t v) const {
-    return std::max<size_t>(exe.values[v].devices.size(), 1);
   }
 
   /// The address of lane `lane` of value `v` (lane 0 for one-lane values).
@@ -363,7 +358,7 @@ private:
         ops.push_back(operands[o]);
       switch (step.kind) {
       case StepKind::Fence:
-        for (size_t lane = 0; lane < lanesOf(ops[0]); ++lane) {
+        for (size_t lane = 0; lane < exe.values[ops[0]].lanes(); ++lane) {
           std::atomic<uint64_t> &timeline = word(laneAddress(ops[0], lane));
           uint64_t epoch = word(laneAddress(ops[1], lane)).load();
           Device *device = valueDevices[ops[0]][lane];
@@ -384,7 +379,7 @@ private:
             word(address).store(0, std::memory_order_release);
         break;
       case StepKind::Finalize:
-        for (size_t lane = 0; lane < lanesOf(ops[0]); ++lane) {
+        for (size_t lane = 0; lane < exe.values[ops[0]].lanes(); ++lane) {
           std::atomic<uint64_t> &tlv = word(laneAddress(ops[0], lane));
           word(laneAddress(ops[1], lane)).store(tlv.load());
           tlv.fetch_add(1);

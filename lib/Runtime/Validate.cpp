@@ -235,11 +235,6 @@ std::string describeValue(const Executable &exe, uint32_t v) {
   return what;
 }
 
-/// How many lanes value `v` has (at least one).
-size_t lanesOf(const Executable &exe, uint32_t v) {
-  return std::max<size_t>(exe.values[v].devices.size(), 1);
-}
-
 /// The patch group `step` of a call, with `ops` its operands as the call's
 /// values: the offsets it reads from its offset table, as linked, are
 /// inside the target, and the input slots inside the inputs table. Returns
@@ -311,8 +306,8 @@ Error validateLinkedPlan(const Executable &exe,
                      " bytes");
       }
       // Lane by lane: a side has one lane for all, or as many as the other.
-      size_t dstLanes = lanesOf(exe, step.operands[0]),
-             srcLanes = lanesOf(exe, step.operands[1]);
+      size_t dstLanes = exe.values[step.operands[0]].lanes(),
+             srcLanes = exe.values[step.operands[1]].lanes();
       if (dstLanes != srcLanes && dstLanes != 1 && srcLanes != 1)
         return bad("it copies between " + std::to_string(srcLanes) + " and " +
                    std::to_string(dstLanes) + " lanes");

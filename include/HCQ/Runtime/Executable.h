@@ -62,6 +62,8 @@ struct Value {
   bool isPlaceholder(PlaceholderTag t) const {
     return kind == ValueKind::Placeholder && tag == t;
   }
+  /// How many lanes the value has: one per device, at least one.
+  size_t lanes() const { return devices.empty() ? 1 : devices.size(); }
   /// Whose memory the value is: a placeholder's tag says; every other
   /// buffer is the executable's.
   PlaceholderScope scope() const {
