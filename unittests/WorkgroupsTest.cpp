@@ -36,6 +36,15 @@ struct Record {
   void ran(uint64_t i) {
     runs[i].fetch_add(1, std::memory_order_relaxed);
     threads[i].store(self(), std::memory_order_relaxed);
+    uint64_t first = 0;
+    if (!firstThread.compare_exchange_strong(first, self()) && first != self())
+      secondThread.store(true);
+  }
+  /// Waits until a second thread has run a workgroup, or `limit` passed.
+  void awaitSecondThread(std::chrono::milliseconds limit) const {
+    auto deadline = std::chrono::steady_clock::now() + limit;
+    while (!secondThread.load() && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   /// Checks that each ran once; the distinct threads they ran on.
   std::set<uint64_t> check() const {
@@ -48,6 +57,8 @@ struct Record {
   }
   std::vector<std::atomic<int>> runs;
   std::vector<std::atomic<uint64_t>> threads;
+  std::atomic<uint64_t> firstThread{0};
+  std::atomic<bool> secondThread{false};
 };
 
 /// Long enough per workgroup that a launch of a few dozen is shared, and
@@ -159,6 +170,11 @@ namespace {
 /// The grid the device tests launch, and what each workgroup saw.
 constexpr uint32_t GX = 4, GY = 3, GZ = 2, GROUPS = GX * GY * GZ;
 Record *deviceRecord = nullptr;
+/// Whether a workgroup after the first waits for a second thread to have run
+/// one: on a loaded machine the launch's own thread could otherwise finish
+/// every workgroup before a woken helper is scheduled. The first runs alone
+/// (the pool shares a launch only once its first workgroup proved it long).
+bool awaitHelpers = false;
 
 /// A CPU kernel (the CPU kernel ABI): out[i] = i + 1 for its workgroup's
 /// linear index i, slowly.
@@ -170,6 +186,8 @@ void recordCPU(const uint64_t *args, uint32_t x, uint32_t y, uint32_t z) {
   std::this_thread::sleep_for(SLOW_WORKGROUP);
   reinterpret_cast<float *>(args[0])[i] = float(i + 1);
   deviceRecord->ran(i);
+  if (awaitHelpers && i != 0)
+    deviceRecord->awaitSecondThread(std::chrono::seconds(5));
 }
 
 /// The CPU twin of the AMD vadd kernel, standing in as recordCPU does.
@@ -190,6 +208,7 @@ std::set<uint64_t> runRecorded(LoadedExecutable &exe, unsigned threads,
   EXPECT_EQ(getWorkgroupThreads(), threads);
   Record record(GROUPS);
   deviceRecord = &record;
+  awaitHelpers = threads > 1;
   std::vector<float> out(GROUPS, 0);
   std::vector<Argument> args = {Argument::buffer(out.data())};
   if (amd)
@@ -197,6 +216,7 @@ std::set<uint64_t> runRecorded(LoadedExecutable &exe, unsigned threads,
   EXPECT_FALSE(static_cast<bool>(exe.run(args)));
   EXPECT_FALSE(static_cast<bool>(exe.synchronize()));
   deviceRecord = nullptr;
+  awaitHelpers = false;
   setWorkgroupThreads(0);
   for (uint32_t i = 0; i < GROUPS; ++i)
     EXPECT_EQ(out[i], float(i + 1)) << "workgroup " << i;
