@@ -2,8 +2,8 @@
 """Prints an hcq.kernel op that carries a code object's bytes.
 
   scripts/embed-code-object.py FILE NAME SIGNATURE [--symbol S] [--vars N]
-                               [--set-lds BYTES] [--truncate BYTES]
-                               [--resource BLOB]
+                               [--set-lds BYTES] [--set-mach HEX]
+                               [--truncate BYTES] [--resource BLOB]
   scripts/embed-code-object.py FILE --resource-section BLOB
 
 By default the bytes are inline in the op (a string). With --resource the op
@@ -13,9 +13,11 @@ file's resource section holding BLOB, which must end the file.
 
 SIGNATURE is the kernel's argument list as hcq writes it, e.g.
 "(write f32, read f32, read f32)". --set-lds rewrites the descriptor's
-group_segment_fixed_size (the first word of the "<symbol>.kd" object), and
---truncate keeps only the first bytes: both make bad inputs from good ones
-for the diagnostics tests.
+group_segment_fixed_size (the first word of the "<symbol>.kd" object),
+--set-mach rewrites the processor the ELF header's e_flags name
+(EF_AMDGPU_MACH, its low byte: 0x36 is gfx1030), and --truncate keeps only
+the first bytes: all make bad inputs from good ones for the diagnostics
+tests.
 """
 import argparse
 import struct
@@ -49,6 +51,7 @@ def main():
     parser.add_argument("--symbol")
     parser.add_argument("--vars", type=int, default=0)
     parser.add_argument("--set-lds", type=int)
+    parser.add_argument("--set-mach", type=lambda text: int(text, 16))
     parser.add_argument("--truncate", type=int)
     parser.add_argument("--resource")
     parser.add_argument("--resource-section")
@@ -66,6 +69,10 @@ def main():
     if args.set_lds is not None:
         struct.pack_into("<I", data, find_descriptor(data, args.symbol or args.name),
                          args.set_lds)
+    if args.set_mach is not None:
+        # ELF64's e_flags: 4 bytes at offset 48; EF_AMDGPU_MACH is 0xff.
+        (flags,) = struct.unpack_from("<I", data, 48)
+        struct.pack_into("<I", data, 48, (flags & ~0xFF) | args.set_mach)
     if args.truncate is not None:
         data = data[:args.truncate]
     text = "".join("\\%02X" % b for b in data)

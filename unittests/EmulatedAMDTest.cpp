@@ -534,10 +534,24 @@ TEST(EmulatedAMDLoad, AMDExecutablesNeedAnAMDDeviceAndTwins) {
   noTwins.amd = AMDDevice::Emulated;
   auto missing = Runtime::create(noTwins)->load(*exe);
   ASSERT_FALSE(static_cast<bool>(missing));
-  EXPECT_EQ(hcq::toString(missing.takeError()),
+  hcq::Error missingError = missing.takeError();
+  EXPECT_EQ(missingError.code(), hcq::ErrorCode::Unavailable);
+  EXPECT_EQ(hcq::toString(std::move(missingError)),
             "AMD kernel vadd has no CPU twin for the emulated device: "
-            "register 'vadd' in RuntimeOptions::amdTwins or define "
-            "hcq_twin_vadd in a twin library");
+            "register 'vadd' with RuntimeOptions::amdTwins, define "
+            "hcq_twin_vadd in a twin library given with "
+            "RuntimeOptions::twinLibraries, or compile the kernel with a "
+            "host object");
+  // A program that sets the options under its own names has the error name
+  // them so, and leaves out what its users cannot set (hcq-run has no way
+  // to register a twin function).
+  noTwins.optionNames = {{"twinLibraries", "--twins"}, {"amdTwins", ""}};
+  auto named = Runtime::create(noTwins)->load(*exe);
+  ASSERT_FALSE(static_cast<bool>(named));
+  EXPECT_EQ(hcq::toString(named.takeError()),
+            "AMD kernel vadd has no CPU twin for the emulated device: define "
+            "hcq_twin_vadd in a twin library given with --twins, or compile "
+            "the kernel with a host object");
 
   // A twin registered by symbol wins over the libraries.
   static std::atomic<int> calls{0};

@@ -150,6 +150,58 @@ hcq.schedule @stuck(%a: !hcq.buffer<4xf32, CPU:0>) {
   }
 }
 
+TEST(Runtime, AMissingKernelLibrarySaysWhereItLookedAndHowToAddAFolder) {
+  // A bare library name the dynamic loader cannot find: Unavailable, naming
+  // the kernel, the search folders, LD_LIBRARY_PATH and the option that adds
+  // a folder, as the program embedding the runtime names it; with the
+  // library's folder among the search folders, it loads.
+  auto source = [](const std::string &library) {
+    return R"mlir(
+hcq.kernel @vadd cpu (write f32, read f32, read f32) symbol "hcq_vadd" library ")mlir" +
+           library + R"mlir("
+hcq.schedule @s(%a: !hcq.buffer<4xf32, CPU:0>) {
+  hcq.launch @vadd(%a, %a, %a : !hcq.buffer<4xf32, CPU:0>, !hcq.buffer<4xf32, CPU:0>, !hcq.buffer<4xf32, CPU:0>) global [4, 1, 1] local [1, 1, 1]
+}
+)mlir";
+  };
+  hcq::PipelineOptions options;
+  // A name no library has (the test library may be loaded in this process
+  // already, where dlopen finds it by its soname).
+  std::optional<Executable> exe =
+      hcq::test::compileExecutable(source("libhcqnosuchkernels.so"), options);
+  ASSERT_TRUE(exe);
+  RuntimeOptions runtimeOptions;
+  runtimeOptions.librarySearchPaths = {"/nonexistent-hcq-folder"};
+  runtimeOptions.optionNames = {{"librarySearchPaths", "--library-path"}};
+  auto missing = Runtime::create(runtimeOptions)->load(*exe);
+  ASSERT_FALSE(static_cast<bool>(missing));
+  hcq::Error error = missing.takeError();
+  EXPECT_EQ(error.code(), hcq::ErrorCode::Unavailable);
+  std::string message = hcq::toString(std::move(error));
+  EXPECT_EQ(message.rfind("kernel @vadd's library: cannot load "
+                          "libhcqnosuchkernels.so: ",
+                          0),
+            0u)
+      << message;
+  EXPECT_NE(message.find("(looked for in the library search folders "
+                         "/nonexistent-hcq-folder, then where the dynamic "
+                         "loader looks: LD_LIBRARY_PATH "),
+            std::string::npos)
+      << message;
+  EXPECT_NE(message.find("add the library's folder with --library-path or "
+                         "to LD_LIBRARY_PATH)"),
+            std::string::npos)
+      << message;
+
+  std::string library = hcq::test::kernelLibrary;
+  runtimeOptions.librarySearchPaths.push_back(
+      library.substr(0, library.rfind('/')));
+  exe = hcq::test::compileExecutable(source("libhcqtestkernels.so"), options);
+  ASSERT_TRUE(exe);
+  auto found = Runtime::create(runtimeOptions)->load(*exe);
+  EXPECT_TRUE(static_cast<bool>(found)) << hcq::toString(found.takeError());
+}
+
 TEST(Runtime, AKernelThatNeverReturnsIsAHangAndUnloadDoesNotBlock) {
   // A kernel that never returns cannot be waited for: synchronize must name
   // the device, queue and kernel within the wait timeout (every time it is

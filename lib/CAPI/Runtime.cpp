@@ -52,7 +52,17 @@ struct StatusObject {
 };
 
 struct OptionsObject {
-  RuntimeOptions options;
+  RuntimeOptions options = optionsNamedForC();
+  /// Errors name the options as this API sets them.
+  static RuntimeOptions optionsNamedForC() {
+    RuntimeOptions o;
+    o.optionNames = {
+        {"librarySearchPaths", "hcq_runtime_options_add_library_path"},
+        {"twinLibraries", "hcq_runtime_options_add_twin_library"},
+        {"amdTwins", "hcq_runtime_options_register_amd_twin"},
+    };
+    return o;
+  }
 };
 
 struct RuntimeObject {

@@ -49,7 +49,25 @@ Expected<uint64_t> ExecutableMemory::loadProgram(const Value &value,
   if (address && kernel.hasHostObject())
     if (Error e = offerTwin(*address + kernel.amd.entryOffset, kernel))
       return std::move(e);
+  if (address && !kernel.hasHostObject() && (*device)->isHardware())
+    if (Error e = checkSimulatedTwin(kernel))
+      return std::move(e);
   return address;
+}
+
+Error ExecutableMemory::checkSimulatedTwin(const Kernel &kernel) {
+  using HasTwin = int (*)(const char *);
+  static const auto hasTwin =
+      reinterpret_cast<HasTwin>(dlsym(RTLD_DEFAULT, "hcq_kfd_sim_has_twin"));
+  if (!hasTwin || hasTwin(kernel.symbol.c_str()))
+    return Error::success();
+  return makeError(ErrorCode::Unavailable, "AMD kernel ", kernel.name,
+                   " has no CPU twin on the simulated kernel driver "
+                   "(libhcq-kfd-sim.so, preloaded), whose GPU would stop at "
+                   "its first dispatch: define hcq_twin_",
+                   kernel.symbol,
+                   " in a library listed in HCQ_KFD_SIM_TWINS, or compile "
+                   "the kernel with a host object");
 }
 
 Expected<uint64_t> ExecutableMemory::hostFunction(const Kernel &kernel) {

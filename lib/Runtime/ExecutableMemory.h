@@ -59,6 +59,13 @@ private:
   /// it as long as the program, so the object stays loaded from then on.
   Error offerTwin(uint64_t entry, const Kernel &kernel);
 
+  /// What plays the GPU in this process, if anything does (the simulated
+  /// kernel driver, test/KFDSim/KFDSim.h, preloaded), is asked whether it
+  /// has the twin of `kernel`, which has no host code: one it lacks is an
+  /// error at load (Unavailable) rather than a queue that stops at the
+  /// dispatch, reported only as a hang after the wait timeout.
+  Error checkSimulatedTwin(const Kernel &kernel);
+
   /// `name` in `kernel`'s host object, which the executable loads at its
   /// first use and holds while it lives.
   Expected<void *> findInHostObject(const Kernel &kernel,

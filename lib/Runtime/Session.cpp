@@ -273,8 +273,26 @@ Expected<void *> RuntimeImpl::openLibrary(const std::string &path) {
     handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle) {
     libraries.erase(it);
-    return makeError(ErrorCode::Unavailable, "cannot load ", path, ": ",
-                     dlerror(), tried);
+    std::string why = std::string(dlerror()) + tried;
+    if (path.find('/') != std::string::npos)
+      return makeError(ErrorCode::Unavailable, "cannot load ", path, ": ", why);
+    // A bare name: say where it was looked for and how to add a folder.
+    std::string folders;
+    for (const std::string &folder : options.librarySearchPaths)
+      folders += (folders.empty() ? "" : ", ") + folder;
+    const char *ldPath = std::getenv("LD_LIBRARY_PATH");
+    std::string option = options.nameOption("librarySearchPaths");
+    return makeError(ErrorCode::Unavailable, "cannot load ", path, ": ", why,
+                     " (looked for in ",
+                     folders.empty()
+                         ? std::string("the library search folders (none)")
+                         : "the library search folders " + folders,
+                     ", then where the dynamic loader looks: LD_LIBRARY_PATH ",
+                     ldPath && *ldPath ? "'" + std::string(ldPath) + "'"
+                                       : std::string("(not set)"),
+                     " and the system's folders; add the library's folder",
+                     option.empty() ? "" : " with " + option + " or",
+                     " to LD_LIBRARY_PATH)");
   }
   return it->second = handle;
 }
@@ -297,7 +315,8 @@ Expected<uint64_t> RuntimeImpl::getHostFunction(const Kernel &kernel) {
                      " has no library");
   Expected<void *> handle = openLibrary(kernel.library);
   if (!handle)
-    return handle.takeError();
+    return prependContext("kernel @" + kernel.name + "'s library: ",
+                          handle.takeError());
   void *symbol = dlsym(*handle, kernel.symbol.c_str());
   if (!symbol)
     return makeError(ErrorCode::Unavailable, "no symbol '", kernel.symbol,
@@ -323,10 +342,19 @@ Expected<hcq_amd_twin> RuntimeImpl::findTwin(const Kernel &kernel) {
     if (void *twin = dlsym(*handle, symbol.c_str()))
       return reinterpret_cast<hcq_amd_twin>(twin);
   }
+  // What the user can do, in the names of the program they use (hcq-run
+  // has --twins, and nothing to register a function with).
+  std::string libraries = options.nameOption("twinLibraries");
+  std::string registry = options.nameOption("amdTwins");
+  std::string how;
+  if (!registry.empty())
+    how += "register '" + kernel.symbol + "' with " + registry + ", ";
+  how += "define " + symbol + " in a twin library";
+  if (!libraries.empty())
+    how += " given with " + libraries;
   return makeError(ErrorCode::Unavailable, "AMD kernel ", kernel.name,
-                   " has no CPU twin for the emulated device: register '",
-                   kernel.symbol, "' in RuntimeOptions::amdTwins or define ",
-                   symbol, " in a twin library");
+                   " has no CPU twin for the emulated device: ", how,
+                   ", or compile the kernel with a host object");
 }
 
 //===----------------------------------------------------------------------===//

@@ -14,6 +14,7 @@
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FileSystem.h"
 
 namespace hcq {
 #define GEN_PASS_DEF_HCQBUILDEXECUTABLE
@@ -90,6 +91,26 @@ struct BuildExecutablePass
       if (failed(
               build(schedule, byModule[schedule->getParentOfType<ModuleOp>()])))
         return signalPassFailure();
+    // A kernel library given by a path is opened as written when the
+    // executable is loaded: one that is not there now is most likely a
+    // mistake, which would otherwise show only when the file is run.
+    // Once per library, at its first kernel, naming every kernel in it.
+    llvm::MapVector<StringRef, SmallVector<KernelOp>> missing;
+    getOperation().walk([&](KernelOp kernel) {
+      std::optional<StringRef> library = kernel.getLibrary();
+      if (library && library->contains('/') && !llvm::sys::fs::exists(*library))
+        missing[*library].push_back(kernel);
+    });
+    for (auto &[library, kernels] : missing) {
+      InFlightDiagnostic diag = emitWarning(kernels.front().getLoc())
+                                << "library '" << library << "' of";
+      for (KernelOp kernel : kernels)
+        diag << " @" << kernel.getSymName();
+      diag << " does not exist: the runtime opens a library given by a path "
+              "as written when it loads the executable (a bare name is "
+              "looked for in its library search folders, hcq-run "
+              "--library-path, and LD_LIBRARY_PATH)";
+    }
     // What --hcq-pipeline gets wrong silently otherwise: nothing to compile.
     if (schedules.empty() && getExecutables(getOperation()).empty())
       emitWarning(getOperation().getLoc())

@@ -52,6 +52,25 @@ InFlightDiagnostic emitOptionError(MLIRContext *ctx, StringRef pass) {
   return diag;
 }
 
+DiagnosticEngine::HandlerID reportAtInput(MLIRContext *ctx, Location input) {
+  return ctx->getDiagEngine().registerHandler(
+      [ctx, input](Diagnostic &diag) -> LogicalResult {
+        if (!isa<UnknownLoc>(diag.getLocation()))
+          return failure(); // for the next handler
+        // The same diagnostic at the input, through the handlers again
+        // (this one passes it on: it has a location now).
+        Diagnostic located(input, diag.getSeverity());
+        located << diag.str();
+        for (Diagnostic &note : diag.getNotes())
+          located.attachNote(isa<UnknownLoc>(note.getLocation())
+                                 ? std::optional<Location>(input)
+                                 : note.getLocation())
+              << note.str();
+        ctx->getDiagEngine().emit(std::move(located));
+        return success();
+      });
+}
+
 FailureOr<DeviceKindSet> DeviceKindSet::parse(StringRef text, StringRef option,
                                               MLIRContext *ctx,
                                               StringRef pass) {

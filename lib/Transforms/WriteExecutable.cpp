@@ -58,7 +58,13 @@ LogicalResult compileSchedules(ModuleOp module) {
   if (failed(parsePassPipeline(pipeline, pm, os)))
     return emitError(module.getLoc()) << "invalid --hcq-pipeline-options '"
                                       << pipelineOptions << "': " << errors;
-  return pm.run(module);
+  // A bad option is reported at the input file, not at "<unknown>:0".
+  DiagnosticEngine &engine = module.getContext()->getDiagEngine();
+  DiagnosticEngine::HandlerID handler =
+      reportAtInput(module.getContext(), module.getLoc());
+  LogicalResult result = pm.run(module);
+  engine.eraseHandler(handler);
+  return result;
 }
 
 /// The executable to write: the one named, or the only one.

@@ -47,6 +47,21 @@ module attributes {gpu.container_module} {
 
 // -----
 
+// Tests that a code object for a chip hcq does not encode for (gfx1030) is
+// refused in the conversion, naming the chip and the chips hcq supports,
+// not later by hcq-encode as a number from its ELF header.
+module attributes {gpu.container_module} {
+  gpu.binary @k [#gpu.object<#rocdl.target<chip = "gfx1030">, kernels = <[#gpu.kernel_metadata<"inc", !llvm.func<void (ptr)>>]>, bin = "\7FELF">]
+  func.func @f(%a: memref<64xi32>) {
+    %c1 = arith.constant 1 : index
+    // expected-error @+1 {{'gpu.launch_func' op gpu.binary @k's code object is for gfx1030, which hcq does not encode for: compile the gpu.module for gfx1100, gfx1101, gfx1102 or gfx942 (rocdl-attach-target's chip)}}
+    gpu.launch_func @k::@inc blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%a : memref<64xi32>)
+    return
+  }
+}
+
+// -----
+
 // Tests that a binary without an AMD object is refused.
 module attributes {gpu.container_module} {
   gpu.binary @k [#gpu.object<#nvvm.target, kernels = <[#gpu.kernel_metadata<"inc", !llvm.func<void (ptr)>>]>, bin = "\7FELF">]

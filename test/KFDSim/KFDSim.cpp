@@ -546,6 +546,18 @@ public:
     std::lock_guard<std::mutex> lock(mutex);
     offeredTwins[entry] = twin;
   }
+  /// Whether HCQ_KFD_SIM_TWINS has the twin of `kernel` (or it is the
+  /// builtin copy kernel, whose twin is the runtime's), as findProgram
+  /// looks for it at a dispatch (hcq_kfd_sim_has_twin).
+  bool hasTwin(const std::string &kernel) {
+    if (kernel == hcq::amd::BUILTIN_COPY_SYMBOL)
+      return true;
+    std::lock_guard<std::mutex> lock(mutex);
+    for (void *library : twinLibraries)
+      if (dlsym(library, ("hcq_twin_" + kernel).c_str()))
+        return true;
+    return false;
+  }
   /// An SDMA copy touching memory outside the GPU's VM is a page fault, as
   /// on hardware, unless HCQ_KFD_SIM_STRICT_COPIES=0.
   bool strictCopies = true;
@@ -1968,6 +1980,11 @@ void hcq_kfd_sim_get_counts(hcq_kfd_sim_counts *counts) {
 void hcq_kfd_sim_add_twin(uint64_t entry, hcq_amd_twin twin) {
   if (Sim *sim = Sim::get())
     sim->addTwin(entry, twin);
+}
+
+int hcq_kfd_sim_has_twin(const char *kernel) {
+  Sim *sim = Sim::get();
+  return !sim || !kernel || sim->hasTwin(kernel);
 }
 
 } // extern "C"

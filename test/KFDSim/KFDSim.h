@@ -42,6 +42,15 @@ constexpr const char *HCQ_KFD_SIM_GET_COUNTS = "hcq_kfd_sim_get_counts";
 /// offers it, when this function exists in the process, for every AMD
 /// kernel whose executable carries its host code (lib/Runtime/Runtime.cpp).
 void hcq_kfd_sim_add_twin(uint64_t entry, hcq_amd_twin twin);
+
+/// Whether a dispatch of AMD kernel `kernel` (its symbol) would find a CPU
+/// twin in HCQ_KFD_SIM_TWINS: the runtime asks, when this function exists
+/// in the process, for every AMD kernel without host code it loads on a
+/// GPU, and refuses one without at load (an Unavailable error naming the
+/// kernel) rather than let its dispatch stop the queue, which would show
+/// only as a hang after the wait timeout. Non-zero when no GPU is
+/// simulated.
+int hcq_kfd_sim_has_twin(const char *kernel);
 }
 
 #endif // HCQ_TEST_KFDSIM_KFDSIM_H

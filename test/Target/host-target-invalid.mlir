@@ -14,8 +14,8 @@
 // OFFLOAD-LABEL: error: the host target has no offload format: use format=bin or isa
 // LLD-LABEL: error: the host target needs ld.lld: {{.*}}nowhere/llvm/bin/ld.lld is not an executable
 // FAILS-LABEL: error: ld.lld failed to link the host object
-// OPT-LABEL: hcq-attach-host-target: O=4 is not 0, 1, 2 or 3
-// REGEX-LABEL: hcq-attach-host-target: module regex '(' is invalid
+// OPT-LABEL: host-target-invalid.mlir:0:0: error: hcq-attach-host-target: O=4 is not 0, 1, 2 or 3
+// REGEX-LABEL: host-target-invalid.mlir:0:0: error: hcq-attach-host-target: module regex '(' is invalid
 gpu.module @fine [#hcq.host_target] {
   gpu.func @k(%m: memref<4xi32>) kernel
       attributes {known_block_size = array<i32: 4, 1, 1>} {

@@ -56,7 +56,7 @@
 // RUN: not hcq-run %t/mlp.hcqx --arg f32:256:arange --arg f32:4096:fill=1 --arg f32:4096:fill=1 --arg f32:256:fill=0 2>&1 | FileCheck %s --check-prefix=NOAMD
 // NOAMD: error: the executable uses AMD:0, and no AMD device was chosen (RuntimeOptions::amd; hcq-run --amd=emulated or --amd=hardware)
 // RUN: not hcq-run %t/mlp.hcqx --amd=emulated --arg f32:256:arange --arg f32:4096:fill=1 --arg f32:4096:fill=1 --arg f32:256:fill=0 2>&1 | FileCheck %s --check-prefix=NOTWIN
-// NOTWIN: error: AMD kernel matmul has no CPU twin for the emulated device: register 'matmul' in RuntimeOptions::amdTwins or define hcq_twin_matmul in a twin library
+// NOTWIN: error: AMD kernel matmul has no CPU twin for the emulated device: define hcq_twin_matmul in a twin library given with --twins, or compile the kernel with a host object{{$}}
 // RUN: not hcq-run %t/mlp.hcqx --amd=emulated --twins=%t/nowhere.so --arg f32:256:arange --arg f32:4096:fill=1 --arg f32:4096:fill=1 --arg f32:256:fill=0 2>&1 | FileCheck %s --check-prefix=NOLIB
 // NOLIB: error: cannot load {{.*}}nowhere.so: {{.*}}nowhere.so: cannot open shared object file
 // RUN: not hcq-run %t/mlp.hcqx --amd=gpu 2>&1 | FileCheck %s --check-prefix=BADAMD

@@ -30,7 +30,7 @@
 
 // Tests that a load error names the executable it is about.
 // RUN: env LD_LIBRARY_PATH= not hcq-run --exe %t/producer.hcqx --arg f32:64:arange --arg @x=f32:64:fill=0 --arg i32=3 --exe %t/consumer.hcqx --arg @x --arg f32:64:fill=-1 2>&1 | FileCheck %s --check-prefix=LOAD
-// LOAD: error: {{.*}}producer.hcqx: cannot load libhcqtestkernels.so
+// LOAD: error: {{.*}}producer.hcqx: kernel @{{.*}}'s library: cannot load libhcqtestkernels.so
 
 // Tests that the rings are the runtime's: their size is an hcq-run option,
 // a push larger than its ring is refused at load, naming the device queue.

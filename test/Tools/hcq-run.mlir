@@ -39,9 +39,20 @@
 // RUN: not hcq-run %t/chain.hcqx --arg f32:128:file=%t/b.bin 2>&1 | FileCheck %s --check-prefix=SHORT
 // SHORT: error: cannot read 512 bytes from {{.*}}b.bin
 
-// Tests that a kernel library the loader cannot find is an error naming it.
+// Tests that a kernel library the loader cannot find is an error naming it,
+// the kernel, where it was looked for and how to add a folder; that
+// --library-path adds one (searched before LD_LIBRARY_PATH); and that a
+// library given by a path is opened as written.
 // RUN: env LD_LIBRARY_PATH= not hcq-run %t/chain.hcqx --arg f32:64:arange --arg f32:64:fill=1 --arg f32:1:fill=0 --arg i32=2 --arg i32=64 2>&1 | FileCheck %s --check-prefix=LIB
-// LIB: error: cannot load libhcqtestkernels.so: libhcqtestkernels.so: cannot open shared object file
+// LIB: error: kernel @vadd's library: cannot load libhcqtestkernels.so: libhcqtestkernels.so: cannot open shared object file: No such file or directory (looked for in the library search folders (none), then where the dynamic loader looks: LD_LIBRARY_PATH (not set) and the system's folders; add the library's folder with --library-path or to LD_LIBRARY_PATH)
+// RUN: env LD_LIBRARY_PATH=%t not hcq-run %t/chain.hcqx --library-path=%t/nowhere --arg f32:64:arange --arg f32:64:fill=1 --arg f32:1:fill=0 --arg i32=2 --arg i32=64 2>&1 | FileCheck %s --check-prefix=LIBDIRS
+// LIBDIRS: (looked for in the library search folders {{.*}}nowhere, then where the dynamic loader looks: LD_LIBRARY_PATH '{{.*}}' and the system's folders;
+// RUN: env LD_LIBRARY_PATH= hcq-run %t/chain.hcqx --library-path=%t/nowhere --library-path=%inputs --arg f32:64:arange --arg f32:64:fill=1 --arg f32:1:fill=0 --arg i32=2 --arg i32=64 2>&1 | FileCheck %s --check-prefix=LIBPATH
+// LIBPATH: arg 2: 4160
+// RUN: sed 's|"libhcqtestkernels.so"|"%t/nowhere/libk.so"|' %hcq_src_root/examples/cpu-chain.mlir > %t/abslib.mlir
+// RUN: hcq-translate --hcq-to-executable %t/abslib.mlir -o %t/abslib.hcqx
+// RUN: not hcq-run %t/abslib.hcqx --arg f32:64:arange --arg f32:64:fill=1 --arg f32:1:fill=0 --arg i32=2 --arg i32=64 2>&1 | FileCheck %s --check-prefix=ABSLIB
+// ABSLIB: error: kernel @vadd's library: cannot load {{.*}}nowhere/libk.so: {{.*}}nowhere/libk.so: cannot open shared object file: No such file or directory{{$}}
 
 // Tests that a file that is not an executable, or no file, is refused.
 // RUN: %python -c "print('not an executable, but longer than a header')" > %t/garbage.hcqx

@@ -36,6 +36,12 @@
 // BADOPT: no such option no-such-option
 // BADOPT: error: invalid --hcq-pipeline-options 'no-such-option=1'
 // RUN: not ls %t/none.hcqx %t/bad.hcqx %t/third.hcqx %t/two.hcqx
+//
+// Tests that a bad value of a pipeline option, which a pass refuses before
+// any pass runs, is reported at the input file, not at "<unknown>:0".
+// RUN: not hcq-translate --hcq-to-executable %s --hcq-executable=first --hcq-pipeline-options="target=gfx1030" -o %t/target.hcqx 2>&1 | FileCheck %s --check-prefix=BADTARGET
+// BADTARGET: hcq-translate.mlir:0:0: error: hcq-attach-targets: unknown AMD target 'gfx1030' (expected gfx1100, gfx1101, gfx1102 or gfx942)
+// BADTARGET-NOT: <unknown>
 
 hcq.schedule @first(%a: !hcq.buffer<64xf32, CPU:0>, %b: !hcq.buffer<64xf32, CPU:0>) {
   hcq.copy %b[0, 256], %a[0, 256] : !hcq.buffer<64xf32, CPU:0>, !hcq.buffer<64xf32, CPU:0>

@@ -2,8 +2,8 @@
 // RUN: not hcq-opt %s --hcq-batch-deps="batch-size=-1" 2>&1 | FileCheck %s --check-prefix=BATCH
 // RUN: not hcq-opt %s --hcq-batch-deps="devices=AMD,GPU" 2>&1 | FileCheck %s --check-prefix=DEVICES
 
-// BATCH: <unknown>:0: error: hcq-batch-deps: 'batch-size' must not be negative, got -1
-// DEVICES: <unknown>:0: error: hcq-batch-deps: invalid 'devices' option: unknown device kind 'GPU'
+// BATCH: batch-deps-invalid.mlir:0:0: error: hcq-batch-deps: 'batch-size' must not be negative, got -1
+// DEVICES: batch-deps-invalid.mlir:0:0: error: hcq-batch-deps: invalid 'devices' option: unknown device kind 'GPU'
 
 hcq.kernel @read cpu (read f32) symbol "r" library "libk.so"
 

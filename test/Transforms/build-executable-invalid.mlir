@@ -36,3 +36,16 @@ module {
     }
   }
 }
+
+// -----
+
+// Tests that a kernel library given by a path that does not exist is warned
+// about, once, naming its kernels, when the executable is built, not first
+// when it is run; a bare name (looked for at run time) is not.
+// expected-warning @+1 {{library '/nonexistent-hcq-folder/libk.so' of @missing @also_missing does not exist: the runtime opens a library given by a path as written when it loads the executable (a bare name is looked for in its library search folders, hcq-run --library-path, and LD_LIBRARY_PATH)}}
+hcq.kernel @missing cpu (readwrite f32) symbol "k" library "/nonexistent-hcq-folder/libk.so"
+hcq.kernel @also_missing cpu (readwrite f32) symbol "k2" library "/nonexistent-hcq-folder/libk.so"
+hcq.kernel @bare cpu (readwrite f32) symbol "k" library "libk.so"
+hcq.schedule @s(%n: i32) {
+  hcq.host_call "h"(%n : i32)
+}

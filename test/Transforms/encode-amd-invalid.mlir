@@ -7,12 +7,12 @@
 
 // Tests that an unknown target is named.
 // RUN: cat %t/vadd.k %t/launch.mlir | not hcq-opt --hcq-attach-targets=amd=gfx803 --hcq-materialize-builtins --hcq-encode 2>&1 | FileCheck %s --check-prefix=TARGET
-// TARGET: <unknown>:0: error: hcq-attach-targets: unknown AMD target 'gfx803' (expected gfx1100, gfx1101, gfx1102 or gfx942)
+// TARGET: <stdin>:0:0: error: hcq-attach-targets: unknown AMD target 'gfx803' (expected gfx1100, gfx1101, gfx1102 or gfx942)
 // The option is checked when the pass manager is set up, before any pass
 // runs: hcq-batch-deps, which would refuse this input (a launch on a buffer
 // of unknown origin), never runs.
 // RUN: not hcq-opt %t/untracked.mlir --hcq-batch-deps --hcq-attach-targets=amd=gfx803 --hcq-materialize-builtins --hcq-encode 2>&1 | FileCheck %s --check-prefix=EARLY
-// EARLY: <unknown>:0: error: hcq-attach-targets: unknown AMD target 'gfx803'
+// EARLY: untracked.mlir:0:0: error: hcq-attach-targets: unknown AMD target 'gfx803'
 // EARLY-NOT: cannot be tracked
 
 // Tests that a builtin copy whose target kernel was not materialized is
@@ -43,10 +43,20 @@
 // Tests that a code object built for another processor is refused: gfx1100
 // code encoded for gfx942 (and the other way round) would not run there.
 // RUN: cat %t/vadd.k %t/launch.mlir | not hcq-opt --hcq-attach-targets=amd=gfx942 --hcq-materialize-builtins --hcq-encode 2>&1 | FileCheck %s --check-prefix=MACH
-// MACH: 1:1: error: 'hcq.kernel' op has a code object for gfx1100, not gfx942
+// MACH: 1:1: error: 'hcq.kernel' op has a code object for gfx1100, not gfx942, the schedule's target: compile the schedule for gfx1100 (--hcq-pipeline's target=gfx1100) or the kernel for gfx942
 // RUN: %embed %inputs/kernels-gfx942.co vadd "(write f32, read f32, read f32)" --symbol vadd --vars 1 > %t/vadd9.k
 // RUN: cat %t/vadd9.k %t/launch.mlir | not hcq-opt --hcq-attach-targets=amd=gfx1101 --hcq-materialize-builtins --hcq-encode 2>&1 | FileCheck %s --check-prefix=MACH9
 // MACH9: error: 'hcq.kernel' op has a code object for gfx942, not gfx1101
+
+// Tests that a code object for a processor hcq does not support is named as
+// LLVM names it (gfx1030, EF_AMDGPU_MACH 0x36), not by its number, with the
+// processors hcq supports.
+// RUN: %embed %inputs/kernels-gfx1100.co vadd "(write f32, read f32, read f32)" --symbol vadd --vars 1 --set-mach 36 > %t/gfx1030.k
+// RUN: cat %t/gfx1030.k %t/launch.mlir | not hcq-opt --hcq-attach-targets --hcq-materialize-builtins --hcq-encode 2>&1 | FileCheck %s --check-prefix=GFX1030
+// GFX1030: error: 'hcq.kernel' op has a code object for gfx1030, not gfx1100, the schedule's target; hcq supports gfx1100, gfx1101, gfx1102 or gfx942: compile the kernel for one of them
+// RUN: %embed %inputs/kernels-gfx1100.co vadd "(write f32, read f32, read f32)" --symbol vadd --vars 1 --set-mach 7f > %t/unknown.k
+// RUN: cat %t/unknown.k %t/launch.mlir | not hcq-opt --hcq-attach-targets --hcq-materialize-builtins --hcq-encode 2>&1 | FileCheck %s --check-prefix=UNKNOWNMACH
+// UNKNOWNMACH: error: 'hcq.kernel' op has a code object for an unknown processor (EF_AMDGPU_MACH 0x7f), not gfx1100
 
 // Tests that a descriptor asking for more LDS than the target has is reported.
 // RUN: %embed %inputs/kernels-gfx1100.co vadd "(write f32, read f32, read f32)" --symbol vadd --vars 1 --set-lds 131072 > %t/lds.k

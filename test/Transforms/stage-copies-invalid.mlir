@@ -5,11 +5,11 @@
 // RUN: not hcq-opt %s --hcq-stage-copies="devices=AMD,TPU" 2>&1 | FileCheck %s --check-prefix=DEVICES
 // RUN: not hcq-opt %s --hcq-stage-copies="copy-queues=AMD,AMD" 2>&1 | FileCheck %s --check-prefix=QUEUES
 
-// SLOTS: <unknown>:0: error: hcq-stage-copies: 'staging-slots' must be positive, got 0
-// SIZE: <unknown>:0: error: hcq-stage-copies: 'staging-size' must be positive, got -1
+// SLOTS: stage-copies-invalid.mlir:0:0: error: hcq-stage-copies: 'staging-slots' must be positive, got 0
+// SIZE: stage-copies-invalid.mlir:0:0: error: hcq-stage-copies: 'staging-size' must be positive, got -1
 // SMALL: error: 'hcq.copy' op staging slots of 3 bytes cannot hold one 4-byte element
-// DEVICES: <unknown>:0: error: hcq-stage-copies: invalid 'devices' option: unknown device kind 'TPU'
-// QUEUES: <unknown>:0: error: hcq-stage-copies: invalid 'copy-queues' option: device kind 'AMD' listed twice
+// DEVICES: stage-copies-invalid.mlir:0:0: error: hcq-stage-copies: invalid 'devices' option: unknown device kind 'TPU'
+// QUEUES: stage-copies-invalid.mlir:0:0: error: hcq-stage-copies: invalid 'copy-queues' option: device kind 'AMD' listed twice
 
 // Tests that a staged copy needs one element size on both sides.
 hcq.schedule @mismatch(%src: !hcq.buffer<4xf32, AMD:0>, %dst: !hcq.buffer<8xf16, DISK:0>) {

@@ -13,6 +13,7 @@
 #include "HCQ/Target/Host/Target.h"
 #include "HCQ/Transforms/Passes.h"
 #include "HCQ/Transforms/Targets.h"
+#include "HCQ/Transforms/Utils.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
@@ -30,11 +31,20 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
 #include "mlir/Target/LLVM/ROCDL/Target.h"
 #include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/ROCDL/ROCDLToLLVMIRTranslation.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
+
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+#include <cstdio>
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
@@ -63,6 +73,46 @@ int main(int argc, char **argv) {
   mlir::registerSCFToControlFlowPass();
   hcq::registerPasses();
   hcq::registerConversionPasses();
-  return mlir::asMainReturnCode(
-      mlir::MlirOptMain(argc, argv, "hcq optimizer driver\n", registry));
+
+  // As mlir::MlirOptMain(argc, argv, ...), but with a pipeline that reports
+  // a bad pass option at the input file, not at "<unknown>:0".
+  llvm::InitLLVM init(argc, argv);
+  auto [inputFilename, outputFilename] = mlir::registerAndParseCLIOptions(
+      argc, argv, "hcq optimizer driver\n", registry);
+  mlir::MlirOptMainConfig config =
+      mlir::MlirOptMainConfig::createFromCLOptions();
+  if (config.shouldShowDialects() || config.shouldListPasses())
+    return mlir::asMainReturnCode(
+        mlir::MlirOptMain(argc, argv, inputFilename, outputFilename, registry));
+  std::string input = inputFilename == "-" ? "<stdin>" : inputFilename;
+  mlir::MlirOptMainConfig located = config;
+  located.setPassPipelineSetupFn([&config, input](mlir::PassManager &pm) {
+    // Each input (or split of one) has a context of its own, which the
+    // handler lives as long as.
+    mlir::MLIRContext *ctx = pm.getContext();
+    hcq::reportAtInput(ctx, mlir::FileLineColLoc::get(ctx, input, 0, 0));
+    return config.setupPassPipeline(pm);
+  });
+  if (inputFilename == "-" &&
+      llvm::sys::Process::FileDescriptorIsDisplayed(fileno(stdin)))
+    llvm::errs() << "(processing input from stdin now, hit ctrl-c/ctrl-d to "
+                    "interrupt)\n";
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> file =
+      mlir::openInputFile(inputFilename, &error);
+  if (!file) {
+    llvm::errs() << error << "\n";
+    return 1;
+  }
+  std::unique_ptr<llvm::ToolOutputFile> output =
+      mlir::openOutputFile(outputFilename, &error);
+  if (!output) {
+    llvm::errs() << error << "\n";
+    return 1;
+  }
+  if (mlir::failed(
+          mlir::MlirOptMain(output->os(), std::move(file), registry, located)))
+    return 1;
+  output->keep();
+  return 0;
 }

@@ -104,6 +104,9 @@ static const run::OptionInfo OPTIONS[] = {
     {"twins", "library",
      "a library of CPU twins of AMD kernels (hcq_twin_<symbol>), for "
      "--amd=emulated"},
+    {"library-path", "folder",
+     "a folder where kernel and twin libraries named without a '/' are "
+     "looked for, before LD_LIBRARY_PATH (repeatable, in order)"},
     {"timeout-ms", "MS", "wait timeout in milliseconds (default 30000)"},
     {"device-timeout-ms", "DEVICE=MS",
      "one device's wait timeout, overriding --timeout-ms"},
@@ -908,9 +911,15 @@ int main(int argc, char **argv) {
   options.amd = settings.amd;
   for (const run::Occurrence &library : cl.all("twins"))
     options.twinLibraries.push_back(library.value);
+  for (const run::Occurrence &folder : cl.all("library-path"))
+    options.librarySearchPaths.push_back(folder.value);
   options.ringBytes = settings.ringBytes;
   if (settings.workgroupThreads)
     setWorkgroupThreads(settings.workgroupThreads);
+  // Errors name hcq-run's options; twins cannot be registered here.
+  options.optionNames = {{"librarySearchPaths", "--library-path"},
+                         {"twinLibraries", "--twins"},
+                         {"amdTwins", ""}};
   // One runtime: every executable shares its devices.
   std::shared_ptr<Runtime> runtime = Runtime::create(std::move(options));
   if (settings.amd == AMDDevice::Hardware)

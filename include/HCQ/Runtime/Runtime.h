@@ -100,6 +100,19 @@ struct RuntimeOptions {
   /// The largest single allocation (a value's lane, a Buffer): a file that
   /// asks for more is refused by name instead of exhausting the host.
   uint64_t maxAllocationBytes = uint64_t(16) << 30;
+  /// How errors name the options they tell the user to set, by field name
+  /// ("twinLibraries", "amdTwins", "librarySearchPaths"): a program that sets
+  /// them under its own names gives those (hcq-run: "--twins"; the C API:
+  /// its functions), and "" for an option its users cannot set, which
+  /// errors then do not suggest. A field not here is named as the C++ API
+  /// names it ("RuntimeOptions::twinLibraries").
+  NameMap<std::string> optionNames;
+  /// What `optionNames` says `field` is called ("" if it cannot be set).
+  std::string nameOption(std::string_view field) const {
+    auto it = optionNames.find(field);
+    return it != optionNames.end() ? it->second
+                                   : "RuntimeOptions::" + std::string(field);
+  }
 };
 
 /// One call's timestamps on one lane, read back with profiling on. Both

@@ -7,13 +7,24 @@
 #include "HCQ/Target/AMD/Target.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
 
 namespace hcq {
 
-/// Reports a bad pass option: not at a place in the input (it is none), but
-/// naming the pass, e.g. "hcq-batch-deps: 'batch-size' must not be negative".
+/// Reports a bad pass option, naming the pass, e.g. "hcq-batch-deps:
+/// 'batch-size' must not be negative", when the pass manager is set up,
+/// before any pass runs: there is no op yet, so the diagnostic has no
+/// location, and the driver gives it the input's (reportAtInput).
 mlir::InFlightDiagnostic emitOptionError(mlir::MLIRContext *ctx,
                                          llvm::StringRef pass);
+
+/// Registers a handler on `ctx` that reports every diagnostic without a
+/// location (a bad pass option) at `input` instead, the input file's
+/// location, so no error reads "<unknown>:0". Returns its id, for
+/// DiagnosticEngine::eraseHandler. hcq-opt and hcq-translate
+/// --hcq-to-executable register it before running a pipeline.
+mlir::DiagnosticEngine::HandlerID reportAtInput(mlir::MLIRContext *ctx,
+                                                mlir::Location input);
 
 /// The AMD target a pass option names; an unknown one is reported (naming
 /// the pass and the targets there are) and gives nothing.

@@ -27,6 +27,7 @@
 #include "HCQ/Base/Device.h"
 #include "HCQ/Conversion/Passes.h"
 #include "HCQ/Dialect/HCQ.h"
+#include "HCQ/Target/AMD/Target.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -358,6 +359,17 @@ ConvertGPUToHCQPass::kernelFor(gpu::LaunchFuncOp launch, DeviceAttr runsOn,
            << "gpu.binary @" << binaryName << " holds "
            << gpu::stringifyCompilationTarget(object.getFormat())
            << ", not a code object: compile it with format=bin or fatbin";
+
+  // A chip hcq does not encode for is refused here, by name, not by the
+  // encoder as a number from the code object's ELF header.
+  StringRef objectChip =
+      cast<ROCDL::ROCDLTargetAttr>(object.getTarget()).getChip();
+  if (!amd::lookupTarget(objectChip))
+    return launch.emitOpError()
+           << "gpu.binary @" << binaryName << "'s code object is for "
+           << objectChip << ", which hcq does not encode for: compile the "
+           << "gpu.module for " << amd::listTargetNames()
+           << " (rocdl-attach-target's chip)";
 
   // The kernel's signature, from the object's kernel metadata: hcq kernels
   // take their buffers (as pointers) first, then 32-bit scalars.

@@ -329,12 +329,20 @@ FailureOr<const amd::KernelInfo *> Encoder::kernelInfo(KernelOp kernel) {
     return kernel.emitOpError()
            << "has a bad code object: " << hcq::toString(info.takeError());
   if (info->mach != target.elfMach) {
-    std::optional<amd::Target> built = amd::lookupTargetByMach(info->mach);
-    return kernel.emitOpError()
-           << "has a code object for "
-           << (built ? std::string(built->name)
-                     : "EF_AMDGPU_MACH 0x" + llvm::utohexstr(info->mach))
-           << ", not " << target.name;
+    // Named, with what to do: compile for the chosen target, or choose the
+    // code object's when hcq supports it.
+    InFlightDiagnostic diag = kernel.emitOpError()
+                              << "has a code object for "
+                              << amd::describeMach(info->mach) << ", not "
+                              << target.name << ", the schedule's target";
+    if (std::optional<amd::Target> built = amd::lookupTargetByMach(info->mach))
+      diag << ": compile the schedule for " << built->name
+           << " (--hcq-pipeline's target=" << built->name
+           << ") or the kernel for " << target.name;
+    else
+      diag << "; hcq supports " << amd::listTargetNames()
+           << ": compile the kernel for one of them";
+    return diag;
   }
   if (info->groupSegmentBytes > target.ldsBytes)
     return kernel.emitOpError()

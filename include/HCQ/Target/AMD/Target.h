@@ -59,6 +59,10 @@ std::optional<Target> lookupTarget(std::string_view name);
 /// The targets' names as a message lists them: "gfx1100, gfx1101, gfx1102
 /// or gfx942".
 std::string listTargetNames();
+/// The processor a code object's EF_AMDGPU_MACH `mach` names, as LLVM names
+/// it ("gfx1030"), whether hcq supports it or not; an unknown value is
+/// described with its number.
+std::string describeMach(uint32_t mach);
 /// The target whose code objects carry EF_AMDGPU_MACH `mach`, if known.
 std::optional<Target> lookupTargetByMach(uint32_t mach);
 

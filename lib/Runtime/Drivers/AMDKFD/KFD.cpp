@@ -435,10 +435,18 @@ Expected<Gpu *> Gpu::get(unsigned index) {
   Expected<std::vector<GpuNode>> nodes = readTopology();
   if (!nodes)
     return prependContext(name + ": ", nodes.takeError());
-  if (index >= nodes->size())
-    return makeError(ErrorCode::Unavailable, name, ": the KFD topology has ",
-                     nodes->size(), nodes->size() == 1 ? " GPU" : " GPUs",
-                     " this process may use");
+  if (index >= nodes->size()) {
+    // The cause is the device's index: say what there is, and what a
+    // schedule on this device needs.
+    std::string there = nodes->empty() ? "none" : "AMD:0";
+    if (nodes->size() > 1)
+      there += " to AMD:" + std::to_string(nodes->size() - 1);
+    return makeError(
+        ErrorCode::Unavailable, name, ": no such GPU: the KFD topology has ",
+        nodes->size(), nodes->size() == 1 ? " GPU" : " GPUs",
+        " this process may use (", there, "); a schedule compiled for ", name,
+        " needs ", index + 1, " GPUs");
+  }
   const GpuNode &node = (*nodes)[index];
   std::unique_ptr<Gpu> gpu(new Gpu(**process, node, name));
   // A target the encoder does not know cannot run what it encoded.

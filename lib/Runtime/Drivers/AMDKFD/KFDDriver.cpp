@@ -59,13 +59,12 @@ public:
     const AMDKernelFacts &info = kernel.amd;
     // The GPU runs the code object itself: it must be built for it.
     std::optional<amd::Target> built = amd::lookupTargetByMach(info.mach);
-    std::string builtFor =
-        built ? std::string(built->name)
-              : "EF_AMDGPU_MACH 0x" + toHex(info.mach, /*upper=*/true);
-    if (builtFor != gpu.getTargetName())
-      return makeError(ErrorCode::FailedPrecondition, "AMD kernel ",
-                       kernel.name, " was compiled for ", builtFor, ", and ",
-                       gpu.getName(), " is a ", gpu.getTargetName());
+    if (!built || built->name != gpu.getTargetName())
+      return makeError(
+          ErrorCode::FailedPrecondition, "AMD kernel ", kernel.name,
+          " was compiled for ", amd::describeMach(info.mach), ", and ",
+          gpu.getName(), " is a ", gpu.getTargetName(),
+          built ? "" : " (hcq supports " + amd::listTargetNames() + ")");
     // gfx11 scratch is laid out per shader engine for at most the target's
     // (amd::Target::scratchShaderEngines).
     unsigned engines = gpu.getNode().shaderEngines();
