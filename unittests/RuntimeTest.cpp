@@ -202,29 +202,53 @@ hcq.schedule @s(%a: !hcq.buffer<4xf32, CPU:0>) {
   EXPECT_TRUE(static_cast<bool>(found)) << hcq::toString(found.takeError());
 }
 
+namespace {
+
+/// A schedule @stuck whose one CPU kernel @spin, `symbol` of the test
+/// kernels' library, spins until the test stores 1 to its flag
+/// `<symbol>_release`, loaded on a runtime whose waits give up after 200 ms.
+struct SpinningKernel {
+  std::shared_ptr<Runtime> runtime;
+  std::unique_ptr<LoadedExecutable> exe;
+  void *library = nullptr;
+  volatile int *release = nullptr;
+
+  /// Loads it; the test's assertions say what failed.
+  void load(const std::string &symbol) {
+    std::string source =
+        "hcq.kernel @spin cpu (readwrite f32) symbol \"" + symbol +
+        "\" library \"@LIB@\"\n"
+        R"mlir(hcq.schedule @stuck(%a: !hcq.buffer<4xf32, CPU:0>) {
+  hcq.launch @spin(%a : !hcq.buffer<4xf32, CPU:0>) global [1, 1, 1] local [1, 1, 1]
+}
+)mlir";
+    hcq::PipelineOptions options;
+    RuntimeOptions runtimeOptions;
+    runtimeOptions.waitTimeout = std::chrono::milliseconds(200);
+    runtime = Runtime::create(runtimeOptions);
+    exe = compileAndLoad(source, options, *runtime);
+    ASSERT_TRUE(exe);
+    library = dlopen(hcq::test::kernelLibrary.c_str(), RTLD_NOW | RTLD_NOLOAD);
+    ASSERT_TRUE(library);
+    release = flag(symbol + "_release");
+    ASSERT_TRUE(release);
+  }
+
+  volatile int *flag(const std::string &name) const {
+    return static_cast<volatile int *>(dlsym(library, name.c_str()));
+  }
+};
+
+} // namespace
+
 TEST(Runtime, AKernelThatNeverReturnsIsAHangAndUnloadDoesNotBlock) {
   // A kernel that never returns cannot be waited for: synchronize must name
   // the device, queue and kernel within the wait timeout (every time it is
   // asked), and destroying the executable and the runtime must not wait for
   // it. The kernel is let go at the end, in its leaked queue.
-  const char *source = R"mlir(
-hcq.kernel @spin cpu (readwrite f32) symbol "hcq_spin" library "@LIB@"
-hcq.schedule @stuck(%a: !hcq.buffer<4xf32, CPU:0>) {
-  hcq.launch @spin(%a : !hcq.buffer<4xf32, CPU:0>) global [1, 1, 1] local [1, 1, 1]
-}
-)mlir";
-  hcq::PipelineOptions options;
-  RuntimeOptions runtimeOptions;
-  runtimeOptions.waitTimeout = std::chrono::milliseconds(200);
-  std::shared_ptr<Runtime> runtime = Runtime::create(runtimeOptions);
-  auto exe = compileAndLoad(source, options, *runtime);
-  ASSERT_TRUE(exe);
-  void *library =
-      dlopen(hcq::test::kernelLibrary.c_str(), RTLD_NOW | RTLD_NOLOAD);
-  ASSERT_TRUE(library);
-  auto *release =
-      static_cast<volatile int *>(dlsym(library, "hcq_spin_release"));
-  ASSERT_TRUE(release);
+  SpinningKernel spinning;
+  ASSERT_NO_FATAL_FAILURE(spinning.load("hcq_spin"));
+  auto &[runtime, exe, library, release] = spinning;
 
   std::vector<float> a(4);
   ASSERT_FALSE(static_cast<bool>(exe->run({Argument::buffer(a.data())})));
@@ -252,26 +276,11 @@ TEST(Runtime, ABufferReleasedUnderAKernelThatNeverReturnsIsNotFreed) {
   // queue cannot stop (a kernel that never returns), leaves the memory
   // allocated: the kernel writes it after the release, which ASan reports
   // as a use after free if it was freed.
-  const char *source = R"mlir(
-hcq.kernel @spin cpu (readwrite f32) symbol "hcq_spin_then_write" library "@LIB@"
-hcq.schedule @stuck(%a: !hcq.buffer<4xf32, CPU:0>) {
-  hcq.launch @spin(%a : !hcq.buffer<4xf32, CPU:0>) global [1, 1, 1] local [1, 1, 1]
-}
-)mlir";
-  hcq::PipelineOptions options;
-  RuntimeOptions runtimeOptions;
-  runtimeOptions.waitTimeout = std::chrono::milliseconds(200);
-  std::shared_ptr<Runtime> runtime = Runtime::create(runtimeOptions);
-  auto exe = compileAndLoad(source, options, *runtime);
-  ASSERT_TRUE(exe);
-  void *library =
-      dlopen(hcq::test::kernelLibrary.c_str(), RTLD_NOW | RTLD_NOLOAD);
-  ASSERT_TRUE(library);
-  auto *release = static_cast<volatile int *>(
-      dlsym(library, "hcq_spin_then_write_release"));
-  auto *done =
-      static_cast<volatile int *>(dlsym(library, "hcq_spin_then_write_done"));
-  ASSERT_TRUE(release && done);
+  SpinningKernel spinning;
+  ASSERT_NO_FATAL_FAILURE(spinning.load("hcq_spin_then_write"));
+  auto &[runtime, exe, library, release] = spinning;
+  volatile int *done = spinning.flag("hcq_spin_then_write_done");
+  ASSERT_TRUE(done);
 
   hcq::Expected<Buffer> buffer =
       runtime->allocate(DeviceId{hcq::DeviceKind::CPU, 0}, 16);
