@@ -450,9 +450,18 @@ void Batch::emit(OpBuilder &builder, int64_t batchSize) {
            std::make_pair(stringifyDeviceKind(b.getKind()), b.getIndex());
   });
 
-  // Per device group (devices of one kind): fence, reset and finalizer.
+  // Per device group (devices of one kind): its fence and reset, emitted
+  // before the calls, and its finalizer, after them.
+  struct GroupSync {
+    DevicesAttr group;
+    Value epoch, timeline, timelineValue;
+    /// The signals the reset zeroes (none: no reset).
+    SmallVector<Value> signals;
+    /// The finalizer's submit.
+    SmallVector<Cmd> finalCmds;
+  };
   Location loc = calls.front().call->getLoc();
-  SmallVector<std::function<void()>> fences, resets, finalizers;
+  SmallVector<GroupSync> syncs;
   for (size_t i = 0; i < devicesUsed.size();) {
     size_t j = i;
     while (j < devicesUsed.size() &&
@@ -462,28 +471,23 @@ void Batch::emit(OpBuilder &builder, int64_t batchSize) {
         ctx, ArrayRef<DeviceAttr>(devicesUsed).slice(i, j - i));
     i = j;
 
-    Value epoch =
+    GroupSync &sync = syncs.emplace_back();
+    sync.group = group;
+    sync.epoch =
         placeholders.getSignal(PlaceholderTag::epoch, nextSlot++, group);
-    Value timeline =
+    sync.timeline =
         placeholders.getSignal(PlaceholderTag::timeline_signal, 0, group);
-    Value timelineValue =
+    sync.timelineValue =
         placeholders.getSignal(PlaceholderTag::timeline_value, 0, group);
-    fences.push_back([&builder, loc, timeline, epoch] {
-      FenceOp::create(builder, loc, timeline, epoch);
-    });
 
     // Queues of other groups wait on this group's signals: zero them only
     // once the fence saw the previous run finished.
-    SmallVector<Value> signals;
     llvm::SetVector<Attribute> queues;
     for (const CallInfo &info : calls)
       if (info.devices.intersects(group))
         queues.insert(info.queue);
     for (Attribute queue : queues)
-      signals.push_back(queueSignal(cast<QueueAttr>(queue), group));
-    if (!signals.empty())
-      resets.push_back(
-          [&builder, loc, signals] { ResetOp::create(builder, loc, signals); });
+      sync.signals.push_back(queueSignal(cast<QueueAttr>(queue), group));
 
     // The finalizer waits for every buffer's last access, then stores the
     // host timeline value into the device timeline.
@@ -493,20 +497,17 @@ void Batch::emit(OpBuilder &builder, int64_t batchSize) {
       for (auto &entry : deviceAccesses[device])
         lane.push_back(entry.second);
     }
-    SmallVector<Cmd> finCmds;
-    waitsFor(lanes, group, compute, numCalls, /*writeAll=*/true, finCmds);
-    finCmds.push_back({Cmd::Store, {timeline}, timelineValue, 0, nullptr});
-    finalizers.push_back([&builder, group, compute, loc,
-                          finCmds = std::move(finCmds), timelineValue, epoch] {
-      emitCmds(createSubmit(builder, loc, {group, compute}), loc, finCmds);
-      FinalizeOp::create(builder, loc, timelineValue, epoch);
-    });
+    waitsFor(lanes, group, compute, numCalls, /*writeAll=*/true,
+             sync.finalCmds);
+    sync.finalCmds.push_back(
+        {Cmd::Store, {sync.timeline}, sync.timelineValue, 0, nullptr});
   }
 
-  for (auto &fence : fences)
-    fence();
-  for (auto &reset : resets)
-    reset();
+  for (const GroupSync &sync : syncs)
+    FenceOp::create(builder, loc, sync.timeline, sync.epoch);
+  for (const GroupSync &sync : syncs)
+    if (!sync.signals.empty())
+      ResetOp::create(builder, loc, sync.signals);
 
   // Each call's commands, in two steps. First, in call order, everything
   // that depends on the calls before it: the timeline and foreign-memory
@@ -628,8 +629,11 @@ void Batch::emit(OpBuilder &builder, int64_t batchSize) {
     }
   }
 
-  for (auto &finalizer : finalizers)
-    finalizer();
+  for (const GroupSync &sync : syncs) {
+    emitCmds(createSubmit(builder, loc, {sync.group, compute}), loc,
+             sync.finalCmds);
+    FinalizeOp::create(builder, loc, sync.timelineValue, sync.epoch);
+  }
   for (const ProfileName &p : profiles)
     ProfileOp::create(builder, p.loc, p.name, p.start, p.end, p.queue);
   // Every call now has its copy in a submit. Not erased as each is copied:
