@@ -447,7 +447,7 @@ TEST(EmulatedAMDQueue, PacketsItCannotExecuteAreFaultsNamingWhereTheyAre) {
       {"a register wait",
        {pm4::packet3(pm4::WAIT_REG_MEM, 6), pm4::waitFunction(5), 0x1234, 0, 1,
         0xFFFFFFFF, 4},
-       "WAIT_REG_MEM on register 0x1234"},
+       "WAIT_REG_MEM on registers 0x1234/0x0 at indirect buffer 0x"},
       {"a short body",
        {pm4::packet3(pm4::DISPATCH_DIRECT, 2), 1, 1},
        "DISPATCH_DIRECT at indirect buffer 0x"},

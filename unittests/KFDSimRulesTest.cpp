@@ -6,7 +6,9 @@
 // the call the kernel refuses failing with the kernel's errno and the one
 // it accepts passing. CTest runs it preloaded with the simulator on
 // HCQ_KFD_SIM_GPUS=gfx1100,gfx942,gfx1100,gfx1100 with node 4 hidden
-// (HCQ_KFD_SIM_HIDDEN=4); without the simulator every test skips. A test of
+// (HCQ_KFD_SIM_HIDDEN=4), and again with the targets swapped
+// (gfx942,gfx1100,gfx942,gfx942), so every test of the first GPU runs on
+// both; without the simulator every test skips. A test of
 // GPU copies under HCQ_KFD_SIM_STRICT_COPIES=1 runs itself again in a child
 // process with that set (the simulator reads it when it starts).
 //
@@ -94,6 +96,18 @@ std::map<std::string, uint64_t> properties(unsigned node) {
     at = end + 1;
   }
   return props;
+}
+
+/// The first topology node whose GPU is `target` (gfx1100 or gfx942): CTest
+/// runs this file once with gfx1100 first and once with gfx942 first, so
+/// every test of "the first GPU" (node 1) runs on both targets.
+unsigned nodeOf(const std::string &target) {
+  uint64_t version = target == "gfx942" ? 90402 : 110000;
+  for (unsigned node = 1; node < 8; ++node)
+    if (properties(node)["gfx_target_version"] == version)
+      return node;
+  ADD_FAILURE() << "no " << target << " in HCQ_KFD_SIM_GPUS";
+  return 1;
 }
 
 int kfd() {
@@ -263,7 +277,8 @@ TEST(KFDSimRules, TopologyPublishesTheKernelsQueueSizes) {
   // bytes of control stack (+8, +40 header) in pages; 96 CUs of 0x75000
   // bytes of state. For one gfx942 XCC of 38 CUs: min(38 x 40, 4 x 512)
   // waves of 8 bytes; 38 CUs of 0x95000.
-  auto gfx1100 = properties(1), gfx942 = properties(2);
+  auto gfx1100 = properties(nodeOf("gfx1100")),
+       gfx942 = properties(nodeOf("gfx942"));
   EXPECT_EQ(gfx1100["ctl_stack_size"], 0xA000u);
   EXPECT_EQ(gfx1100["cwsr_size"], 0xA000u + 96 * 0x75000u);
   EXPECT_EQ(gfx942["ctl_stack_size"], 0x3000u);
@@ -344,6 +359,13 @@ TEST(KFDSimRules, QueuePropertiesFromUser) {
   a = q.args;
   a.queue_percentage = 101;
   EXPECT_EQ(createQueue(a), EINVAL);
+  // Only bits 0-7 are the percentage; bits 8-15 are the PM4 target XCC
+  // (set_queue_properties_from_user: queue_percentage & 0xFF, and
+  // pm4_target_xcc = (queue_percentage >> 8) & 0xFF).
+  a.queue_percentage = (1u << 8) | 100;
+  EXPECT_EQ(createQueue(a), 0);
+  a.queue_percentage = (1u << 8) | 101;
+  EXPECT_EQ(createQueue(a), EINVAL);
   a = q.args;
   a.queue_priority = 16;
   EXPECT_EQ(createQueue(a), EINVAL);
@@ -400,6 +422,12 @@ TEST(KFDSimRules, AcquireVmKeepsTheFirstFile) {
   ::close(again);
 }
 
+/// The process's event page, once a test set it.
+Buffer &processEventPage() {
+  static Buffer page;
+  return page;
+}
+
 TEST(KFDSimRules, EventPageIsSetOnceAndLargeEnough) {
   REQUIRE_SIMULATOR();
   Gpu &g = gpu(1);
@@ -414,6 +442,7 @@ TEST(KFDSimRules, EventPageIsSetOnceAndLargeEnough) {
   std::memset(page.at(), 0, page.size);
   args.event_page_offset = page.handle;
   ASSERT_EQ(call(kfd(), AMDKFD_IOC_CREATE_EVENT, args), 0);
+  processEventPage() = page;
   // Every slot was set to UNSIGNALED_EVENT_SLOT, except the new event's
   // (also unsignaled).
   for (unsigned i = 0; i < KFD_SIGNAL_EVENT_LIMIT; ++i)
@@ -533,6 +562,129 @@ TEST(KFDSimRules, SmallRingRunsAs1024Bytes) {
     ASSERT_TRUE(queue.waitFor(uint32_t(queue.wptr % 256)))
         << "step " << step << ": rptr " << queue.rptr();
   }
+}
+
+//===----------------------------------------------------------------------===//
+// End-of-pipe interrupts and their context id
+//===----------------------------------------------------------------------===//
+
+/// The process's event page, set here with a signal event if no test did.
+Buffer &ensureEventPage() {
+  Buffer &page = processEventPage();
+  if (!page.va) {
+    Buffer made = alloc(gpu(1), KFD_SIGNAL_EVENT_LIMIT * 8);
+    kfd_ioctl_create_event_args args{};
+    args.event_type = KFD_IOC_EVENT_SIGNAL;
+    args.auto_reset = 1;
+    args.event_page_offset = made.handle;
+    EXPECT_EQ(call(kfd(), AMDKFD_IOC_CREATE_EVENT, args), 0);
+    page = made;
+  }
+  return page;
+}
+
+TEST(KFDSimRules, EndOfPipeInterruptWithContextIdZero) {
+  REQUIRE_SIMULATOR();
+  // A RELEASE_MEM writing a signal event's mailbox and interrupting with
+  // context id `context`: event_interrupt_isr_v9 drops it on GC 9.4.1 and
+  // later (gfx942) when the id is 0 (context_id_expected); gfx11's handler
+  // takes it, and kfd_signal_event_interrupt finds the event by its
+  // written slot. With the event's id, both find it.
+  Buffer &page = ensureEventPage();
+  kfd_ioctl_create_event_args args{};
+  args.event_type = KFD_IOC_EVENT_SIGNAL;
+  args.auto_reset = 1;
+  ASSERT_EQ(call(kfd(), AMDKFD_IOC_CREATE_EVENT, args), 0);
+  uint32_t id = args.event_id;
+  uint64_t mailbox = page.va + uint64_t(args.event_slot_index) * 8;
+  bool dropsZero = properties(1)["gfx_target_version"] == 90402;
+  LiveQueue queue(gpu(1), 4096, 4096);
+  auto signal = [&](uint32_t context) {
+    // PACKET3_RELEASE_MEM, 7 body dwords [nvd/s15]: CACHE_FLUSH_AND_INV_TS
+    // (0x14) at end of pipe (index 5); DATA_SEL 1 (32 bits) [31:29],
+    // INT_SEL 2 [26:24]; address; data; context id.
+    uint32_t packet[8] = {(3u << 30) | (6u << 16) | (0x49u << 8),
+                          0x14u | (5u << 8),
+                          (1u << 29) | (2u << 24),
+                          uint32_t(mailbox),
+                          uint32_t(mailbox >> 32),
+                          id,
+                          0,
+                          context};
+    uint32_t *ring = queue.q.ring.at<uint32_t>();
+    for (uint32_t word : packet)
+      ring[queue.wptr++ % queue.ringDwords] = word;
+    queue.push({56});
+  };
+  auto signaled = [&](uint32_t ms) {
+    kfd_event_data data{};
+    data.event_id = id;
+    kfd_ioctl_wait_events_args wait{};
+    wait.events_ptr = reinterpret_cast<uint64_t>(&data);
+    wait.num_events = 1;
+    wait.wait_for_all = 1;
+    wait.timeout = ms;
+    EXPECT_EQ(call(kfd(), AMDKFD_IOC_WAIT_EVENTS, wait), 0);
+    return wait.wait_result == KFD_IOC_WAIT_RESULT_COMPLETE;
+  };
+  signal(0);
+  ASSERT_TRUE(queue.waitFor(64));
+  EXPECT_EQ(signaled(200), !dropsZero);
+  signal(id);
+  ASSERT_TRUE(queue.waitFor(128));
+  EXPECT_TRUE(signaled(5000));
+}
+
+//===----------------------------------------------------------------------===//
+// The HDP flush registers the simulated CP accepts
+//===----------------------------------------------------------------------===//
+
+bool passesWith(const std::string &variable, const std::string &value);
+
+/// WAIT_REG_MEM with OPERATION 1 (write `request`, then poll `done` until
+/// it is all ones), 7 dwords [nvd/s15 PACKET3_WAIT_REG_MEM: FUNCTION [2:0]
+/// 3 is '==', MEM_SPACE [5:4] 0 registers, OPERATION [7:6]], as
+/// gfx_v11_0_ring_emit_hdp_flush writes it; then NOPs to the next
+/// 64-dword block, so the read pointer reports the barrier done.
+void pushHdpFlush(LiveQueue &queue, uint32_t request, uint32_t done) {
+  uint32_t *ring = queue.q.ring.at<uint32_t>();
+  uint32_t packet[7] = {(3u << 30) | (5u << 16) | (0x3Cu << 8),
+                        3u | (0u << 4) | (1u << 6),
+                        request,
+                        done,
+                        ~0u,
+                        ~0u,
+                        4};
+  for (uint32_t word : packet)
+    ring[queue.wptr++ % queue.ringDwords] = word;
+  queue.push({57});
+}
+
+TEST(KFDSimRules, HdpFlushIsOnTheRegistersIpDiscoveryPublishes) {
+  REQUIRE_SIMULATOR();
+  // The CP flushes HDP on the registers the GPU's NBIO has them at
+  // (nbio_v4_3/nbio_v7_9 get_hdp_flush_req_offset/_done_offset: segment 2
+  // of NBIF's base_addr + 0x106/0x107), not on hcq's encoder constants: in
+  // a child whose NBIF publishes segment 2 at 0xD00 (HCQ_KFD_SIM_NBIF),
+  // the flush runs on 0xE06/0xE07 and stops the queue on 0xE26/0xE27.
+  const char *nbif = std::getenv("HCQ_KFD_SIM_NBIF");
+  if (!nbif) {
+    EXPECT_TRUE(passesWith("HCQ_KFD_SIM_NBIF",
+                           properties(1)["gfx_target_version"] == 90402
+                               ? "7.9.0@D00"
+                               : "4.3.0@D00"));
+    // Here, with the parts' own base (0xD20): 0xE26/0xE27.
+    LiveQueue queue(gpu(1), 4096, 4096);
+    pushHdpFlush(queue, 0xE26, 0xE27);
+    EXPECT_TRUE(queue.waitFor(64));
+    return;
+  }
+  LiveQueue queue(gpu(1), 4096, 4096);
+  pushHdpFlush(queue, 0xE06, 0xE07);
+  EXPECT_TRUE(queue.waitFor(64));
+  pushHdpFlush(queue, 0xE26, 0xE27);
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_EQ(queue.rptr(), 64u); // stopped at the barrier
 }
 
 //===----------------------------------------------------------------------===//
@@ -813,18 +965,18 @@ bool strictCopies() {
 }
 
 /// Runs the current test again in a child process of this binary with
-/// HCQ_KFD_SIM_STRICT_COPIES=1, which the simulator reads when it starts:
-/// whether it passed.
-bool passesWithStrictCopies() {
+/// `variable`=`value`, which the simulator reads when it starts: whether it
+/// passed.
+bool passesWith(const std::string &variable, const std::string &value) {
   const testing::TestInfo *test =
       testing::UnitTest::GetInstance()->current_test_info();
   std::string filter = std::string("--gtest_filter=") +
                        test->test_suite_name() + "." + test->name();
   std::vector<std::string> env;
   for (char **e = environ; *e; ++e)
-    if (std::strncmp(*e, "HCQ_KFD_SIM_STRICT_COPIES=", 26) != 0)
+    if (std::strncmp(*e, (variable + "=").c_str(), variable.size() + 1) != 0)
       env.push_back(*e);
-  env.push_back("HCQ_KFD_SIM_STRICT_COPIES=1");
+  env.push_back(variable + "=" + value);
   std::vector<char *> envp;
   for (std::string &e : env)
     envp.push_back(e.data());
@@ -842,6 +994,10 @@ bool passesWithStrictCopies() {
   if (child < 0 || ::waitpid(child, &status, 0) != child)
     return false;
   return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+bool passesWithStrictCopies() {
+  return passesWith("HCQ_KFD_SIM_STRICT_COPIES", "1");
 }
 
 TEST(KFDSimRules, UserptrPagesAreWhatTheGpuCopies) {
@@ -898,6 +1054,20 @@ TEST(KFDSimRules, UserptrPagesAreWhatTheGpuCopies) {
     ASSERT_TRUE(f);
     EXPECT_EQ(f->va, address(plain));
     EXPECT_EQ(f->gpu_id, g.id);
+    // event_interrupt_wq_v9/_v11: NotPresent from prot_valid, ReadOnly
+    // from prot_write, the access's direction: a read here ...
+    EXPECT_EQ(f->failure.NotPresent, 1u);
+    EXPECT_EQ(f->failure.ReadOnly, 0u);
+    EXPECT_EQ(f->failure.NoExecute, 0u);
+    EXPECT_EQ(f->failure.imprecise, 0u);
+    // ... and a write into the same page.
+    SdmaQueue writer(g);
+    writer.copy(address(plain), address(dst), PAGE);
+    f = fault(faults);
+    ASSERT_TRUE(f);
+    EXPECT_EQ(f->va, address(plain));
+    EXPECT_EQ(f->failure.NotPresent, 1u);
+    EXPECT_EQ(f->failure.ReadOnly, 1u);
     ::munmap(plain, PAGE);
   }
   {
@@ -1014,12 +1184,13 @@ std::string ipVersion(unsigned minor, const std::string &ip) {
 TEST(KFDSimRules, IpDiscoveryVersions) {
   REQUIRE_SIMULATOR();
   // By hw id folder and by the name the driver links to it.
-  EXPECT_EQ(ipVersion(128, "108"), "4.3.0");
-  EXPECT_EQ(ipVersion(128, "NBIF"), "4.3.0");
-  EXPECT_EQ(ipVersion(128, "GC"), "11.0.0");
-  EXPECT_EQ(ipVersion(129, "NBIF"), "7.9.0");
-  EXPECT_EQ(ipVersion(129, "11"), "9.4.3");
-  EXPECT_EQ(ipVersion(129, "SDMA0"), "4.4.2");
+  unsigned gfx1100 = 127 + nodeOf("gfx1100"), gfx942 = 127 + nodeOf("gfx942");
+  EXPECT_EQ(ipVersion(gfx1100, "108"), "4.3.0");
+  EXPECT_EQ(ipVersion(gfx1100, "NBIF"), "4.3.0");
+  EXPECT_EQ(ipVersion(gfx1100, "GC"), "11.0.0");
+  EXPECT_EQ(ipVersion(gfx942, "NBIF"), "7.9.0");
+  EXPECT_EQ(ipVersion(gfx942, "11"), "9.4.3");
+  EXPECT_EQ(ipVersion(gfx942, "SDMA0"), "4.4.2");
 }
 
 } // namespace

@@ -18,11 +18,13 @@
 
 #include "gtest/gtest.h"
 
+#include <atomic>
 #include <cstdlib>
 #include <dlfcn.h>
 #include <fstream>
 #include <functional>
 #include <random>
+#include <thread>
 #include <time.h>
 
 using namespace hcq::runtime;
@@ -159,6 +161,72 @@ TEST(SimulatedKFD, ProducerAndConsumerShareGpuMemoryAcrossThreeGpus) {
       *runtime, *producer, *consumer, RUNS,
       [&](int run, int i) { return inputs[run][i]; },
       [](int run) { return run % 7 - 3; });
+}
+
+TEST(SimulatedKFD, TwoRuntimesShareTheProcessGpusAcrossThreads) {
+  // As SharedDevice's test of the same name, on the simulated driver: the
+  // producer is loaded on one Runtime, the consumer on another, and two
+  // threads take turns submitting (a turn is handed over without waiting
+  // for the GPUs). The consumer's reads of x follow the producer's writes
+  // only because both Runtimes use the process's one device per GPU (one
+  // render-node file, one acquired VM, one timeline); the kernel refuses a
+  // second file's ACQUIRE_VM with EBUSY (kfd_ioctl_acquire_vm).
+  ASSERT_FALSE(target().empty()) << "run under the simulated kernel driver";
+  auto producerRuntime = Runtime::create(hardware());
+  auto consumerRuntime = Runtime::create(hardware());
+  hcq::test::Schedules s = hcq::test::amdSchedules(target());
+  auto producer = load(*producerRuntime, s.producer);
+  auto consumer = load(*consumerRuntime, s.consumer);
+  ASSERT_TRUE(producer && consumer);
+  constexpr int RUNS = 200;
+  Buffer x = allocate(*producerRuntime, 0, 4096);
+  ASSERT_TRUE(x);
+  std::mt19937 rng(7);
+  std::uniform_int_distribution<int> dist(-50, 50);
+  std::vector<Buffer> a, out;
+  for (int run = 0; run < RUNS; ++run) {
+    a.push_back(allocate(*producerRuntime, 1, 4096));
+    out.push_back(allocate(*consumerRuntime, 2, 4096));
+    ASSERT_TRUE(a.back() && out.back());
+    for (int i = 0; i < 1024; ++i) {
+      a.back().data<float>()[i] = float(dist(rng));
+      out.back().data<float>()[i] = -1;
+    }
+  }
+  std::atomic<int> turn{0}, failures{0};
+  auto takeTurns = [&](int parity, auto submit) {
+    for (int run = 0; run < RUNS; ++run) {
+      while (turn.load(std::memory_order_acquire) != 2 * run + parity)
+        std::this_thread::yield();
+      if (hcq::Error e = submit(run)) {
+        ADD_FAILURE() << hcq::toString(std::move(e));
+        ++failures;
+      }
+      turn.store(2 * run + parity + 1, std::memory_order_release);
+    }
+  };
+  std::thread producing(takeTurns, 0, [&](int run) {
+    return producer->run({bufferArgument({&a[run]}), bufferArgument({&x}),
+                          Argument::variable(1024),
+                          Argument::variable(floatBits(float(run % 7 - 3)))});
+  });
+  std::thread consuming(takeTurns, 1, [&](int run) {
+    return consumer->run({bufferArgument({&x}), bufferArgument({&out[run]}),
+                          Argument::variable(1024)});
+  });
+  producing.join();
+  consuming.join();
+  ASSERT_EQ(failures.load(), 0);
+  for (Runtime *runtime : {producerRuntime.get(), consumerRuntime.get()}) {
+    hcq::Error e = runtime->synchronize();
+    ASSERT_FALSE(static_cast<bool>(e)) << hcq::toString(std::move(e));
+  }
+  int wrong = 0;
+  for (int run = 0; run < RUNS; ++run)
+    for (int i = 0; i < 1024; ++i)
+      wrong += out[run].data<float>()[i] !=
+               8 * a[run].data<float>()[i] * float(run % 7 - 3);
+  EXPECT_EQ(wrong, 0);
 }
 
 TEST(SimulatedKFD, CommandBuffersSplitOverIndirectBuffersRunWhole) {
@@ -441,14 +509,67 @@ hcq.schedule @pull(%src: !hcq.buffer<1024xf32, AMD:0>, %dst: !hcq.buffer<1024xf3
   EXPECT_EQ(error.code(), hcq::ErrorCode::DeviceFault) << error.message();
   std::string page = "0x" + hcq::toHex(reinterpret_cast<uint64_t>(source),
                                        /*upper=*/true);
+  // A read: the kernel's handlers mark a write in ReadOnly (prot_write).
   EXPECT_NE(error.message().find("AMD:0: GPU page fault at " + page +
-                                 ": no page mapped there"),
+                                 ": a read, no page mapped there"),
             std::string::npos)
       << error.message();
   hcq::Error again =
       pull->run({Argument::buffer(source), bufferArgument({&dst})});
   ASSERT_TRUE(static_cast<bool>(again));
   EXPECT_EQ(again.code(), hcq::ErrorCode::DeviceFault);
+}
+
+TEST(SimulatedKFD, AKernelGivenMemoryOutsideTheGpuFaultsNamingReadOrWrite) {
+  // vadd on AMD:0 with one buffer in host memory the GPU has no mapping
+  // of: the simulated GPU checks each buffer argument of the kernel (from
+  // its code object's metadata) against its page tables before running
+  // it, faults, and the runtime reports the page and the access as the
+  // kernel's interrupt handlers mark it (ReadOnly for a write). Before,
+  // only SDMA copies and scratch were checked: the kernel ran on host
+  // memory a GPU could not reach.
+  ASSERT_FALSE(target().empty()) << "run under the simulated kernel driver";
+  std::string kernels =
+      std::string(HCQ_TEST_INPUTS) + "/kernels-" + target() + ".co";
+  std::string source =
+      hcq::test::amdKernel(kernels, "vadd", "(write f32, read f32, read f32)",
+                           1) +
+      R"mlir(
+hcq.schedule @add(%c: !hcq.buffer<1024xf32, AMD:0>, %a: !hcq.buffer<1024xf32, AMD:0>, %n: i32) {
+  hcq.launch @vadd(%c, %a, %a : !hcq.buffer<1024xf32, AMD:0>, !hcq.buffer<1024xf32, AMD:0>, !hcq.buffer<1024xf32, AMD:0>) vars(%n : i32) global [16, 1, 1] local [64, 1, 1]
+}
+)mlir";
+  std::vector<float> host(2048, 1.0f);
+  auto *outside = reinterpret_cast<float *>(
+      (reinterpret_cast<uintptr_t>(host.data()) + 4095) & ~uintptr_t(4095));
+  for (bool write : {false, true}) {
+    SCOPED_TRACE(write ? "write" : "read");
+    auto runtime = Runtime::create(hardware());
+    auto add = load(*runtime, source);
+    ASSERT_TRUE(add);
+    Buffer gpu = allocate(*runtime, 0, 4096);
+    ASSERT_TRUE(gpu);
+    Argument bad = Argument::buffer(outside);
+    std::vector<Argument> args =
+        write ? std::vector<Argument>{bad, bufferArgument({&gpu}),
+                                      Argument::variable(1024)}
+              : std::vector<Argument>{bufferArgument({&gpu}), bad,
+                                      Argument::variable(1024)};
+    auto start = std::chrono::steady_clock::now();
+    ASSERT_FALSE(static_cast<bool>(add->run(args)));
+    hcq::Error error = runtime->synchronize();
+    EXPECT_LT(std::chrono::steady_clock::now() - start,
+              std::chrono::seconds(5));
+    ASSERT_TRUE(static_cast<bool>(error));
+    EXPECT_EQ(error.code(), hcq::ErrorCode::DeviceFault) << error.message();
+    std::string page = "0x" + hcq::toHex(reinterpret_cast<uint64_t>(outside),
+                                         /*upper=*/true);
+    EXPECT_NE(error.message().find("AMD:0: GPU page fault at " + page +
+                                   (write ? ": a write" : ": a read") +
+                                   ", no page mapped there"),
+              std::string::npos)
+        << error.message();
+  }
 }
 
 namespace {

@@ -27,14 +27,13 @@ Error verifyAMDRingBytes(uint64_t ringBytes) {
 
 AMDRing::AMDRing(std::string name, bool pm4, const RingMemory &memory,
                  std::chrono::milliseconds timeout,
-                 std::shared_ptr<QueueFlags> flags, uint64_t reservedUnits,
-                 uint64_t pm4AlignDwords)
+                 std::shared_ptr<QueueFlags> flags, uint64_t reservedUnits)
     : Queue(std::move(name), memory, timeout, std::move(flags)), isPM4(pm4),
-      reservedUnits(reservedUnits), pm4AlignDwords(pm4AlignDwords),
-      doorbell(word(memory.doorbell)) {}
+      done(pm4 && memory.done ? &word(memory.done) : nullptr),
+      reservedUnits(reservedUnits), doorbell(word(memory.doorbell)) {}
 
 Error AMDRing::push(const uint8_t *source, uint64_t bytes) {
-  uint64_t taken = isPM4 ? alignTo(bytes, 4 * pm4AlignDwords) : bytes;
+  uint64_t taken = done ? bytes + 4 * COMPLETION_DWORDS : bytes;
   if (bytes % 4 || taken + reservedUnits * (isPM4 ? 4 : 1) > ringBytes)
     return runtimeError(getName() + ": cannot push " + std::to_string(bytes) +
                         " bytes into a " + std::to_string(ringBytes) +
@@ -42,6 +41,17 @@ Error AMDRing::push(const uint8_t *source, uint64_t bytes) {
   if (isPM4)
     return pushPM4(source, bytes / 4);
   return pushSDMA(source, bytes);
+}
+
+uint64_t AMDRing::readPointer() const {
+  // The completion store of the last push the queue finished: the CP read
+  // everything before it (it executed the RELEASE_MEM), so the ring up to
+  // it may be refilled, and it is exact where the CP's own read-pointer
+  // report is coarse or late. tinygrad likewise never reads a compute
+  // queue's read pointer: it waits on the signals its submits end with.
+  if (done)
+    return done->load(std::memory_order_acquire);
+  return Queue::readPointer();
 }
 
 namespace {
@@ -53,14 +63,16 @@ struct RingWriter {
     std::memcpy(ring + 4 * (at++ % ringDwords), &value, 4);
   }
   void packet(uint32_t) {}
+  void low(uint64_t value) { dword(uint32_t(value)); }
+  void high(uint64_t value) { dword(uint32_t(value >> 32)); }
 };
 } // namespace
 
 /// PM4: pointers count dwords; the packet wraps dword by dword, followed by
-/// NOPs up to a multiple of pm4AlignDwords.
+/// the completion store (when the queue has a completion word).
 Error AMDRing::pushPM4(const uint8_t *source, uint64_t dwords) {
   uint64_t ringDwords = ringBytes / 4, p = putPointer.load();
-  uint64_t taken = alignTo(dwords, pm4AlignDwords);
+  uint64_t taken = dwords + (done ? COMPLETION_DWORDS : 0);
   if (Error e = waitForRoom(p, taken, ringDwords - reservedUnits,
                             "the command processor"))
     return e;
@@ -70,8 +82,20 @@ Error AMDRing::pushPM4(const uint8_t *source, uint64_t dwords) {
     std::memcpy(&value, source + 4 * i, 4);
     writer.dword(value);
   }
-  if (taken > dwords)
-    amd::pm4::emitNop(writer, uint32_t(taken - dwords));
+  if (done) {
+    // At end of pipe (after everything before it in the queue finished),
+    // the write pointer after this push, 64 bits, no interrupt and no cache
+    // action: the host only compares it [nvd/s15 PACKET3_RELEASE_MEM;
+    // DST_SEL 0, memory]. It is the last packet of the push, so once it
+    // arrived the CP has read the whole push.
+    namespace pm4 = amd::pm4;
+    pm4::emitReleaseMem(writer,
+                        pm4::releaseEvent(pm4::CACHE_FLUSH_AND_INV_TS_EVENT,
+                                          pm4::EVENT_INDEX_END_OF_PIPE),
+                        pm4::releaseSelect(pm4::DATA_SEL_64, pm4::INT_SEL_NONE),
+                        reinterpret_cast<uint64_t>(done), p + taken,
+                        uint64_t(0));
+  }
   publish(p + taken, &doorbell);
   return Error::success();
 }

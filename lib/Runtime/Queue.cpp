@@ -46,10 +46,19 @@ void Queue::start(std::atomic<uint32_t> &flag) {
   thread = std::thread([this] { loop(); });
 }
 
+namespace {
+/// What a wait watches for progress: the queue's read pointer as the queue
+/// reads it (a GPU compute queue's completion word, not the raw report).
+struct Progress {
+  const Queue &queue;
+  uint64_t load(std::memory_order) const { return queue.readPointer(); }
+};
+} // namespace
+
 bool Queue::waitWhileMoving(std::function<bool()> done) {
   // A stretch without progress ends either in the queue's own wait timing
   // out (it then moves on) or in something that never will.
-  while (!waitUntil(done, rptr, timeout))
+  while (!waitUntil(done, Progress{*this}, timeout))
     if (!describeRunning().empty())
       return false;
   return true;
@@ -87,8 +96,8 @@ std::string Queue::nameOf(uint64_t address, std::string otherwise) const {
 
 Error Queue::waitForRoom(uint64_t put, uint64_t units, uint64_t capacity,
                          const char *reader) {
-  if (waitUntil([&] { return put + units - readPointer() <= capacity; }, rptr,
-                timeout))
+  if (waitUntil([&] { return put + units - readPointer() <= capacity; },
+                Progress{*this}, timeout))
     return Error::success();
   return makeError(ErrorCode::DeadlineExceeded, name, ": ", reader,
                    " left no room in its ring for ", int64_t(timeout.count()),

@@ -113,6 +113,11 @@ struct RingMemory {
   uint8_t *ring = nullptr;
   uint64_t ringBytes = 0;
   uint64_t put = 0, wptr = 0, rptr = 0, doorbell = 0; // addresses
+  /// A PM4 queue's completion word (0: none): AMDRing closes every push
+  /// with an end-of-pipe RELEASE_MEM storing the write pointer after the
+  /// push there, so the host knows what the queue finished without reading
+  /// the CP's read pointer (AMDRing).
+  uint64_t done = 0;
 };
 
 /// What addresses a queue may report are, for hang reports: the signals it
@@ -171,12 +176,13 @@ public:
   /// Copies `bytes` from `source` into the ring in the queue's way and
   /// publishes them.
   virtual Error push(const uint8_t *source, uint64_t bytes) = 0;
-  /// Whether everything pushed so far has been read.
+  /// Whether everything pushed so far has been executed.
   bool idle() const {
     return readPointer() == wptr.load(std::memory_order_acquire);
   }
-  /// How far the reader has got, in the units of the write pointer: a lower
-  /// bound where the reader reports it coarsely (a GPU's compute queue).
+  /// How far the reader has got, in the units of the write pointer: what
+  /// the host knows is done (a GPU's compute queue: the push whose
+  /// completion store last arrived, AMDRing), never more than was read.
   virtual uint64_t readPointer() const {
     return rptr.load(std::memory_order_acquire);
   }
@@ -300,20 +306,29 @@ Error verifyAMDRingBytes(uint64_t ringBytes);
 class AMDRing : public Queue {
 public:
   /// `reservedUnits` of the ring are never filled: a reader whose pointer
-  /// wraps at the ring's size would read a full ring as an empty one. Each
-  /// PM4 push is padded with NOPs to a multiple of `pm4AlignDwords`: a CP
-  /// that reports its read pointer only at block boundaries then reports
-  /// the end of every push it finished.
+  /// wraps at the ring's size would read a full ring as an empty one. With
+  /// a completion word (RingMemory::done, PM4 only), each push is followed
+  /// by an end-of-pipe RELEASE_MEM writing the write pointer after it
+  /// there: what the queue finished, and so how far the ring may be
+  /// refilled, is then that word, and the CP's read-pointer report (which
+  /// a CP writes only per RPTR_BLOCK_SIZE block, maybe late) is not needed
+  /// (readPointer).
   AMDRing(std::string name, bool pm4, const RingMemory &memory,
           std::chrono::milliseconds timeout, std::shared_ptr<QueueFlags> flags,
-          uint64_t reservedUnits = 0, uint64_t pm4AlignDwords = 1);
+          uint64_t reservedUnits = 0);
   Error push(const uint8_t *source, uint64_t bytes) override;
+  uint64_t readPointer() const override;
+
+  /// The dwords of the completion store closing each PM4 push.
+  static constexpr uint64_t COMPLETION_DWORDS = 8;
 
 protected:
   const bool isPM4;
+  /// The completion word, or null.
+  std::atomic<uint64_t> *const done;
 
 private:
-  const uint64_t reservedUnits, pm4AlignDwords;
+  const uint64_t reservedUnits;
   Error pushPM4(const uint8_t *source, uint64_t dwords);
   Error pushSDMA(const uint8_t *source, uint64_t bytes);
 

@@ -28,7 +28,10 @@
 // 32-bit dword offset into the ring, written when it crosses a
 // RPTR_BLOCK_SIZE block; an SDMA queue's is a 64-bit byte count;
 // DISPATCH_DIRECT finds the kernel by reading the code object in GPU memory
-// and runs its CPU twin (hcq_twin_<kernel> from HCQ_KFD_SIM_TWINS). A packet
+// and, once its kernel arguments and the buffers they point at are found in
+// the GPU's page tables (else a page fault), runs its CPU twin
+// (hcq_twin_<kernel> from HCQ_KFD_SIM_TWINS); a register wait is an HDP
+// flush on the registers the GPU's IP discovery publishes. A packet
 // the command processor cannot execute stops the queue, as a GPU hang does.
 // An interrupt the command processor raises signals events as KFD's
 // interrupt handler does (kfd_events.c kfd_signal_event_interrupt): the
@@ -50,7 +53,10 @@
 //   HCQ_KFD_SIM_RPTR   "packet": a PM4 queue reports its read pointer
 //                      after every packet rather than at RPTR_BLOCK_SIZE
 //                      granularity (still a wrapped 32-bit dword offset),
-//                      for debugging.
+//                      for debugging; "lazy": a block's report is written
+//                      only when the CP starts a packet past it, so the
+//                      block a queue drains in is not reported; "never":
+//                      no report at all.
 //   HCQ_KFD_SIM_STRICT_COPIES  0: SDMA copies reach any host memory, for
 //                      debugging. By default (1) a copy that reads or
 //                      writes memory outside the GPU's VM is a page fault
@@ -164,6 +170,19 @@ constexpr int KERNEL_ENOTSUPP = 524;
 /// (log2 of the dwords, minus one: update_mqd writes QUEUE_SIZE as
 /// ffs(queue_size / 4) - 1 - 1), so 2^6 dwords = 256 bytes.
 constexpr uint64_t RPTR_BLOCK_DWORDS = uint64_t(1) << (5 + 1);
+/// When a PM4 queue's CP writes its read-pointer report (HCQ_KFD_SIM_RPTR).
+enum class RptrReports {
+  /// Once it has read past a new RPTR_BLOCK_SIZE boundary (the default).
+  Block,
+  /// After every packet ("packet").
+  Packet,
+  /// A boundary only once it starts a packet past it ("lazy"): the block a
+  /// queue drains in is reported only when more work comes. The public
+  /// sources do not say when the CP writes the last block's report.
+  Lazy,
+  /// Never ("never"): the report stays 0.
+  Never,
+};
 
 //===----------------------------------------------------------------------===//
 // The process's own pages (USERPTR memory)
@@ -275,7 +294,12 @@ struct SimGpu {
   unsigned nextDoorbell = 0;
   std::string target;
   std::atomic<uint64_t> sdmaCopies{0}; // SDMA copies finished
-  uint64_t counterKHz = 100000;        // the timestamp counter's rate
+  /// The HDP flush's request and done registers (dword offsets), from the
+  /// NBIO version and register base IP discovery publishes for it
+  /// (writeIpDiscovery); none where the simulator knows no NBIO offsets.
+  std::optional<CommandProcessorHost::HdpFlushRegisters> hdpFlush;
+  bool servesIpDiscovery = false;
+  uint64_t counterKHz = 100000; // the timestamp counter's rate
   /// The GPU timestamp counter (RELEASE_MEM GPU_CLOCK, SDMA TIMESTAMP).
   uint64_t clock() const {
     return uint64_t(double(clockNs(CLOCK_MONOTONIC_RAW)) * double(counterKHz) /
@@ -303,12 +327,12 @@ class SimQueue : public CommandProcessorHost {
 public:
   SimQueue(Sim &sim, SimGpu &gpu, uint32_t id, bool pm4, uint64_t ring,
            uint64_t ringBytes, uint64_t wptr, uint64_t rptr,
-           std::atomic<uint64_t> &doorbell, bool rptrEveryPacket)
+           std::atomic<uint64_t> &doorbell, RptrReports rptrReports)
       : sim(sim), gpu(gpu), id(id), pm4(pm4),
         ring(reinterpret_cast<const uint32_t *>(ring)),
         ringDwords(ringBytes / 4),
         wptr(*reinterpret_cast<std::atomic<uint64_t> *>(wptr)),
-        rptrAddress(rptr), everyPacket(rptrEveryPacket), doorbell(doorbell),
+        rptrAddress(rptr), reports(rptrReports), doorbell(doorbell),
         // A PM4 queue's CP keeps its own count of the dwords it read and
         // reports it (report()); an SDMA queue's writes its 64-bit byte
         // count straight to the read pointer.
@@ -339,6 +363,9 @@ public:
   bool isGpuMemory(uint64_t address, uint64_t bytes) override;
   void memoryFault(uint64_t address, uint64_t bytes, bool write) override;
   bool checksCopyAddresses() override;
+  /// The GPU's, from its IP discovery (SimGpu::hdpFlush); the encoder's
+  /// constants for a target the simulator serves no IP discovery for.
+  std::optional<HdpFlushRegisters> hdpFlushRegisters() override;
   /// gfx9's SDMA writes memory around the compute L2.
   std::optional<uint64_t> sdmaCopiesAroundL2() override {
     if (gpu.version >= 100000)
@@ -397,10 +424,13 @@ private:
       if (header != hcq::amd::pm4::NOP_PAD &&
           hcq::amd::pm4::packetType(header) == 3)
         length = uint64_t(hcq::amd::pm4::packetCount(header)) + 2;
+      if (reports == RptrReports::Lazy)
+        report(); // what it read before this packet
       // A packet past the doorbell is the CP's error to report.
       if (hcq::Error e = processor.execute(std::min(at + length, rung)))
         return e;
-      report();
+      if (reports != RptrReports::Lazy)
+        report();
     }
     return hcq::Error::success();
   }
@@ -409,12 +439,14 @@ private:
   /// ("gfx9 hardware is 32bit rptr") and kq_acquire_packet_buffer treats it
   /// as a dword offset into the ring: the CP writes the offset, wrapped at
   /// the ring size, when it has read a whole RPTR_BLOCK_SIZE block past the
-  /// last report (every packet with HCQ_KFD_SIM_RPTR=packet).
+  /// last report (every packet with HCQ_KFD_SIM_RPTR=packet; a block only
+  /// once the next packet starts with =lazy; never with =never).
   void report() {
     uint64_t at = consumed.load(std::memory_order_relaxed);
-    uint64_t value =
-        everyPacket ? at : at / RPTR_BLOCK_DWORDS * RPTR_BLOCK_DWORDS;
-    if (value == reported)
+    uint64_t value = reports == RptrReports::Packet
+                         ? at
+                         : at / RPTR_BLOCK_DWORDS * RPTR_BLOCK_DWORDS;
+    if (reports == RptrReports::Never || value == reported)
       return;
     reported = value;
     reinterpret_cast<std::atomic<uint32_t> *>(rptrAddress)
@@ -436,7 +468,7 @@ private:
   uint64_t ringDwords;
   std::atomic<uint64_t> &wptr;
   uint64_t rptrAddress;
-  bool everyPacket;
+  RptrReports reports;
   std::atomic<uint64_t> &doorbell;
   std::atomic<uint64_t> consumed{0}; // PM4: the dwords read
   uint64_t reported = 0;             // PM4: the last report, unwrapped
@@ -536,6 +568,8 @@ public:
   const TwinProgram *findProgram(SimGpu &gpu, uint64_t entry);
   /// An interrupt from a queue, as KFD's handler takes it.
   void interrupt(uint32_t context);
+  /// An interrupt the kernel's top half drops before any lookup.
+  void dropInterrupt();
   hcq_kfd_sim_counts getCounts() {
     std::lock_guard<std::mutex> lock(mutex);
     return counts;
@@ -572,11 +606,10 @@ public:
   /// mapped: the GPU's VM fault, as the kernel reports it
   /// (kfd_int_process_v9.c/v11 event_interrupt_wq: kfd_signal_vm_fault_event
   /// with the faulting page): every memory-exception event of the process
-  /// is set with {gpu_id, the page's address, NotPresent}, whichever GPU it
-  /// was created for. The access's direction is not in the kernel's data
-  /// unless it was a write to a read-only page (ReadOnly), which the
-  /// simulator's mappings never are.
-  void vmFault(const SimGpu &gpu, uint64_t address, uint64_t bytes);
+  /// is set with {gpu_id, the page's address, NotPresent, and ReadOnly for
+  /// a write}, whichever GPU it was created for: the handlers set ReadOnly
+  /// from the IH entry's prot_write, the faulting access's direction.
+  void vmFault(const SimGpu &gpu, uint64_t address, uint64_t bytes, bool write);
 
 private:
   enum class Kind { KFD, Render };
@@ -720,7 +753,7 @@ private:
     return -1;
   }
   void writeTopology();
-  void writeIpDiscovery(const SimGpu &gpu,
+  void writeIpDiscovery(SimGpu &gpu,
                         const std::function<void(const std::string &,
                                                  const std::string &)> &write);
   int createQueue(kfd_ioctl_create_queue_args &args);
@@ -752,7 +785,7 @@ private:
   uint64_t nextFile = 1;
   std::set<int> hiddenFds;
   std::atomic<unsigned> hiddenCount{0};
-  bool rptrEveryPacket = false; // HCQ_KFD_SIM_RPTR=packet
+  RptrReports rptrReports = RptrReports::Block; // HCQ_KFD_SIM_RPTR
 
   std::map<uint64_t, std::unique_ptr<Allocation>> allocations; // by handle
   std::map<uint64_t, uint64_t> byVa;                           // va -> handle
@@ -900,8 +933,14 @@ Sim::Sim(const char *spec) {
   }
   if (const char *strict = std::getenv("HCQ_KFD_SIM_STRICT_COPIES"))
     strictCopies = std::strcmp(strict, "0") != 0;
-  if (const char *rptr = std::getenv("HCQ_KFD_SIM_RPTR"))
-    rptrEveryPacket = std::strcmp(rptr, "packet") == 0;
+  if (const char *rptr = std::getenv("HCQ_KFD_SIM_RPTR")) {
+    if (std::strcmp(rptr, "packet") == 0)
+      rptrReports = RptrReports::Packet;
+    else if (std::strcmp(rptr, "lazy") == 0)
+      rptrReports = RptrReports::Lazy;
+    else if (std::strcmp(rptr, "never") == 0)
+      rptrReports = RptrReports::Never;
+  }
   if (const char *twins = std::getenv("HCQ_KFD_SIM_TWINS")) {
     std::string paths = twins;
     for (size_t at = 0; at < paths.size();) {
@@ -963,7 +1002,7 @@ void Sim::writeTopology() {
   ::mkdir((nodes + "/0").c_str(), 0755);
   write(nodes + "/0/gpu_id", "0\n");
   write(nodes + "/0/properties", "cpu_cores_count 2\nsimd_count 0\n");
-  for (const SimGpu &gpu : gpus) {
+  for (SimGpu &gpu : gpus) {
     std::string node = nodes + "/" + std::to_string(gpu.index + 1);
     ::mkdir(node.c_str(), 0755);
     write(node + "/gpu_id", std::to_string(gpu.gpuId) + "\n");
@@ -997,7 +1036,7 @@ void Sim::writeTopology() {
 /// addresses, not simulated), plus a link named for the hw id
 /// (hw_id_names: "NBIF" for NBIF_HWID 108) to its folder.
 void Sim::writeIpDiscovery(
-    const SimGpu &gpu,
+    SimGpu &gpu,
     const std::function<void(const std::string &, const std::string &)>
         &write) {
   struct Ip {
@@ -1027,6 +1066,7 @@ void Sim::writeIpDiscovery(
     ips = {{"GC", 11, 9, 4, 3}, {"SDMA0", 42, 4, 4, 2}, {"NBIF", 108, 7, 9, 0}};
   else
     return; // the simulator does not know the others' tables
+  gpu.servesIpDiscovery = true;
   if (nbifOverride)
     ips.back() = {"NBIF", 108, nbif[0], nbif[1], nbif[2]};
   std::string die = root;
@@ -1063,6 +1103,17 @@ void Sim::writeIpDiscovery(
         lines += line;
       }
       write(instance + "/base_addr", lines);
+      // Where the GPU's CP and SDMA engines find the HDP flush registers:
+      // nbio_v4_3_get_hdp_flush_req_offset / _done_offset (nbio_v4_3.c)
+      // and nbio_v7_9_get_hdp_flush_req_offset / _done_offset (nbio_v7_9.c)
+      // return SOC15_REG_OFFSET(NBIO, 0, regBIF_BX_PF0_GPU_HDP_FLUSH_REQ /
+      // _DONE): register 0x106 / 0x107 of segment 2 (BASE_IDX 2) in the
+      // nbio_4_3_0 and nbio_7_9_0 offset headers, from the base IP
+      // discovery publishes. For any other NBIO the simulator knows no
+      // offsets, and its CP refuses every register wait.
+      if ((ip.major == 4 && ip.minor == 3) || (ip.major == 7 && ip.minor == 9))
+        gpu.hdpFlush = CommandProcessorHost::HdpFlushRegisters{
+            segments[2] + 0x106, segments[2] + 0x107};
     }
     if (::symlink(std::to_string(ip.hwId).c_str(),
                   (die + "/" + ip.name).c_str()) != 0) {
@@ -1511,6 +1562,12 @@ void Sim::setEvent(uint32_t id) {
   eventSet.notify_all();
 }
 
+void Sim::dropInterrupt() {
+  std::lock_guard<std::mutex> lock(mutex);
+  ++counts.interrupts;
+  ++counts.dropped;
+}
+
 void Sim::interrupt(uint32_t context) {
   std::lock_guard<std::mutex> lock(mutex);
   ++counts.interrupts;
@@ -1539,13 +1596,28 @@ void Sim::interrupt(uint32_t context) {
     ++counts.signaledNothing;
 }
 
-void SimQueue::interrupt(uint32_t context) { sim.interrupt(context); }
+void SimQueue::interrupt(uint32_t context) {
+  // event_interrupt_isr_v9 (kfd_int_process_v9.c, the handler of GC 9
+  // GPUs) drops a CP end-of-pipe interrupt whose context id is 0 when
+  // context_id_expected: for GC 9.4.1 and later, "Other GFXv9 and later
+  // GPUs always sent valid context IDs on legitimate events". Of the
+  // simulated GPUs that is gfx90a (GC 9.4.2) and gfx942 (GC 9.4.3). An SDMA
+  // trap is not affected; gfx11's event_interrupt_isr_v11 has no such check.
+  if (pm4 && context == 0 &&
+      (gpu.target == "gfx942" || gpu.target == "gfx90a")) {
+    sim.dropInterrupt();
+    return;
+  }
+  sim.interrupt(context);
+}
 
 int Sim::createQueue(kfd_ioctl_create_queue_args &args) {
   // set_queue_properties_from_user (kfd_chardev.c), in its order.
-  if (args.queue_percentage > KFD_MAX_QUEUE_PERCENTAGE)
+  // Only the low byte is the percentage: bits 8-15 are the PM4 target XCC
+  // (q_properties->pm4_target_xcc), which a one-XCC GPU ignores.
+  if ((args.queue_percentage & 0xFF) > KFD_MAX_QUEUE_PERCENTAGE)
     return refuse(EINVAL, "CREATE_QUEUE: queue_percentage %u is over %u",
-                  args.queue_percentage, KFD_MAX_QUEUE_PERCENTAGE);
+                  args.queue_percentage & 0xFF, KFD_MAX_QUEUE_PERCENTAGE);
   if (args.queue_priority > KFD_MAX_QUEUE_PRIORITY)
     return refuse(EINVAL, "CREATE_QUEUE: queue_priority %u is over %u",
                   args.queue_priority, KFD_MAX_QUEUE_PRIORITY);
@@ -1664,7 +1736,7 @@ int Sim::createQueue(kfd_ioctl_create_queue_args &args) {
   queues[id] = std::make_unique<SimQueue>(
       *this, *gpu, id, pm4, args.ring_base_address, args.ring_size,
       args.write_pointer_address, args.read_pointer_address, doorbell,
-      rptrEveryPacket);
+      rptrReports);
   args.queue_id = id;
   args.doorbell_offset = gpu->doorbellOffset + slot * 8;
   return 0;
@@ -1738,11 +1810,19 @@ bool SimQueue::isGpuMemory(uint64_t address, uint64_t bytes) {
 
 bool SimQueue::checksCopyAddresses() { return sim.strictCopies; }
 
-void SimQueue::memoryFault(uint64_t address, uint64_t bytes, bool) {
-  sim.vmFault(gpu, address, bytes);
+std::optional<CommandProcessorHost::HdpFlushRegisters>
+SimQueue::hdpFlushRegisters() {
+  if (gpu.servesIpDiscovery)
+    return gpu.hdpFlush;
+  return CommandProcessorHost::hdpFlushRegisters();
 }
 
-void Sim::vmFault(const SimGpu &gpu, uint64_t address, uint64_t bytes) {
+void SimQueue::memoryFault(uint64_t address, uint64_t bytes, bool write) {
+  sim.vmFault(gpu, address, bytes, write);
+}
+
+void Sim::vmFault(const SimGpu &gpu, uint64_t address, uint64_t bytes,
+                  bool write) {
   std::lock_guard<std::mutex> lock(mutex);
   // The first page of the access the GPU cannot reach: where it faults.
   // (Past the end if it reaches every page: an access that wraps around
@@ -1753,9 +1833,16 @@ void Sim::vmFault(const SimGpu &gpu, uint64_t address, uint64_t bytes) {
   kfd_hsa_memory_exception_data data{};
   data.gpu_id = gpu.gpuId;
   data.va = page;
+  // event_interrupt_wq_v9 / event_interrupt_wq_v11 (kfd_int_process_v9.c,
+  // _v11.c) fill the data from the fault's IH entry: NotPresent from
+  // prot_valid, NoExecute from prot_exec, and ReadOnly from prot_write,
+  // the access being a write (ring_id & 0x20), whatever the page's own
+  // protection. The simulated faults are data accesses to pages nothing
+  // maps.
   data.failure.NotPresent = 1;
-  log("GPU 0x%x: page fault at 0x%llx (not present)", gpu.gpuId,
-      (unsigned long long)page);
+  data.failure.ReadOnly = write ? 1 : 0;
+  log("GPU 0x%x: page fault at 0x%llx (not present, %s)", gpu.gpuId,
+      (unsigned long long)page, write ? "write" : "read");
   bool any = false;
   for (auto &[id, event] : events)
     if (event.type == KFD_IOC_EVENT_MEMORY) {
@@ -1836,6 +1923,15 @@ const TwinProgram *Sim::findProgram(SimGpu &gpu, uint64_t entry) {
     std::string kernel = symbol.substr(0, symbol.size() - 3);
     auto program =
         std::make_unique<TwinProgram>(TwinProgram::of(nullptr, kernel, info));
+    // Its arguments, from the metadata note in the loaded image: the CP
+    // checks the kernel-argument segment and every global-memory pointer
+    // in it against the GPU's page tables before the dispatch, as the
+    // kernel's first access through one would fault there.
+    info.name = kernel;
+    if (hcq::Error e = hcq::amd::readLoadedMetadata(image, info))
+      log("kernel %s: %s", kernel.c_str(), hcq::toString(std::move(e)).c_str());
+    program->kernargBytes = info.kernargBytes;
+    program->bufferArguments = info.bufferArguments;
     if (kernel == hcq::amd::BUILTIN_COPY_SYMBOL)
       program->twin = &builtinCopyTwin; // the runtime's, as for emulation
     if (auto offered = offeredTwins.find(entry); offered != offeredTwins.end())

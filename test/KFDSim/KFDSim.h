@@ -31,6 +31,10 @@ struct hcq_kfd_sim_counts {
   /// Bytes allocated and not yet freed: GTT, VRAM the host can map
   /// (PUBLIC), VRAM it cannot.
   uint64_t gttBytes, publicVramBytes, privateVramBytes;
+  /// Interrupts the driver dropped before any lookup: a CP end-of-pipe
+  /// interrupt with context id 0 on GC 9.4.1 and later
+  /// (event_interrupt_isr_v9, context_id_expected).
+  uint64_t dropped;
 };
 
 /// The counts so far.

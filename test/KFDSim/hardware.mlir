@@ -25,16 +25,31 @@
 // Tests that rings lap many times although the simulated CP reports a
 // compute queue's read pointer as the hardware does (32 bits, wrapping at
 // the ring's size, once per 64-dword block): 1,000 runs on 4 KiB and on
-// 1 KiB rings (the smallest KFD runs as asked), whose pushes are padded to
-// whole blocks. Before, the first push after one lap waited for room
-// forever. A smaller ring is refused by the runtime, naming the option,
-// since KFD would silently run it as 1 KiB.
+// 1 KiB rings (the smallest KFD runs as asked). Room comes from the
+// completion store closing each push, not from the report. Before, the
+// first push after one lap waited for room forever. A smaller ring is
+// refused by the runtime, naming the option, since KFD would silently run
+// it as 1 KiB.
 // RUN: %kfdsim HCQ_KFD_SIM_GPUS=gfx1100,gfx1100 hcq-run %hcq_src_root/examples/mlp.mlir --amd=hardware --ring-bytes=4096 --arg f32:256:arange --arg f32:4096:fill=0.5 --arg f32:4096:fill=-0.25 --arg f32:256:fill=0 --runs 1000 2>&1 | FileCheck %s --check-prefix=LAPS
 // RUN: %kfdsim HCQ_KFD_SIM_GPUS=gfx1100,gfx1100 hcq-run %hcq_src_root/examples/mlp.mlir --amd=hardware --ring-bytes=1024 --arg f32:256:arange --arg f32:4096:fill=0.5 --arg f32:4096:fill=-0.25 --arg f32:256:fill=0 --runs 1000 2>&1 | FileCheck %s --check-prefix=LAPS
 // LAPS: arg 3: -16128 -16128 -16128 -16128 -16128 -16128 -16128 -16128
 // LAPS-NEXT: 1000 runs:
 // RUN: not %kfdsim HCQ_KFD_SIM_GPUS=gfx1100,gfx1100 hcq-run %hcq_src_root/examples/mlp.mlir --amd=hardware --ring-bytes=512 --arg f32:256:arange --arg f32:4096:fill=0.5 --arg f32:4096:fill=-0.25 --arg f32:256:fill=0 2>&1 | FileCheck %s --check-prefix=SMALLRING
 // SMALLRING: RuntimeOptions::ringBytes must be a power of two from 1024 to 2^31 for AMD queues, got 512
+
+// Tests that neither synchronize nor ring room depends on the compute
+// queue's read-pointer report: with a CP that writes a block's report only
+// once it starts a packet past it (the block a queue drains in is never
+// reported: HCQ_KFD_SIM_RPTR=lazy) or never writes one (=never), runs
+// finish and synchronize returns well within a 2 s wait timeout, on both
+// targets and on 1 KiB rings. Before, idleness needed the read pointer to
+// reach the write pointer: synchronize waited out the timeout and then
+// stopped the GPU's queues ("hang detected").
+// RUN: %kfdsim HCQ_KFD_SIM_RPTR=lazy HCQ_KFD_SIM_GPUS=gfx1100,gfx1100 hcq-run %hcq_src_root/examples/mlp.mlir --amd=hardware --timeout-ms 2000 --arg f32:256:arange --arg f32:4096:fill=0.5 --arg f32:4096:fill=-0.25 --arg f32:256:fill=0 --runs 10 2>&1 | FileCheck %s --check-prefix=LAZY
+// RUN: %kfdsim HCQ_KFD_SIM_RPTR=never HCQ_KFD_SIM_GPUS=gfx1100,gfx1100 hcq-run %hcq_src_root/examples/mlp.mlir --amd=hardware --timeout-ms 2000 --ring-bytes=1024 --arg f32:256:arange --arg f32:4096:fill=0.5 --arg f32:4096:fill=-0.25 --arg f32:256:fill=0 --runs 1000 2>&1 | FileCheck %s --check-prefix=LAZY
+// LAZY: arg 3: -16128 -16128 -16128 -16128 -16128 -16128 -16128 -16128
+// LAZY-NEXT: {{10|1000}} runs:
+// LAZY-NOT: hang detected
 
 // Tests that a GPU the process may not see (its topology files answer
 // EPERM, as under a device cgroup) is skipped: AMD:0 and AMD:1 are the
@@ -79,6 +94,19 @@
 // RUN: sed -n '/^hcq.schedule/,/^}/p' %hcq_src_root/examples/mlp.mlir >> %t/mlp-gfx942.mlir
 // RUN: %kfdsim HCQ_KFD_SIM_GPUS=gfx942,gfx942 hcq-run %t/mlp-gfx942.mlir --pipeline-options=target=gfx942 --amd=hardware --arg f32:256:arange --arg f32:4096:fill=0.5 --arg f32:4096:fill=-0.25 --arg f32:256:fill=0 2>&1 | FileCheck %s --check-prefix=MLP
 // RUN: %kfdsim HCQ_KFD_SIM_EVENT_COUNTS=1 HCQ_KFD_SIM_GPUS=gfx942,gfx942 hcq-run %t/mlp-gfx942.mlir --pipeline-options=target=gfx942 --amd=hardware --arg f32:256:arange --arg f32:4096:fill=-0.5 --arg f32:4096:fill=-0.25 --arg f32:256:fill=7 --runs 1000 2>&1 | FileCheck %s --check-prefix=RELU
+// A hidden GPU is skipped, and an NBIO version or register base hcq has no
+// HDP flush registers for is refused by name, as on gfx1100 above.
+// RUN: %kfdsim HCQ_KFD_SIM_HIDDEN=1 HCQ_KFD_SIM_GPUS=gfx1100,gfx942,gfx942 hcq-run %t/mlp-gfx942.mlir --pipeline-options=target=gfx942 --amd=hardware --arg f32:256:arange --arg f32:4096:fill=0.5 --arg f32:4096:fill=-0.25 --arg f32:256:fill=0 2>&1 | FileCheck %s --check-prefix=MLP
+// RUN: not %kfdsim HCQ_KFD_SIM_NBIF=7.11.0 HCQ_KFD_SIM_GPUS=gfx942,gfx942 hcq-run %t/mlp-gfx942.mlir --pipeline-options=target=gfx942 --amd=hardware --arg f32:256:arange --arg f32:4096:fill=0.5 --arg f32:4096:fill=-0.25 --arg f32:256:fill=0 2>&1 | FileCheck %s --check-prefix=NBIO
+// RUN: not %kfdsim HCQ_KFD_SIM_NBIF=7.9.0@D00 HCQ_KFD_SIM_GPUS=gfx942,gfx942 hcq-run %t/mlp-gfx942.mlir --pipeline-options=target=gfx942 --amd=hardware --arg f32:256:arange --arg f32:4096:fill=0.5 --arg f32:4096:fill=-0.25 --arg f32:256:fill=0 2>&1 | FileCheck %s --check-prefix=NBIOBASE942
+// NBIOBASE942: AMD:0 (NBIO 7.9.0) has its HDP flush registers at 0xE06/0xE07, and hcq's memory barrier polls 0xE26/0xE27: a barrier there would never complete
+
+// The ring laps on 4 KiB and 1 KiB rings, and the read-pointer report
+// left out (lazy, never), as on gfx1100 above.
+// RUN: %kfdsim HCQ_KFD_SIM_GPUS=gfx942,gfx942 hcq-run %t/mlp-gfx942.mlir --pipeline-options=target=gfx942 --amd=hardware --ring-bytes=4096 --arg f32:256:arange --arg f32:4096:fill=0.5 --arg f32:4096:fill=-0.25 --arg f32:256:fill=0 --runs 1000 2>&1 | FileCheck %s --check-prefix=LAPS
+// RUN: %kfdsim HCQ_KFD_SIM_GPUS=gfx942,gfx942 hcq-run %t/mlp-gfx942.mlir --pipeline-options=target=gfx942 --amd=hardware --ring-bytes=1024 --arg f32:256:arange --arg f32:4096:fill=0.5 --arg f32:4096:fill=-0.25 --arg f32:256:fill=0 --runs 1000 2>&1 | FileCheck %s --check-prefix=LAPS
+// RUN: %kfdsim HCQ_KFD_SIM_RPTR=lazy HCQ_KFD_SIM_GPUS=gfx942,gfx942 hcq-run %t/mlp-gfx942.mlir --pipeline-options=target=gfx942 --amd=hardware --timeout-ms 2000 --arg f32:256:arange --arg f32:4096:fill=0.5 --arg f32:4096:fill=-0.25 --arg f32:256:fill=0 --runs 10 2>&1 | FileCheck %s --check-prefix=LAZY
+// RUN: %kfdsim HCQ_KFD_SIM_RPTR=never HCQ_KFD_SIM_GPUS=gfx942,gfx942 hcq-run %t/mlp-gfx942.mlir --pipeline-options=target=gfx942 --amd=hardware --timeout-ms 2000 --ring-bytes=1024 --arg f32:256:arange --arg f32:4096:fill=0.5 --arg f32:4096:fill=-0.25 --arg f32:256:fill=0 --runs 1000 2>&1 | FileCheck %s --check-prefix=LAZY
 // RUN: %kfdsim HCQ_KFD_SIM_GPUS=gfx942,gfx942 hcq-run %t/mlp-gfx942.mlir --pipeline-options="target=gfx942 copy-queues=CPU" --amd=hardware --arg f32:256:arange --arg f32:4096:fill=0.5 --arg f32:4096:fill=-0.25 --arg f32:256:fill=0 --runs 10 2>&1 | FileCheck %s --check-prefix=KCOPY
 // RUN: %kfdsim HCQ_KFD_SIM_GPUS=gfx942,gfx942 hcq-run %t/mlp-gfx942.mlir --pipeline-options="target=gfx942 profile=true" --trace=%t/trace942.json --runs 2 --amd=hardware --arg f32:256:arange --arg f32:4096:fill=0.5 --arg f32:4096:fill=-0.25 --arg f32:256:fill=0 2>&1 | FileCheck %s --check-prefix=TRACE
 // RUN: %python -c "import json,sys; t=[e for e in json.load(open(sys.argv[1]))['traceEvents'] if e['ph'] == 'X']; print(len(t), all(0 <= e['dur'] < 1e6 for e in t), all(0 <= e['ts'] < 6e7 for e in t))" %t/trace942.json | FileCheck %s --check-prefix=JSON
@@ -102,7 +130,7 @@
 // that the process still ends.
 // RUN: not %kfdsim HCQ_KFD_SIM_GPUS=gfx1100 hcq-run %S/Inputs/stuck.mlir --amd=hardware --arg f32:64:fill=0 --timeout-ms 300 2>&1 | FileCheck %s --check-prefix=STUCK
 // RUN: not %kfdsim HCQ_KFD_SIM_GPUS=gfx942 hcq-run %S/Inputs/stuck.mlir --pipeline-options=target=gfx942 --amd=hardware --arg f32:64:fill=0 --timeout-ms 300 2>&1 | FileCheck %s --check-prefix=STUCK
-// STUCK: error: hang detected: AMD:0 COMPUTE:0: the work at read pointer 0 (write pointer 64; the raw read-pointer word 0x0) has not finished after 300 ms (the GPU's queues are stopped)
+// STUCK: error: hang detected: AMD:0 COMPUTE:0: the work at read pointer 0 (write pointer 12; the raw read-pointer word 0x0) has not finished after 300 ms (the GPU's queues are stopped)
 
 // Tests that code objects for another GPU, GPUs hcq does not encode for,
 // several XCCs and missing GPUs are refused by name before anything runs.

@@ -15,7 +15,9 @@
 //   7 copy      an SDMA copy, through the Runtime
 //   8 submits   many submits on the compute queue (several laps of its
 //               ring), then as many runs of the kernel through the Runtime
-//   9 fault     an SDMA copy from an address no GPU mapping covers
+//   9 fault     an SDMA copy from an address no GPU mapping covers: the
+//               runtime must report a device fault naming the page (a
+//               hang after the timeout fails)
 //
 // The fault runs last: at a GPU page fault KFD evicts every queue of the
 // process on that GPU [Linux amdkfd kfd_int_process_v9.c
@@ -465,6 +467,8 @@ bool Check::needQueues(Report &r) {
     memory.wptr = *writePage;
     memory.put = *writePage + 8;
     memory.rptr = *readPage;
+    if (pm4)
+      memory.done = *readPage + kfd::COMPLETION_WORD_OFFSET;
     Expected<std::unique_ptr<Queue>> made =
         gpu->createQueue(name, pm4, memory, opts.timeout, flags);
     if (!made)
@@ -539,15 +543,17 @@ bool Check::submit(Report &r) {
   }
   Queue &q = *computeQueue;
   auto wptr = [&] { return word(computeWptr).load(); };
-  // An empty submit: the ring's read pointer must pass it.
+  // An empty submit: the queue must finish it (its completion store, which
+  // the runtime counts as done; the raw read-pointer word is printed).
   if (Error e = pushSubmit(0, 0))
     return r.fail(toString(std::move(e)));
   r.say("pushed INDIRECT_BUFFER of 16 NOP dwords at ", hex(emptyBuffer),
-        " (padded to ", kfd::RPTR_BLOCK_DWORDS, " dwords)");
+        " (and the runtime's completion store)");
   bool idle = q.waitIdle();
   r.say("read-pointer word ", rptrWord(computeRptr),
         " (the raw 64 bits the CP wrote), write pointer ", wptr(),
-        ", read pointer as the runtime reads it ", q.readPointer());
+        ", done as the runtime counts it (its completion word) ",
+        q.readPointer());
   if (!idle)
     return r.fail("the command processor did not read the empty submit in ",
                   opts.timeout.count(), " ms: ", q.describeRunning());
@@ -563,7 +569,8 @@ bool Check::submit(Report &r) {
   r.say("pushed INDIRECT_BUFFER + RELEASE_MEM of ", hex(VALUE), " to ",
         hex(signal), ": the signal reads ", hex(value()));
   r.say("read-pointer word ", rptrWord(computeRptr), ", write pointer ", wptr(),
-        ", read pointer as the runtime reads it ", q.readPointer());
+        ", done as the runtime counts it (its completion word) ",
+        q.readPointer());
   if (!written)
     return r.fail("RELEASE_MEM's value did not arrive in ",
                   opts.timeout.count(), " ms (the signal reads ", hex(value()),
@@ -688,7 +695,8 @@ bool Check::submits(Report &r) {
         uint64_t(us / double(opts.submits) * 1000), " ns per submit");
   r.say("the signal reads ", value(), ", read-pointer word ",
         rptrWord(computeRptr), ", write pointer ", lastWptr,
-        ", read pointer as the runtime reads it ", q.readPointer());
+        ", done as the runtime counts it (its completion word) ",
+        q.readPointer());
   if (!done)
     return r.fail("the last submit's value ", opts.submits,
                   " did not arrive (the signal stopped at ", value(), " for ",
@@ -764,7 +772,19 @@ bool Check::fault(Report &r) {
     return r.fail("the copy finished in ", ms,
                   " ms and nothing reported a "
                   "fault: the GPU read unmapped memory silently");
-  r.say("the runtime reported after ", ms, " ms: ", toString(std::move(e)));
+  // A page fault, reported as one (KFD's memory-exception event, with the
+  // address), not a hang after the wait timeout: a hang here would mean
+  // the fault went unseen.
+  ErrorCode code = e.code();
+  std::string message = toString(std::move(e));
+  std::string page = "GPU page fault at " + hex(bad);
+  bool named = message.find(page) != std::string::npos ||
+               message.find("GPU page fault at 0x" +
+                            toHex(bad, /*upper=*/true)) != std::string::npos;
+  if (code != ErrorCode::DeviceFault || !named)
+    return r.fail("the runtime did not report the GPU page fault at ", hex(bad),
+                  " (", ms, " ms): ", message);
+  r.say("the runtime reported after ", ms, " ms: ", message);
   start = nowNs();
   dst->reset();
   r.say("then freeing the copy's destination took ",

@@ -11,6 +11,8 @@
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/MemoryBuffer.h"
 
+#include <cstring>
+
 using namespace llvm;
 using namespace llvm::object;
 
@@ -231,10 +233,12 @@ llvm::Error readKernelMetadata(MetadataWalk &walk, const msgpack::Object &entry,
   std::string name;
   std::optional<uint64_t> maxFlat;
   std::vector<KernelInfo::HiddenArgument> hidden;
+  std::vector<KernelInfo::BufferArgument> buffers;
   bool hiddenOutside = false;
   auto readArgument = [&](const Object &arg) -> llvm::Error {
     std::optional<uint64_t> offset, size;
-    std::string kind;
+    std::string kind, access;
+    bool isConst = false;
     if (llvm::Error e = walk.ifMap(
             arg, [&](const Object &key, const Object &value) -> llvm::Error {
               if (MetadataWalk::isString(key, ".offset"))
@@ -244,11 +248,26 @@ llvm::Error readKernelMetadata(MetadataWalk &walk, const msgpack::Object &entry,
               else if (MetadataWalk::isString(key, ".value_kind") &&
                        value.Kind == msgpack::Type::String)
                 kind = value.Raw.str();
+              else if ((MetadataWalk::isString(key, ".actual_access") ||
+                        (MetadataWalk::isString(key, ".access") &&
+                         access.empty())) &&
+                       value.Kind == msgpack::Type::String)
+                access = value.Raw.str();
+              else if (MetadataWalk::isString(key, ".is_const") &&
+                       value.Kind == msgpack::Type::Boolean)
+                isConst = value.Bool;
               else
                 return walk.skip(value);
               return llvm::Error::success();
             }))
       return e;
+    if (kind == "global_buffer") {
+      if (offset && size && *size == 8 && *offset <= info.kernargBytes &&
+          8 <= info.kernargBytes - *offset)
+        buffers.push_back(
+            {uint32_t(*offset), isConst || access == "read_only"});
+      return llvm::Error::success();
+    }
     if (!StringRef(kind).starts_with("hidden_"))
       return llvm::Error::success();
     if (!offset || !size || *size > 8 || *offset > info.kernargBytes ||
@@ -281,6 +300,7 @@ llvm::Error readKernelMetadata(MetadataWalk &walk, const msgpack::Object &entry,
   if (maxFlat)
     info.maxFlatWorkgroupSize = uint32_t(std::min<uint64_t>(*maxFlat, ~0u));
   info.hiddenArguments = std::move(hidden);
+  info.bufferArguments = std::move(buffers);
   return llvm::Error::success();
 }
 
@@ -535,6 +555,53 @@ hcq::Error decodeKernelDescriptor(Span<const uint8_t> image, uint64_t kd,
                                   KernelInfo &info) {
   return fromLLVMError(
       decodeDescriptor(ArrayRef(image.data(), image.size()), kd, info));
+}
+
+hcq::Error readLoadedMetadata(Span<const uint8_t> image, KernelInfo &info) {
+  auto at = [&](uint64_t offset, uint64_t bytes) -> const uint8_t * {
+    return offset <= image.size() && bytes <= image.size() - offset
+               ? image.data() + offset
+               : nullptr;
+  };
+  const auto *header =
+      reinterpret_cast<const ELF::Elf64_Ehdr *>(at(0, sizeof(ELF::Elf64_Ehdr)));
+  if (!header || std::memcmp(header->e_ident, ELF::ElfMagic, 4) != 0)
+    return hcq::makeError(hcq::ErrorCode::InvalidFile,
+                          "the loaded image starts with no ELF header");
+  for (unsigned i = 0; i < header->e_phnum; ++i) {
+    const auto *ph = reinterpret_cast<const ELF::Elf64_Phdr *>(
+        at(header->e_phoff + uint64_t(i) * sizeof(ELF::Elf64_Phdr),
+           sizeof(ELF::Elf64_Phdr)));
+    if (!ph || ph->p_type != ELF::PT_NOTE)
+      continue;
+    // Notes: namesz, descsz, type, then the name and the description,
+    // each padded to the segment's alignment (4 or 8).
+    uint64_t align = ph->p_align == 8 ? 8 : 4;
+    auto pad = [&](uint64_t n) { return (n + align - 1) / align * align; };
+    for (uint64_t note = ph->p_vaddr; note + 12 <= ph->p_vaddr + ph->p_memsz;) {
+      const uint8_t *head = at(note, 12);
+      if (!head)
+        break;
+      uint32_t nameBytes, descBytes, type;
+      std::memcpy(&nameBytes, head, 4);
+      std::memcpy(&descBytes, head + 4, 4);
+      std::memcpy(&type, head + 8, 4);
+      uint64_t desc = note + 12 + pad(nameBytes);
+      const uint8_t *name = at(note + 12, nameBytes);
+      const uint8_t *body = at(desc, descBytes);
+      if (!name || !body)
+        break;
+      if (type == ELF::NT_AMDGPU_METADATA && nameBytes >= 6 &&
+          std::memcmp(name, "AMDGPU", 6) == 0)
+        if (llvm::Error e = readMetadataNote(
+                StringRef(reinterpret_cast<const char *>(body), descBytes),
+                info))
+          return fromLLVMError(
+              fail("malformed AMDGPU metadata: " + toString(std::move(e))));
+      note = desc + pad(descBytes);
+    }
+  }
+  return hcq::Error::success();
 }
 
 hcq::Expected<KernelInfo> readKernel(std::string_view bytes,

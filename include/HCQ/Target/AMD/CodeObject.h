@@ -68,6 +68,15 @@ struct KernelInfo : ProgramFacts {
     uint32_t offset = 0, size = 0;
   };
   std::vector<HiddenArgument> hiddenArguments;
+  /// The explicit arguments that are pointers to global memory
+  /// (".value_kind: global_buffer", 8 bytes), and whether the kernel only
+  /// reads through them (".is_const", or ".actual_access"/".access"
+  /// "read_only").
+  struct BufferArgument {
+    uint32_t offset = 0;
+    bool readOnly = false;
+  };
+  std::vector<BufferArgument> bufferArguments;
 };
 
 /// Reads the kernel descriptor at byte `kd` of a loaded `image` into
@@ -78,6 +87,13 @@ struct KernelInfo : ProgramFacts {
 /// driver, which finds kernels in GPU memory.
 Error decodeKernelDescriptor(Span<const uint8_t> image, uint64_t kd,
                              KernelInfo &info);
+
+/// Reads the metadata of kernel `info.name` (whose descriptor fields
+/// decodeKernelDescriptor filled) from the PT_NOTE segments of a loaded
+/// `image`: what the simulated kernel driver, which finds kernels in GPU
+/// memory, knows of their arguments. An image without notes leaves `info`
+/// as it is.
+Error readLoadedMetadata(Span<const uint8_t> image, KernelInfo &info);
 
 /// Parses `bytes` as an AMDHSA code object (64-bit little-endian ELF for
 /// EM_AMDGPU, linked or relocatable) and reads kernel `name`, or the only

@@ -197,13 +197,21 @@ Error CommandProcessor::stepPM4(const Dwords &dwords, uint64_t &pos,
                  function, b[wrm::REFERENCE], b[wrm::MASK]);
       if (std::optional<uint64_t> copies = host.sdmaCopiesAroundL2())
         staleL2 |= *copies > copiesAtL2Invalidate;
-    } else if (!(operation == 1 && b[wrm::REGISTER] == pm4::HDP_FLUSH_REQ &&
-                 b[wrm::REGISTER_DONE] == pm4::HDP_FLUSH_DONE)) {
-      // The HDP flush handshake is the only register wait the encoder
-      // emits; host memory needs no flush.
-      return runtimeError("WAIT_REG_MEM on register 0x" +
-                          toHex(b[wrm::REGISTER]) + " at " + where() +
-                          " (not emulated)");
+    } else {
+      // The HDP flush handshake (write REQ, poll DONE) is the only register
+      // wait the encoder emits, on the registers the GPU has them at; host
+      // memory needs no flush.
+      std::optional<CommandProcessorHost::HdpFlushRegisters> hdp =
+          host.hdpFlushRegisters();
+      if (!(operation == 1 && hdp && b[wrm::REGISTER] == hdp->request &&
+            b[wrm::REGISTER_DONE] == hdp->done))
+        return runtimeError(
+            "WAIT_REG_MEM on registers 0x" + toHex(b[wrm::REGISTER]) + "/0x" +
+            toHex(b[wrm::REGISTER_DONE]) + " at " + where() +
+            (hdp ? ", not the GPU's HDP flush registers 0x" +
+                       toHex(hdp->request) + "/0x" + toHex(hdp->done)
+                 : std::string(": the GPU's HDP flush registers are not "
+                               "known")));
     }
     break;
   }
@@ -325,9 +333,33 @@ Error CommandProcessor::dispatch(std::array<uint32_t, 3> groups,
     return address(sh[reg::COMPUTE_USER_DATA_0 + i],
                    sh[reg::COMPUTE_USER_DATA_0 + i + 1]);
   };
+  // The kernel reads its arguments and goes through its buffer pointers:
+  // memory outside the GPU's VM there is a page fault before any of its
+  // work is done. The twin's own accesses are not seen, so only the byte
+  // each pointer points at is checked (a null pointer, which a kernel may
+  // be given for a buffer it does not touch, is not).
+  uint64_t kernargs = userData(program.kernargUserData);
+  if (program.kernargBytes &&
+      !host.isGpuMemory(kernargs, program.kernargBytes)) {
+    host.memoryFault(kernargs, program.kernargBytes, /*write=*/false);
+    return runtimeError("DISPATCH_DIRECT at " + where() + ": kernel " +
+                        program.name + "'s arguments at 0x" + toHex(kernargs) +
+                        " are not GPU memory");
+  }
+  for (const amd::KernelInfo::BufferArgument &arg : program.bufferArguments) {
+    uint64_t pointer;
+    std::memcpy(&pointer, reinterpret_cast<const void *>(kernargs + arg.offset),
+                8);
+    if (!pointer || host.isGpuMemory(pointer, 1))
+      continue;
+    host.memoryFault(pointer, 1, /*write=*/!arg.readOnly);
+    return runtimeError("DISPATCH_DIRECT at " + where() + ": kernel " +
+                        program.name + "'s argument at byte " +
+                        std::to_string(arg.offset) + " points at 0x" +
+                        toHex(pointer) + ", which is not GPU memory");
+  }
   hcq_amd_workgroup wg;
-  wg.kernargs =
-      reinterpret_cast<const void *>(userData(program.kernargUserData));
+  wg.kernargs = reinterpret_cast<const void *>(kernargs);
   wg.dispatch_packet = program.dispatchUserData < 0
                            ? nullptr
                            : reinterpret_cast<const void *>(
@@ -429,6 +461,17 @@ Error CommandProcessor::stepSDMA(const Dwords &dwords, uint64_t &pos) {
       return runtimeError("POLL_REGMEM on register 0x" +
                           toHex(b[pr::ADDRESS_LO]) + " at " + where() +
                           " (not emulated)");
+    else if (std::optional<CommandProcessorHost::HdpFlushRegisters> hdp =
+                 host.hdpFlushRegisters();
+             !hdp || b[pr::REGISTER_REQUEST] != hdp->request << 2 ||
+             b[pr::REGISTER_DONE] != hdp->done << 2)
+      return runtimeError(
+          "POLL_REGMEM HDP flush at " + where() + " on byte addresses 0x" +
+          toHex(b[pr::REGISTER_REQUEST]) + "/0x" + toHex(b[pr::REGISTER_DONE]) +
+          (hdp ? ", not the GPU's HDP flush registers 0x" +
+                     toHex(hdp->request << 2) + "/0x" + toHex(hdp->done << 2)
+               : std::string(": the GPU's HDP flush registers are not "
+                             "known")));
     break;
   case sdma::OP_TIMESTAMP:
     if (subOp != sdma::SUBOP_TIMESTAMP_GET_GLOBAL)

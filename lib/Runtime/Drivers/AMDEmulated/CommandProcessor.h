@@ -26,6 +26,7 @@
 #include <chrono>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace hcq::runtime {
 
@@ -36,13 +37,24 @@ struct TwinProgram {
   std::string name;
   unsigned kernargUserData = 0; // COMPUTE_USER_DATA index of the pointer
   int dispatchUserData = -1;    // likewise, or -1
+  /// Where the GPU's page tables are known (the simulated kernel driver,
+  /// from the code object's metadata): the kernel-argument segment's size
+  /// and its global-memory pointers, which the command processor checks
+  /// against isGpuMemory before the dispatch (none and 0 elsewhere).
+  uint32_t kernargBytes = 0;
+  std::vector<amd::KernelInfo::BufferArgument> bufferArguments;
 
   /// `kernel`'s twin, with where its descriptor's user SGPRs put the
   /// pointers.
   static TwinProgram of(hcq_amd_twin twin, std::string name,
                         const amd::ProgramFacts &kernel) {
-    return {twin, std::move(name), kernel.kernargUserData(),
-            kernel.dispatchPtr ? int(kernel.dispatchPtrUserData()) : -1};
+    TwinProgram program;
+    program.twin = twin;
+    program.name = std::move(name);
+    program.kernargUserData = kernel.kernargUserData();
+    program.dispatchUserData =
+        kernel.dispatchPtr ? int(kernel.dispatchPtrUserData()) : -1;
+    return program;
   }
 };
 
@@ -93,6 +105,18 @@ public:
   /// not tracked: then the L2 rule below is not checked.
   virtual std::optional<uint64_t> sdmaCopiesAroundL2() { return std::nullopt; }
   virtual void noteSdmaCopy() {}
+  /// The HDP flush's request and done registers (dword offsets) a memory
+  /// barrier may write and poll: where the GPU has them. By default the
+  /// encoder's constants (the emulated device, which has no other source);
+  /// the simulated kernel driver answers from the NBIO version and
+  /// register base its IP discovery publishes. None: this GPU's are not
+  /// known, and a barrier on any register is refused.
+  struct HdpFlushRegisters {
+    uint32_t request, done;
+  };
+  virtual std::optional<HdpFlushRegisters> hdpFlushRegisters() {
+    return HdpFlushRegisters{amd::pm4::HDP_FLUSH_REQ, amd::pm4::HDP_FLUSH_DONE};
+  }
   /// The queue raised an interrupt carrying `context` (PM4 RELEASE_MEM with
   /// an INT_SEL, after its write; SDMA TRAP's INT_CONTEXT). Nothing listens
   /// on the emulated device: its host waits poll.

@@ -583,12 +583,17 @@ void Gpu::sleepUntilInterrupt(std::chrono::milliseconds slice) {
     std::string what = memory.failure.imprecise
                            ? "at an address the GPU did not report"
                            : "at 0x" + toHex(memory.va, /*upper=*/true);
-    std::string cause = memory.failure.ReadOnly ? "a write to a read-only page"
-                        : memory.failure.NoExecute
-                            ? "an instruction fetch from a no-execute "
-                              "page"
-                        : memory.failure.NotPresent ? "no page mapped there"
-                                                    : "a protection fault";
+    // The interrupt handlers fill the failure bits from the fault's IH
+    // entry: ReadOnly from prot_write (the access was a write), NoExecute
+    // from prot_exec, NotPresent from prot_valid [kfd_int_process_v9.c
+    // event_interrupt_wq_v9, kfd_int_process_v11.c event_interrupt_wq_v11,
+    // then kfd_signal_vm_fault_event].
+    std::string access = memory.failure.NoExecute  ? "an instruction fetch"
+                         : memory.failure.ReadOnly ? "a write"
+                                                   : "a read";
+    std::string cause =
+        access + (memory.failure.NotPresent ? ", no page mapped there"
+                                            : ", a protection fault");
     Gpu *faulting = findOpen(memory.gpu_id);
     (faulting ? faulting : this)
         ->fault("GPU page fault " + what + ": " + cause +
@@ -978,8 +983,7 @@ public:
   KFDQueue(Gpu &gpu, std::string name, bool pm4, const RingMemory &memory,
            std::chrono::milliseconds timeout, std::shared_ptr<QueueFlags> flags)
       : AMDRing(std::move(name), pm4, memory, timeout, std::move(flags),
-                /*reservedUnits=*/pm4 ? 1 : 0,
-                /*pm4AlignDwords=*/RPTR_BLOCK_DWORDS),
+                /*reservedUnits=*/pm4 ? 1 : 0),
         gpu(gpu) {}
   ~KFDQueue() override {
     {
@@ -1012,31 +1016,26 @@ public:
     return "the work at read pointer " + std::to_string(readPointer()) +
            " (write pointer " +
            std::to_string(wptr.load(std::memory_order_acquire)) +
-           "; the raw read-pointer word 0x" +
-           toHex(rptr.load(std::memory_order_acquire)) + ")";
+           "; the raw read-pointer word 0x" + toHex(rawReadPointer()) + ")";
   }
 
   /// A PM4 compute queue's CP reports its read pointer as a 32-bit dword
   /// offset into the ring, wrapping at the ring's size, and only when it
-  /// crosses an RPTR_BLOCK_SIZE block (pushes are padded to whole blocks,
-  /// as amdgpu_ring_commit pads the kernel's own rings, so a finished push
-  /// is always reported) [kfd_mqd_manager_v9.c/_v11.c
+  /// crosses an RPTR_BLOCK_SIZE block [kfd_mqd_manager_v9.c/_v11.c
   /// update_mqd: cp_hqd_pq_control, cp_hqd_pq_rptr_report_addr; amdgpu
-  /// gfx_v9_0_ring_get_rptr_compute: "gfx9 hardware is 32bit rptr"]. So it
-  /// is a lower bound of what the CP has read, and the count it stands for
-  /// is the write pointer less the wrapped distance back to it: unambiguous
-  /// because the host never fills the ring (AMDRing reserves a dword), as
-  /// kfd_kernel_queue.c kq_acquire_packet_buffer compares it modulo the
-  /// queue's size. SDMA's is a 64-bit byte count [sdma_v4_0.c,
-  /// sdma_v6_0.c ring_get_rptr] and is read as it is.
-  uint64_t readPointer() const override {
-    uint64_t raw = rptr.load(std::memory_order_acquire);
-    if (!isPM4)
-      return raw;
-    uint64_t ringDwords = ringBytes / 4;
-    uint64_t w = wptr.load(std::memory_order_acquire);
-    uint64_t behind = (w - uint32_t(raw)) & (ringDwords - 1);
-    return w - behind;
+  /// gfx_v9_0_ring_get_rptr_compute: "gfx9 hardware is 32bit rptr"]; when
+  /// the CP writes the last block's report is not documented. So neither
+  /// idleness nor ring room depends on it: both come from the completion
+  /// store closing every push (AMDRing::readPointer, RingMemory::done).
+  /// Nor is the report used as a lower bound: a wrapped offset is placed
+  /// only relative to a position it is known to be within a lap of, and a
+  /// report that is late (or never written) can be more than a lap behind
+  /// once the completion word let the host refill the ring. The raw word is
+  /// printed in hang reports. SDMA's read pointer is a 64-bit byte count
+  /// the engine writes back [sdma_v4_0.c, sdma_v6_0.c ring_get_rptr] and is
+  /// read as it is.
+  uint64_t rawReadPointer() const {
+    return rptr.load(std::memory_order_acquire);
   }
 
   static constexpr uint32_t NO_QUEUE = ~0u;

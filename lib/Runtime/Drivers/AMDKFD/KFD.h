@@ -50,6 +50,9 @@ constexpr uint64_t PAGE_BYTES = 4096, DOORBELL_PAGE_BYTES = 0x2000,
 /// pointer: CP_HQD_PQ_CONTROL.RPTR_BLOCK_SIZE is 5, encoded as QUEUE_SIZE is
 /// (log2 of the dwords, less one) [kfd_mqd_manager_v9.c/_v11.c update_mqd].
 constexpr uint64_t RPTR_BLOCK_DWORDS = uint64_t(1) << (5 + 1);
+/// Where in its read pointer's page a compute queue's completion word is
+/// (RingMemory::done): the CP writes only the first 4 bytes of the page.
+constexpr uint64_t COMPLETION_WORD_OFFSET = 64;
 /// The process's event page: one 64-bit mailbox slot per signal event
 /// [kfd_ioctl.h KFD_SIGNAL_EVENT_LIMIT; kfd_events.c page_slots].
 constexpr uint64_t EVENT_PAGE_BYTES = KFD_SIGNAL_EVENT_LIMIT * 8;

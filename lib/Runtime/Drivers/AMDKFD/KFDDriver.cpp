@@ -51,6 +51,10 @@ public:
     memory.wptr = *writePage;
     memory.put = *writePage + 8;
     memory.rptr = *readPage;
+    // The compute queue's completion word shares the read pointer's page,
+    // a cache line apart from what the CP reports there (AMDRing).
+    if (mode == PushMode::pm4)
+      memory.done = *readPage + kfd::COMPLETION_WORD_OFFSET;
     return gpu.createQueue(std::move(queueName), mode == PushMode::pm4, memory,
                            options.waitTimeout, std::move(flags));
   }
