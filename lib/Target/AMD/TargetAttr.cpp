@@ -22,6 +22,14 @@ namespace pm4 = hcq::amd::pm4;
 
 namespace {
 
+/// What a push blob holds where a link-time address will be patched in: a
+/// word no address or packet has, so that an unpatched one stands out in a
+/// dump.
+constexpr int32_t UNPATCHED_WORD = static_cast<int32_t>(0xbebebebe);
+/// What follows a push's packets up to the blob's 128 bytes: never read by
+/// the ring (the push is `pushBytes` long).
+constexpr int32_t UNREAD_FILL = static_cast<int32_t>(0xbfbfbfbf);
+
 /// The generation an #hcq.amd_target names (its verifier checked it).
 amd::Target targetOf(AMDTargetAttr attr) {
   return *amd::lookupTarget(attr.getChip());
@@ -47,7 +55,7 @@ struct BlobSink {
         low.value == offset) {
       setSymbol(patches, n - 1, lowAt,
                 Word{WordKind::address, offset, 0, WordPart::full});
-      data.push_back(static_cast<int32_t>(0xbebebebe));
+      data.push_back(UNPATCHED_WORD);
       return;
     }
     patch(offset, WordPart::hi);
@@ -55,7 +63,7 @@ struct BlobSink {
   void patch(uint64_t offset, WordPart part) {
     appendSymbol(patches, int64_t(data.size()) * 4,
                  Word{WordKind::address, offset, 0, part});
-    data.push_back(static_cast<int32_t>(0xbebebebe));
+    data.push_back(UNPATCHED_WORD);
   }
 };
 
@@ -91,7 +99,7 @@ struct AMDTargetAttrModel
     // The packets, then a fill the ring never reads, to a 128-byte blob.
     plan.pushBytes = int64_t(plan.words.size()) * 4;
     int64_t blobBytes = llvm::alignTo(plan.pushBytes, 128);
-    plan.words.resize(blobBytes / 4, static_cast<int32_t>(0xbfbfbfbf));
+    plan.words.resize(blobBytes / 4, UNREAD_FILL);
     return plan;
   }
 
