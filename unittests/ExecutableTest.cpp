@@ -68,9 +68,9 @@ Executable sample() {
   blob.target = 2;
   blob.data.assign(128, 0xbf);
   blob.patches.push_back(
-      {4, Word{WordKind::address, WordPart::lo, 0, 8, 0, {3}}});
+      {4, Word{{WordKind::address, WordPart::lo, 0, 8, 0}, {3}}});
   blob.patches.push_back(
-      {8, Word{WordKind::address, WordPart::hi, 8, 256, 0x80000000, {4}}});
+      {8, Word{{WordKind::address, WordPart::hi, 8, 256, 0x80000000}, {4}}});
   exe.blobs.push_back(blob);
   exe.inputs.push_back({2, {{0, 0}, {0, 1}}});
   Submitter sub;
@@ -81,7 +81,8 @@ Executable sample() {
   Step patch;
   patch.kind = StepKind::PatchGroup;
   patch.operands = {0, 2, 1}; // target, offsets, source, as in the IR
-  patch.patch = {0, 2, 32, Word{WordKind::address, WordPart::lo, 0, 4, 0, {2}}};
+  patch.patch = {0, 2, 32,
+                 Word{{WordKind::address, WordPart::lo, 0, 4, 0}, {2}}};
   Step push;
   push.kind = StepKind::Push;
   push.operands = {0};

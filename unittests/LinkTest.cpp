@@ -62,11 +62,11 @@ Executable sample() {
   blob.target = 0;
   blob.data.assign(128, 0xbe);
   blob.patches.push_back(
-      {0, Word{WordKind::address, WordPart::lo, 0, 0, 0, {1}}});
+      {0, Word{{WordKind::address, WordPart::lo, 0, 0, 0}, {1}}});
   blob.patches.push_back(
-      {4, Word{WordKind::address, WordPart::hi, 0, 0, 0, {1}}});
+      {4, Word{{WordKind::address, WordPart::hi, 0, 0, 0}, {1}}});
   blob.patches.push_back(
-      {8, Word{WordKind::address, WordPart::lo, 8, 256, 0x1, {3}}});
+      {8, Word{{WordKind::address, WordPart::lo, 8, 256, 0x1}, {3}}});
   exe.blobs.push_back(blob);
   return exe;
 }

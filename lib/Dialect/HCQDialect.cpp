@@ -58,17 +58,6 @@ HCQ_SAME_CASE(PushMode, sdma);
 HCQ_SAME_CASE(PushMode, cpu);
 static_assert(getMaxEnumValForPushMode() ==
               static_cast<uint32_t>(abi::PushMode::cpu));
-HCQ_SAME_CASE(WordKind, constant);
-HCQ_SAME_CASE(WordKind, address);
-HCQ_SAME_CASE(WordKind, variable);
-HCQ_SAME_CASE(WordKind, load);
-static_assert(getMaxEnumValForWordKind() ==
-              static_cast<uint32_t>(abi::WordKind::load));
-HCQ_SAME_CASE(WordPart, full);
-HCQ_SAME_CASE(WordPart, lo);
-HCQ_SAME_CASE(WordPart, hi);
-static_assert(getMaxEnumValForWordPart() ==
-              static_cast<uint32_t>(abi::WordPart::hi));
 #undef HCQ_SAME_CASE
 
 LogicalResult

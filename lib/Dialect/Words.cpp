@@ -1,96 +1,183 @@
 //===- Words.cpp - Command words as op-local data -------------------------===//
+//
+// The symbol entries' helpers, and the one place their attribute form (the
+// generic op syntax) and bytecode form are written and read.
+//
+//===----------------------------------------------------------------------===//
 
 #include "HCQ/Dialect/HCQ.h"
 
+#include "mlir/IR/BuiltinAttributes.h"
+
 #include <array>
 
+using namespace mlir;
 using namespace hcq;
 
-Word SymbolicWords::word(size_t k) const {
-  const int64_t *f = fields.data() + k * SYMBOL_FIELDS;
-  uint64_t meta = uint64_t(f[0]) >> 32;
-  Word w;
-  w.kind = static_cast<WordKind>(meta & 0xff);
-  // A pair's part is full.
-  w.part = static_cast<WordPart>((meta >> 8) & 0xff);
-  w.shift = uint32_t((meta >> 16) & 0xff);
-  w.ref = int32_t(uint64_t(f[1]) & 0xffffffff);
-  w.lanes = uint32_t(uint64_t(f[1]) >> 32);
-  w.value = uint64_t(f[2]);
-  w.orBits = uint64_t(f[3]);
-  return w;
+llvm::hash_code hcq::hash_value(const Word &word) {
+  return llvm::hash_combine(word.kind, word.part, word.shift, word.value,
+                            word.orBits, word.ref, word.lanes);
 }
 
-std::optional<std::string> SymbolicWords::check() const {
-  if (fields.size() % SYMBOL_FIELDS)
-    return "holds " + std::to_string(fields.size()) + " integers, not " +
-           std::to_string(SYMBOL_FIELDS) + " per entry";
-  for (size_t k = 0; k < size(); ++k) {
-    auto entry = [&]() { return "entry " + std::to_string(k) + " "; };
-    if (k && at(k) <= last(k - 1))
-      return entry() + "is at " + std::to_string(at(k)) +
-             ", not after the one before";
-    uint64_t meta = uint64_t(fields[k * SYMBOL_FIELDS]) >> 32;
-    std::optional<WordKind> kind = symbolizeWordKind(meta & 0xff);
-    if (!kind || *kind == WordKind::constant)
-      return entry() + "has kind " + std::to_string(meta & 0xff) +
-             ", not address, variable or load";
-    if (!symbolizeWordPart((meta >> 8) & 0xff))
-      return entry() + "has part " + std::to_string((meta >> 8) & 0xff);
-    if (((meta >> 16) & 0xff) >= 64)
-      return entry() + "shifts by " + std::to_string((meta >> 16) & 0xff) +
-             ", not below 64";
-    if (meta >> 25)
-      return entry() + "has unknown bits " + std::to_string(meta >> 25);
-    if (isPair(k) &&
-        (*kind == WordKind::variable ||
-         static_cast<WordPart>((meta >> 8) & 0xff) != WordPart::full))
-      return entry() + "is a pair but not a full address or load";
-  }
-  return std::nullopt;
+llvm::hash_code hcq::hash_value(const SymbolEntry &entry) {
+  return llvm::hash_combine(entry.at, entry.pair, entry.word);
 }
 
-/// Entry `at`: `word` in SymbolicWords's layout, a pair if `pair`.
-static std::array<int64_t, SYMBOL_FIELDS>
-encodeSymbol(int64_t at, const Word &word, bool pair = false) {
-  assert(word.shift < 64 && !word.isConstant() && at >= 0 &&
-         at <= int64_t(UINT32_MAX) && "not a symbolic word");
-  uint64_t meta = uint64_t(word.kind) | uint64_t(word.part) << 8 |
-                  uint64_t(word.shift) << 16 | (pair ? SYMBOL_PAIR : 0);
-  return {int64_t(uint64_t(at) | meta << 32),
-          int64_t(uint64_t(uint32_t(word.ref)) | uint64_t(word.lanes) << 32),
-          int64_t(word.value), int64_t(word.orBits)};
-}
-
-void hcq::appendSymbol(llvm::SmallVectorImpl<int64_t> &fields, int64_t at,
-                       const Word &word) {
-  std::array<int64_t, SYMBOL_FIELDS> entry = encodeSymbol(at, word);
-  fields.append(entry.begin(), entry.end());
-}
-
-void hcq::setSymbol(llvm::SmallVectorImpl<int64_t> &fields, size_t k,
-                    int64_t at, const Word &word) {
-  assert(fields.size() >= k * SYMBOL_FIELDS && "an entry after the end");
-  if (fields.size() == k * SYMBOL_FIELDS)
-    return appendSymbol(fields, at, word);
-  std::array<int64_t, SYMBOL_FIELDS> entry = encodeSymbol(at, word);
-  llvm::copy(entry, fields.begin() + k * SYMBOL_FIELDS);
-}
-
-bool hcq::mergeSymbolPair(llvm::SmallVectorImpl<int64_t> &fields, int64_t at,
+bool hcq::mergeSymbolPair(SymbolEntries &entries, int64_t at,
                           const Word &word) {
   if (word.part != WordPart::hi || word.kind == WordKind::variable ||
-      fields.empty())
+      entries.empty())
     return false;
-  int64_t *last = fields.end() - SYMBOL_FIELDS;
   // The same word but for the part and the OR-ed bits, one position before.
-  std::array<int64_t, SYMBOL_FIELDS> lo =
-      encodeSymbol(at - 1, word.half(WordPart::lo));
-  if (last[0] != lo[0] || last[1] != lo[1] || last[2] != lo[2])
+  SymbolEntry &last = entries.back();
+  const Word &lo = last.word;
+  if (last.pair || int64_t(last.at) != at - 1 || lo.part != WordPart::lo ||
+      lo.kind != word.kind || lo.shift != word.shift ||
+      lo.value != word.value || lo.ref != word.ref || lo.lanes != word.lanes)
     return false;
-  Word full = word;
-  full.part = WordPart::full;
-  full.orBits = uint64_t(last[3]) | word.orBits << 32;
-  llvm::copy(encodeSymbol(at - 1, full, /*pair=*/true), last);
+  last.pair = true;
+  last.word.part = WordPart::full;
+  last.word.orBits = lo.orBits | word.orBits << 32;
   return true;
+}
+
+//===----------------------------------------------------------------------===//
+// The attribute and bytecode forms
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// An entry as the generic op syntax and bytecode write it: four integers,
+///   [at | (kind | part << 8 | shift << 16 | pair << 24) << 32,
+///    ref | lanes << 32, value, or_bits].
+/// A word alone (hcq.patch_group's) is an entry at 0, not a pair.
+constexpr size_t ENTRY_FIELDS = 4;
+using EntryFields = std::array<int64_t, ENTRY_FIELDS>;
+constexpr uint64_t PAIR_BIT = uint64_t(1) << 24;
+
+EntryFields encodeEntry(const SymbolEntry &entry) {
+  const Word &w = entry.word;
+  // An invalid entry (a verifier's diagnostic prints the op) is written
+  // truncated, not refused.
+  uint64_t meta = (uint64_t(w.kind) & 0xff) | (uint64_t(w.part) & 0xff) << 8 |
+                  (uint64_t(w.shift) & 0xff) << 16 |
+                  (entry.pair ? PAIR_BIT : 0);
+  return {int64_t(uint64_t(entry.at) | meta << 32),
+          int64_t(uint64_t(uint32_t(w.ref)) | uint64_t(w.lanes) << 32),
+          int64_t(w.value), int64_t(w.orBits)};
+}
+
+/// Decodes `fields` into `entry`, or says why they are not an entry. What
+/// the fields can say but an entry cannot hold is refused here; the rest
+/// (order, kinds, operands) is the verifiers'.
+std::optional<std::string> decodeEntry(const EntryFields &fields,
+                                       SymbolEntry &entry) {
+  uint64_t meta = uint64_t(fields[0]) >> 32;
+  uint64_t kind = meta & 0xff, part = (meta >> 8) & 0xff;
+  if (kind > uint64_t(WordKind::load))
+    return "has kind " + std::to_string(kind);
+  if (part > uint64_t(WordPart::hi))
+    return "has part " + std::to_string(part);
+  if (meta >> 25)
+    return "has unknown bits " + std::to_string(meta >> 25);
+  entry.at = uint32_t(uint64_t(fields[0]));
+  entry.pair = meta & PAIR_BIT;
+  Word &w = entry.word;
+  w.kind = WordKind(kind);
+  w.part = WordPart(part);
+  w.shift = uint32_t((meta >> 16) & 0xff);
+  w.ref = int32_t(uint32_t(uint64_t(fields[1])));
+  w.lanes = uint32_t(uint64_t(fields[1]) >> 32);
+  w.value = uint64_t(fields[2]);
+  w.orBits = uint64_t(fields[3]);
+  return std::nullopt;
+}
+} // namespace
+
+Attribute hcq::getSymbolsAttr(MLIRContext *ctx, ArrayRef<SymbolEntry> entries) {
+  SmallVector<int64_t> fields;
+  fields.reserve(entries.size() * ENTRY_FIELDS);
+  for (const SymbolEntry &entry : entries)
+    llvm::append_range(fields, encodeEntry(entry));
+  return DenseI64ArrayAttr::get(ctx, fields);
+}
+
+LogicalResult
+hcq::setSymbolsFromAttr(SymbolEntries &entries, Attribute attr,
+                        function_ref<InFlightDiagnostic()> emitError,
+                        StringRef what) {
+  auto array = dyn_cast<DenseI64ArrayAttr>(attr);
+  if (!array)
+    return emitError() << what << " must be an array<i64>, got " << attr;
+  ArrayRef<int64_t> fields = array.asArrayRef();
+  if (fields.size() % ENTRY_FIELDS)
+    return emitError() << what << " holds " << fields.size()
+                       << " integers, not " << ENTRY_FIELDS << " per entry";
+  entries.clear();
+  entries.resize(fields.size() / ENTRY_FIELDS);
+  for (auto [k, entry] : llvm::enumerate(entries)) {
+    EntryFields one;
+    llvm::copy(fields.slice(k * ENTRY_FIELDS, ENTRY_FIELDS), one.begin());
+    if (std::optional<std::string> why = decodeEntry(one, entry))
+      return emitError() << what << " entry " << k << " " << *why;
+  }
+  return success();
+}
+
+Attribute hcq::getWordPropAttr(MLIRContext *ctx, const Word &word) {
+  return getSymbolsAttr(ctx, SymbolEntry{0, false, word});
+}
+
+LogicalResult
+hcq::setWordPropFromAttr(Word &word, Attribute attr,
+                         function_ref<InFlightDiagnostic()> emitError) {
+  SymbolEntries entries;
+  if (failed(setSymbolsFromAttr(entries, attr, emitError, "word")))
+    return failure();
+  if (entries.size() != 1 || entries[0].at || entries[0].pair)
+    return emitError() << "word must be one entry at 0, not a pair";
+  word = entries[0].word;
+  return success();
+}
+
+void hcq::writeSymbols(DialectBytecodeWriter &writer,
+                       ArrayRef<SymbolEntry> entries) {
+  writer.writeVarInt(entries.size());
+  for (const SymbolEntry &entry : entries)
+    for (int64_t field : encodeEntry(entry))
+      writer.writeVarInt(uint64_t(field));
+}
+
+LogicalResult hcq::readSymbols(DialectBytecodeReader &reader,
+                               SymbolEntries &entries) {
+  uint64_t size;
+  if (failed(reader.readVarInt(size)))
+    return failure();
+  entries.clear();
+  for (uint64_t k = 0; k < size; ++k) {
+    EntryFields fields;
+    for (int64_t &field : fields) {
+      uint64_t value;
+      if (failed(reader.readVarInt(value)))
+        return failure();
+      field = int64_t(value);
+    }
+    SymbolEntry &entry = entries.emplace_back();
+    if (std::optional<std::string> why = decodeEntry(fields, entry))
+      return reader.emitError() << "symbol entry " << k << " " << *why;
+  }
+  return success();
+}
+
+void hcq::writeWordProp(DialectBytecodeWriter &writer, const Word &word) {
+  writeSymbols(writer, SymbolEntry{0, false, word});
+}
+
+LogicalResult hcq::readWordProp(DialectBytecodeReader &reader, Word &word) {
+  SymbolEntries entries;
+  if (failed(readSymbols(reader, entries)))
+    return failure();
+  if (entries.size() != 1 || entries[0].at || entries[0].pair)
+    return reader.emitError() << "a word must be one entry at 0, not a pair";
+  word = entries[0].word;
+  return success();
 }

@@ -17,7 +17,7 @@ Error linkError(const std::string &why) {
 }
 } // namespace
 
-uint64_t evaluateAddressWord(const Word &word, uint64_t address) {
+uint64_t evaluateAddressWord(const abi::Word &word, uint64_t address) {
   uint64_t value = (address + word.value) >> word.shift;
   if (word.part == WordPart::lo)
     value &= 0xFFFFFFFF;

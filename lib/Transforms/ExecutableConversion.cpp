@@ -142,12 +142,8 @@ FailureOr<uint32_t> Converter::value(Value v) {
 
 rt::Word Converter::word(const Word &w, ValueRange refs,
                          llvm::function_ref<uint32_t(Value)> index) {
-  rt::Word result{toAbi<rt::WordKind>(w.kind),
-                  toAbi<rt::WordPart>(w.part),
-                  w.shift,
-                  w.value,
-                  w.orBits,
-                  {}};
+  // The word is the file's (abi::Word); its operands become value indices.
+  rt::Word result{static_cast<const abi::Word &>(w), {}};
   for (Value ref : refs.slice(w.ref, w.lanes))
     result.refs.push_back(index(ref));
   return result;
@@ -187,7 +183,7 @@ FailureOr<uint32_t> Converter::submitter(FlatSymbolRefAttr name,
       step.patch.start = static_cast<uint64_t>(group.getStart());
       step.patch.count = static_cast<uint64_t>(group.getCount());
       step.patch.bits = group.getBits();
-      step.patch.word = word(getWord(group.getWord()), group.getSource(), arg);
+      step.patch.word = word(group.getWord(), group.getSource(), arg);
     } else if (auto push = dyn_cast<PushOp>(op)) {
       step.kind = rt::StepKind::Push;
       step.operands = args(push->getOperands());
@@ -244,10 +240,9 @@ FailureOr<rt::Executable> Converter::convert() {
       for (int32_t dword : blob.getData())
         for (int i = 0; i < 4; ++i)
           b.data.push_back(static_cast<uint32_t>(dword) >> (8 * i));
-      SymbolicWords patches = blob.getPatchTable();
-      for (size_t k = 0; k < patches.size(); ++k)
-        b.patches.push_back({static_cast<uint64_t>(patches.at(k)),
-                             word(patches.word(k), blob.getRefs(), index)});
+      for (const SymbolEntry &patch : blob.getPatches())
+        b.patches.push_back(
+            {patch.at, word(patch.word, blob.getRefs(), index)});
       out.blobs.push_back(std::move(b));
     } else if (auto inputs = dyn_cast<InputsOp>(op)) {
       rt::InputsTable t;

@@ -43,7 +43,7 @@ struct Blob {
   uint8_t *bytes() { return reinterpret_cast<uint8_t *>(dwords.data()); }
   /// Link-time patches (the symbols table, byte offsets), `numPatches` of
   /// them, and the values they name.
-  SmallVector<int64_t> patches;
+  SymbolEntries patches;
   size_t numPatches = 0;
   WordOperands operands;
   Value placeholder;
@@ -76,13 +76,12 @@ LogicalResult checkRunTimeWords(CmdsOp cmds) {
                                                    : Neither;
     return facts[ref];
   };
-  SymbolicWords symbols(cmds.getSymbols());
-  for (size_t k = 0; k < symbols.size(); ++k) {
-    Word word = symbols.word(k);
+  for (const SymbolEntry &entry : cmds.getSymbols()) {
+    const Word &word = entry.word;
     bool isAddress = word.kind == WordKind::address;
     if (word.lanes == 1) {
       if (isAddress && fact(word.ref) == Neither)
-        return cmds.emitOpError() << "word #" << symbols.at(k)
+        return cmds.emitOpError() << "word #" << entry.at
                                   << " takes the address of a buffer that is "
                                      "neither linked memory nor an input";
       continue;
@@ -92,7 +91,7 @@ LogicalResult checkRunTimeWords(CmdsOp cmds) {
       linked = fact(ref) == LinkTime;
     if (!linked)
       return cmds.emitOpError()
-             << "word #" << symbols.at(k)
+             << "word #" << entry.at
              << " differs per lane and is known only at run time: not "
                 "supported";
   }
@@ -151,7 +150,7 @@ LogicalResult SealPass::seal(SubmitOp submit, PlaceholderCache &placeholders) {
   for (CmdsOp cmds : streams) {
     Blob &blob = blobs[cmds.getTag()];
     streamOffset[cmds] = blob.plannedBytes;
-    symbolicWords[cmds.getTag()] += cmds.getSymbols().size() / SYMBOL_FIELDS;
+    symbolicWords[cmds.getTag()] += cmds.getSymbols().size();
     blob.plannedBytes += cmds.getStream().getPaddedBytes();
   }
   int64_t cmdbufBytes =
@@ -207,7 +206,7 @@ LogicalResult SealPass::seal(SubmitOp submit, PlaceholderCache &placeholders) {
       std::memset(to + bytes, PADDING_BYTE, next - (start + offset + bytes));
       next = start + offset;
     }
-    blob.patches.reserve(symbolicWords.lookup(cmds.getTag()) * SYMBOL_FIELDS);
+    blob.patches.reserve(symbolicWords.lookup(cmds.getTag()));
     // Then each symbolic word. The commonest is the address of one value the
     // link places: what that value becomes (an indirect stream: its tag's
     // placeholder at its offset) and the blob operand naming it are worked
@@ -221,12 +220,14 @@ LogicalResult SealPass::seal(SubmitOp submit, PlaceholderCache &placeholders) {
     SmallVector<SingleRef> singleRefs(refs.size());
     // An adopted table is read as it is rewritten: entry k's patch is
     // written at entry k or before.
-    SymbolicWords symbols(adopted ? ArrayRef<int64_t>(blob.patches)
-                                  : cmds.getSymbols());
+    ArrayRef<SymbolEntry> symbols =
+        adopted ? ArrayRef<SymbolEntry>(blob.patches) : cmds.getSymbols();
     const auto *segment = layout.begin();
     for (size_t k = 0; k < symbols.size(); ++k) {
-      int64_t i = symbols.at(k);
-      Word word = symbols.word(k);
+      // A copy: an adopted entry k is overwritten below.
+      SymbolEntry entry = symbols[k];
+      int64_t i = entry.at;
+      const Word &word = entry.word;
       while (size_t(i) >= std::get<1>(*segment))
         ++segment;
       auto [begin, end, offset] = *segment;
@@ -234,7 +235,7 @@ LogicalResult SealPass::seal(SubmitOp submit, PlaceholderCache &placeholders) {
       uint8_t *bytes = blob.bytes() + at;
       // A 4- or 8-byte store, not a memset call per word. A pair of 32-bit
       // words is one 64-bit word here: one link patch, two run-time halves.
-      bool pair = symbols.isPair(k);
+      bool pair = entry.pair;
       constexpr uint64_t unknown = 0x0101010101010101ull * UNKNOWN_BYTE;
       if (width == 4 && !pair)
         llvm::support::endian::write32le(bytes, uint32_t(unknown));
@@ -301,10 +302,10 @@ LogicalResult SealPass::seal(SubmitOp submit, PlaceholderCache &placeholders) {
     // The blob's bytes and patches move into the op: a big submit's command
     // buffer is not copied again.
     auto op = BlobOp::create(builder, loc, blob.placeholder,
-                             ArrayRef<int32_t>{}, ArrayRef<int64_t>{},
+                             ArrayRef<int32_t>{}, ArrayRef<SymbolEntry>{},
                              blob.operands.values(), /*lane=*/std::nullopt);
     op.getProperties().data = std::move(blob.dwords);
-    blob.patches.resize(blob.numPatches * SYMBOL_FIELDS);
+    blob.patches.truncate(blob.numPatches);
     op.getProperties().patches = std::move(blob.patches);
   }
 
@@ -339,26 +340,29 @@ LogicalResult SealPass::seal(SubmitOp submit, PlaceholderCache &placeholders) {
     // Groups: same target, same value form, same width.
     struct Group {
       PlaceholderTag tag;
-      WordAttr word;
+      Word word;
       Value source;
       unsigned bits;
       SmallVector<std::pair<int64_t, int64_t>> entries;
     };
     SmallVector<Group> groups;
-    llvm::DenseMap<std::tuple<uint32_t, Attribute, Value, unsigned>, size_t>
-        groupIndex;
+    // A group's key: its tag, word (but for its one operand), source and
+    // width.
+    using GroupKey = std::tuple<uint32_t, uint32_t, uint32_t, uint32_t,
+                                uint64_t, uint64_t, Value, unsigned>;
+    llvm::DenseMap<GroupKey, size_t> groupIndex;
     for (const RuntimeWord &w : runtime) {
       bool isAddress = w.word.kind == WordKind::address;
       Value source = isAddress ? table : w.source;
       Word one = w.word;
       one.ref = 0;
       one.lanes = 1;
-      WordAttr normalized = getWordAttr(ctx, one);
-      auto key = std::make_tuple(static_cast<uint32_t>(w.tag),
-                                 Attribute(normalized), source, w.bits);
+      GroupKey key = std::make_tuple(uint32_t(w.tag), uint32_t(one.kind),
+                                     uint32_t(one.part), one.shift, one.value,
+                                     one.orBits, source, w.bits);
       auto [it, inserted] = groupIndex.try_emplace(key, groups.size());
       if (inserted)
-        groups.push_back({w.tag, normalized, source, w.bits, {}});
+        groups.push_back({w.tag, one, source, w.bits, {}});
       groups[it->second].entries.push_back(
           {w.offset, isAddress ? inputSlots.lookup(w.source) : 0});
     }
@@ -374,7 +378,7 @@ LogicalResult SealPass::seal(SubmitOp submit, PlaceholderCache &placeholders) {
                          BufferType::get(ctx, llvm::PowerOf2Ceil(pairs.size()),
                                          IntegerType::get(ctx, 32), cpu),
                          /*isVolatile=*/false);
-    BlobOp::create(builder, loc, offsets, pairs, ArrayRef<int64_t>{},
+    BlobOp::create(builder, loc, offsets, pairs, ArrayRef<SymbolEntry>{},
                    ValueRange{}, /*lane=*/std::nullopt);
     int64_t start = 0;
     for (const Group &g : groups) {

@@ -675,10 +675,11 @@ hcq.schedule @s(%b: !hcq.buffer<4xf32, AMD:0>) {
 
 // -----
 
-// Tests that the symbols table holds whole entries.
+// Tests that the symbols table holds whole entries (refused as the generic
+// form is read: each entry is a struct).
 hcq.schedule @s() {
   hcq.submit on AMD:0 queue COMPUTE:0 {
-    // expected-error @+1 {{'hcq.cmds' op symbols table holds 3 integers, not 4 per entry}}
+    // expected-error @+1 {{symbols table holds 3 integers, not 4 per entry}}
     "hcq.cmds"() <{tag = 7 : i32, word_bits = 32 : i32, words = array<i32: 0>, symbols = array<i64: 0, 0, 4294967296>}> : () -> ()
   }
 }
@@ -707,10 +708,11 @@ hcq.schedule @s() {
 // -----
 
 // Tests that a symbolic word's part is full, lo or hi (part 3 here, in a
-// 32-bit stream, where a half is what a word must be).
+// 32-bit stream, where a half is what a word must be), as the generic form
+// is read.
 hcq.schedule @s(%b: !hcq.buffer<4xf32, AMD:0>) {
   hcq.submit on AMD:0 queue COMPUTE:0 {
-    // expected-error @+1 {{'hcq.cmds' op symbols table entry 0 has part 3}}
+    // expected-error @+1 {{symbols table entry 0 has part 3}}
     "hcq.cmds"(%b) <{tag = 7 : i32, word_bits = 32 : i32, words = array<i32: 0>, symbols = array<i64: 3302829850624, 4294967296, 0, 0>}> : (!hcq.buffer<4xf32, AMD:0>) -> ()
   }
 }
@@ -718,11 +720,32 @@ hcq.schedule @s(%b: !hcq.buffer<4xf32, AMD:0>) {
 // -----
 
 // Tests that a symbolic word's kind, part, shift and pair bit leave the
-// rest of its bits zero (bit 25 set here).
+// rest of its bits zero (bit 25 set here), as the generic form is read.
 hcq.schedule @s(%b: !hcq.buffer<4xf32, AMD:0>) {
   hcq.submit on AMD:0 queue COMPUTE:0 {
-    // expected-error @+1 {{'hcq.cmds' op symbols table entry 0 has unknown bits 1}}
+    // expected-error @+1 {{symbols table entry 0 has unknown bits 1}}
     "hcq.cmds"(%b) <{tag = 7 : i32, word_bits = 64 : i32, words = array<i32: 0, 0>, symbols = array<i64: 144115192370823168, 4294967296, 0, 0>}> : (!hcq.buffer<4xf32, AMD:0>) -> ()
+  }
+}
+
+// -----
+
+// Tests that a symbolic word's kind is one of the four (kind 4 here), as the
+// generic form is read.
+hcq.schedule @s(%b: !hcq.buffer<4xf32, AMD:0>) {
+  hcq.submit on AMD:0 queue COMPUTE:0 {
+    // expected-error @+1 {{symbols table entry 0 has kind 4}}
+    "hcq.cmds"(%b) <{tag = 7 : i32, word_bits = 64 : i32, words = array<i32: 0, 0>, symbols = array<i64: 17179869184, 4294967296, 0, 0>}> : (!hcq.buffer<4xf32, AMD:0>) -> ()
+  }
+}
+
+// -----
+
+// Tests that the symbols table's generic form is an array of i64.
+hcq.schedule @s(%b: !hcq.buffer<4xf32, AMD:0>) {
+  hcq.submit on AMD:0 queue COMPUTE:0 {
+    // expected-error @+1 {{symbols table must be an array<i64>, got array<i32: 0>}}
+    "hcq.cmds"(%b) <{tag = 7 : i32, word_bits = 64 : i32, words = array<i32: 0, 0>, symbols = array<i32: 0>}> : (!hcq.buffer<4xf32, AMD:0>) -> ()
   }
 }
 
@@ -865,10 +888,11 @@ hcq.schedule @e() {
 
 // -----
 
-// Tests that a blob's patch table holds whole entries.
+// Tests that a blob's patch table holds whole entries, as the generic form
+// is read.
 hcq.schedule @e() {
   %p = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<8xi8, AMD:0>
-  // expected-error @+1 {{'hcq.blob' op patch table holds 1 integers, not 4 per entry}}
+  // expected-error @+1 {{patch table holds 1 integers, not 4 per entry}}
   "hcq.blob"(%p) <{data = array<i32: 1, 2>, patches = array<i64: 0>}> : (!hcq.buffer<8xi8, AMD:0>) -> ()
 }
 
@@ -922,11 +946,12 @@ hcq.schedule @e() {
 
 // -----
 
-// Tests that a blob patch's part is full, lo or hi (part 3 here).
+// Tests that a blob patch's part is full, lo or hi (part 3 here), as the
+// generic form is read.
 hcq.schedule @e() {
   %p = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<8xi8, AMD:0>
   %s = hcq.placeholder signal slot 2 : !hcq.buffer<1xi64, AMD:0>
-  // expected-error @+1 {{'hcq.blob' op patch table entry 0 has part 3}}
+  // expected-error @+1 {{patch table entry 0 has part 3}}
   "hcq.blob"(%p, %s) <{data = array<i32: 1, 2>, patches = array<i64: 3302829850624, 4294967296, 0, 0>}> : (!hcq.buffer<8xi8, AMD:0>, !hcq.buffer<1xi64, AMD:0>) -> ()
 }
 
@@ -1156,7 +1181,7 @@ hcq.schedule @e(%n: i32) {
   %p = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<8xi8, AMD:0>
   %o = hcq.placeholder offtbl slot 2 : !hcq.buffer<4xi32, CPU:0>
   // expected-error @+1 {{'hcq.patch_group' op property 'bits' failed to satisfy constraint: 32 or 64}}
-  "hcq.patch_group"(%p, %o, %n) <{start = 0 : i64, count = 1 : i64, bits = 16 : i32, word = #hcq.word<variable, 0, 0, full, 0, 0, 1>}> : (!hcq.buffer<8xi8, AMD:0>, !hcq.buffer<4xi32, CPU:0>, i32) -> ()
+  "hcq.patch_group"(%p, %o, %n) <{start = 0 : i64, count = 1 : i64, bits = 16 : i32, word = array<i64: 8589934592, 4294967296, 0, 0>}> : (!hcq.buffer<8xi8, AMD:0>, !hcq.buffer<4xi32, CPU:0>, i32) -> ()
 }
 
 // -----
@@ -1166,7 +1191,28 @@ hcq.schedule @e(%n: i32) {
   %p = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<8xi8, AMD:0>
   %o = hcq.placeholder offtbl slot 2 : !hcq.buffer<4xi32, CPU:0>
   // expected-error @+1 {{'hcq.patch_group' op a constant belongs in the blob, not in a patch group}}
-  "hcq.patch_group"(%p, %o, %n) <{start = 0 : i64, count = 1 : i64, bits = 32 : i32, word = #hcq.word<constant, 5, -1, full, 0, 0, 1>}> : (!hcq.buffer<8xi8, AMD:0>, !hcq.buffer<4xi32, CPU:0>, i32) -> ()
+  "hcq.patch_group"(%p, %o, %n) <{start = 0 : i64, count = 1 : i64, bits = 32 : i32, word = array<i64: 0, 8589934591, 5, 0>}> : (!hcq.buffer<8xi8, AMD:0>, !hcq.buffer<4xi32, CPU:0>, i32) -> ()
+}
+
+// -----
+
+// Tests that a patch group's word, in the generic form, is one symbol entry
+// at 0 (a pair here).
+hcq.schedule @e(%n: i32) {
+  %p = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<8xi8, AMD:0>
+  %o = hcq.placeholder offtbl slot 2 : !hcq.buffer<4xi32, CPU:0>
+  // expected-error @+1 {{word must be one entry at 0, not a pair}}
+  "hcq.patch_group"(%p, %o, %n) <{start = 0 : i64, count = 1 : i64, bits = 32 : i32, word = array<i64: 72057602627862528, 4294967296, 0, 0>}> : (!hcq.buffer<8xi8, AMD:0>, !hcq.buffer<4xi32, CPU:0>, i32) -> ()
+}
+
+// -----
+
+// Tests that a patch group's word, in the generic form, is four integers.
+hcq.schedule @e(%n: i32) {
+  %p = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<8xi8, AMD:0>
+  %o = hcq.placeholder offtbl slot 2 : !hcq.buffer<4xi32, CPU:0>
+  // expected-error @+1 {{word holds 2 integers, not 4 per entry}}
+  "hcq.patch_group"(%p, %o, %n) <{start = 0 : i64, count = 1 : i64, bits = 32 : i32, word = array<i64: 8589934592, 4294967296>}> : (!hcq.buffer<8xi8, AMD:0>, !hcq.buffer<4xi32, CPU:0>, i32) -> ()
 }
 
 // -----

@@ -181,8 +181,7 @@ hcq.schedule @exe(%x: !hcq.buffer<16xf32, [AMD:0, AMD:1]>, %n: i32) {
 // CHECK-SAME: hcq.d = #hcq.device<NV:2>
 // CHECK-SAME: hcq.q = #hcq.queue<COPY:1>
 // CHECK-SAME: hcq.t = #hcq.devices<[CPU:0, DISK:0]>
-// CHECK-SAME: hcq.w = #hcq.word<address, 8, 0, lo, 0, 0, 1>
-func.func @attrs() attributes {hcq.d = #hcq.device<NV:2>, hcq.q = #hcq.queue<COPY:1>, hcq.t = #hcq.devices<[CPU, DISK:0]>, hcq.w = #hcq.word<address, 8, 0, lo, 0, 0, 1>} {
+func.func @attrs() attributes {hcq.d = #hcq.device<NV:2>, hcq.q = #hcq.queue<COPY:1>, hcq.t = #hcq.devices<[CPU, DISK:0]>} {
   return
 }
 

@@ -1,7 +1,9 @@
 // How a stream's words are stored: the generic form shows the symbols table
-// (HCQ/Dialect/Words.h), the custom form every word, and the two round-trip.
+// (HCQ/Dialect/Words.h), the custom form every word, and the two (and
+// bytecode) round-trip.
 // RUN: hcq-opt %s --mlir-print-op-generic | FileCheck %s --check-prefix=GENERIC
 // RUN: hcq-opt %s --mlir-print-op-generic | hcq-opt | FileCheck %s
+// RUN: hcq-opt %s --emit-bytecode | hcq-opt | FileCheck %s
 
 // Tests that an address's or load's lo half followed by its hi half in one
 // segment is one table entry, a pair (metadata bit 24, part full, the hi

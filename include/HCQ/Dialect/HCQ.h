@@ -22,6 +22,33 @@
 #include "HCQ/Dialect/Words.h"
 
 namespace hcq {
+/// The symbol-table properties (hcq.cmds `symbols`, hcq.blob `patches`) as
+/// attributes, for the generic op syntax: an array<i64> of four integers an
+/// entry, `[at | (kind | part << 8 | shift << 16 | pair << 24) << 32,
+/// ref | lanes << 32, value, or_bits]`. Reading refuses what an entry
+/// cannot hold (a whole number of entries, known kinds and parts, no other
+/// bits), naming the property as `what`; the verifiers check the rest.
+mlir::Attribute getSymbolsAttr(mlir::MLIRContext *ctx,
+                               llvm::ArrayRef<SymbolEntry> entries);
+mlir::LogicalResult
+setSymbolsFromAttr(SymbolEntries &entries, mlir::Attribute attr,
+                   llvm::function_ref<mlir::InFlightDiagnostic()> emitError,
+                   llvm::StringRef what);
+/// hcq.patch_group's word property as an attribute: one entry at 0.
+mlir::Attribute getWordPropAttr(mlir::MLIRContext *ctx, const Word &word);
+mlir::LogicalResult
+setWordPropFromAttr(Word &word, mlir::Attribute attr,
+                    llvm::function_ref<mlir::InFlightDiagnostic()> emitError);
+/// The same properties in bytecode: the entry count, then each entry's
+/// four integers.
+void writeSymbols(mlir::DialectBytecodeWriter &writer,
+                  llvm::ArrayRef<SymbolEntry> entries);
+mlir::LogicalResult readSymbols(mlir::DialectBytecodeReader &reader,
+                                SymbolEntries &entries);
+void writeWordProp(mlir::DialectBytecodeWriter &writer, const Word &word);
+mlir::LogicalResult readWordProp(mlir::DialectBytecodeReader &reader,
+                                 Word &word);
+
 /// How a queue call uses one buffer: the bytes [offset, offset + size) of
 /// `buffer`, and whether it writes them (else it only reads).
 struct BufferUse {
@@ -85,15 +112,6 @@ void printWord(
     unsigned bits,
     llvm::function_ref<void(llvm::raw_ostream &, mlir::Value)> printValue);
 
-/// A #hcq.word (hcq.patch_group's) as a value, and back.
-inline Word getWord(WordAttr attr) {
-  return {attr.getKind(),  attr.getValue(),  attr.getRef(),  attr.getPart(),
-          attr.getShift(), attr.getOrBits(), attr.getLanes()};
-}
-inline WordAttr getWordAttr(mlir::MLIRContext *ctx, const Word &word) {
-  return WordAttr::get(ctx, word.kind, word.value, word.ref, word.part,
-                       word.shift, word.orBits, word.lanes);
-}
 } // namespace hcq
 
 #endif // HCQ_DIALECT_HCQ_H

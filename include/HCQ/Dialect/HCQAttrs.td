@@ -71,49 +71,6 @@ def HCQ_QueueAttr : HCQ_Attr<"Queue", "queue"> {
 def HCQ_AccessArrayAttr : TypedArrayAttrBase<HCQ_Access,
     "array of buffer accesses">;
 
-def HCQ_WordAttr : HCQ_Attr<"Word", "word"> {
-  let summary = "one command word";
-  let description = [{
-    One word of a command stream (`hcq.cmds`) or of a patch (`hcq.blob`):
-
-    * `constant`: `value` is the word itself;
-    * `address`: the address of operand `ref` (a buffer or an indirect
-      stream) plus the byte offset `value`, shifted right by `shift`; in a
-      32-bit stream `part` picks its `lo` or `hi` half. Whether it is
-      resolved at link time (a placeholder) or per run (a schedule input)
-      follows from what `ref` is;
-    * `variable`: the run-time value of operand `ref`, a bound variable;
-    * `load`: the 64-bit host value held by placeholder `ref` when the
-      submit is pushed, plus `value` as a signed addend (how a submit waits
-      for the previous run's timeline).
-
-    `or_bits` are OR-ed into the result (flag bits sharing a word with an
-    address half). A word of a multi-device stream may differ per lane:
-    with `lanes` > 1 its operands are `ref .. ref + lanes - 1`, one per lane
-    (`lo([%producer, %sentinel])`: lane 0 polls a producer's signal, lane 1
-    the sentinel). The ops print these inline (`0xc0053c00`, `lo(%sig + 8)`,
-    `hi(%scratch) | 0x80000000`, `addr(%x)`, `var(%n)`, `load(%tlv - 1)`);
-    this attribute is the stored form.
-  }];
-  let parameters = (ins EnumParameter<HCQ_WordKind>:$kind, "uint64_t":$value,
-                        "int32_t":$ref, EnumParameter<HCQ_WordPart>:$part,
-                        "uint32_t":$shift, "uint64_t":$or_bits,
-                        "uint32_t":$lanes);
-  let assemblyFormat = "`<` $kind `,` $value `,` $ref `,` $part `,` $shift `,` "
-                       "$or_bits `,` $lanes `>`";
-  let builders = [
-    AttrBuilder<(ins "uint64_t":$value), [{
-      return $_get($_ctxt, ::hcq::WordKind::constant, value, -1,
-                   ::hcq::WordPart::full, 0, 0, 1);
-    }]>
-  ];
-  let extraClassDeclaration = [{
-    bool isConstant() const { return getKind() == ::hcq::WordKind::constant; }
-  }];
-}
-
-def HCQ_WordArrayAttr : TypedArrayAttrBase<HCQ_WordAttr, "array of words">;
-
 def HCQ_AMDTargetAttr : HCQ_Attr<"AMDTarget", "amd_target"> {
   let summary = "AMD GPUs of one generation, as what submits compile for";
   let description = [{

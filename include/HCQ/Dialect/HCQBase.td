@@ -120,20 +120,4 @@ def HCQ_PushMode : I32EnumAttr<"PushMode", "how a queue's ring takes a push", [
   let cppNamespace = "::hcq";
 }
 
-def HCQ_WordKind : I32EnumAttr<"WordKind", "what a command word holds", [
-      I32EnumAttrCase<"constant", 0>,
-      I32EnumAttrCase<"address", 1>,
-      I32EnumAttrCase<"variable", 2>,
-      I32EnumAttrCase<"load", 3>]> {
-  let cppNamespace = "::hcq";
-}
-
-def HCQ_WordPart : I32EnumAttr<"WordPart",
-    "which 32 bits of a 64-bit value a word holds", [
-      I32EnumAttrCase<"full", 0>,
-      I32EnumAttrCase<"lo", 1>,
-      I32EnumAttrCase<"hi", 2>]> {
-  let cppNamespace = "::hcq";
-}
-
 #endif // HCQ_BASE_TD

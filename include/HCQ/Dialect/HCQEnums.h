@@ -1,7 +1,6 @@
 //===- HCQEnums.h - HCQ dialect enumerations --------------------*- C++ -*-===//
 //
-// The ODS enumerations alone, for headers that need them without the ops
-// (HCQ/Dialect/Words.h).
+// The ODS enumerations alone, for headers that need them without the ops.
 //
 //===----------------------------------------------------------------------===//
 

@@ -597,9 +597,48 @@ def HCQ_FinalizeOp : HCQ_Op<"finalize", [HCQ_HostStep]> {
 def HCQ_WordsProp : IntArrayProp<I32Prop,
     "every word's constant bits in 32-bit units, a 64-bit word low half "
     "first (0 where a symbolic word stands)">;
-def HCQ_SymbolsProp : IntArrayProp<I64Prop,
-    "symbolic words, 4 integers each, an address's or load's lo and hi "
-    "halves one entry (HCQ/Dialect/Words.h)">;
+// A table of symbolic words, one hcq::SymbolEntry each (an address's or
+// load's lo and hi halves one entry; HCQ/Dialect/Words.h): dense op-local
+// structs, nothing uniqued. The attribute form, for the generic syntax, is
+// an array<i64> of four integers an entry (HCQ/Dialect/HCQ.h); bytecode
+// writes the same integers.
+class HCQ_SymbolTableProp<string what> : Property<"::hcq::SymbolEntries",
+    "a table of symbolic words (HCQ/Dialect/Words.h)",
+    "::llvm::ArrayRef<::hcq::SymbolEntry>"> {
+  let convertFromStorage = "::llvm::ArrayRef<::hcq::SymbolEntry>{$_storage}";
+  let assignToStorage = "$_storage.assign($_value.begin(), $_value.end())";
+  let convertToAttribute = [{
+    return ::hcq::getSymbolsAttr($_ctxt, $_storage);
+  }];
+  let convertFromAttribute = [{
+    return ::hcq::setSymbolsFromAttr($_storage, $_attr, $_diag,
+                                     "}] # what # [{");
+  }];
+  let hashProperty = "::llvm::hash_combine_range($_storage)";
+  let writeToMlirBytecode = "::hcq::writeSymbols($_writer, $_storage)";
+  let readFromMlirBytecode = [{
+    if (::mlir::failed(::hcq::readSymbols($_reader, $_storage)))
+      return ::mlir::failure();
+  }];
+}
+def HCQ_SymbolsProp : HCQ_SymbolTableProp<"symbols table">;
+def HCQ_PatchesProp : HCQ_SymbolTableProp<"patch table">;
+// One command word (hcq::Word), stored as it is; its attribute and
+// bytecode forms are a symbol entry's at 0.
+def HCQ_WordProp : Property<"::hcq::Word", "a command word"> {
+  let convertToAttribute = [{
+    return ::hcq::getWordPropAttr($_ctxt, $_storage);
+  }];
+  let convertFromAttribute = [{
+    return ::hcq::setWordPropFromAttr($_storage, $_attr, $_diag);
+  }];
+  let hashProperty = "::hcq::hash_value($_storage)";
+  let writeToMlirBytecode = "::hcq::writeWordProp($_writer, $_storage)";
+  let readFromMlirBytecode = [{
+    if (::mlir::failed(::hcq::readWordProp($_reader, $_storage)))
+      return ::mlir::failure();
+  }];
+}
 def HCQ_DwordsProp : IntArrayProp<I32Prop, "dwords">;
 def HCQ_SegmentsProp : IntArrayProp<I32Prop,
     "the word index where each segment after the first starts">;
@@ -614,7 +653,10 @@ def HCQ_CmdsOp : HCQ_Op<"cmds", [HCQ_InSubmit]> {
     (`var(%n)`), or the host value of a placeholder plus an addend
     (`load(%tlv - 1)`); any of them may OR in constant bits
     (`hi(%s) | 0x80000000`). An address of a placeholder resolves at link
-    time, of a schedule input per run; variables and loads per run.
+    time, of a schedule input per run; variables and loads per run. A word
+    of a multi-device submit may name one operand per lane
+    (`lo([%producer, %sentinel])`: lane 0 polls a producer's signal, lane 1
+    the sentinel).
 
     With tag `cmdbuf` the words are the submit's queue stream. Any other
     tag (`kernargs`) makes an indirect stream whose `!hcq.linear` result
@@ -665,16 +707,10 @@ def HCQ_BlobOp : HCQ_Op<"blob", [HCQ_InExecutable]> {
     ```
   }];
   let arguments = (ins HCQ_AnyBuffer:$target, HCQ_DwordsProp:$data,
-                       HCQ_SymbolsProp:$patches, Variadic<AnyType>:$refs,
+                       HCQ_PatchesProp:$patches, Variadic<AnyType>:$refs,
                        OptionalProp<I32Prop>:$lane);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
-  let extraClassDeclaration = [{
-    /// The link-time patches: each at a byte offset (HCQ/Dialect/Words.h).
-    ::hcq::SymbolicWords getPatchTable() {
-      return ::hcq::SymbolicWords(getPatches());
-    }
-  }];
 }
 
 def HCQ_InputsOp : HCQ_Op<"inputs", [HCQ_InExecutable]> {
@@ -716,7 +752,7 @@ def HCQ_PatchGroupOp : HCQ_Op<"patch_group", [HCQ_HostStep]> {
   let arguments = (ins HCQ_AnyBuffer:$target, HCQ_AnyBuffer:$offsets,
                        HCQ_NonNegativeI64Prop:$start, HCQ_PositiveI64Prop:$count,
                        HCQ_WordBitsProp:$bits,
-                       HCQ_WordAttr:$word, AnyType:$source);
+                       HCQ_WordProp:$word, AnyType:$source);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
 }

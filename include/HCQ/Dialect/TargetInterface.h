@@ -103,7 +103,7 @@ struct PushPlan {
   /// command buffer (hcq.blob `patches`, ref 0), and how many of its bytes
   /// are pushed.
   llvm::SmallVector<int32_t> words;
-  llvm::SmallVector<int64_t> patches;
+  SymbolEntries patches;
   int64_t pushBytes = 0;
 };
 

@@ -2,11 +2,11 @@
 //
 // An encoded stream is dense data: every word's constant bits in one array
 // of 32-bit units (a 64-bit word is two, low half first), and a sparse table
-// of the few symbolic words (an address, a
-// variable, a host load), both op properties (hcq.cmds `words` and
-// `symbols`, hcq.blob `data` and `patches`). Nothing of a stream is uniqued
-// in the MLIRContext, and a symbolic word is in the shape the executable
-// file's patches take. The ops print every word inline (`0xc0053c00`,
+// of the few symbolic words (an address, a variable, a host load), one
+// SymbolEntry each; both op properties (hcq.cmds `words` and `symbols`,
+// hcq.blob `data` and `patches`). Nothing of a stream is uniqued in the
+// MLIRContext, and a symbolic word is the executable file's (abi::Word,
+// HCQ/Runtime/ABI.h). The ops print every word inline (`0xc0053c00`,
 // `lo(%sig + 8)`, `var(%n)`); these types are what the passes read and
 // write.
 //
@@ -15,34 +15,34 @@
 #ifndef HCQ_DIALECT_WORDS_H
 #define HCQ_DIALECT_WORDS_H
 
-#include "HCQ/Dialect/HCQEnums.h"
+#include "HCQ/Runtime/ABI.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <cassert>
-
 #include <cstdint>
-#include <optional>
-#include <string>
 
 namespace hcq {
 
-/// One command word as a value. `ref` and `lanes` name operands of the op
-/// holding it: `ref .. ref + lanes - 1`, one per lane when `lanes` > 1.
-struct Word {
-  WordKind kind = WordKind::constant;
-  /// The constant; an address's byte offset; a load's signed addend.
-  uint64_t value = 0;
+/// The word's kind and part are the executable file's enums.
+using abi::WordKind;
+using abi::WordPart;
+
+/// One command word as a value: abi::Word, whose values are operands of the
+/// op holding it: `ref .. ref + lanes - 1`, one per lane when `lanes` > 1.
+struct Word : abi::Word {
   int32_t ref = -1;
-  WordPart part = WordPart::full;
-  uint32_t shift = 0;
-  /// Constant bits OR-ed into a symbolic word.
-  uint64_t orBits = 0;
   uint32_t lanes = 1;
 
+  Word() = default;
+  Word(WordKind kind, uint64_t value, int32_t ref = -1,
+       WordPart part = WordPart::full, uint32_t shift = 0, uint64_t orBits = 0,
+       uint32_t lanes = 1)
+      : abi::Word{kind, part, shift, value, orBits}, ref(ref), lanes(lanes) {}
+
   static Word constant(uint64_t value) { return {WordKind::constant, value}; }
-  bool isConstant() const { return kind == WordKind::constant; }
   /// The `lo` or `hi` 32-bit half of this 64-bit word (its OR-ed bits
   /// split the same way).
   Word half(WordPart which) const {
@@ -51,62 +51,66 @@ struct Word {
     w.orBits = which == WordPart::lo ? orBits & 0xffffffff : orBits >> 32;
     return w;
   }
+  bool operator==(const Word &o) const {
+    return abi::Word::operator==(o) && ref == o.ref && lanes == o.lanes;
+  }
+  bool operator!=(const Word &o) const { return !(*this == o); }
 };
 
-/// The sparse table of symbolic words: SYMBOL_FIELDS integers per word, in
-/// increasing `at` (a word index in a stream, a byte offset in a blob; below
-/// 2^32):
-///   [at | (kind | part << 8 | shift << 16 | pair << 24) << 32,
-///    ref | lanes << 32, value, or_bits]
-/// A stream's dense data is 0 where a symbolic word stands. In a 32-bit
-/// stream an address or load written as its `lo` half then its `hi` half
-/// is one entry, a pair: the 64-bit word (`part` full, the halves' OR-ed
-/// bits as one 64-bit value) over words `at` and `at + 1`. Most symbolic
-/// words of an AMD stream are such halves, so a pair halves the table.
-constexpr size_t SYMBOL_FIELDS = 4;
-/// The pair bit of an entry's metadata.
-constexpr uint64_t SYMBOL_PAIR = uint64_t(1) << 24;
+llvm::hash_code hash_value(const Word &word);
 
-/// Reads a symbols property.
-class SymbolicWords {
-public:
-  explicit SymbolicWords(llvm::ArrayRef<int64_t> fields) : fields(fields) {}
-  size_t size() const { return fields.size() / SYMBOL_FIELDS; }
-  /// Entry `k`'s position.
-  int64_t at(size_t k) const {
-    return int64_t(uint64_t(fields[k * SYMBOL_FIELDS]) & 0xffffffff);
-  }
-  /// Whether entry `k` is a pair: a 64-bit word over two 32-bit words.
-  bool isPair(size_t k) const {
-    return (uint64_t(fields[k * SYMBOL_FIELDS]) >> 32) & SYMBOL_PAIR;
-  }
-  /// The position of entry `k`'s last word.
-  int64_t last(size_t k) const { return at(k) + (isPair(k) ? 1 : 0); }
-  /// Entry `k` as a word (a pair as its 64-bit word).
-  Word word(size_t k) const;
-  /// Whether the property holds whole entries in increasing position, each
-  /// of a symbolic kind and a known part; otherwise why not.
-  std::optional<std::string> check() const;
+/// One entry of a symbols table (hcq.cmds `symbols`, hcq.blob `patches`):
+/// the symbolic word `word` at position `at`, a word index in a stream or a
+/// byte offset in a blob. A table holds its entries in increasing position
+/// (one checking loop, the ops' verifiers', says what else a valid table
+/// is); a stream's dense data is 0 where a symbolic word stands.
+///
+/// In a 32-bit stream an address or load written as its `lo` half then its
+/// `hi` half is one entry, a pair: the 64-bit word (`part` full, the
+/// halves' OR-ed bits as one 64-bit value) over words `at` and `at + 1`.
+/// Most symbolic words of an AMD stream are such halves, so a pair halves
+/// the table.
+struct SymbolEntry {
+  uint32_t at = 0;
+  bool pair = false;
+  Word word;
 
-private:
-  llvm::ArrayRef<int64_t> fields;
+  /// The position of the entry's last word.
+  int64_t last() const { return int64_t(at) + (pair ? 1 : 0); }
+  bool operator==(const SymbolEntry &o) const {
+    return at == o.at && pair == o.pair && word == o.word;
+  }
+  bool operator!=(const SymbolEntry &o) const { return !(*this == o); }
 };
 
-/// Appends `word` (not a constant) at position `at` to a symbols property.
-void appendSymbol(llvm::SmallVectorImpl<int64_t> &fields, int64_t at,
-                  const Word &word);
+llvm::hash_code hash_value(const SymbolEntry &entry);
 
-/// Makes the last entry of a 32-bit stream's symbols property a pair if it
-/// is the `lo` half of the word whose `hi` half is `word`, at the next
+// Dense: an entry is 40 bytes, and the executable of 100,000 AMD launches
+// has over half a million of them.
+static_assert(sizeof(SymbolEntry) <= 40, "a symbol entry grew");
+
+/// A symbols table as an op property stores it: dense and op-local.
+using SymbolEntries = llvm::SmallVector<SymbolEntry, 0>;
+
+/// Makes the last entry of a 32-bit stream's symbols table a pair if it is
+/// the `lo` half of the word whose `hi` half is `word`, at the next
 /// position `at`; returns whether it did.
-bool mergeSymbolPair(llvm::SmallVectorImpl<int64_t> &fields, int64_t at,
-                     const Word &word);
+bool mergeSymbolPair(SymbolEntries &entries, int64_t at, const Word &word);
 
-/// Writes `word` at position `at` as entry `k` of a symbols property that
-/// holds at least `k` entries, over what entry `k` held or appended: so a
-/// pass can rewrite a table in place, entry `k` from entries `k` and after.
-void setSymbol(llvm::SmallVectorImpl<int64_t> &fields, size_t k, int64_t at,
-               const Word &word);
+/// Writes `word` at position `at` as entry `k` of a table that holds at
+/// least `k` entries, over what entry `k` held or appended: so a pass can
+/// rewrite a table in place, entry `k` from entries `k` and after.
+inline void setSymbol(SymbolEntries &entries, size_t k, int64_t at,
+                      const Word &word) {
+  assert(entries.size() >= k && "an entry after the end");
+  assert(!word.isConstant() && at >= 0 && at <= int64_t(UINT32_MAX) &&
+         "not a symbolic word");
+  SymbolEntry entry{uint32_t(at), /*pair=*/false, word};
+  if (entries.size() == k)
+    entries.push_back(entry);
+  else
+    entries[k] = entry;
+}
 
 /// Where a stream, and each segment of one, starts in its memory: at a
 /// multiple of 128 bytes (the seed's seal pads every linear to 128 bytes).
@@ -124,8 +128,9 @@ constexpr uint64_t getPaddedStreamBytes(uint64_t bytes) {
 /// arguments of every launch of a submit, one segment each.
 class WordStream {
 public:
-  WordStream(llvm::ArrayRef<int32_t> dwords, llvm::ArrayRef<int64_t> symbols,
-             unsigned bits, llvm::ArrayRef<int32_t> segments = {})
+  WordStream(llvm::ArrayRef<int32_t> dwords,
+             llvm::ArrayRef<SymbolEntry> symbols, unsigned bits,
+             llvm::ArrayRef<int32_t> segments = {})
       : dwords(dwords), symbols(symbols), segments(segments),
         perWord(bits / 32) {}
   size_t size() const { return dwords.size() / perWord; }
@@ -164,13 +169,13 @@ public:
   template <typename Fn> void forEach(Fn fn) const {
     size_t k = 0;
     for (size_t i = 0, n = size(); i < n; ++i) {
-      if (k < symbols.size() && size_t(symbols.at(k)) == i) {
-        Word word = symbols.word(k);
-        if (symbols.isPair(k)) {
-          fn(i, word.half(WordPart::lo));
-          fn(++i, word.half(WordPart::hi));
+      if (k < symbols.size() && symbols[k].at == i) {
+        const SymbolEntry &entry = symbols[k];
+        if (entry.pair) {
+          fn(i, entry.word.half(WordPart::lo));
+          fn(++i, entry.word.half(WordPart::hi));
         } else {
-          fn(i, word);
+          fn(i, entry.word);
         }
         ++k;
       } else {
@@ -178,7 +183,7 @@ public:
       }
     }
   }
-  const SymbolicWords &getSymbols() const { return symbols; }
+  llvm::ArrayRef<SymbolEntry> getSymbols() const { return symbols; }
 
 private:
   uint64_t alignedBytes(size_t words) const {
@@ -186,7 +191,7 @@ private:
   }
 
   llvm::ArrayRef<int32_t> dwords;
-  SymbolicWords symbols;
+  llvm::ArrayRef<SymbolEntry> symbols;
   llvm::ArrayRef<int32_t> segments;
   unsigned perWord;
 };
@@ -198,7 +203,7 @@ struct WordStreamBuilder {
 
   /// The `words` property: 32-bit units, two per 64-bit word.
   llvm::SmallVector<int32_t> units;
-  llvm::SmallVector<int64_t> symbols;
+  SymbolEntries symbols;
   /// The `segments` property.
   llvm::SmallVector<int32_t> segments;
 
@@ -228,7 +233,7 @@ struct WordStreamBuilder {
     if (perWord == 1 && segmentSize() > 0 &&
         mergeSymbolPair(symbols, int64_t(size()), word))
       return pushConstant(0);
-    appendSymbol(symbols, int64_t(size()), word);
+    setSymbol(symbols, symbols.size(), int64_t(size()), word);
     pushConstant(0);
   }
   /// Appends a constant word, most of any stream: no Word to build.
@@ -244,7 +249,7 @@ struct WordStreamBuilder {
   /// Room for `words` words, `symbolic` of them symbolic.
   void reserve(size_t words, size_t symbolic) {
     units.reserve(words * perWord);
-    symbols.reserve(symbolic * SYMBOL_FIELDS);
+    symbols.reserve(symbolic);
   }
 
 private:

@@ -1,10 +1,11 @@
 //===- ABI.h - The facts compiler and runtime share -------------*- C++ -*-===//
 //
-// Every enum the executable file stores, defined once: the compiler's
-// executable conversion writes these values, the runtime's reader and link
-// read them. The dialect's ODS enums (HCQBase.td) carry the same values;
-// lib/Dialect/HCQDialect.cpp ties each case to this header with a
-// static_assert, so neither side can drift. Plain C++: no LLVM, no MLIR.
+// Every enum the executable file stores, and the command word, defined
+// once: the compiler's executable conversion writes these values, the
+// runtime's reader and link read them. The dialect's ODS enums (HCQBase.td)
+// carry the same values; lib/Dialect/HCQDialect.cpp ties each case to this
+// header with a static_assert, so neither side can drift. The dialect uses
+// the word and its two enums as they are. Plain C++: no LLVM, no MLIR.
 //
 //===----------------------------------------------------------------------===//
 
@@ -119,16 +120,51 @@ constexpr const char *BUILTIN_COPY_KERNEL = "copy";
 /// How a queue takes a push (hcq::PushMode).
 enum class PushMode : uint32_t { pm4 = 0, sdma = 1, cpu = 2 };
 
-/// What a command word holds (hcq::WordKind).
-enum class WordKind : uint32_t {
+/// What a command word holds (the dialect's hcq::WordKind is this one). A
+/// byte in memory (the file stores a u32): the compiler keeps hundreds of
+/// thousands of words in its symbol tables.
+enum class WordKind : uint8_t {
   constant = 0,
   address = 1,
   variable = 2,
   load = 3
 };
 
-/// Which 32 bits of a 64-bit value a word holds (hcq::WordPart).
-enum class WordPart : uint32_t { full = 0, lo = 1, hi = 2 };
+/// Which 32 bits of a 64-bit value a word holds (hcq::WordPart is this
+/// one; a byte in memory, a u32 in the file).
+enum class WordPart : uint8_t { full = 0, lo = 1, hi = 2 };
+
+/// A command word but for the values it names, which each holder names its
+/// own way: the compiler's ops by operand (hcq::Word, HCQ/Dialect/Words.h),
+/// the executable file by value index (runtime::Word,
+/// HCQ/Runtime/Executable.h). One definition of what a word is:
+///
+/// * `constant`: `value` is the word itself;
+/// * `address`: the address of a value (a buffer or an indirect stream)
+///   plus the byte offset `value`, shifted right by `shift`; `part` picks
+///   its `lo` or `hi` half, or the `full` 64 bits;
+/// * `variable`: the run-time value of a bound variable;
+/// * `load`: the 64-bit host value a placeholder holds when the submit is
+///   pushed, plus `value` as a signed addend (`part` may pick a half).
+///
+/// `orBits` are OR-ed into the result (flag bits sharing a word with an
+/// address half).
+struct Word {
+  WordKind kind = WordKind::constant;
+  WordPart part = WordPart::full;
+  uint32_t shift = 0;
+  /// The constant; an address's byte offset; a load's signed addend.
+  uint64_t value = 0;
+  /// Constant bits OR-ed into a symbolic word.
+  uint64_t orBits = 0;
+
+  bool isConstant() const { return kind == WordKind::constant; }
+  bool operator==(const Word &o) const {
+    return kind == o.kind && part == o.part && shift == o.shift &&
+           value == o.value && orBits == o.orBits;
+  }
+  bool operator!=(const Word &o) const { return !(*this == o); }
+};
 
 /// How a schedule uses a buffer argument (the hcq.access argument
 /// attribute); none for a variable or a buffer no call touches.

@@ -127,13 +127,9 @@ struct Kernel {
   bool hasHostObject() const { return hostObject != NO_HOST_OBJECT; }
 };
 
-/// A command word: kind, part, shift, OR bits and offset or addend, as in
-/// #hcq.word; `refs` are value indices, one per lane or one for all.
-struct Word {
-  WordKind kind = WordKind::constant;
-  WordPart part = WordPart::full;
-  uint32_t shift = 0;
-  uint64_t value = 0, orBits = 0;
+/// A command word (abi::Word, the compiler's too) and the values it names:
+/// `refs` are value indices, one per lane or one for all.
+struct Word : abi::Word {
   std::vector<uint32_t> refs;
 };
 

@@ -58,7 +58,7 @@ Expected<LinkResult> link(const Executable &exe, Memory &memory);
 
 /// The value of a link-time word whose operands are at `addresses` (one per
 /// lane of the word, or one).
-uint64_t evaluateAddressWord(const Word &word, uint64_t address);
+uint64_t evaluateAddressWord(const abi::Word &word, uint64_t address);
 
 /// A deterministic address map: one bump allocator from `base`, each
 /// allocation 256-byte aligned, host functions at fixed fake addresses; the

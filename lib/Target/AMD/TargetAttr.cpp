@@ -39,7 +39,7 @@ amd::Target targetOf(AMDTargetAttr attr) {
 /// is a byte offset into the command buffer, patched at link time.
 struct BlobSink {
   SmallVectorImpl<int32_t> &data;
-  SmallVectorImpl<int64_t> &patches;
+  SymbolEntries &patches;
 
   void packet(uint32_t) {}
   void dword(uint32_t d) { data.push_back(static_cast<int32_t>(d)); }
@@ -47,13 +47,11 @@ struct BlobSink {
   void high(uint64_t offset) {
     // Right after its low half: one 64-bit patch, as hcq-seal makes of a
     // stream's lo/hi pair.
-    SymbolicWords table(patches);
-    size_t n = table.size();
     int64_t lowAt = (int64_t(data.size()) - 1) * 4;
-    Word low = n ? table.word(n - 1) : Word();
-    if (n && table.at(n - 1) == lowAt && low.part == WordPart::lo &&
-        low.value == offset) {
-      setSymbol(patches, n - 1, lowAt,
+    if (!patches.empty() && int64_t(patches.back().at) == lowAt &&
+        patches.back().word.part == WordPart::lo &&
+        patches.back().word.value == offset) {
+      setSymbol(patches, patches.size() - 1, lowAt,
                 Word{WordKind::address, offset, 0, WordPart::full});
       data.push_back(UNPATCHED_WORD);
       return;
@@ -61,8 +59,8 @@ struct BlobSink {
     patch(offset, WordPart::hi);
   }
   void patch(uint64_t offset, WordPart part) {
-    appendSymbol(patches, int64_t(data.size()) * 4,
-                 Word{WordKind::address, offset, 0, part});
+    setSymbol(patches, patches.size(), int64_t(data.size()) * 4,
+              Word{WordKind::address, offset, 0, part});
     data.push_back(UNPATCHED_WORD);
   }
 };

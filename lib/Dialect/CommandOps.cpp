@@ -1,0 +1,751 @@
+//===- CommandOps.cpp - The command-word ops ------------------------------===//
+//
+// The word sub-language of the dialect: how a command word is parsed and
+// printed (`0xc0053c00`, `lo(%sig + 8)`, `var(%n)`), what a word may do
+// with the operands it names, and the ops that hold words: hcq.cmds (a
+// stream), hcq.blob (bytes and link-time patches) and hcq.patch_group (a
+// run-time patch). Their storage is HCQ/Dialect/Words.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "OpHelpers.h"
+
+#include "HCQ/Dialect/HCQ.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/CheckedArithmetic.h"
+#include "llvm/Support/Format.h"
+
+using namespace mlir;
+using namespace hcq;
+using namespace hcq::detail;
+
+//===----------------------------------------------------------------------===//
+// Words: shared by hcq.cmds, hcq.blob and hcq.patch_group
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Collects the operands words refer to, each once, in order of first use.
+struct WordRefParser {
+  OpAsmParser &parser;
+  SmallVector<OpAsmParser::UnresolvedOperand> refs;
+  llvm::StringMap<int32_t> indexOf;
+
+  int32_t addRef(const OpAsmParser::UnresolvedOperand &operand) {
+    std::string key = (operand.name + "#" + Twine(operand.number)).str();
+    auto [it, inserted] = indexOf.try_emplace(key, refs.size());
+    if (inserted)
+      refs.push_back(operand);
+    return it->second;
+  }
+
+  /// A per-lane list is stored as a contiguous run of operands.
+  int32_t addLaneRefs(ArrayRef<OpAsmParser::UnresolvedOperand> lanes) {
+    std::string key = "[";
+    for (const auto &operand : lanes)
+      key += (operand.name + "#" + Twine(operand.number) + ",").str();
+    auto [it, inserted] = indexOf.try_emplace(key, refs.size());
+    if (inserted)
+      refs.append(lanes.begin(), lanes.end());
+    return it->second;
+  }
+
+  /// `%v` or `[%a, %b, ...]`: the operand of a word and its lane count.
+  ParseResult parseWordOperand(int32_t &ref, uint32_t &lanes) {
+    if (failed(parser.parseOptionalLSquare())) {
+      OpAsmParser::UnresolvedOperand operand;
+      if (parser.parseOperand(operand))
+        return failure();
+      ref = addRef(operand);
+      lanes = 1;
+      return success();
+    }
+    SmallVector<OpAsmParser::UnresolvedOperand> list;
+    if (parser.parseOperandList(list) || parser.parseRSquare())
+      return failure();
+    if (list.size() < 2)
+      return parser.emitError(parser.getCurrentLocation(),
+                              "a per-lane list needs two or more operands");
+    ref = addLaneRefs(list);
+    lanes = list.size();
+    return success();
+  }
+
+  /// Parses `0x..`, `addr(%v [+ off] [>> shift])`, `lo(...)`, `hi(...)`,
+  /// `var(%v)` or `load(%v [+|- off])`, then an optional `| 0x..`.
+  ParseResult parseWord(Word &word) {
+    if (parseWordBody(word))
+      return failure();
+    if (failed(parser.parseOptionalVerticalBar()))
+      return success();
+    SMLoc loc = parser.getCurrentLocation();
+    uint64_t bits;
+    if (parser.parseInteger(bits))
+      return failure();
+    if (word.isConstant())
+      return parser.emitError(loc, "a constant word takes no '|' bits");
+    word.orBits = bits;
+    return success();
+  }
+
+  ParseResult parseWordBody(Word &word) {
+    SMLoc loc = parser.getCurrentLocation();
+    APInt constant;
+    OptionalParseResult isInt = parser.parseOptionalInteger(constant);
+    if (isInt.has_value()) {
+      if (failed(*isInt))
+        return failure();
+      if (constant.isNegative() || constant.getActiveBits() > 64)
+        return parser.emitError(loc, "word constant must fit in 64 bits "
+                                     "unsigned");
+      word = Word::constant(constant.getZExtValue());
+      return success();
+    }
+    StringRef keyword;
+    if (parser.parseKeyword(&keyword))
+      return failure();
+    int32_t ref;
+    uint32_t lanes;
+    if (keyword == "var") {
+      if (parser.parseLParen() || parseWordOperand(ref, lanes) ||
+          parser.parseRParen())
+        return failure();
+      word = Word{WordKind::variable, 0, ref, WordPart::full, 0, 0, lanes};
+      return success();
+    }
+    if (keyword == "load" || keyword == "load.lo" || keyword == "load.hi") {
+      WordPart loadPart = keyword == "load.lo"   ? WordPart::lo
+                          : keyword == "load.hi" ? WordPart::hi
+                                                 : WordPart::full;
+      int64_t addend = 0;
+      if (parser.parseLParen() || parseWordOperand(ref, lanes) ||
+          parseOptionalAddend(parser, addend) || parser.parseRParen())
+        return failure();
+      word = Word{
+          WordKind::load, static_cast<uint64_t>(addend), ref, loadPart, 0, 0,
+          lanes};
+      return success();
+    }
+    WordPart part;
+    if (keyword == "addr")
+      part = WordPart::full;
+    else if (keyword == "lo")
+      part = WordPart::lo;
+    else if (keyword == "hi")
+      part = WordPart::hi;
+    else
+      return parser.emitError(loc, "expected a word: an integer, addr(...), "
+                                   "lo(...), hi(...), var(...) or "
+                                   "load[.lo|.hi](...), got '")
+             << keyword << "'";
+    uint64_t offset = 0, shift = 0;
+    if (parser.parseLParen() || parseWordOperand(ref, lanes))
+      return failure();
+    if (succeeded(parser.parseOptionalPlus()) && parser.parseInteger(offset))
+      return failure();
+    if (succeeded(parser.parseOptionalGreater())) {
+      SMLoc shiftLoc = parser.getCurrentLocation();
+      if (parser.parseGreater() || parser.parseInteger(shift))
+        return failure();
+      if (shift >= 64)
+        return parser.emitError(shiftLoc, "shift must be below 64");
+    }
+    if (parser.parseRParen())
+      return failure();
+    word = Word{WordKind::address,
+                offset,
+                ref,
+                part,
+                static_cast<uint32_t>(shift),
+                0,
+                lanes};
+    return success();
+  }
+
+  /// Parses `: type, ...` for the collected refs, prefixed by `leading`.
+  ParseResult resolve(OperationState &result, ArrayRef<Type> types) {
+    return parser.resolveOperands(refs, types, parser.getNameLoc(),
+                                  result.operands);
+  }
+};
+} // namespace
+
+void hcq::printWord(raw_ostream &os, const Word &word, ValueRange refs,
+                    unsigned bits,
+                    function_ref<void(raw_ostream &, Value)> printValue) {
+  auto operand = [&]() {
+    if (word.lanes == 1)
+      return printValue(os, refs[word.ref]);
+    os << '[';
+    llvm::interleaveComma(refs.slice(word.ref, word.lanes), os,
+                          [&](Value v) { printValue(os, v); });
+    os << ']';
+  };
+  switch (word.kind) {
+  case WordKind::constant:
+    os << llvm::format_hex(word.value, bits == 32 ? 10 : 18);
+    return;
+  case WordKind::variable:
+    os << "var(";
+    operand();
+    os << ')';
+    break;
+  case WordKind::load: {
+    os << (word.part == WordPart::lo   ? "load.lo("
+           : word.part == WordPart::hi ? "load.hi("
+                                       : "load(");
+    operand();
+    printAddend(os, static_cast<int64_t>(word.value));
+    os << ')';
+    break;
+  }
+  case WordKind::address:
+    os << (word.part == WordPart::lo   ? "lo("
+           : word.part == WordPart::hi ? "hi("
+                                       : "addr(");
+    operand();
+    if (word.value)
+      os << " + " << word.value;
+    if (word.shift)
+      os << " >> " << word.shift;
+    os << ')';
+    break;
+  }
+  if (word.orBits)
+    os << " | " << llvm::format_hex(word.orBits, bits == 32 ? 10 : 18);
+}
+
+/// Whether `printer` is MLIR's alias walk, which prints every op into a
+/// raw_null_ostream before the real printing only to see which attributes
+/// and types it names. Words and data name none: a stream's bulk need not be
+/// formatted for it (it was 60% of printing an executable).
+static bool isAliasWalk(OpAsmPrinter &printer) {
+  return dynamic_cast<llvm::raw_null_ostream *>(&printer.getStream());
+}
+
+static void printWordOperands(OpAsmPrinter &printer, const Word &word,
+                              ValueRange refs, unsigned bits) {
+  hcq::printWord(printer.getStream(), word, refs, bits,
+                 [&](raw_ostream &, Value v) { printer.printOperand(v); });
+}
+
+namespace {
+/// What the words of one op may do with each of its operands, worked out
+/// once per operand: an encoded op has hundreds of thousands of symbolic
+/// words over a few operands, and asking each word's operand for its
+/// defining op and type again made verification a fifth of the pipeline.
+class OperandFacts {
+public:
+  explicit OperandFacts(ValueRange refs) : refs(refs) {
+    facts.reserve(refs.size());
+    for (Value ref : refs) {
+      Type type = ref.getType();
+      Facts f;
+      f.boundVariable = isBoundVariableType(type);
+      f.wideVariable = f.boundVariable && type.getIntOrFloatBitWidth() > 32;
+      f.loadable = isSignalType(type) &&
+                   (getPlaceholder(ref) || isSubmitterArgument(ref));
+      f.linear = isa<LinearType>(type);
+      f.linkTime = f.linear || isLinkTimeBuffer(ref);
+      if (auto buffer = dyn_cast<BufferType>(type))
+        f.byteSize = buffer.getByteSize();
+      facts.push_back(f);
+    }
+  }
+
+  size_t size() const { return refs.size(); }
+
+  /// Bits a patch word writes: 32 for a half, else the width of the value.
+  unsigned getPatchBits(const Word &word) const {
+    if (word.part != WordPart::full)
+      return 32;
+    if (word.kind == WordKind::variable)
+      return facts[word.ref].wideVariable ? 64 : 32;
+    return 64;
+  }
+
+  /// Whether every operand of `word` is memory the link allocates (or a
+  /// stream), so its address is known before the first run.
+  bool isLinkTime(const Word &word) const {
+    for (size_t i = word.ref, e = word.ref + word.lanes; i < e; ++i)
+      if (!facts[i].linkTime)
+        return false;
+    return true;
+  }
+
+  /// Checks a symbolic word against the operands it refers to; `index`
+  /// names it in a diagnostic. Inlined into the table loop, where it runs
+  /// for every entry (a call per entry was a third of the loop's time).
+  LLVM_ATTRIBUTE_ALWAYS_INLINE LogicalResult verifyWord(Operation *op,
+                                                        const Word &word,
+                                                        size_t index) const {
+    assert(!word.isConstant() && "a constant names no operand");
+    auto fail = [&]() { return op->emitOpError() << "word #" << index << " "; };
+    int64_t end = int64_t(word.ref) + word.lanes;
+    if (word.lanes == 0 || word.ref < 0 || end > int64_t(size()))
+      return fail() << "refers to operands [" << word.ref << ", " << end
+                    << ") but there are " << size();
+    for (size_t i = word.ref; i < size_t(end); ++i) {
+      const Facts &f = facts[i];
+      if (word.kind == WordKind::variable) {
+        if (!f.boundVariable)
+          return fail() << "is a variable but its operand has type "
+                        << refs[i].getType();
+        if (word.value || word.shift)
+          return fail() << "is a variable and takes no offset or shift";
+      } else if (word.kind == WordKind::load) {
+        if (!f.loadable)
+          return fail()
+                 << "loads from a value that is not a 64-bit placeholder";
+        if (word.shift)
+          return fail() << "is a load and takes no shift";
+      } else if (!f.linear) {
+        if (f.byteSize < 0)
+          return fail() << "takes the address of a " << refs[i].getType()
+                        << ", not a buffer or stream";
+        if (word.value > static_cast<uint64_t>(f.byteSize))
+          return fail() << "address offset " << word.value << " is outside the "
+                        << f.byteSize << "-byte buffer";
+      }
+    }
+    return success();
+  }
+
+private:
+  struct Facts {
+    bool boundVariable = false, wideVariable = false, loadable = false,
+         linear = false, linkTime = false;
+    /// The buffer's size, or -1 when the operand is not a buffer.
+    int64_t byteSize = -1;
+  };
+  ValueRange refs;
+  SmallVector<Facts> facts;
+};
+
+/// What a symbols table's positions are and what its entries may be:
+/// hcq.cmds's `symbols` (word indices into a stream) or hcq.blob's
+/// `patches` (byte offsets into its data).
+struct SymbolTableContext {
+  /// hcq.blob's patches: link-time addresses, one patch an entry.
+  bool isPatchTable = false;
+  /// A stream's word width, its dense 32-bit units and its submit's lanes.
+  unsigned bits = 0;
+  ArrayRef<int32_t> units;
+  size_t lanes = 1;
+  /// A blob's data bytes.
+  int64_t bytes = 0;
+
+  static SymbolTableContext stream(unsigned bits, ArrayRef<int32_t> units,
+                                   size_t lanes) {
+    return {false, bits, units, lanes, 0};
+  }
+  static SymbolTableContext patches(int64_t bytes) {
+    return {true, 0, {}, 1, bytes};
+  }
+};
+} // namespace
+
+/// Checks the symbols table `entries` of `op`, whose operands `operands`
+/// describes, and reports its first failure: the one definition of a valid
+/// table, for hcq.cmds and hcq.blob alike. Each check compares an entry's
+/// fields with what was worked out once (the operands' facts, the stream's
+/// size), and no diagnostic is built unless one fails, so one loop serves
+/// the tables of hundreds of thousands of entries verified after every
+/// pass.
+static LogicalResult verifySymbolTable(Operation *op,
+                                       ArrayRef<SymbolEntry> entries,
+                                       const OperandFacts &operands,
+                                       const SymbolTableContext &table) {
+  StringRef name = table.isPatchTable ? "patch table" : "symbols table";
+  unsigned perWord = table.bits / 32;
+  int64_t numWords = perWord ? int64_t(table.units.size() / perWord) : 0;
+  int64_t previous = -1;
+  for (auto [k, entry] : llvm::enumerate(entries)) {
+    const Word &word = entry.word;
+    auto fail = [&, k = k]() {
+      return op->emitOpError() << name << " entry " << k << " ";
+    };
+    // What an entry of any table is.
+    if (int64_t(entry.at) <= previous)
+      return fail() << "is at " << entry.at << ", not after the one before";
+    previous = entry.last();
+    if (word.isConstant())
+      return fail() << "has kind 0, not address, variable or load";
+    if (word.shift >= 64)
+      return fail() << "shifts by " << word.shift << ", not below 64";
+    if (entry.pair &&
+        (word.kind == WordKind::variable || word.part != WordPart::full))
+      return fail() << "is a pair but not a full address or load";
+
+    if (table.isPatchTable) {
+      // A link-time patch at a byte offset of the data.
+      auto patch = [&, k = k]() {
+        return op->emitOpError() << "patch #" << k << " ";
+      };
+      if (entry.pair)
+        return patch() << "is a pair of stream words, not one patch";
+      if (failed(operands.verifyWord(op, word, k)))
+        return failure();
+      if (word.kind != WordKind::address)
+        return patch() << "must be an address: constants belong in the "
+                          "data, variables in an hcq.patch_group";
+      if (!operands.isLinkTime(word))
+        return patch() << "takes the address of a value that is not a "
+                          "placeholder or program: per-run addresses go "
+                          "through hcq.patch_group";
+      int64_t width = operands.getPatchBits(word) / 8;
+      if (int64_t(entry.at) > table.bytes - width)
+        return patch() << "at byte " << entry.at << " is outside the "
+                       << table.bytes << "-byte data";
+      continue;
+    }
+
+    // A symbolic word (a pair: two) of a stream.
+    int64_t i = entry.at;
+    if (entry.last() >= numWords)
+      return op->emitOpError()
+             << "symbolic word at " << entry.last() << " is past the stream's "
+             << numWords << " words";
+    for (int64_t j = i; j <= entry.last(); ++j)
+      for (unsigned u = 0; u < perWord; ++u)
+        if (table.units[j * perWord + u])
+          return op->emitOpError()
+                 << "word #" << j << " is symbolic but has constant bits too";
+    if (entry.pair && table.bits != 32)
+      return op->emitOpError()
+             << "word #" << i << " is a pair of halves in a 64-bit stream";
+    if (failed(operands.verifyWord(op, word, i)))
+      return failure();
+    if (word.lanes != 1 && word.lanes != table.lanes)
+      return op->emitOpError() << "word #" << i << " has " << word.lanes
+                               << " lanes but the submit has " << table.lanes;
+    if (table.bits == 32 && !entry.pair && operands.getPatchBits(word) != 32)
+      return op->emitOpError() << "word #" << i
+                               << " is 64 bits wide in a 32-bit stream: use "
+                                  "lo(...) and hi(...)";
+    if (table.bits == 64 && word.part != WordPart::full)
+      return op->emitOpError()
+             << "word #" << i << " is a 32-bit half in a 64-bit stream";
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// CmdsOp
+//===----------------------------------------------------------------------===//
+
+ParseResult CmdsOp::parse(OpAsmParser &parser, OperationState &result) {
+  MLIRContext *ctx = parser.getContext();
+  SMLoc tagLoc = parser.getCurrentLocation();
+  StringRef tagName;
+  if (parser.parseKeyword(&tagName))
+    return failure();
+  std::optional<PlaceholderTag> tag = symbolizePlaceholderTag(tagName);
+  if (!tag)
+    return parser.emitError(tagLoc, "unknown stream tag '") << tagName << "'";
+  SMLoc bitsLoc = parser.getCurrentLocation();
+  Type bitsType;
+  if (parser.parseType(bitsType))
+    return failure();
+  if (!bitsType.isInteger(32) && !bitsType.isInteger(64))
+    return parser.emitError(bitsLoc, "word width must be i32 or i64");
+
+  WordRefParser words{parser, {}, {}};
+  unsigned bits = bitsType.getIntOrFloatBitWidth();
+  WordStreamBuilder stream(bits);
+  auto parseWord = [&]() -> ParseResult {
+    SMLoc loc = parser.getCurrentLocation();
+    Word word;
+    if (words.parseWord(word))
+      return failure();
+    // A 32-bit stream stores 32 bits of constant per word.
+    uint64_t constant = word.isConstant() ? word.value : word.orBits;
+    if (bits == 32 && constant > UINT32_MAX)
+      return parser.emitError(loc) << "word #" << stream.size() << " constant "
+                                   << constant << " does not fit in 32 bits";
+    stream.push(word);
+    return success();
+  };
+  // One bracketed list per segment.
+  stream.beginSegment();
+  if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square, parseWord))
+    return failure();
+  while (succeeded(parser.parseOptionalLSquare())) {
+    stream.beginSegment();
+    if (failed(parser.parseOptionalRSquare()) &&
+        (parser.parseCommaSeparatedList(parseWord) || parser.parseRSquare()))
+      return failure();
+  }
+  SmallVector<Type> types;
+  if (succeeded(parser.parseOptionalColon()) && parser.parseTypeList(types))
+    return failure();
+  if (parser.parseOptionalAttrDict(result.attributes) ||
+      words.resolve(result, types))
+    return failure();
+  Properties &props = result.getOrAddProperties<Properties>();
+  props.setTag(*tag);
+  props.setWordBits(bits);
+  props.words = std::move(stream.units);
+  props.symbols = std::move(stream.symbols);
+  props.segments = std::move(stream.segments);
+  if (*tag != PlaceholderTag::cmdbuf)
+    result.addTypes(LinearType::get(ctx));
+  return success();
+}
+
+void CmdsOp::print(OpAsmPrinter &printer) {
+  printer << ' ' << stringifyPlaceholderTag(getTag()) << " i" << getWordBits()
+          << " [";
+  WordStream stream = getStream();
+  // Each segment in its own brackets.
+  ArrayRef<int32_t> segments = getSegments();
+  bool firstInSegment = true;
+  if (!isAliasWalk(printer))
+    stream.forEach([&](size_t i, const Word &word) {
+      for (; !segments.empty() && size_t(segments.front()) == i;
+           segments = segments.drop_front()) {
+        printer << "] [";
+        firstInSegment = true;
+      }
+      if (!firstInSegment)
+        printer << ", ";
+      firstInSegment = false;
+      printWordOperands(printer, word, getRefs(), getWordBits());
+    });
+  for (size_t k = 0; k < segments.size(); ++k)
+    printer << "] [";
+  printer << ']';
+  if (!getRefs().empty()) {
+    printer << " : ";
+    llvm::interleaveComma(getRefs().getTypes(), printer);
+  }
+  printer.printOptionalAttrDict((*this)->getAttrs());
+}
+
+LogicalResult CmdsOp::verify() {
+  unsigned bits = getWordBits();
+  bool indirect = getTag() != PlaceholderTag::cmdbuf;
+  if (indirect != static_cast<bool>(getLinear()))
+    return emitOpError(indirect ? "with a tag other than 'cmdbuf' must return "
+                                  "its !hcq.linear stream"
+                                : "with tag 'cmdbuf' must not have a result");
+  auto submit = (*this)->getParentOfType<SubmitOp>();
+  if (!submit)
+    return emitOpError("must be inside an hcq.submit");
+  size_t lanes = submit.getDevices().size();
+  if (getWords().size() % (bits / 32))
+    return emitOpError() << "words hold " << getWords().size()
+                         << " 32-bit units, not whole 64-bit words";
+  WordStream stream = getStream();
+  ArrayRef<int32_t> segments = getSegments();
+  if (!segments.empty() && !indirect)
+    return emitOpError("with tag 'cmdbuf' must have one segment");
+  for (auto [k, start] : llvm::enumerate(segments))
+    if (start < (k ? segments[k - 1] : 0) || size_t(start) > stream.size())
+      return emitOpError() << "segment #" << k + 1 << " starts at word "
+                           << start << ", not in order within the "
+                           << stream.size() << " words";
+  return verifySymbolTable(*this, getSymbols(), OperandFacts(getRefs()),
+                           SymbolTableContext::stream(bits, getWords(), lanes));
+}
+
+//===----------------------------------------------------------------------===//
+// BlobOp
+//===----------------------------------------------------------------------===//
+
+/// The attribute-dictionary spelling of a blob's lane property.
+static constexpr llvm::StringLiteral BLOB_LANE = "lane";
+
+ParseResult BlobOp::parse(OpAsmParser &parser, OperationState &result) {
+  OpAsmParser::UnresolvedOperand target;
+  SmallVector<int32_t> data;
+  if (parser.parseOperand(target) || parser.parseEqual() ||
+      parser.parseCommaSeparatedList(
+          OpAsmParser::Delimiter::Square, [&]() -> ParseResult {
+            SMLoc loc = parser.getCurrentLocation();
+            uint64_t dword;
+            if (parser.parseInteger(dword))
+              return failure();
+            if (dword > UINT32_MAX)
+              return parser.emitError(loc, "blob data are 32-bit words");
+            data.push_back(static_cast<int32_t>(static_cast<uint32_t>(dword)));
+            return success();
+          }))
+    return failure();
+
+  WordRefParser words{parser, {}, {}};
+  SymbolEntries patches;
+  if (succeeded(parser.parseOptionalKeyword("patches")) &&
+      parser.parseCommaSeparatedList(
+          OpAsmParser::Delimiter::Square, [&]() -> ParseResult {
+            SMLoc loc = parser.getCurrentLocation();
+            int64_t offset;
+            Word word;
+            if (parser.parseInteger(offset) || parser.parseColon() ||
+                words.parseWord(word))
+              return failure();
+            if (word.isConstant())
+              return parser.emitError(loc, "a patch is an address, not a "
+                                           "constant: constants belong in "
+                                           "the data");
+            // The table keeps the offset in an entry's low 32 bits.
+            if (offset < 0 || offset > UINT32_MAX)
+              return parser.emitError(loc, "patch offset ")
+                     << offset << " is not a byte offset in [0, 2^32)";
+            patches.push_back({uint32_t(offset), /*pair=*/false, word});
+            return success();
+          }))
+    return failure();
+
+  Type targetType;
+  SmallVector<Type> refTypes;
+  if (parser.parseColonType(targetType) ||
+      (succeeded(parser.parseOptionalComma()) &&
+       parser.parseTypeList(refTypes)) ||
+      parser.parseOptionalAttrDict(result.attributes) ||
+      parser.resolveOperand(target, targetType, result.operands) ||
+      words.resolve(result, refTypes))
+    return failure();
+  Properties &props = result.getOrAddProperties<Properties>();
+  props.setData(data);
+  props.patches = std::move(patches);
+  // The lane, a property, is spelled in the attribute dictionary.
+  if (Attribute lane = result.attributes.erase(BLOB_LANE)) {
+    auto value = dyn_cast<IntegerAttr>(lane);
+    if (!value || !value.getType().isSignlessInteger(32))
+      return parser.emitError(parser.getNameLoc(),
+                              "'lane' must be an i32, got ")
+             << lane;
+    props.setLane(static_cast<int32_t>(value.getInt()));
+  }
+  return success();
+}
+
+void BlobOp::print(OpAsmPrinter &printer) {
+  printer << ' ' << getTarget() << " = [";
+  bool aliasWalk = isAliasWalk(printer);
+  if (!aliasWalk)
+    llvm::interleaveComma(getData(), printer, [&](int32_t dword) {
+      printer << llvm::format_hex(static_cast<uint32_t>(dword), 10);
+    });
+  printer << ']';
+  ArrayRef<SymbolEntry> patches = getPatches();
+  if (!patches.empty() && !aliasWalk) {
+    printer << " patches [";
+    llvm::interleaveComma(patches, printer, [&](const SymbolEntry &patch) {
+      printer << patch.at << ": ";
+      printWordOperands(printer, patch.word, getRefs(), 64);
+    });
+    printer << ']';
+  }
+  printer << " : " << getTarget().getType();
+  for (Type type : getRefs().getTypes())
+    printer << ", " << type;
+  NamedAttrList attrs((*this)->getAttrs());
+  if (std::optional<int32_t> lane = getLane())
+    attrs.set(BLOB_LANE,
+              IntegerAttr::get(IntegerType::get(getContext(), 32), *lane));
+  printer.printOptionalAttrDict(attrs);
+}
+
+LogicalResult BlobOp::verify() {
+  auto target = cast<BufferType>(getTarget().getType());
+  int64_t bytes = static_cast<int64_t>(getData().size()) * 4;
+  if (!isLinkTimeBuffer(getTarget()))
+    return emitOpError("target must be an hcq.placeholder or hcq.program");
+  if (getLane() &&
+      (*getLane() < 0 || size_t(*getLane()) >= target.getNumLanes()))
+    return emitOpError() << "lane " << *getLane() << " of a target with "
+                         << target.getNumLanes() << " lanes";
+  if (bytes > target.getByteSize())
+    return emitOpError() << "writes " << bytes << " bytes into a "
+                         << target.getByteSize() << "-byte placeholder";
+  return verifySymbolTable(*this, getPatches(), OperandFacts(getRefs()),
+                           SymbolTableContext::patches(bytes));
+}
+
+//===----------------------------------------------------------------------===//
+// PatchGroupOp
+//===----------------------------------------------------------------------===//
+
+ParseResult PatchGroupOp::parse(OpAsmParser &parser, OperationState &result) {
+  OpAsmParser::UnresolvedOperand target, offsets;
+  int64_t start, count;
+  Type bitsType;
+  WordRefParser words{parser, {}, {}};
+  Word word;
+  SMLoc loc = parser.getCurrentLocation();
+  SmallVector<Type> types;
+  if (parser.parseOperand(target) || parser.parseKeyword("offsets") ||
+      parser.parseOperand(offsets) || parser.parseLSquare() ||
+      parser.parseInteger(start) || parser.parseComma() ||
+      parser.parseInteger(count) || parser.parseRSquare() ||
+      parser.parseType(bitsType) || words.parseWord(word) ||
+      parser.parseOptionalAttrDict(result.attributes) ||
+      parser.parseColonTypeList(types))
+    return failure();
+  if (!bitsType.isInteger(32) && !bitsType.isInteger(64))
+    return parser.emitError(loc, "patch width must be i32 or i64");
+  if (words.refs.size() != 1)
+    return parser.emitError(loc, "a patch group's word names one operand");
+  if (types.size() != 3)
+    return parser.emitError(loc, "expected the target, offsets and source "
+                                 "types");
+  if (parser.resolveOperand(target, types[0], result.operands) ||
+      parser.resolveOperand(offsets, types[1], result.operands) ||
+      parser.resolveOperand(words.refs[0], types[2], result.operands))
+    return failure();
+  Properties &props = result.getOrAddProperties<Properties>();
+  props.setStart(start);
+  props.setCount(count);
+  props.setBits(bitsType.getIntOrFloatBitWidth());
+  props.setWord(word);
+  return success();
+}
+
+void PatchGroupOp::print(OpAsmPrinter &printer) {
+  printer << ' ' << getTarget() << " offsets " << getOffsets() << '['
+          << getStart() << ", " << getCount() << "] i" << getBits() << ' ';
+  printWordOperands(printer, getWord(), getSource(), getBits());
+  printer.printOptionalAttrDict((*this)->getAttrs());
+  printer << " : " << getTarget().getType() << ", " << getOffsets().getType()
+          << ", " << getSource().getType();
+}
+
+LogicalResult PatchGroupOp::verify() {
+  if (failed(verifyTable(*this, getOffsets(), PlaceholderTag::offtbl, 32,
+                         "offsets")))
+    return failure();
+  if (!getPlaceholder(getTarget()) && !isSubmitterArgument(getTarget()))
+    return emitOpError("target must be an hcq.placeholder");
+  int64_t entries =
+      cast<BufferType>(getOffsets().getType()).getNumElements() / 2;
+  std::optional<int64_t> end = llvm::checkedAdd(getStart(), getCount());
+  if (!end)
+    return emitOpError() << getCount() << " entries from " << getStart()
+                         << " end past 2^63, outside the offset table's "
+                         << entries;
+  if (*end > entries)
+    return emitOpError() << "entries [" << getStart() << ", " << *end
+                         << ") are outside the offset table's " << entries;
+  unsigned bits = getBits();
+  Word word = getWord();
+  if (word.isConstant())
+    return emitOpError("a constant belongs in the blob, not in a patch group");
+  // An address's offset is into the input the table slot names, not into
+  // the table: there is nothing to bound it by here.
+  if (word.kind == WordKind::address) {
+    if (failed(verifyTable(*this, getSource(), PlaceholderTag::inputs, 64,
+                           "an address patch's source")))
+      return failure();
+  } else if (failed(OperandFacts(getSource()).verifyWord(*this, word, 0))) {
+    return failure();
+  }
+  bool half = word.part != WordPart::full;
+  if (half != (bits == 32) &&
+      !(word.kind == WordKind::variable &&
+        getSource().getType().getIntOrFloatBitWidth() <= bits))
+    return emitOpError() << "writes a " << (half ? "32-bit half" : "64-bit")
+                         << " word as " << bits << " bits";
+  return success();
+}
