@@ -732,9 +732,17 @@ LogicalResult PatchGroupOp::verify() {
   Word word = getWord();
   if (word.isConstant())
     return emitOpError("a constant belongs in the blob, not in a patch group");
+  if (word.shift >= 64)
+    return emitOpError() << "word shifts by " << word.shift << ", not below 64";
   // An address's offset is into the input the table slot names, not into
   // the table: there is nothing to bound it by here.
   if (word.kind == WordKind::address) {
+    // Its one operand is the source: printing and the executable's
+    // conversion read the word's operands by `ref`.
+    if (word.ref != 0 || word.lanes != 1)
+      return emitOpError() << "word refers to operands [" << word.ref << ", "
+                           << int64_t(word.ref) + word.lanes
+                           << ") but there is 1 (its source)";
     if (failed(verifyTable(*this, getSource(), PlaceholderTag::inputs, 64,
                            "an address patch's source")))
       return failure();

@@ -1196,6 +1196,30 @@ hcq.schedule @e(%n: i32) {
 
 // -----
 
+// Tests that an address patch's word names its source alone: printing and
+// the executable's conversion read a word's operands by its ref, and there
+// is one.
+hcq.schedule @e() {
+  %p = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<8xi8, AMD:0>
+  %o = hcq.placeholder offtbl slot 2 : !hcq.buffer<4xi32, CPU:0>
+  %t = hcq.placeholder inputs slot 3 : !hcq.buffer<4xi64, CPU:0>
+  // expected-error @+1 {{'hcq.patch_group' op word refers to operands [5, 6) but there is 1 (its source)}}
+  "hcq.patch_group"(%p, %o, %t) <{start = 0 : i64, count = 1 : i64, bits = 32 : i32, word = array<i64: 1103806595072, 4294967301, 0, 0>}> : (!hcq.buffer<8xi8, AMD:0>, !hcq.buffer<4xi32, CPU:0>, !hcq.buffer<4xi64, CPU:0>) -> ()
+}
+
+// -----
+
+// Tests that a patch group's word shifts by less than 64.
+hcq.schedule @e() {
+  %p = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<8xi8, AMD:0>
+  %o = hcq.placeholder offtbl slot 2 : !hcq.buffer<4xi32, CPU:0>
+  %t = hcq.placeholder inputs slot 3 : !hcq.buffer<4xi64, CPU:0>
+  // expected-error @+1 {{'hcq.patch_group' op word shifts by 70, not below 64}}
+  "hcq.patch_group"(%p, %o, %t) <{start = 0 : i64, count = 1 : i64, bits = 32 : i32, word = array<i64: 19704352176340992, 4294967296, 0, 0>}> : (!hcq.buffer<8xi8, AMD:0>, !hcq.buffer<4xi32, CPU:0>, !hcq.buffer<4xi64, CPU:0>) -> ()
+}
+
+// -----
+
 // Tests that a patch group's word, in the generic form, is one symbol entry
 // at 0 (a pair here).
 hcq.schedule @e(%n: i32) {
