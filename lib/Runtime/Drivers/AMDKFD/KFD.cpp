@@ -456,6 +456,9 @@ Expected<Gpu *> Gpu::get(unsigned index) {
                      amd::listTargetNames(), ")");
   // Several XCCs share one queue's dispatches; hcq gives each dispatch one
   // scratch base and writes signals and timestamps once, as for one XCC.
+  // Ring room rests on it too: every XCC's CP would write the completion
+  // word (AMDRing::readPointer), and the first to finish would free ring
+  // space a slower one has not read.
   if (node.numXcc != 1)
     return makeError(
         ErrorCode::Unavailable, name, " is a ", gpu->target, " with ",
