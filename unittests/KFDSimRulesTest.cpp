@@ -120,6 +120,22 @@ template <typename T> int call(int fd, unsigned long request, T &args) {
   return ::ioctl(fd, request, &args) == 0 ? 0 : errno;
 }
 
+/// Waits up to `ms` for event `id`: the data the driver reports with it
+/// once it is signaled, or none.
+std::optional<kfd_event_data> waitEvent(uint32_t id, uint32_t ms) {
+  kfd_event_data data{};
+  data.event_id = id;
+  kfd_ioctl_wait_events_args args{};
+  args.events_ptr = reinterpret_cast<uint64_t>(&data);
+  args.num_events = 1;
+  args.wait_for_all = 1;
+  args.timeout = ms;
+  EXPECT_EQ(call(kfd(), AMDKFD_IOC_WAIT_EVENTS, args), 0);
+  if (args.wait_result != KFD_IOC_WAIT_RESULT_COMPLETE)
+    return std::nullopt;
+  return data;
+}
+
 /// GPU virtual addresses: a reserved range handed out in order.
 uint64_t takeVa(uint64_t bytes) {
   static uint64_t next = [] {
@@ -616,17 +632,7 @@ TEST(KFDSimRules, EndOfPipeInterruptWithContextIdZero) {
       ring[queue.wptr++ % queue.ringDwords] = word;
     queue.push({56});
   };
-  auto signaled = [&](uint32_t ms) {
-    kfd_event_data data{};
-    data.event_id = id;
-    kfd_ioctl_wait_events_args wait{};
-    wait.events_ptr = reinterpret_cast<uint64_t>(&data);
-    wait.num_events = 1;
-    wait.wait_for_all = 1;
-    wait.timeout = ms;
-    EXPECT_EQ(call(kfd(), AMDKFD_IOC_WAIT_EVENTS, wait), 0);
-    return wait.wait_result == KFD_IOC_WAIT_RESULT_COMPLETE;
-  };
+  auto signaled = [&](uint32_t ms) { return waitEvent(id, ms).has_value(); };
   signal(0);
   ASSERT_TRUE(queue.waitFor(64));
   EXPECT_EQ(signaled(200), !dropsZero);
@@ -946,17 +952,10 @@ uint32_t memoryEvent() {
 /// or none.
 std::optional<kfd_hsa_memory_exception_data> fault(uint32_t id,
                                                    uint32_t ms = 5000) {
-  kfd_event_data data{};
-  data.event_id = id;
-  kfd_ioctl_wait_events_args args{};
-  args.events_ptr = reinterpret_cast<uint64_t>(&data);
-  args.num_events = 1;
-  args.wait_for_all = 1;
-  args.timeout = ms;
-  EXPECT_EQ(call(kfd(), AMDKFD_IOC_WAIT_EVENTS, args), 0);
-  if (args.wait_result != KFD_IOC_WAIT_RESULT_COMPLETE)
+  std::optional<kfd_event_data> data = waitEvent(id, ms);
+  if (!data)
     return std::nullopt;
-  return data.memory_exception_data;
+  return data->memory_exception_data;
 }
 
 bool strictCopies() {
