@@ -403,25 +403,13 @@ TEST_P(SharedDevice, TwoRuntimesShareTheProcessDevicesAcrossThreads) {
   for (auto &values : a)
     for (float &v : values)
       v = float(dist(rng));
-  std::atomic<int> turn{0}, failures{0};
-  auto takeTurns = [&](int parity, auto submit) {
-    for (int run = 0; run < RUNS; ++run) {
-      while (turn.load(std::memory_order_acquire) != 2 * run + parity)
-        std::this_thread::yield();
-      if (failed(submit(run)))
-        ++failures;
-      turn.store(2 * run + parity + 1, std::memory_order_release);
-    }
-  };
-  std::thread producing(takeTurns, 0, [&](int run) {
-    return producer->run(producerArgs(a[run], *x, run % 7 - 3));
-  });
-  std::thread consuming(takeTurns, 1, [&](int run) {
-    return consumer->run(consumerArgs(*x, out[run]));
-  });
-  producing.join();
-  consuming.join();
-  ASSERT_EQ(failures.load(), 0);
+  int failures = hcq::test::submitTakingTurns(
+      RUNS,
+      [&](int run) {
+        return producer->run(producerArgs(a[run], *x, run % 7 - 3));
+      },
+      [&](int run) { return consumer->run(consumerArgs(*x, out[run])); });
+  ASSERT_EQ(failures, 0);
   hcq::Error e = consumerRuntime->synchronize();
   ASSERT_FALSE(static_cast<bool>(e)) << hcq::toString(std::move(e));
   int wrong = 0;

@@ -1,5 +1,4 @@
-//===- SharedSchedules.h - Producer, consumer and reader schedules -*- C++
-//-*-===//
+//===- SharedSchedules.h - What the shared-device tests run -----*- C++ -*-===//
 //
 // The schedules the shared-device tests run (SharedDeviceTest.cpp on the CPU
 // and emulated AMD devices, SimulatedKFDTest.cpp on the hardware AMD device).
@@ -10,6 +9,11 @@
 #define HCQ_UNITTESTS_SHAREDSCHEDULES_H
 
 #include "TestCompile.h"
+
+#include "gtest/gtest.h"
+
+#include <atomic>
+#include <thread>
 
 namespace hcq::test {
 
@@ -57,6 +61,33 @@ hcq.schedule @reader(%x: !hcq.buffer<1024xf32, AMD:0>, %out: !hcq.buffer<1024xf3
 }
 )mlir",
           {hcq::DeviceKind::AMD, 0}};
+}
+
+/// Submits `produce(run)` and `consume(run)` for every run from two threads
+/// taking strict turns (the producer's run r, the consumer's run r, the
+/// producer's run r + 1, ...), each handing its turn over as soon as it
+/// submitted, without waiting for the devices: only the devices' timelines
+/// order one run's reads after the other's writes. Each returns an
+/// hcq::Error; one is reported as a test failure. Returns how many failed.
+template <typename Produce, typename Consume>
+int submitTakingTurns(int runs, Produce produce, Consume consume) {
+  std::atomic<int> turn{0}, failures{0};
+  auto takeTurns = [&](int parity, auto &submit) {
+    for (int run = 0; run < runs; ++run) {
+      while (turn.load(std::memory_order_acquire) != 2 * run + parity)
+        std::this_thread::yield();
+      if (hcq::Error e = submit(run)) {
+        ADD_FAILURE() << "run " << run << ": " << hcq::toString(std::move(e));
+        ++failures;
+      }
+      turn.store(2 * run + parity + 1, std::memory_order_release);
+    }
+  };
+  std::thread producing([&] { takeTurns(0, produce); });
+  std::thread consuming([&] { takeTurns(1, consume); });
+  producing.join();
+  consuming.join();
+  return failures.load();
 }
 
 } // namespace hcq::test

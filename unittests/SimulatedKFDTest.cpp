@@ -193,30 +193,19 @@ TEST(SimulatedKFD, TwoRuntimesShareTheProcessGpusAcrossThreads) {
       out.back().data<float>()[i] = -1;
     }
   }
-  std::atomic<int> turn{0}, failures{0};
-  auto takeTurns = [&](int parity, auto submit) {
-    for (int run = 0; run < RUNS; ++run) {
-      while (turn.load(std::memory_order_acquire) != 2 * run + parity)
-        std::this_thread::yield();
-      if (hcq::Error e = submit(run)) {
-        ADD_FAILURE() << hcq::toString(std::move(e));
-        ++failures;
-      }
-      turn.store(2 * run + parity + 1, std::memory_order_release);
-    }
-  };
-  std::thread producing(takeTurns, 0, [&](int run) {
-    return producer->run({bufferArgument({&a[run]}), bufferArgument({&x}),
-                          Argument::variable(1024),
-                          Argument::variable(floatBits(float(run % 7 - 3)))});
-  });
-  std::thread consuming(takeTurns, 1, [&](int run) {
-    return consumer->run({bufferArgument({&x}), bufferArgument({&out[run]}),
-                          Argument::variable(1024)});
-  });
-  producing.join();
-  consuming.join();
-  ASSERT_EQ(failures.load(), 0);
+  int failures = hcq::test::submitTakingTurns(
+      RUNS,
+      [&](int run) {
+        return producer->run(
+            {bufferArgument({&a[run]}), bufferArgument({&x}),
+             Argument::variable(1024),
+             Argument::variable(floatBits(float(run % 7 - 3)))});
+      },
+      [&](int run) {
+        return consumer->run({bufferArgument({&x}), bufferArgument({&out[run]}),
+                              Argument::variable(1024)});
+      });
+  ASSERT_EQ(failures, 0);
   for (Runtime *runtime : {producerRuntime.get(), consumerRuntime.get()}) {
     hcq::Error e = runtime->synchronize();
     ASSERT_FALSE(static_cast<bool>(e)) << hcq::toString(std::move(e));
