@@ -46,10 +46,6 @@ constexpr const char *TOPOLOGY_NODES =
 /// end-of-pipe buffer is one page (tinygrad's and libhsakmt's size).
 constexpr uint64_t PAGE_BYTES = 4096, DOORBELL_PAGE_BYTES = 0x2000,
                    EOP_BYTES = 4096;
-/// The dwords a compute queue's CP reads between two reports of its read
-/// pointer: CP_HQD_PQ_CONTROL.RPTR_BLOCK_SIZE is 5, encoded as QUEUE_SIZE is
-/// (log2 of the dwords, less one) [kfd_mqd_manager_v9.c/_v11.c update_mqd].
-constexpr uint64_t RPTR_BLOCK_DWORDS = uint64_t(1) << (5 + 1);
 /// Where in its read pointer's page a compute queue's completion word is
 /// (RingMemory::done): the CP writes only the first 4 bytes of the page.
 constexpr uint64_t COMPLETION_WORD_OFFSET = 64;
