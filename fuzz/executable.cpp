@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "HCQ/Runtime/Executable.h"
+#include "ExecutableBytes.h"
 #include "HCQ/Runtime/Link.h"
 
 #include <cstddef>
@@ -16,7 +17,7 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   std::vector<uint8_t> bytes(data, data + size);
-  hcq::runtime::resealExecutable(bytes);
+  hcq::test::resealExecutable(bytes);
   auto exe = hcq::runtime::readExecutable(bytes);
   if (!exe) {
     hcq::consumeError(exe.takeError());

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "HCQ/Runtime/Executable.h"
+#include "ExecutableBytes.h"
 #include "HCQ/Base/Ranges.h"
 
 #include "gtest/gtest.h"
@@ -14,6 +15,7 @@
 #include <random>
 
 using namespace hcq::runtime;
+using hcq::test::resealExecutable;
 
 namespace {
 

@@ -170,29 +170,32 @@ protected:
 TEST_P(SharedDevice, ProducerAndConsumerInterleaveAThousandTimes) {
   // Nothing waits between the runs: the consumer's reads of x and the
   // producer's next writes are ordered by the shared device's timeline
-  // alone, as in the seed.
+  // alone, as in the seed. The host memory the runs use is declared first:
+  // a failed assertion returns with runs in flight, and the executables'
+  // destructors wait for them before it goes.
+  constexpr int RUNS = 1000;
+  std::vector<std::vector<float>> a(RUNS, std::vector<float>(1024)),
+      out(RUNS, std::vector<float>(1024, -1));
   auto runtime = Runtime::create(options());
   Schedules s = schedules();
+  hcq::Expected<Buffer> x = runtime->allocate(s.shared, 4096);
+  ASSERT_TRUE(static_cast<bool>(x)) << hcq::toString(x.takeError());
   auto producer = load(*runtime, s.producer);
   auto consumer = load(*runtime, s.consumer);
   ASSERT_TRUE(producer && consumer);
-  hcq::Expected<Buffer> x = runtime->allocate(s.shared, 4096);
-  ASSERT_TRUE(static_cast<bool>(x)) << hcq::toString(x.takeError());
-  constexpr int RUNS = 1000;
   std::mt19937 rng(11);
   std::uniform_int_distribution<int> dist(-50, 50);
-  std::vector<std::vector<float>> a(RUNS, std::vector<float>(1024)),
-      out(RUNS, std::vector<float>(1024, -1));
   std::vector<int> scale(RUNS);
   for (int run = 0; run < RUNS; ++run) {
     for (float &v : a[run])
       v = float(dist(rng));
     scale[run] = run % 7 - 3;
-    ASSERT_FALSE(
-        static_cast<bool>(producer->run(producerArgs(a[run], *x, scale[run]))))
-        << run;
-    ASSERT_FALSE(static_cast<bool>(consumer->run(consumerArgs(*x, out[run]))))
-        << run;
+    hcq::Error e = producer->run(producerArgs(a[run], *x, scale[run]));
+    ASSERT_FALSE(static_cast<bool>(e))
+        << "producer run " << run << ": " << hcq::toString(std::move(e));
+    e = consumer->run(consumerArgs(*x, out[run]));
+    ASSERT_FALSE(static_cast<bool>(e))
+        << "consumer run " << run << ": " << hcq::toString(std::move(e));
   }
   hcq::Error e = runtime->synchronize();
   ASSERT_FALSE(static_cast<bool>(e)) << hcq::toString(std::move(e));
@@ -212,14 +215,16 @@ TEST_P(SharedDevice, ProducerAndConsumerInterleaveAThousandTimes) {
 TEST_P(SharedDevice, AnExecutableLoadedLaterJoinsTheTimeline) {
   // The reader is loaded while the producer's work may still run; its
   // first run must see the producer's x, and later interleavings stay
-  // ordered.
+  // ordered. Memory the runs use outlives the executables (see above).
+  constexpr int RUNS = 200;
+  std::vector<float> a(1024);
+  std::vector<std::vector<float>> out(RUNS + 1, std::vector<float>(1024, -1));
   auto runtime = Runtime::create(options());
   Schedules s = schedules();
-  auto producer = load(*runtime, s.producer);
-  ASSERT_TRUE(producer);
   hcq::Expected<Buffer> x = runtime->allocate(s.shared, 4096);
   ASSERT_TRUE(static_cast<bool>(x));
-  std::vector<float> a(1024);
+  auto producer = load(*runtime, s.producer);
+  ASSERT_TRUE(producer);
   for (int i = 0; i < 1024; ++i)
     a[i] = float(i % 13);
   for (int run = 0; run < 20; ++run)
@@ -227,8 +232,6 @@ TEST_P(SharedDevice, AnExecutableLoadedLaterJoinsTheTimeline) {
         static_cast<bool>(producer->run(producerArgs(a, *x, run % 5 - 2))));
   auto reader = load(*runtime, s.reader);
   ASSERT_TRUE(reader);
-  constexpr int RUNS = 200;
-  std::vector<std::vector<float>> out(RUNS + 1, std::vector<float>(1024, -1));
   ASSERT_FALSE(static_cast<bool>(reader->run(consumerArgs(*x, out[0]))));
   for (int run = 1; run <= RUNS; ++run) {
     ASSERT_FALSE(
@@ -386,20 +389,21 @@ TEST_P(SharedDevice, TwoRuntimesShareTheProcessDevicesAcrossThreads) {
   // threads take turns submitting (a turn is handed over without waiting
   // for the device): the consumer's reads of x follow the producer's writes
   // only because both Runtimes use the process's one device and its
-  // timeline. Separate devices per Runtime raced here.
+  // timeline. Separate devices per Runtime raced here. Memory the runs use
+  // outlives the executables.
+  constexpr int RUNS = 500;
+  std::vector<std::vector<float>> a(RUNS, std::vector<float>(1024)),
+      out(RUNS, std::vector<float>(1024, -1));
   auto producerRuntime = Runtime::create(options());
   auto consumerRuntime = Runtime::create(options());
   Schedules s = schedules();
+  hcq::Expected<Buffer> x = producerRuntime->allocate(s.shared, 4096);
+  ASSERT_TRUE(static_cast<bool>(x)) << hcq::toString(x.takeError());
   auto producer = load(*producerRuntime, s.producer);
   auto consumer = load(*consumerRuntime, s.consumer);
   ASSERT_TRUE(producer && consumer);
-  hcq::Expected<Buffer> x = producerRuntime->allocate(s.shared, 4096);
-  ASSERT_TRUE(static_cast<bool>(x)) << hcq::toString(x.takeError());
-  constexpr int RUNS = 500;
   std::mt19937 rng(5);
   std::uniform_int_distribution<int> dist(-50, 50);
-  std::vector<std::vector<float>> a(RUNS, std::vector<float>(1024)),
-      out(RUNS, std::vector<float>(1024, -1));
   for (auto &values : a)
     for (float &v : values)
       v = float(dist(rng));

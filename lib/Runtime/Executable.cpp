@@ -38,9 +38,8 @@ bool Executable::operator==(const Executable &o) const {
 
 namespace {
 
-// The header: magic, version, payload size, CRC-32 of the payload.
-constexpr char MAGIC[4] = {'H', 'C', 'Q', 'X'};
-constexpr size_t HEADER_BYTES = 24;
+using abi::FILE_MAGIC;
+constexpr size_t HEADER_BYTES = abi::FILE_HEADER_BYTES;
 // An AMD kernel record's flags (docs/executable-format.md).
 constexpr uint32_t KERNEL_DISPATCH_PTR = 1, KERNEL_PRIVATE_SEGMENT_BUFFER = 2;
 
@@ -520,29 +519,21 @@ std::vector<uint8_t> writeExecutable(const Executable &exe) {
     write64le(w.out.data() + lengthAt, w.out.size() - lengthAt - 8);
   }
   std::vector<uint8_t> file(HEADER_BYTES);
-  std::memcpy(file.data(), MAGIC, 4);
-  write32le(file.data() + 4, FORMAT_VERSION);
-  write64le(file.data() + 8, w.out.size());
-  write32le(file.data() + 16, crc32(w.out));
-  write32le(file.data() + 20, 0);
+  std::memcpy(file.data(), FILE_MAGIC, 4);
+  write32le(file.data() + abi::FILE_VERSION_OFFSET, FORMAT_VERSION);
+  write64le(file.data() + abi::FILE_PAYLOAD_SIZE_OFFSET, w.out.size());
+  write32le(file.data() + abi::FILE_CHECKSUM_OFFSET, crc32(w.out));
+  write32le(file.data() + abi::FILE_RESERVED_OFFSET, 0);
   file.insert(file.end(), w.out.begin(), w.out.end());
   return file;
-}
-
-void resealExecutable(std::vector<uint8_t> &bytes) {
-  if (bytes.size() < HEADER_BYTES)
-    return;
-  Span<const uint8_t> payload(bytes.data() + HEADER_BYTES,
-                              bytes.size() - HEADER_BYTES);
-  write32le(bytes.data() + 16, crc32(payload));
 }
 
 /// The payload size the header at `header` (HEADER_BYTES of it) gives,
 /// checked against the magic, the version and MAX_EXECUTABLE_BYTES.
 static Expected<uint64_t> readHeader(const uint8_t *header) {
-  if (std::memcmp(header, MAGIC, 4) != 0)
+  if (std::memcmp(header, FILE_MAGIC, 4) != 0)
     return formatError("not an HCQX file (bad magic)");
-  uint32_t version = read32le(header + 4);
+  uint32_t version = read32le(header + abi::FILE_VERSION_OFFSET);
   if (version != FORMAT_VERSION)
     return formatError(
         "format version " + std::to_string(version) +
@@ -550,7 +541,7 @@ static Expected<uint64_t> readHeader(const uint8_t *header) {
         (version < FORMAT_VERSION ? ": the file is older than this runtime; "
                                     "recompile it with this hcq-opt"
                                   : ": the file is newer than this runtime"));
-  uint64_t size = read64le(header + 8);
+  uint64_t size = read64le(header + abi::FILE_PAYLOAD_SIZE_OFFSET);
   if (size > MAX_EXECUTABLE_BYTES - HEADER_BYTES)
     return formatError("header says " + std::to_string(size) +
                        " payload bytes, more than the " +
@@ -578,7 +569,7 @@ static Expected<Executable> readOwned(Span<const uint8_t> bytes,
         std::to_string(bytes.size() - HEADER_BYTES) +
         (size > bytes.size() - HEADER_BYTES ? " (truncated)" : ""));
   Span<const uint8_t> payload = bytes.dropFront(HEADER_BYTES);
-  uint32_t checksum = read32le(bytes.data() + 16);
+  uint32_t checksum = read32le(bytes.data() + abi::FILE_CHECKSUM_OFFSET);
   if (checksum != crc32(payload))
     return formatError("checksum mismatch: the file is corrupt");
 

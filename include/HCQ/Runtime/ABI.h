@@ -28,6 +28,16 @@ namespace hcq::abi {
 /// does not know, so adding one needs no new version).
 constexpr uint32_t FORMAT_VERSION = 8;
 
+/// The file's header, before its payload (docs/executable-format.md): the
+/// magic, FORMAT_VERSION (u32), the payload's size (u64), the CRC-32 of the
+/// payload (u32) and a reserved zero (u32), little-endian.
+constexpr char FILE_MAGIC[4] = {'H', 'C', 'Q', 'X'};
+constexpr unsigned FILE_VERSION_OFFSET = 4;
+constexpr unsigned FILE_PAYLOAD_SIZE_OFFSET = 8;
+constexpr unsigned FILE_CHECKSUM_OFFSET = 16;
+constexpr unsigned FILE_RESERVED_OFFSET = 20;
+constexpr unsigned FILE_HEADER_BYTES = 24;
+
 /// What a placeholder becomes when linked (hcq::PlaceholderTag).
 enum class PlaceholderTag : uint32_t {
   signal = 0,

@@ -282,10 +282,6 @@ Expected<Executable> readExecutable(Span<const uint8_t> bytes);
 /// file and both sizes. Errors of the file's content start with "'PATH': ".
 Expected<Executable> readExecutableFile(const std::string &path);
 
-/// Recomputes the checksum of a file in place (for tests that corrupt a
-/// payload and want the parser, not the checksum, to catch it).
-void resealExecutable(std::vector<uint8_t> &bytes);
-
 } // namespace hcq::runtime
 
 #endif // HCQ_RUNTIME_EXECUTABLE_H

@@ -230,12 +230,6 @@ protected:
   RuntimeOptions options;
 };
 
-/// Loads `exe` onto `runtime`: runtime.load(exe).
-inline Expected<std::unique_ptr<LoadedExecutable>>
-loadExecutable(Runtime &runtime, const Executable &exe) {
-  return runtime.load(exe);
-}
-
 /// `events` as Chrome trace JSON (chrome://tracing, Perfetto): one
 /// complete event per call, one process per device, one thread per queue,
 /// times in microseconds from the first event.
