@@ -301,7 +301,7 @@ std::string hcqKernel(const std::vector<uint8_t> &bytes) {
 }
 
 constexpr const char *scheduleText = R"mlir(
-hcq.schedule @words(%a: !hcq.buffer<64xf32, AMD:0>, %b: !hcq.buffer<64xf32, AMD:0>, %c: !hcq.buffer<64xf32, AMD:0>, %n: i32) attributes {hcq.targets = [#hcq.amd_target<chip = "CHIP">, #hcq.cpu_target]} {
+hcq.schedule @words(%a: !hcq.buffer<64xf32, AMD:0>, %b: !hcq.buffer<64xf32, AMD:0>, %c: !hcq.buffer<64xf32, AMD:0>, %n: i32) targets [#hcq.amd_target<chip = "CHIP">, #hcq.cpu_target] {
   %sig = hcq.placeholder signal slot 1 volatile : !hcq.buffer<1xi64, AMD:0>
   %tl = hcq.placeholder timeline_signal device volatile : !hcq.buffer<1xi64, AMD:0>
   %tlv = hcq.placeholder timeline_value device volatile : !hcq.buffer<1xi64, AMD:0>

@@ -1,7 +1,8 @@
 //===- DialectTest.cpp - The hcq dialect through MLIR's interfaces --------===//
 //
 // What generic MLIR code sees of hcq ops: hcq.call is a call
-// (CallOpInterface) whose callable is its submitter.
+// (CallOpInterface) whose callable is its submitter; a schedule's targets
+// are found with or without their models.
 //
 //===----------------------------------------------------------------------===//
 
@@ -67,7 +68,7 @@ std::string encodeWith(bool registerModels) {
     return success();
   });
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(R"mlir(
-hcq.schedule @s() attributes {hcq.targets = [#hcq.cpu_target]} {
+hcq.schedule @s() targets [#hcq.cpu_target] {
   %sig = hcq.placeholder signal slot 1 volatile : !hcq.buffer<1xi64, CPU:0>
   hcq.submit on CPU:0 queue COMPUTE:0 {
     hcq.store %sig = 1 : !hcq.buffer<1xi64, CPU:0>
@@ -92,6 +93,43 @@ TEST(Dialect, TargetsEncodeThroughTheirRegisteredModels) {
             "'hcq.submit' op has target #hcq.cpu_target but its interface is "
             "not registered: call hcq::registerTargetInterfaces on the "
             "context's registry");
+}
+
+TEST(Dialect, TargetModelsArePromisedAndKindsNeedNone) {
+  // The dialect promises the targets' models, so that a use without them
+  // is a missing registration rather than no target; registering them
+  // resolves the promise. The device kind of a target, which the
+  // verifier and getTargetAttr ask for, needs no model.
+  for (bool registerModels : {false, true}) {
+    DialectRegistry registry;
+    if (registerModels)
+      hcq::registerTargetInterfaces(registry);
+    MLIRContext ctx(registry);
+    auto *dialect = ctx.getOrLoadDialect<hcq::HCQDialect>();
+    EXPECT_EQ((dialect->hasPromisedInterface<hcq::AMDTargetAttr,
+                                             hcq::TargetAttrInterface>()),
+              !registerModels);
+    EXPECT_EQ((dialect->hasPromisedInterface<hcq::CPUTargetAttr,
+                                             hcq::TargetAttrInterface>()),
+              !registerModels);
+
+    OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(R"mlir(
+hcq.schedule @s(%n: i32) targets [#hcq.amd_target<chip = "gfx942">, #hcq.cpu_target] {
+  hcq.host_call "h"(%n : i32)
+}
+)mlir",
+                                                               &ctx);
+    ASSERT_TRUE(module);
+    auto schedule = *module->getOps<hcq::ScheduleOp>().begin();
+    Operation *call = &schedule.getBody().front().front();
+    auto amd = dyn_cast_or_null<hcq::AMDTargetAttr>(
+        hcq::getTargetAttr(call, hcq::DeviceKind::AMD));
+    ASSERT_TRUE(amd);
+    EXPECT_EQ(amd.getChip(), "gfx942");
+    EXPECT_TRUE(isa_and_nonnull<hcq::CPUTargetAttr>(
+        schedule.getTarget(hcq::DeviceKind::CPU)));
+    EXPECT_FALSE(hcq::getTargetAttr(call, hcq::DeviceKind::CUDA));
+  }
 }
 
 TEST(Dialect, BufferElementBytesForEveryElementType) {

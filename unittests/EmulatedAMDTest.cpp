@@ -198,10 +198,9 @@ TEST_P(EmulatedAMD, CommandBuffersSplitOverIndirectBuffersRunWhole) {
   size_t body = schedule.find(") {\n");
   ASSERT_NE(body, std::string::npos);
   schedule.insert(body + 1,
-                  std::string(" attributes {hcq.targets = [#hcq.amd_target<"
-                              "chip = \"") +
+                  std::string(" targets [#hcq.amd_target<chip = \"") +
                       GetParam() +
-                      "\", indirect_buffer_dwords = 64>, #hcq.cpu_target]}");
+                      "\", indirect_buffer_dwords = 64>, #hcq.cpu_target]");
   hcq::PipelineOptions opts;
   auto exe = load(schedule, opts);
   ASSERT_TRUE(exe);

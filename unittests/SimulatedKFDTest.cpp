@@ -228,11 +228,9 @@ TEST(SimulatedKFD, CommandBuffersSplitOverIndirectBuffersRunWhole) {
   auto withSmallBuffers = [](std::string source) {
     size_t schedule = source.find("hcq.schedule @");
     size_t body = source.find(") {\n", schedule);
-    source.insert(body + 1, " attributes {hcq.targets = [#hcq.amd_target<"
-                            "chip = \"" +
-                                target() +
+    source.insert(body + 1, " targets [#hcq.amd_target<chip = \"" + target() +
                                 "\", indirect_buffer_dwords = 64>, "
-                                "#hcq.cpu_target]}");
+                                "#hcq.cpu_target]");
     return source;
   };
   auto producer = load(*runtime, withSmallBuffers(s.producer));

@@ -12,6 +12,7 @@
 
 #include "HCQ/Dialect/HCQ.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/Format.h"
@@ -556,22 +557,76 @@ LogicalResult CmdsOp::verify() {
 /// The attribute-dictionary spelling of a blob's lane property.
 static constexpr llvm::StringLiteral BLOB_LANE = "lane";
 
+static constexpr llvm::StringLiteral BLOB_HEX = "hex";
+
+/// Whether data of `dwords` prints as one hex string: above the limit MLIR
+/// prints elements attributes in hex by (100 elements unless
+/// --mlir-print-elementsattrs-with-hex-if-larger says otherwise; -1 never).
+static bool shouldPrintHex(size_t dwords) {
+  int64_t limit = OpPrintingFlags().getLargeElementsAttrHexLimit();
+  return limit >= 0 && dwords > static_cast<uint64_t>(limit);
+}
+
+/// Parses the `hex "..."` form's string: 8 hex digits a dword.
+static ParseResult parseHexDwords(OpAsmParser &parser,
+                                  SmallVectorImpl<int32_t> &data) {
+  SMLoc loc = parser.getCurrentLocation();
+  std::string hex;
+  if (parser.parseString(&hex))
+    return failure();
+  if (hex.size() % 8)
+    return parser.emitError(loc, "hex data has ")
+           << hex.size() << " digits, not 8 a dword";
+  data.resize_for_overwrite(hex.size() / 8);
+  for (size_t i = 0; i < hex.size(); i += 8) {
+    uint32_t dword = 0;
+    for (size_t digit = i; digit < i + 8; ++digit) {
+      unsigned nibble = llvm::hexDigitValue(hex[digit]);
+      if (nibble == ~0u)
+        return parser.emitError(loc, "hex data has '")
+               << hex[digit] << "' at digit " << digit << ", not a hex digit";
+      dword = dword << 4 | nibble;
+    }
+    data[i / 8] = static_cast<int32_t>(dword);
+  }
+  return success();
+}
+
+/// Prints `data` as the hex form's string, 8 digits a dword.
+static void printHexDwords(raw_ostream &os, ArrayRef<int32_t> data) {
+  static constexpr char DIGITS[] = "0123456789abcdef";
+  std::string hex(data.size() * 8, '0');
+  char *out = hex.data();
+  for (int32_t value : data) {
+    auto dword = static_cast<uint32_t>(value);
+    for (int shift = 28; shift >= 0; shift -= 4)
+      *out++ = DIGITS[(dword >> shift) & 0xf];
+  }
+  os << '"' << hex << '"';
+}
+
 ParseResult BlobOp::parse(OpAsmParser &parser, OperationState &result) {
   OpAsmParser::UnresolvedOperand target;
   SmallVector<int32_t> data;
-  if (parser.parseOperand(target) || parser.parseEqual() ||
-      parser.parseCommaSeparatedList(
-          OpAsmParser::Delimiter::Square, [&]() -> ParseResult {
-            SMLoc loc = parser.getCurrentLocation();
-            uint64_t dword;
-            if (parser.parseInteger(dword))
-              return failure();
-            if (dword > UINT32_MAX)
-              return parser.emitError(loc, "blob data are 32-bit words");
-            data.push_back(static_cast<int32_t>(static_cast<uint32_t>(dword)));
-            return success();
-          }))
+  if (parser.parseOperand(target) || parser.parseEqual())
     return failure();
+  if (succeeded(parser.parseOptionalKeyword(BLOB_HEX))) {
+    if (parseHexDwords(parser, data))
+      return failure();
+  } else if (parser.parseCommaSeparatedList(
+                 OpAsmParser::Delimiter::Square, [&]() -> ParseResult {
+                   SMLoc loc = parser.getCurrentLocation();
+                   uint64_t dword;
+                   if (parser.parseInteger(dword))
+                     return failure();
+                   if (dword > UINT32_MAX)
+                     return parser.emitError(loc, "blob data are 32-bit words");
+                   data.push_back(
+                       static_cast<int32_t>(static_cast<uint32_t>(dword)));
+                   return success();
+                 })) {
+    return failure();
+  }
 
   WordRefParser words{parser, {}, {}};
   SymbolEntries patches;
@@ -622,13 +677,21 @@ ParseResult BlobOp::parse(OpAsmParser &parser, OperationState &result) {
 }
 
 void BlobOp::print(OpAsmPrinter &printer) {
-  printer << ' ' << getTarget() << " = [";
+  printer << ' ' << getTarget() << " = ";
   bool aliasWalk = isAliasWalk(printer);
-  if (!aliasWalk)
-    llvm::interleaveComma(getData(), printer, [&](int32_t dword) {
-      printer << llvm::format_hex(static_cast<uint32_t>(dword), 10);
-    });
-  printer << ']';
+  ArrayRef<int32_t> data = getData();
+  if (shouldPrintHex(data.size())) {
+    printer << BLOB_HEX << ' ';
+    if (!aliasWalk)
+      printHexDwords(printer.getStream(), data);
+  } else {
+    printer << '[';
+    if (!aliasWalk)
+      llvm::interleaveComma(data, printer, [&](int32_t dword) {
+        printer << llvm::format_hex(static_cast<uint32_t>(dword), 10);
+      });
+    printer << ']';
+  }
   ArrayRef<SymbolEntry> patches = getPatches();
   if (!patches.empty() && !aliasWalk) {
     printer << " patches [";

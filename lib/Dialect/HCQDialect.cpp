@@ -5,9 +5,10 @@
 #include "HCQ/Runtime/ABI.h"
 #include "HCQ/Target/AMD/Target.h"
 
+#include "mlir/Bytecode/BytecodeImplementation.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
-#include "llvm/ADT/SmallSet.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/CheckedArithmetic.h"
 
@@ -17,6 +18,7 @@ using namespace hcq;
 #include "HCQ/Dialect/HCQAttrInterfaces.cpp.inc"
 #include "HCQ/Dialect/HCQDialect.cpp.inc"
 #include "HCQ/Dialect/HCQEnums.cpp.inc"
+#include "HCQ/Dialect/HCQTargetKindInterface.cpp.inc"
 
 #define GET_ATTRDEF_CLASSES
 #include "HCQ/Dialect/HCQAttrs.cpp.inc"
@@ -82,56 +84,6 @@ HostTargetAttr::verify(function_ref<InFlightDiagnostic()> emitError, int O,
   return success();
 }
 
-/// The device kind a target attribute compiles for, without its interface
-/// (the dialect verifies attributes its models may not be registered for).
-static std::optional<DeviceKind> getTargetKind(Attribute attr) {
-  if (isa<AMDTargetAttr>(attr))
-    return DeviceKind::AMD;
-  if (isa<CPUTargetAttr>(attr))
-    return DeviceKind::CPU;
-  return std::nullopt;
-}
-
-Attribute hcq::getTargetAttr(Operation *op, DeviceKind kind) {
-  for (; op; op = op->getParentOp()) {
-    auto targets = op->getAttrOfType<ArrayAttr>(TARGETS_ATTR);
-    if (!targets)
-      continue;
-    for (Attribute target : targets)
-      if (getTargetKind(target) == kind)
-        return target;
-    return {};
-  }
-  return {};
-}
-
-LogicalResult HCQDialect::verifyOperationAttribute(Operation *op,
-                                                   NamedAttribute attribute) {
-  // Other hcq.* attributes (hcq.addresses, hcq.device) are their passes'
-  // to check.
-  if (attribute.getName() != TARGETS_ATTR)
-    return success();
-  if (!isa<ScheduleOp, ExecutableOp>(op))
-    return op->emitError() << "'" << TARGETS_ATTR
-                           << "' belongs on an hcq.schedule or hcq.executable";
-  auto targets = dyn_cast<ArrayAttr>(attribute.getValue());
-  if (!targets)
-    return op->emitError() << "'" << TARGETS_ATTR
-                           << "' must be an array of targets";
-  llvm::SmallSet<uint32_t, 4> kinds;
-  for (Attribute target : targets) {
-    std::optional<DeviceKind> kind = getTargetKind(target);
-    if (!kind)
-      return op->emitError() << "'" << TARGETS_ATTR << "' holds " << target
-                             << ", not an #hcq.amd_target or #hcq.cpu_target";
-    if (!kinds.insert(static_cast<uint32_t>(*kind)).second)
-      return op->emitError()
-             << "'" << TARGETS_ATTR << "' names two targets "
-             << "for " << stringifyDeviceKind(*kind) << " devices";
-  }
-  return success();
-}
-
 LogicalResult HCQDialect::verifyRegionArgAttribute(Operation *op,
                                                    unsigned regionIndex,
                                                    unsigned argIndex,
@@ -153,6 +105,38 @@ LogicalResult HCQDialect::verifyRegionArgAttribute(Operation *op,
   return success();
 }
 
+namespace {
+/// hcq's bytecode version (BYTECODE_VERSION), so a file whose properties
+/// are encoded otherwise is refused by name, not misread.
+struct HCQBytecodeVersion : DialectVersion {
+  explicit HCQBytecodeVersion(uint64_t version) : version(version) {}
+  uint64_t version;
+};
+
+struct HCQBytecodeInterface : BytecodeDialectInterface {
+  explicit HCQBytecodeInterface(Dialect *dialect)
+      : BytecodeDialectInterface(dialect) {}
+
+  void writeVersion(DialectBytecodeWriter &writer) const override {
+    writer.writeVarInt(BYTECODE_VERSION);
+  }
+
+  std::unique_ptr<DialectVersion>
+  readVersion(DialectBytecodeReader &reader) const override {
+    uint64_t version;
+    if (failed(reader.readVarInt(version)))
+      return nullptr;
+    if (version != BYTECODE_VERSION) {
+      reader.emitError() << "hcq bytecode version " << version
+                         << ": this hcq reads version " << BYTECODE_VERSION
+                         << " only";
+      return nullptr;
+    }
+    return std::make_unique<HCQBytecodeVersion>(version);
+  }
+};
+} // namespace
+
 void HCQDialect::initialize() {
   addAttributes<
 #define GET_ATTRDEF_LIST
@@ -166,6 +150,12 @@ void HCQDialect::initialize() {
 #define GET_OP_LIST
 #include "HCQ/Dialect/HCQOps.cpp.inc"
       >();
+  // The targets' models live in the target libraries (lib/Target): a use of
+  // one that was not registered is an error, not a target that is silently
+  // not one.
+  declarePromisedInterfaces<TargetAttrInterface, AMDTargetAttr,
+                            CPUTargetAttr>();
+  addInterfaces<HCQBytecodeInterface>();
 }
 
 //===----------------------------------------------------------------------===//

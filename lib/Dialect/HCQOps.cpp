@@ -348,10 +348,17 @@ bool hcq::detail::isLinkTimeBuffer(Value value) {
 // ScheduleOp / ExecutableOp
 //===----------------------------------------------------------------------===//
 
+/// Whether `OpTy` names targets (`targets [...]` after its signature).
+template <typename OpTy> static constexpr bool hasTargets() {
+  return OpTy::template hasTrait<TargetsOpInterface::Trait>();
+}
+
 /// As function_interface_impl::parseFunctionOp, keeping the arguments'
 /// names in `arg_names`. A numeric name, which the printer would not give
 /// back, and the `argK` the printer gives the K-th argument with no name,
-/// are "": printing and parsing again changes nothing.
+/// are "": printing and parsing again changes nothing. A schedule's or
+/// executable's `targets [...]` follow the signature, as gpu.module's
+/// follow its name; the verifier checks what they hold.
 template <typename OpTy>
 static ParseResult parseFunctionLike(OpAsmParser &parser,
                                      OperationState &result) {
@@ -388,7 +395,25 @@ static ParseResult parseFunctionLike(OpAsmParser &parser,
   if (named)
     result.addAttribute(OpTy::getArgNamesAttrName(result.name),
                         builder.getArrayAttr(names));
+  if constexpr (hasTargets<OpTy>()) {
+    if (succeeded(parser.parseOptionalKeyword("targets"))) {
+      SmallVector<Attribute> targets;
+      if (parser.parseCommaSeparatedList(
+              OpAsmParser::Delimiter::Square,
+              [&] { return parser.parseAttribute(targets.emplace_back()); },
+              " in the target list"))
+        return failure();
+      result.addAttribute(OpTy::getTargetsAttrName(result.name),
+                          builder.getArrayAttr(targets));
+    }
+  }
+  SMLoc attrsLoc = parser.getCurrentLocation();
   if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
+    return failure();
+  // An inherent attribute of the wrong kind written in the dictionary (say
+  // `targets = 5`) would be dropped on its way into the properties.
+  if (failed(result.name.verifyInherentAttrs(
+          result.attributes, [&] { return parser.emitError(attrsLoc); })))
     return failure();
   call_interface_impl::addArgAndResultAttrs(
       builder, result, args, resultAttrs,
@@ -401,7 +426,8 @@ static ParseResult parseFunctionLike(OpAsmParser &parser,
 }
 
 /// As function_interface_impl::printFunctionOp, with `arg_names` said by
-/// the arguments' names instead of in the attributes.
+/// the arguments' names instead of in the attributes, and the targets
+/// after the signature.
 template <typename OpTy>
 static void printFunctionLike(OpAsmPrinter &printer, OpTy op) {
   printer << ' ';
@@ -409,10 +435,20 @@ static void printFunctionLike(OpAsmPrinter &printer, OpTy op) {
   function_interface_impl::printFunctionSignature(
       printer, op, op.getArgumentTypes(), /*isVariadic=*/false,
       op.getResultTypes());
-  function_interface_impl::printFunctionAttributes(
-      printer, op,
-      {op.getFunctionTypeAttrName(), op.getArgAttrsAttrName(),
-       op.getResAttrsAttrName(), op.getArgNamesAttrName()});
+  SmallVector<StringRef, 5> elided = {
+      op.getFunctionTypeAttrName(), op.getArgAttrsAttrName(),
+      op.getResAttrsAttrName(), op.getArgNamesAttrName()};
+  if constexpr (hasTargets<OpTy>()) {
+    elided.push_back(op.getTargetsAttrName());
+    // Element by element, so that the parser always finds the brackets
+    // (the array itself is never printed as an alias).
+    if (ArrayAttr targets = op.getTargetsAttr()) {
+      printer << " targets [";
+      llvm::interleaveComma(targets, printer);
+      printer << ']';
+    }
+  }
+  function_interface_impl::printFunctionAttributes(printer, op, elided);
   printer << ' ';
   printer.printRegion(op.getBody(), /*printEntryBlockArgs=*/false,
                       /*printBlockTerminators=*/true);
@@ -447,6 +483,43 @@ static LogicalResult verifyFunctionLike(FunctionOpInterface op) {
                                  "(an integer, f32 or f64), got "
                               << type;
   return success();
+}
+
+LogicalResult hcq::detail::verifyTargets(Operation *op) {
+  ArrayAttr targets = cast<TargetsOpInterface>(op).getTargetsAttr();
+  if (!targets)
+    return success();
+  if (targets.empty())
+    return op->emitOpError(
+        "'targets' must name at least one target (leave it out to name none)");
+  SmallVector<TargetKindAttrInterface, 2> seen;
+  for (Attribute attr : targets) {
+    // A target's model may not be registered here (it is the target
+    // libraries'): its promise is enough.
+    auto target = dyn_cast<TargetKindAttrInterface>(attr);
+    if (!target || !attr.hasPromiseOrImplementsInterface<TargetAttrInterface>())
+      return op->emitOpError()
+             << "'targets' holds " << attr
+             << ", which is not a target (a TargetAttrInterface such as "
+                "#hcq.amd_target or #hcq.cpu_target)";
+    auto same = llvm::find_if(seen, [&](TargetKindAttrInterface other) {
+      return other.getDeviceKind() == target.getDeviceKind();
+    });
+    if (same != seen.end())
+      return op->emitOpError() << "'targets' names two targets for "
+                               << stringifyDeviceKind(target.getDeviceKind())
+                               << " devices: " << *same << " and " << attr;
+    seen.push_back(target);
+  }
+  return success();
+}
+
+Attribute hcq::getTargetAttr(Operation *op, DeviceKind kind) {
+  for (; op; op = op->getParentOp())
+    if (auto scope = dyn_cast<TargetsOpInterface>(op);
+        scope && scope.getTargetsAttr())
+      return scope.getTarget(kind);
+  return {};
 }
 
 ParseResult ScheduleOp::parse(OpAsmParser &parser, OperationState &result) {

@@ -9,7 +9,10 @@
 
 #include "mlir/IR/BuiltinAttributes.h"
 
+#include "llvm/Support/Endian.h"
+
 #include <array>
+#include <cstring>
 
 using namespace mlir;
 using namespace hcq;
@@ -165,6 +168,31 @@ LogicalResult hcq::readSymbols(DialectBytecodeReader &reader,
     if (std::optional<std::string> why = decodeEntry(fields, entry))
       return reader.emitError() << "symbol entry " << k << " " << *why;
   }
+  return success();
+}
+
+// The units are written as they lie in memory.
+static_assert(llvm::endianness::native == llvm::endianness::little,
+              "dense units are stored little-endian");
+
+void hcq::writeDenseUnits(DialectBytecodeWriter &writer,
+                          ArrayRef<int32_t> units) {
+  // The op owns the units until the writer is done, as writeOwnedBlob asks.
+  writer.writeOwnedBlob(ArrayRef<char>(
+      reinterpret_cast<const char *>(units.data()), units.size() * 4));
+}
+
+LogicalResult hcq::readDenseUnits(DialectBytecodeReader &reader,
+                                  SmallVectorImpl<int32_t> &units) {
+  ArrayRef<char> bytes;
+  if (failed(reader.readBlob(bytes)))
+    return failure();
+  if (bytes.size() % 4)
+    return reader.emitError() << "dense 32-bit units take " << bytes.size()
+                              << " bytes, not a multiple of 4";
+  // The blob may be unaligned within the file.
+  units.resize_for_overwrite(bytes.size() / 4);
+  std::memcpy(units.data(), bytes.data(), bytes.size());
   return success();
 }
 

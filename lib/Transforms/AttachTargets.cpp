@@ -1,6 +1,6 @@
 //===- AttachTargets.cpp - Name what schedules compile for ----------------===//
 //
-// Gives every schedule without hcq.targets the targets of the options, as
+// Gives every schedule without targets the targets of the options, as
 // upstream's rocdl-attach-target gives gpu.modules a #rocdl.target: the
 // passes after it (hcq-encode, hcq-lower-submit, hcq-print-packets) read the
 // targets from the IR, not from options of their own.
@@ -38,8 +38,8 @@ struct AttachTargetsPass
     // A schedule that names its targets keeps them.
     bool changed = false;
     for (ScheduleOp schedule : getSchedules(getOperation()))
-      if (!schedule->hasAttr(TARGETS_ATTR)) {
-        schedule->setAttr(TARGETS_ATTR, targets);
+      if (!schedule.getTargetsAttr()) {
+        schedule.setTargetsAttr(targets);
         changed = true;
       }
     if (!changed)

@@ -202,14 +202,13 @@ LogicalResult BuildExecutablePass::build(ScheduleOp schedule,
 
   // The schedule becomes the executable, its body moved over unchanged.
   OpBuilder builder(schedule);
+  // What its words were compiled for stays with them (hcq-print-packets).
   auto executable = ExecutableOp::create(
       builder, schedule.getLoc(), schedule.getSymName(),
       schedule.getFunctionType(), schedule.getArgAttrsAttr(),
-      schedule.getResAttrsAttr(), schedule.getArgNamesAttr());
+      schedule.getResAttrsAttr(), schedule.getArgNamesAttr(),
+      schedule.getTargetsAttr());
   executable.getBody().takeBody(schedule.getBody());
-  // What its words were compiled for stays with them (hcq-print-packets).
-  if (Attribute targets = schedule->getAttr(TARGETS_ATTR))
-    executable->setAttr(TARGETS_ATTR, targets);
   schedule.erase();
   return success();
 }

@@ -1,7 +1,7 @@
 //===- Encode.cpp - Submits into command words ----------------------------===//
 //
 // Seed section 3: every submit of a schedule becomes its target's command
-// words. The target (the schedule's hcq.targets, TargetAttrInterface)
+// words. The target (in the schedule's targets, TargetAttrInterface)
 // returns the words of each submit; this pass makes the ops that hold them,
 // and the placeholders and programs they name, and erases the ops they
 // replace, as upstream's gpu-module-to-binary makes gpu.binary from the

@@ -61,13 +61,12 @@ struct MaterializeBuiltinsPass
       });
       if (!needed.wasInterrupted())
         continue;
-      auto target = dyn_cast_or_null<AMDTargetAttr>(
-          getTargetAttr(schedule, DeviceKind::AMD));
+      auto target =
+          dyn_cast_or_null<AMDTargetAttr>(schedule.getTarget(DeviceKind::AMD));
       if (!target) {
         schedule.emitOpError()
             << "launches a builtin copy on AMD devices but names no AMD "
-               "target in '"
-            << TARGETS_ATTR << "': run hcq-attach-targets";
+               "target in its 'targets': run hcq-attach-targets";
         return signalPassFailure();
       }
       amd::Target chip = *amd::lookupTarget(target.getChip());

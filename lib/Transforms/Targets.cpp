@@ -25,9 +25,14 @@ hcq::lookupScheduleTarget(Operation *user, DeviceKind kind, Operation *scope) {
   if (!attr)
     return user->emitOpError()
            << "is on " << stringifyDeviceKind(kind) << " devices but its "
-           << "schedule names no target for them in '" << TARGETS_ATTR
-           << "': run hcq-attach-targets";
-  auto target = dyn_cast<TargetAttrInterface>(attr);
+           << "schedule names no target for them in its 'targets': run "
+              "hcq-attach-targets";
+  // The dialect promises the model: until it is registered, a cast aborts
+  // in a build with assertions, so ask about the promise first.
+  auto target = attr.getDialect().hasPromisedInterface(
+                    attr.getTypeID(), TargetAttrInterface::getInterfaceID())
+                    ? TargetAttrInterface()
+                    : dyn_cast<TargetAttrInterface>(attr);
   if (!target)
     return user->emitOpError()
            << "has target " << attr

@@ -1368,7 +1368,7 @@ hcq.schedule @variable_access(%n: i32 {hcq.access = "read"}) {
 
 // Tests that an AMD target names a chip the encoder knows.
 // expected-error @+1 {{unknown AMD chip 'gfx803' (expected gfx1100, gfx1101, gfx1102 or gfx942)}}
-hcq.schedule @s(%n: i32) attributes {hcq.targets = [#hcq.amd_target<chip = "gfx803">]} {
+hcq.schedule @s(%n: i32) targets [#hcq.amd_target<chip = "gfx803">] {
   hcq.host_call "h"(%n : i32)
 }
 
@@ -1377,47 +1377,63 @@ hcq.schedule @s(%n: i32) attributes {hcq.targets = [#hcq.amd_target<chip = "gfx8
 // Tests that an AMD target's indirect buffers hold more than the longest
 // packet and fit the INDIRECT_BUFFER size field.
 // expected-error @+1 {{indirect_buffer_dwords 63 is not in [64, 1048575]}}
-hcq.schedule @s(%n: i32) attributes {hcq.targets = [#hcq.amd_target<chip = "gfx1100", indirect_buffer_dwords = 63>]} {
+hcq.schedule @s(%n: i32) targets [#hcq.amd_target<chip = "gfx1100", indirect_buffer_dwords = 63>] {
   hcq.host_call "h"(%n : i32)
 }
 
 // -----
 
 // expected-error @+1 {{indirect_buffer_dwords 1048576 is not in [64, 1048575]}}
-hcq.schedule @s(%n: i32) attributes {hcq.targets = [#hcq.amd_target<chip = "gfx1100", indirect_buffer_dwords = 1048576>]} {
+hcq.schedule @s(%n: i32) targets [#hcq.amd_target<chip = "gfx1100", indirect_buffer_dwords = 1048576>] {
   hcq.host_call "h"(%n : i32)
 }
 
 // -----
 
-// Tests that a schedule names one target per device kind.
-// expected-error @+1 {{'hcq.targets' names two targets for AMD devices}}
-hcq.schedule @s(%n: i32) attributes {hcq.targets = [#hcq.amd_target<chip = "gfx1100">, #hcq.amd_target<chip = "gfx942">]} {
+// Tests that a schedule names one target per device kind, naming both.
+// expected-error @+1 {{'hcq.schedule' op 'targets' names two targets for AMD devices: #hcq.amd_target<chip = "gfx1100"> and #hcq.amd_target<chip = "gfx942">}}
+hcq.schedule @s(%n: i32) targets [#hcq.amd_target<chip = "gfx1100">, #hcq.cpu_target, #hcq.amd_target<chip = "gfx942">] {
+  hcq.host_call "h"(%n : i32)
+}
+
+// -----
+
+// Tests that an executable names one target per device kind too.
+// expected-error @+1 {{'hcq.executable' op 'targets' names two targets for CPU devices: #hcq.cpu_target and #hcq.cpu_target}}
+hcq.executable @e(%n: i32) targets [#hcq.cpu_target, #hcq.cpu_target] {
   hcq.host_call "h"(%n : i32)
 }
 
 // -----
 
 // Tests that the targets are target attributes.
-// expected-error @+1 {{'hcq.targets' holds 5 : i64, not an #hcq.amd_target or #hcq.cpu_target}}
-hcq.schedule @s(%n: i32) attributes {hcq.targets = [5]} {
+// expected-error @+1 {{'hcq.schedule' op 'targets' holds 5 : i64, which is not a target (a TargetAttrInterface such as #hcq.amd_target or #hcq.cpu_target)}}
+hcq.schedule @s(%n: i32) targets [#hcq.cpu_target, 5] {
   hcq.host_call "h"(%n : i32)
 }
 
 // -----
 
-// Tests that the targets are an array.
-// expected-error @+1 {{'hcq.targets' must be an array of targets}}
-hcq.schedule @s(%n: i32) attributes {hcq.targets = #hcq.cpu_target} {
+// Tests that the host target, which gpu.modules compile for, is not a
+// target of a schedule.
+// expected-error @+1 {{'hcq.schedule' op 'targets' holds #hcq.host_target, which is not a target (a TargetAttrInterface such as #hcq.amd_target or #hcq.cpu_target)}}
+hcq.schedule @s(%n: i32) targets [#hcq.host_target] {
   hcq.host_call "h"(%n : i32)
 }
 
 // -----
 
-// Tests that targets belong to schedules and executables.
-hcq.schedule @s(%n: i32) {
-  // expected-error @+1 {{'hcq.targets' belongs on an hcq.schedule or hcq.executable}}
-  %p = hcq.placeholder cmdbuf slot 1 {hcq.targets = [#hcq.cpu_target]} : !hcq.buffer<128xi8, CPU:0>
+// Tests that the generic form's targets are checked as the custom form's.
+// expected-error @+1 {{'hcq.executable' op 'targets' holds "gfx1100", which is not a target (a TargetAttrInterface such as #hcq.amd_target or #hcq.cpu_target)}}
+"hcq.executable"() <{function_type = () -> (), sym_name = "e", targets = ["gfx1100"]}> ({
+  "hcq.host_call"() <{callee = "h"}> : () -> ()
+}) : () -> ()
+
+// -----
+
+// Tests that targets, when named, name at least one.
+// expected-error @+1 {{'hcq.schedule' op 'targets' must name at least one target (leave it out to name none)}}
+hcq.schedule @s(%n: i32) targets [] {
   hcq.host_call "h"(%n : i32)
 }
 

@@ -8,6 +8,9 @@
 // RUN: hcq-opt %t.g -split-input-file --mlir-print-op-generic | diff %t.g -
 // RUN: hcq-opt %t.g -split-input-file | FileCheck %s
 // RUN: hcq-opt %t.1 -split-input-file --mlir-print-op-generic | FileCheck %s --check-prefix=NAMES
+// RUN: hcq-opt %s -split-input-file --mlir-print-elementsattrs-with-hex-if-larger=4 > %t.h
+// RUN: FileCheck %s --check-prefix=HEX < %t.h
+// RUN: hcq-opt %t.h -split-input-file | diff %t.1 -
 
 // Tests that kernels of every target keep their signature and code.
 // CHECK-LABEL: hcq.kernel @vadd
@@ -150,6 +153,11 @@ hcq.schedule @exe(%x: !hcq.buffer<16xf32, [AMD:0, AMD:1]>, %n: i32) {
   %in = hcq.placeholder inputs slot 4 : !hcq.buffer<2xi64, CPU:0>
   // CHECK: %[[OFF:.*]] = hcq.placeholder offtbl slot 5 : !hcq.buffer<4xi32, CPU:0>
   %off = hcq.placeholder offtbl slot 5 : !hcq.buffer<4xi32, CPU:0>
+  // Data longer than MLIR's elements-in-hex limit print as one hex string
+  // (8 digits a word), shorter data as a list.
+  // HEX-LABEL: hcq.schedule @exe
+  // HEX: hcq.blob %{{.*}} = hex "c0053c00bebebebebebebebebebebebebebebebebfbfbfbf" patches [4: lo(
+  // HEX: hcq.blob %{{.*}} = [0x00000004, 0x00000000, 0x0000000c, 0x00000000] :
   // CHECK: hcq.blob %[[CB]] = [0xc0053c00, 0xbebebebe, 0xbebebebe, 0xbebebebe, 0xbebebebe, 0xbfbfbfbf] patches [4: lo(%[[S:.*]]), 8: hi(%[[S]]), 12: addr(%[[S]])] : !hcq.buffer<256xi8, [AMD:0, AMD:1]>, !hcq.buffer<1xi64, [AMD:0, AMD:1]>
   hcq.blob %cb = [0xc0053c00, 0xbebebebe, 0xbebebebe, 0xbebebebe, 0xbebebebe, 0xbfbfbfbf] patches [4: lo(%s), 8: hi(%s), 12: addr(%s + 0)] : !hcq.buffer<256xi8, [AMD:0, AMD:1]>, !hcq.buffer<1xi64, [AMD:0, AMD:1]>
   // CHECK: hcq.blob %[[OFF]] = [0x00000004, 0x00000000, 0x0000000c, 0x00000000] : !hcq.buffer<4xi32, CPU:0>
@@ -259,4 +267,32 @@ hcq.schedule @aliases(%x: !hcq.buffer<16xf32, AMD:0>) {
     // CHECK: hcq.cmds cmdbuf i32 [lo(%{{.*}})] : !hcq.buffer<16xf32, AMD:0> {note = #[[MAP1]]}
     hcq.cmds cmdbuf i32 [lo(%x)] : !hcq.buffer<16xf32, AMD:0> {note = affine_map<(d0, d1) -> (d1)>}
   }
+}
+
+// -----
+
+// Tests that a schedule's and an executable's targets are an inherent
+// attribute (a property in the generic form) printed after the signature,
+// before the other attributes, however they were written.
+// NAMES: sym_name = "targeted", targets = [#hcq.amd_target<chip = "gfx1100", indirect_buffer_dwords = 64>, #hcq.cpu_target]}> ({
+// NAMES: sym_name = "targeted_exe", targets = [#hcq.cpu_target]}> ({
+// CHECK-LABEL: hcq.schedule @targeted(
+// CHECK-SAME: %n: i32) targets [#hcq.amd_target<chip = "gfx1100", indirect_buffer_dwords = 64>, #hcq.cpu_target] attributes {note} {
+hcq.schedule @targeted(%n: i32) targets [#hcq.amd_target<chip = "gfx1100", indirect_buffer_dwords = 64>, #hcq.cpu_target] attributes {note} {
+  hcq.host_call "h"(%n : i32)
+}
+// CHECK-LABEL: hcq.executable @targeted_exe() targets [#hcq.cpu_target] {
+hcq.executable @targeted_exe() attributes {targets = [#hcq.cpu_target]} {
+  hcq.host_call "log"()
+}
+
+// -----
+
+// Tests that blob data in the hex form parse word by word, 8 digits a word
+// in either case, and print back as a list when short.
+// CHECK-LABEL: hcq.executable @hex_data
+hcq.executable @hex_data() {
+  %p = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<16xi8, AMD:0>
+  // CHECK: hcq.blob %{{.*}} = [0xc0053c00, 0x00000001, 0xbebebebe] :
+  hcq.blob %p = hex "C0053c0000000001BEBEBEBE" : !hcq.buffer<16xi8, AMD:0>
 }

@@ -94,6 +94,24 @@ hcq.executable @e() {
 
 // -----
 
+// Tests that hex blob data are whole 32-bit words.
+hcq.executable @e() {
+  %p = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<8xi8, AMD:0>
+  // expected-error @+1 {{hex data has 9 digits, not 8 a dword}}
+  hcq.blob %p = hex "c0053c001" : !hcq.buffer<8xi8, AMD:0>
+}
+
+// -----
+
+// Tests that hex blob data are hex digits, the first other named.
+hcq.executable @e() {
+  %p = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<8xi8, AMD:0>
+  // expected-error @+1 {{hex data has 'x' at digit 1, not a hex digit}}
+  hcq.blob %p = hex "0x053c00" : !hcq.buffer<8xi8, AMD:0>
+}
+
+// -----
+
 // Tests that blob data are 32-bit words.
 hcq.executable @e() {
   %p = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<8xi8, AMD:0>
@@ -247,4 +265,36 @@ hcq.schedule @s(%a: !hcq.buffer<1xi64, AMD:0>) {
     // expected-error @+1 {{expected '='}}
     hcq.store %a >= 1 : !hcq.buffer<1xi64, AMD:0>
   }
+}
+
+// -----
+
+// Tests that a schedule's targets are a bracketed list.
+// expected-error @+1 {{expected '[' in the target list}}
+hcq.schedule @s(%n: i32) targets #hcq.cpu_target {
+  hcq.host_call "h"(%n : i32)
+}
+
+// -----
+
+// Tests that a schedule's target list is closed.
+// expected-error @+1 {{expected ']' in the target list}}
+hcq.schedule @s(%n: i32) targets [#hcq.cpu_target {
+  hcq.host_call "h"(%n : i32)
+}
+
+// -----
+
+// Tests that targets written in the attribute dictionary are an array, not
+// dropped on their way into the op's properties.
+// expected-error @+1 {{custom op 'hcq.schedule' attribute 'targets' failed to satisfy constraint: array of targets (#hcq.amd_target, #hcq.cpu_target), one per device kind}}
+hcq.schedule @s(%n: i32) attributes {targets = #hcq.cpu_target} {
+  hcq.host_call "h"(%n : i32)
+}
+
+// -----
+
+// Tests that a submitter names no targets.
+// expected-error @+1 {{custom op 'targets' is unknown}}
+hcq.submitter @s() targets [#hcq.cpu_target] {
 }

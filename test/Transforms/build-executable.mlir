@@ -2,9 +2,10 @@
 
 // Tests that a run of host bodies folds into one submitter whose arguments
 // are the values the run uses in order of first use, that a host call ends
-// the run, and that link-time memory stays in the executable.
+// the run, that link-time memory stays in the executable, and that the
+// executable keeps the schedule's targets.
 // CHECK-LABEL: hcq.executable @split
-// CHECK-SAME: (%[[N:.*]]: i32)
+// CHECK-SAME: (%[[N:.*]]: i32) targets [#hcq.cpu_target] {
 // CHECK-DAG: %[[TL:.*]] = hcq.placeholder timeline_signal
 // CHECK-DAG: %[[EP:.*]] = hcq.placeholder epoch
 // CHECK-DAG: %[[S:.*]] = hcq.placeholder signal slot 1
@@ -22,7 +23,7 @@
 // CHECK-NEXT: }
 // CHECK: hcq.submitter @hcq_submitter_1(%[[B0:.*]]: !hcq.buffer<1xi64, CPU:0>)
 // CHECK-NEXT: hcq.reset %[[B0]]
-hcq.schedule @split(%n: i32) {
+hcq.schedule @split(%n: i32) targets [#hcq.cpu_target] {
   %tl = hcq.placeholder timeline_signal device volatile : !hcq.buffer<1xi64, CPU:0>
   %ep = hcq.placeholder epoch slot 2 volatile : !hcq.buffer<1xi64, CPU:0>
   %s = hcq.placeholder signal slot 1 volatile : !hcq.buffer<1xi64, CPU:0>

@@ -37,7 +37,7 @@
 // waits are followed by an ACQUIRE_MEM invalidating L2, since SDMA writes
 // around it (gfx11 needs none).
 // GFX11-LABEL: hcq.schedule @sync(
-// GFX11-SAME: ) attributes {hcq.targets = [#hcq.amd_target<chip = "{{gfx[0-9]+}}">, #hcq.cpu_target]} {
+// GFX11-SAME: ) targets [#hcq.amd_target<chip = "{{gfx[0-9]+}}">, #hcq.cpu_target] {
 // GFX11-NEXT: %[[V0:[a-z0-9]+]] = hcq.placeholder event_mailbox device volatile : !hcq.buffer<1xi64, AMD:0>
 // GFX11-NEXT: %[[V1:[a-z0-9]+]] = hcq.placeholder interrupt_event device : !hcq.buffer<1xi8, AMD:0>
 // GFX11-NEXT: %[[V2:[a-z0-9]+]] = hcq.placeholder signal slot 1 volatile : !hcq.buffer<1xi64, AMD:0>
@@ -52,7 +52,7 @@
 // GFX11-NEXT: }
 // GFX11-NEXT: }
 // GFX9-LABEL: hcq.schedule @sync(
-// GFX9-SAME: ) attributes {hcq.targets = [#hcq.amd_target<chip = "{{gfx[0-9]+}}">, #hcq.cpu_target]} {
+// GFX9-SAME: ) targets [#hcq.amd_target<chip = "{{gfx[0-9]+}}">, #hcq.cpu_target] {
 // GFX9-NEXT: %[[V0:[a-z0-9]+]] = hcq.placeholder event_mailbox device volatile : !hcq.buffer<1xi64, AMD:0>
 // GFX9-NEXT: %[[V1:[a-z0-9]+]] = hcq.placeholder interrupt_event device : !hcq.buffer<1xi8, AMD:0>
 // GFX9-NEXT: %[[V2:[a-z0-9]+]] = hcq.placeholder signal slot 1 volatile : !hcq.buffer<1xi64, AMD:0>
@@ -127,7 +127,7 @@ hcq.schedule @sync() {
 // resources, user SGPRs, workgroup size and grid, and the kernel arguments
 // (buffer addresses, the variable).
 // GFX11-LABEL: hcq.schedule @dispatch(
-// GFX11-SAME: %[[ARG0:[a-z0-9]+]]: !hcq.buffer<64xf32, AMD:0>, %[[ARG1:[a-z0-9]+]]: !hcq.buffer<64xf32, AMD:0>, %[[ARG2:[a-z0-9]+]]: !hcq.buffer<64xf32, AMD:0>, %[[ARG3:[a-z0-9]+]]: i32) attributes {hcq.targets = [#hcq.amd_target<chip = "{{gfx[0-9]+}}">, #hcq.cpu_target]} {
+// GFX11-SAME: %[[ARG0:[a-z0-9]+]]: !hcq.buffer<64xf32, AMD:0>, %[[ARG1:[a-z0-9]+]]: !hcq.buffer<64xf32, AMD:0>, %[[ARG2:[a-z0-9]+]]: !hcq.buffer<64xf32, AMD:0>, %[[ARG3:[a-z0-9]+]]: i32) targets [#hcq.amd_target<chip = "{{gfx[0-9]+}}">, #hcq.cpu_target] {
 // GFX11-NEXT: %[[V0:[a-z0-9]+]] = hcq.program @vadd : !hcq.buffer<16384xi8, AMD:0>
 // GFX11-NEXT: hcq.submit on AMD:0 queue COMPUTE:0 {
 // GFX11-NEXT: %[[V1:[a-z0-9]+]] = hcq.cmds kernargs i32 [lo(%[[ARG2]]), hi(%[[ARG2]]), lo(%[[ARG0]]), hi(%[[ARG0]]), lo(%[[ARG1]]), hi(%[[ARG1]]), var(%[[ARG3]])] : !hcq.buffer<64xf32, AMD:0>, !hcq.buffer<64xf32, AMD:0>, !hcq.buffer<64xf32, AMD:0>, i32
@@ -135,7 +135,7 @@ hcq.schedule @sync() {
 // GFX11-NEXT: }
 // GFX11-NEXT: }
 // GFX9-LABEL: hcq.schedule @dispatch(
-// GFX9-SAME: %[[ARG0:[a-z0-9]+]]: !hcq.buffer<64xf32, AMD:0>, %[[ARG1:[a-z0-9]+]]: !hcq.buffer<64xf32, AMD:0>, %[[ARG2:[a-z0-9]+]]: !hcq.buffer<64xf32, AMD:0>, %[[ARG3:[a-z0-9]+]]: i32) attributes {hcq.targets = [#hcq.amd_target<chip = "{{gfx[0-9]+}}">, #hcq.cpu_target]} {
+// GFX9-SAME: %[[ARG0:[a-z0-9]+]]: !hcq.buffer<64xf32, AMD:0>, %[[ARG1:[a-z0-9]+]]: !hcq.buffer<64xf32, AMD:0>, %[[ARG2:[a-z0-9]+]]: !hcq.buffer<64xf32, AMD:0>, %[[ARG3:[a-z0-9]+]]: i32) targets [#hcq.amd_target<chip = "{{gfx[0-9]+}}">, #hcq.cpu_target] {
 // GFX9-NEXT: %[[V0:[a-z0-9]+]] = hcq.program @vadd : !hcq.buffer<16384xi8, AMD:0>
 // GFX9-NEXT: hcq.submit on AMD:0 queue COMPUTE:0 {
 // GFX9-NEXT: %[[V1:[a-z0-9]+]] = hcq.cmds kernargs i32 [lo(%[[ARG2]]), hi(%[[ARG2]]), lo(%[[ARG0]]), hi(%[[ARG0]]), lo(%[[ARG1]]), hi(%[[ARG1]]), var(%[[ARG3]])] : !hcq.buffer<64xf32, AMD:0>, !hcq.buffer<64xf32, AMD:0>, !hcq.buffer<64xf32, AMD:0>, i32
@@ -195,7 +195,7 @@ hcq.schedule @dispatch(%a: !hcq.buffer<64xf32, AMD:0>, %b: !hcq.buffer<64xf32, A
 // Tests that a kernel reading the dispatch packet gets an extra user SGPR
 // pair pointing after the kernel arguments, where the packet is.
 // GFX11-LABEL: hcq.schedule @dispatch_packet(
-// GFX11-SAME: %[[ARG0:[a-z0-9]+]]: !hcq.buffer<64xf32, AMD:0>, %[[ARG1:[a-z0-9]+]]: i32) attributes {hcq.targets = [#hcq.amd_target<chip = "{{gfx[0-9]+}}">, #hcq.cpu_target]} {
+// GFX11-SAME: %[[ARG0:[a-z0-9]+]]: !hcq.buffer<64xf32, AMD:0>, %[[ARG1:[a-z0-9]+]]: i32) targets [#hcq.amd_target<chip = "{{gfx[0-9]+}}">, #hcq.cpu_target] {
 // GFX11-NEXT: %[[V0:[a-z0-9]+]] = hcq.program @scale : !hcq.buffer<16384xi8, AMD:0>
 // GFX11-NEXT: hcq.submit on AMD:0 queue COMPUTE:0 {
 // GFX11-NEXT: %[[V1:[a-z0-9]+]] = hcq.cmds kernargs i32 [lo(%[[ARG0]]), hi(%[[ARG0]]), var(%[[ARG1]]), 0x00030000, 0x00010010, 0x00000001, 0x00000040, 0x00000001, 0x00000001, 0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000] : !hcq.buffer<64xf32, AMD:0>, i32
@@ -203,7 +203,7 @@ hcq.schedule @dispatch(%a: !hcq.buffer<64xf32, AMD:0>, %b: !hcq.buffer<64xf32, A
 // GFX11-NEXT: }
 // GFX11-NEXT: }
 // GFX9-LABEL: hcq.schedule @dispatch_packet(
-// GFX9-SAME: %[[ARG0:[a-z0-9]+]]: !hcq.buffer<64xf32, AMD:0>, %[[ARG1:[a-z0-9]+]]: i32) attributes {hcq.targets = [#hcq.amd_target<chip = "{{gfx[0-9]+}}">, #hcq.cpu_target]} {
+// GFX9-SAME: %[[ARG0:[a-z0-9]+]]: !hcq.buffer<64xf32, AMD:0>, %[[ARG1:[a-z0-9]+]]: i32) targets [#hcq.amd_target<chip = "{{gfx[0-9]+}}">, #hcq.cpu_target] {
 // GFX9-NEXT: %[[V0:[a-z0-9]+]] = hcq.program @scale : !hcq.buffer<16384xi8, AMD:0>
 // GFX9-NEXT: hcq.submit on AMD:0 queue COMPUTE:0 {
 // GFX9-NEXT: %[[V1:[a-z0-9]+]] = hcq.cmds kernargs i32 [lo(%[[ARG0]]), hi(%[[ARG0]]), var(%[[ARG1]]), 0x00030000, 0x00010010, 0x00000001, 0x00000040, 0x00000001, 0x00000001, 0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000] : !hcq.buffer<64xf32, AMD:0>, i32
@@ -286,7 +286,7 @@ hcq.schedule @dispatch_packet(%x: !hcq.buffer<64xf32, AMD:0>, %s: i32) {
 
 // Tests that a kernel's LDS lands in RSRC2 (4096 bytes: 8 granules << 15).
 // GFX11-LABEL: hcq.schedule @lds(
-// GFX11-SAME: %[[ARG0:[a-z0-9]+]]: !hcq.buffer<1xf32, AMD:0>, %[[ARG1:[a-z0-9]+]]: !hcq.buffer<1024xf32, AMD:0>) attributes {hcq.targets = [#hcq.amd_target<chip = "{{gfx[0-9]+}}">, #hcq.cpu_target]} {
+// GFX11-SAME: %[[ARG0:[a-z0-9]+]]: !hcq.buffer<1xf32, AMD:0>, %[[ARG1:[a-z0-9]+]]: !hcq.buffer<1024xf32, AMD:0>) targets [#hcq.amd_target<chip = "{{gfx[0-9]+}}">, #hcq.cpu_target] {
 // GFX11-NEXT: %[[V0:[a-z0-9]+]] = hcq.program @reduce : !hcq.buffer<16384xi8, AMD:0>
 // GFX11-NEXT: hcq.submit on AMD:0 queue COMPUTE:0 {
 // GFX11-NEXT: %[[V1:[a-z0-9]+]] = hcq.cmds kernargs i32 [lo(%[[ARG0]]), hi(%[[ARG0]]), lo(%[[ARG1]]), hi(%[[ARG1]])] : !hcq.buffer<1xf32, AMD:0>, !hcq.buffer<1024xf32, AMD:0>
@@ -294,7 +294,7 @@ hcq.schedule @dispatch_packet(%x: !hcq.buffer<64xf32, AMD:0>, %s: i32) {
 // GFX11-NEXT: }
 // GFX11-NEXT: }
 // GFX9-LABEL: hcq.schedule @lds(
-// GFX9-SAME: %[[ARG0:[a-z0-9]+]]: !hcq.buffer<1xf32, AMD:0>, %[[ARG1:[a-z0-9]+]]: !hcq.buffer<1024xf32, AMD:0>) attributes {hcq.targets = [#hcq.amd_target<chip = "{{gfx[0-9]+}}">, #hcq.cpu_target]} {
+// GFX9-SAME: %[[ARG0:[a-z0-9]+]]: !hcq.buffer<1xf32, AMD:0>, %[[ARG1:[a-z0-9]+]]: !hcq.buffer<1024xf32, AMD:0>) targets [#hcq.amd_target<chip = "{{gfx[0-9]+}}">, #hcq.cpu_target] {
 // GFX9-NEXT: %[[V0:[a-z0-9]+]] = hcq.program @reduce : !hcq.buffer<16384xi8, AMD:0>
 // GFX9-NEXT: hcq.submit on AMD:0 queue COMPUTE:0 {
 // GFX9-NEXT: %[[V1:[a-z0-9]+]] = hcq.cmds kernargs i32 [lo(%[[ARG0]]), hi(%[[ARG0]]), lo(%[[ARG1]]), hi(%[[ARG1]])] : !hcq.buffer<1xf32, AMD:0>, !hcq.buffer<1024xf32, AMD:0>
@@ -348,14 +348,14 @@ hcq.schedule @lds(%o: !hcq.buffer<1xf32, AMD:0>, %i: !hcq.buffer<1024xf32, AMD:0
 // Tests that copies split at the maximum copy size (one packet on gfx11, three
 // of 0x3fff00 bytes on gfx942), with offsets and views.
 // GFX11-LABEL: hcq.schedule @copies(
-// GFX11-SAME: %[[ARG0:[a-z0-9]+]]: !hcq.buffer<2500000xf32, AMD:0>, %[[ARG1:[a-z0-9]+]]: !hcq.buffer<2500000xf32, AMD:0>) attributes {hcq.targets = [#hcq.amd_target<chip = "{{gfx[0-9]+}}">, #hcq.cpu_target]} {
+// GFX11-SAME: %[[ARG0:[a-z0-9]+]]: !hcq.buffer<2500000xf32, AMD:0>, %[[ARG1:[a-z0-9]+]]: !hcq.buffer<2500000xf32, AMD:0>) targets [#hcq.amd_target<chip = "{{gfx[0-9]+}}">, #hcq.cpu_target] {
 // GFX11-NEXT: %[[V0:[a-z0-9]+]] = hcq.view %[[ARG1]][16] : !hcq.buffer<2500000xf32, AMD:0> -> !hcq.buffer<8xf32, AMD:0>
 // GFX11-NEXT: hcq.submit on AMD:0 queue COPY:0 {
 // GFX11-NEXT: hcq.cmds cmdbuf i32 [0x00000001, 0x0098967f, 0x00000000, lo(%[[ARG0]]), hi(%[[ARG0]]), lo(%[[ARG1]]), hi(%[[ARG1]]), 0x00000001, 0x00000007, 0x00000000, lo(%[[ARG0]] + 8), hi(%[[ARG0]] + 8), lo(%[[ARG1]] + 68), hi(%[[ARG1]] + 68)] : !hcq.buffer<2500000xf32, AMD:0>, !hcq.buffer<2500000xf32, AMD:0>
 // GFX11-NEXT: }
 // GFX11-NEXT: }
 // GFX9-LABEL: hcq.schedule @copies(
-// GFX9-SAME: %[[ARG0:[a-z0-9]+]]: !hcq.buffer<2500000xf32, AMD:0>, %[[ARG1:[a-z0-9]+]]: !hcq.buffer<2500000xf32, AMD:0>) attributes {hcq.targets = [#hcq.amd_target<chip = "{{gfx[0-9]+}}">, #hcq.cpu_target]} {
+// GFX9-SAME: %[[ARG0:[a-z0-9]+]]: !hcq.buffer<2500000xf32, AMD:0>, %[[ARG1:[a-z0-9]+]]: !hcq.buffer<2500000xf32, AMD:0>) targets [#hcq.amd_target<chip = "{{gfx[0-9]+}}">, #hcq.cpu_target] {
 // GFX9-NEXT: %[[V0:[a-z0-9]+]] = hcq.view %[[ARG1]][16] : !hcq.buffer<2500000xf32, AMD:0> -> !hcq.buffer<8xf32, AMD:0>
 // GFX9-NEXT: hcq.submit on AMD:0 queue COPY:0 {
 // GFX9-NEXT: hcq.cmds cmdbuf i32 [0x00000001, 0x003ffeff, 0x00000000, lo(%[[ARG0]]), hi(%[[ARG0]]), lo(%[[ARG1]]), hi(%[[ARG1]]), 0x00000001, 0x003ffeff, 0x00000000, lo(%[[ARG0]] + 4194048), hi(%[[ARG0]] + 4194048), lo(%[[ARG1]] + 4194048), hi(%[[ARG1]] + 4194048), 0x00000001, 0x0018987f, 0x00000000, lo(%[[ARG0]] + 8388096), hi(%[[ARG0]] + 8388096), lo(%[[ARG1]] + 8388096), hi(%[[ARG1]] + 8388096), 0x00000001, 0x00000007, 0x00000000, lo(%[[ARG0]] + 8), hi(%[[ARG0]] + 8), lo(%[[ARG1]] + 68), hi(%[[ARG1]] + 68)] : !hcq.buffer<2500000xf32, AMD:0>, !hcq.buffer<2500000xf32, AMD:0>
@@ -382,7 +382,7 @@ hcq.schedule @copies(%src: !hcq.buffer<2500000xf32, AMD:0>, %dst: !hcq.buffer<25
 // Tests that gfx11 copies split at 0x3fffff00 bytes (checked for gfx11 only:
 // on gfx942 this is 287 packets).
 // GFX11-LABEL: hcq.schedule @copies_large(
-// GFX11-SAME: %[[ARG0:[a-z0-9]+]]: !hcq.buffer<300000000xf32, AMD:0>, %[[ARG1:[a-z0-9]+]]: !hcq.buffer<300000000xf32, AMD:0>) attributes {hcq.targets = [#hcq.amd_target<chip = "{{gfx[0-9]+}}">, #hcq.cpu_target]} {
+// GFX11-SAME: %[[ARG0:[a-z0-9]+]]: !hcq.buffer<300000000xf32, AMD:0>, %[[ARG1:[a-z0-9]+]]: !hcq.buffer<300000000xf32, AMD:0>) targets [#hcq.amd_target<chip = "{{gfx[0-9]+}}">, #hcq.cpu_target] {
 // GFX11-NEXT: hcq.submit on AMD:0 queue COPY:0 {
 // GFX11-NEXT: hcq.cmds cmdbuf i32 [0x00000001, 0x3ffffeff, 0x00000000, lo(%[[ARG0]]), hi(%[[ARG0]]), lo(%[[ARG1]]), hi(%[[ARG1]]), 0x00000001, 0x07868cff, 0x00000000, lo(%[[ARG0]] + 1073741568), hi(%[[ARG0]] + 1073741568), lo(%[[ARG1]] + 1073741568), hi(%[[ARG1]] + 1073741568)] : !hcq.buffer<300000000xf32, AMD:0>, !hcq.buffer<300000000xf32, AMD:0>
 // GFX11-NEXT: }
@@ -426,7 +426,7 @@ hcq.schedule @copy_program(%a: !hcq.buffer<64xf32, AMD:0>, %b: !hcq.buffer<64xf3
 // Tests that lanes get their own words: lane 0 waits on AMD:0's signal,
 // lane 1 on the AMD:1 sentinel; the store goes to each lane's own signal.
 // GFX11-LABEL: hcq.schedule @lanes(
-// GFX11-SAME: ) attributes {hcq.targets = [#hcq.amd_target<chip = "{{gfx[0-9]+}}">, #hcq.cpu_target]} {
+// GFX11-SAME: ) targets [#hcq.amd_target<chip = "{{gfx[0-9]+}}">, #hcq.cpu_target] {
 // GFX11-NEXT: %[[V0:[a-z0-9]+]] = hcq.placeholder signal slot 1 volatile : !hcq.buffer<1xi64, AMD:0>
 // GFX11-NEXT: %[[V1:[a-z0-9]+]] = hcq.placeholder sentinel_signal device volatile : !hcq.buffer<1xi64, AMD:1>
 // GFX11-NEXT: %[[V2:[a-z0-9]+]] = hcq.placeholder signal slot 2 volatile : !hcq.buffer<1xi64, [AMD:0, AMD:1]>
@@ -435,7 +435,7 @@ hcq.schedule @copy_program(%a: !hcq.buffer<64xf32, AMD:0>, %b: !hcq.buffer<64xf3
 // GFX11-NEXT: }
 // GFX11-NEXT: }
 // GFX9-LABEL: hcq.schedule @lanes(
-// GFX9-SAME: ) attributes {hcq.targets = [#hcq.amd_target<chip = "{{gfx[0-9]+}}">, #hcq.cpu_target]} {
+// GFX9-SAME: ) targets [#hcq.amd_target<chip = "{{gfx[0-9]+}}">, #hcq.cpu_target] {
 // GFX9-NEXT: %[[V0:[a-z0-9]+]] = hcq.placeholder signal slot 1 volatile : !hcq.buffer<1xi64, AMD:0>
 // GFX9-NEXT: %[[V1:[a-z0-9]+]] = hcq.placeholder sentinel_signal device volatile : !hcq.buffer<1xi64, AMD:1>
 // GFX9-NEXT: %[[V2:[a-z0-9]+]] = hcq.placeholder signal slot 2 volatile : !hcq.buffer<1xi64, [AMD:0, AMD:1]>
@@ -503,12 +503,12 @@ hcq.schedule @kernel_copy(%a: !hcq.buffer<64xf32, AMD:0>, %b: !hcq.buffer<64xf32
 // schedule's target for its kind: a CPU submit becomes CPU queue entries
 // (64-bit words: the signal host function, the signal, the value).
 // GFX11-LABEL: hcq.schedule @cpu_by_its_target(
-// GFX11-SAME: ) attributes {hcq.targets = [#hcq.amd_target<chip = "gfx1100">, #hcq.cpu_target]} {
+// GFX11-SAME: ) targets [#hcq.amd_target<chip = "gfx1100">, #hcq.cpu_target] {
 // GFX11: %[[V0:[a-z0-9]+]] = hcq.placeholder signal slot 1 volatile : !hcq.buffer<1xi64, CPU:0>
 // GFX11: hcq.submit on CPU:0 queue COMPUTE:0 {
 // GFX11-NEXT: hcq.cmds cmdbuf i64 [addr(%{{.*}}), addr(%[[V0]]), 0x0000000000000001,
 // GFX9-LABEL: hcq.schedule @cpu_by_its_target(
-// GFX9-SAME: ) attributes {hcq.targets = [#hcq.amd_target<chip = "gfx942">, #hcq.cpu_target]} {
+// GFX9-SAME: ) targets [#hcq.amd_target<chip = "gfx942">, #hcq.cpu_target] {
 // DIS11-LABEL: // hcq.schedule @cpu_by_its_target
 // DIS9-LABEL: // hcq.schedule @cpu_by_its_target
 hcq.schedule @cpu_by_its_target() {
@@ -534,7 +534,7 @@ hcq.schedule @cpu_by_its_target() {
 // DIS11-NEXT: 122: NOP dwords=5
 // DIS11-NEXT: 128: WAIT_REG_MEM mem function=5 operation=0 {{.*}} ref=0x0000000f
 // DIS11-NOT: NOP
-hcq.schedule @split() attributes {hcq.targets = [#hcq.amd_target<chip = "gfx1100", indirect_buffer_dwords = 64>]} {
+hcq.schedule @split() targets [#hcq.amd_target<chip = "gfx1100", indirect_buffer_dwords = 64>] {
   %sig = hcq.placeholder signal slot 1 volatile : !hcq.buffer<1xi64, AMD:0>
   %ts = hcq.placeholder timestamp slot 2 volatile : !hcq.buffer<1xi64, AMD:0>
   hcq.submit on AMD:0 queue COMPUTE:0 {

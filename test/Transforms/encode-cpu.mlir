@@ -10,7 +10,7 @@ hcq.kernel @hcq_copy_f32_f32 builtin (write f32, read f32) symbol "copy"
 // timeline, timestamps around a launch (host function, kernel function,
 // kernel arguments, grid), and a signal store; the barrier becomes nothing.
 // CHECK-LABEL: hcq.schedule @compute(
-// CHECK-SAME: %[[ARG0:[a-z0-9]+]]: !hcq.buffer<64xf32, CPU:0>, %[[ARG1:[a-z0-9]+]]: !hcq.buffer<64xf32, CPU:0>, %[[ARG2:[a-z0-9]+]]: !hcq.buffer<64xf32, CPU:0>, %[[ARG3:[a-z0-9]+]]: i32) attributes {hcq.targets = [#hcq.amd_target<chip = "{{gfx[0-9]+}}">, #hcq.cpu_target]} {
+// CHECK-SAME: %[[ARG0:[a-z0-9]+]]: !hcq.buffer<64xf32, CPU:0>, %[[ARG1:[a-z0-9]+]]: !hcq.buffer<64xf32, CPU:0>, %[[ARG2:[a-z0-9]+]]: !hcq.buffer<64xf32, CPU:0>, %[[ARG3:[a-z0-9]+]]: i32) targets [#hcq.amd_target<chip = "{{gfx[0-9]+}}">, #hcq.cpu_target] {
 // CHECK-NEXT: %[[V0:[a-z0-9]+]] = hcq.placeholder host_function slot 1 : !hcq.buffer<1xi8, CPU:0>
 // CHECK-NEXT: %[[V1:[a-z0-9]+]] = hcq.placeholder host_function slot 3 : !hcq.buffer<1xi8, CPU:0>
 // CHECK-NEXT: %[[V2:[a-z0-9]+]] = hcq.program @vadd : !hcq.buffer<1xi8, CPU:0>
@@ -62,7 +62,7 @@ hcq.schedule @compute(%a: !hcq.buffer<64xf32, CPU:0>, %b: !hcq.buffer<64xf32, CP
 // offsets folded into the addresses, and that a builtin copy kernel launches
 // the runtime's implementation, the element's byte size (4) its third kernarg.
 // CHECK-LABEL: hcq.schedule @copies(
-// CHECK-SAME: %[[ARG0:[a-z0-9]+]]: !hcq.buffer<64xf32, CPU:0>, %[[ARG1:[a-z0-9]+]]: !hcq.buffer<64xf32, CPU:0>) attributes {hcq.targets = [#hcq.amd_target<chip = "{{gfx[0-9]+}}">, #hcq.cpu_target]} {
+// CHECK-SAME: %[[ARG0:[a-z0-9]+]]: !hcq.buffer<64xf32, CPU:0>, %[[ARG1:[a-z0-9]+]]: !hcq.buffer<64xf32, CPU:0>) targets [#hcq.amd_target<chip = "{{gfx[0-9]+}}">, #hcq.cpu_target] {
 // CHECK-NEXT: %[[V0:[a-z0-9]+]] = hcq.placeholder host_function slot 4 : !hcq.buffer<1xi8, CPU:0>
 // CHECK-NEXT: %[[V1:[a-z0-9]+]] = hcq.program @hcq_copy_f32_f32 : !hcq.buffer<1xi8, CPU:0>
 // CHECK-NEXT: %[[V2:[a-z0-9]+]] = hcq.placeholder host_function slot 0 : !hcq.buffer<1xi8, CPU:0>
@@ -122,7 +122,7 @@ hcq.schedule @two_launches(%a: !hcq.buffer<64xf32, CPU:0>, %b: !hcq.buffer<64xf3
 // schedule's target for its kind: an AMD submit becomes 32-bit PM4 words
 // (RELEASE_MEM of the signal), not CPU entries.
 // CHECK-LABEL: hcq.schedule @amd_by_its_target(
-// CHECK-SAME: ) attributes {hcq.targets = [#hcq.amd_target<chip = "{{gfx[0-9]+}}">, #hcq.cpu_target]} {
+// CHECK-SAME: ) targets [#hcq.amd_target<chip = "{{gfx[0-9]+}}">, #hcq.cpu_target] {
 // CHECK: %[[V0:[a-z0-9]+]] = hcq.placeholder signal slot 1 volatile : !hcq.buffer<1xi64, AMD:0>
 // CHECK: hcq.submit on AMD:0 queue COMPUTE:0 {
 // CHECK-NEXT: hcq.cmds cmdbuf i32 [0xc0064900, {{.*}}, lo(%[[V0]]), hi(%[[V0]]), 0x00000001,

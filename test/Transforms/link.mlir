@@ -3,7 +3,8 @@
 // gfx1100 and gfx942: every word of every linked command buffer (the blobs),
 // and their meaning through the disassembler, which follows each push (for
 // PM4, the INDIRECT_BUFFER into its command buffer). 0xbe bytes are the
-// run-time words the patch groups write every run.
+// run-time words the patch groups write every run. Blob data print as lists
+// of words however long (not in hex), so every word shows.
 //
 // RUN: split-file %s %t
 // RUN: hcq-opt %t/cpu.mlir --hcq-pipeline --hcq-link | FileCheck %s --check-prefix=HOSTIR
@@ -12,14 +13,14 @@
 // RUN: %embed %inputs/kernels-gfx1100.co scale "(readwrite f32)" --symbol scale --vars 1 >> %t/k11
 // RUN: %embed %inputs/kernels-gfx942.co vadd "(write f32, read f32, read f32)" --symbol vadd --vars 1 > %t/k9
 // RUN: %embed %inputs/kernels-gfx942.co scale "(readwrite f32)" --symbol scale --vars 1 >> %t/k9
-// RUN: cat %t/k11 %t/amd.mlir | hcq-opt --hcq-pipeline=target=gfx1100 --hcq-link | FileCheck %s --check-prefix=GFX11
+// RUN: cat %t/k11 %t/amd.mlir | hcq-opt --hcq-pipeline=target=gfx1100 --hcq-link --mlir-print-elementsattrs-with-hex-if-larger=-1 | FileCheck %s --check-prefix=GFX11
 // RUN: cat %t/k11 %t/amd.mlir | hcq-opt --hcq-pipeline=target=gfx1100 --hcq-link --hcq-print-packets -o /dev/null | FileCheck %s --check-prefix=DIS11
-// RUN: cat %t/k9 %t/amd.mlir | hcq-opt --hcq-pipeline=target=gfx942 --hcq-link | FileCheck %s --check-prefix=GFX9
+// RUN: cat %t/k9 %t/amd.mlir | hcq-opt --hcq-pipeline=target=gfx942 --hcq-link --mlir-print-elementsattrs-with-hex-if-larger=-1 | FileCheck %s --check-prefix=GFX9
 // RUN: cat %t/k9 %t/amd.mlir | hcq-opt --hcq-pipeline=target=gfx942 --hcq-link --hcq-print-packets -o /dev/null | FileCheck %s --check-prefix=DIS9
 
 // CPU, one batch on a compute and a copy queue.
 // HOSTIR-LABEL: hcq.executable @two_kernels_one_copy(
-// HOSTIR-SAME: %a: !hcq.buffer<64xf32, CPU:0> {hcq.access = "read"}, %b: !hcq.buffer<64xf32, CPU:0> {hcq.access = "read"}, %out: !hcq.buffer<64xf32, CPU:0> {hcq.access = "write"}, %n: i32) attributes {hcq.targets = [#hcq.amd_target<chip = "gfx1100">, #hcq.cpu_target]} {
+// HOSTIR-SAME: %a: !hcq.buffer<64xf32, CPU:0> {hcq.access = "read"}, %b: !hcq.buffer<64xf32, CPU:0> {hcq.access = "read"}, %out: !hcq.buffer<64xf32, CPU:0> {hcq.access = "write"}, %n: i32) targets [#hcq.amd_target<chip = "gfx1100">, #hcq.cpu_target] {
 // HOSTIR-NEXT: %[[V0:[a-z0-9]+]] = hcq.placeholder cmdbuf slot 5 {hcq.addresses = array<i64: 4294968320>} : !hcq.buffer<128xi8, CPU:0>
 // HOSTIR-NEXT: %[[V1:[a-z0-9]+]] = hcq.placeholder kernargs slot 6 {hcq.addresses = array<i64: 4294969088>} : !hcq.buffer<128xi8, CPU:0>
 // HOSTIR-NEXT: %[[V2:[a-z0-9]+]] = hcq.placeholder inputs slot 7 {hcq.addresses = array<i64: 4294969344>} : !hcq.buffer<2xi64, CPU:0>
@@ -94,7 +95,7 @@
 
 // gfx1100: both kernels come from one code object, loaded once.
 // GFX11-LABEL: hcq.executable @two_kernels_one_copy(
-// GFX11-SAME: %a: !hcq.buffer<64xf32, AMD:0> {hcq.access = "read"}, %b: !hcq.buffer<64xf32, AMD:0> {hcq.access = "read"}, %out: !hcq.buffer<64xf32, AMD:0> {hcq.access = "write"}, %n: i32) attributes {hcq.targets = [#hcq.amd_target<chip = "gfx1100">, #hcq.cpu_target]} {
+// GFX11-SAME: %a: !hcq.buffer<64xf32, AMD:0> {hcq.access = "read"}, %b: !hcq.buffer<64xf32, AMD:0> {hcq.access = "read"}, %out: !hcq.buffer<64xf32, AMD:0> {hcq.access = "write"}, %n: i32) targets [#hcq.amd_target<chip = "gfx1100">, #hcq.cpu_target] {
 // GFX11-NEXT: %[[V0:[a-z0-9]+]] = hcq.placeholder cmdbuf slot 13 {hcq.addresses = array<i64: 4294970368>} : !hcq.buffer<128xi8, AMD:0>
 // GFX11-NEXT: %[[V1:[a-z0-9]+]] = hcq.placeholder cmdbuf slot 14 {hcq.addresses = array<i64: 4294971904>} : !hcq.buffer<128xi8, AMD:0>
 // GFX11-NEXT: %[[V2:[a-z0-9]+]] = hcq.placeholder cmdbuf slot 4 {hcq.addresses = array<i64: 4294968320>} : !hcq.buffer<1024xi8, AMD:0>
@@ -194,7 +195,7 @@
 
 // gfx942.
 // GFX9-LABEL: hcq.executable @two_kernels_one_copy(
-// GFX9-SAME: %a: !hcq.buffer<64xf32, AMD:0> {hcq.access = "read"}, %b: !hcq.buffer<64xf32, AMD:0> {hcq.access = "read"}, %out: !hcq.buffer<64xf32, AMD:0> {hcq.access = "write"}, %n: i32) attributes {hcq.targets = [#hcq.amd_target<chip = "gfx942">, #hcq.cpu_target]} {
+// GFX9-SAME: %a: !hcq.buffer<64xf32, AMD:0> {hcq.access = "read"}, %b: !hcq.buffer<64xf32, AMD:0> {hcq.access = "read"}, %out: !hcq.buffer<64xf32, AMD:0> {hcq.access = "write"}, %n: i32) targets [#hcq.amd_target<chip = "gfx942">, #hcq.cpu_target] {
 // GFX9-NEXT: %[[V0:[a-z0-9]+]] = hcq.placeholder cmdbuf slot 13 {hcq.addresses = array<i64: 4294970368>} : !hcq.buffer<128xi8, AMD:0>
 // GFX9-NEXT: %[[V1:[a-z0-9]+]] = hcq.placeholder cmdbuf slot 14 {hcq.addresses = array<i64: 4294971904>} : !hcq.buffer<128xi8, AMD:0>
 // GFX9-NEXT: %[[V2:[a-z0-9]+]] = hcq.placeholder cmdbuf slot 4 {hcq.addresses = array<i64: 4294968320>} : !hcq.buffer<1024xi8, AMD:0>

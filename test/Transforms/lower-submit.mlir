@@ -27,7 +27,7 @@ hcq.schedule @compute() {
 // CHECK-DAG: %[[CB:.*]] = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<1024xi8, AMD:0>
 // CHECK: hcq.blob %[[IB]] = [0xc0023f00, 0xbebebebe, 0xbebebebe, 0x00800040, 0xc0023f00, 0xbebebebe, 0xbebebebe, 0x00800040, 0xc0023f00, 0xbebebebe, 0xbebebebe, 0x00800016, 0xbfbfbfbf, {{.*}}] patches [4: addr(%[[CB]]), 20: addr(%[[CB]] + 256), 36: addr(%[[CB]] + 512)]
 // CHECK-NEXT: hcq.push %[[IB]][48] pm4 on AMD:0 queue COMPUTE:0 : !hcq.buffer<128xi8, AMD:0>
-hcq.schedule @split() attributes {hcq.targets = [#hcq.amd_target<chip = "gfx1100", indirect_buffer_dwords = 64>]} {
+hcq.schedule @split() targets [#hcq.amd_target<chip = "gfx1100", indirect_buffer_dwords = 64>] {
   %cb = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<1024xi8, AMD:0>
   hcq.enqueue %cb[600] on AMD:0 queue COMPUTE:0 : !hcq.buffer<1024xi8, AMD:0>
 }

@@ -3,7 +3,7 @@
 // Tests that words of a schedule naming no target for their devices are
 // refused, naming the pass that attaches one: they cannot be read back.
 // RUN: not hcq-opt %s -split-input-file --hcq-print-packets -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOTARGET
-// NOTARGET: error: 'hcq.submit' op is on AMD devices but its schedule names no target for them in 'hcq.targets': run hcq-attach-targets
+// NOTARGET: error: 'hcq.submit' op is on AMD devices but its schedule names no target for them in its 'targets': run hcq-attach-targets
 
 // Tests that an unknown PM4 opcode is reported at its dword.
 hcq.schedule @s() {

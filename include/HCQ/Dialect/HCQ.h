@@ -45,6 +45,19 @@ void writeSymbols(mlir::DialectBytecodeWriter &writer,
                   llvm::ArrayRef<SymbolEntry> entries);
 mlir::LogicalResult readSymbols(mlir::DialectBytecodeReader &reader,
                                 SymbolEntries &entries);
+/// The version of hcq's bytecode (its properties' encodings), written with
+/// every file; a reader refuses any other by name. Bump it when an encoding
+/// changes. 1: dense units as blobs, `targets` inherent. (Files from before
+/// versions fail in MLIR's reader, at the first property that changed.)
+constexpr uint64_t BYTECODE_VERSION = 1;
+
+/// Dense 32-bit units (a stream's words, a blob's data) in bytecode: one
+/// blob of their little-endian bytes, not a varint each (an executable's
+/// blobs hold millions of them).
+void writeDenseUnits(mlir::DialectBytecodeWriter &writer,
+                     llvm::ArrayRef<int32_t> units);
+mlir::LogicalResult readDenseUnits(mlir::DialectBytecodeReader &reader,
+                                   llvm::SmallVectorImpl<int32_t> &units);
 void writeWordProp(mlir::DialectBytecodeWriter &writer, const Word &word);
 mlir::LogicalResult readWordProp(mlir::DialectBytecodeReader &reader,
                                  Word &word);
@@ -74,7 +87,16 @@ template <typename ConcreteType>
 class InExecutable
     : public mlir::OpTrait::TraitBase<ConcreteType, InExecutable> {};
 } // namespace OpTrait
+
+namespace detail {
+/// TargetsOpInterface's verifier: `op`'s targets, if it names any, are a
+/// non-empty list of targets (each a TargetKindAttrInterface with a
+/// promised or registered TargetAttrInterface), no two for one device kind.
+mlir::LogicalResult verifyTargets(mlir::Operation *op);
+} // namespace detail
 } // namespace hcq
+
+#include "HCQ/Dialect/HCQTargetKindInterface.h.inc"
 
 #include "HCQ/Dialect/HCQInterfaces.h.inc"
 
@@ -98,11 +120,9 @@ namespace hcq {
 /// The argument attribute saying how a schedule uses a buffer argument:
 /// "read", "write" or "readwrite" (recorded by hcq-batch-deps).
 constexpr llvm::StringLiteral ACCESS_ATTR = "hcq.access";
-/// What a schedule's (and then its executable's) submits compile for: an
-/// array of target attributes (TargetAttrInterface), one per device kind.
-constexpr llvm::StringLiteral TARGETS_ATTR = "hcq.targets";
-/// The target `op` (a schedule or executable, or inside one) names for
-/// devices of `kind`; null if it names none.
+/// The target for devices of `kind` that `op` (a schedule or executable, or
+/// inside one) names: the nearest TargetsOpInterface op at or above it that
+/// names targets decides. Null if it names none.
 mlir::Attribute getTargetAttr(mlir::Operation *op, DeviceKind kind);
 
 /// Prints a command word as the ops do (`lo(%s + 8)`), with `printValue`

@@ -4,6 +4,7 @@
 #define HCQ_ATTRS_TD
 
 include "HCQ/Dialect/HCQBase.td"
+include "HCQ/Dialect/HCQTargetKindInterface.td"
 include "mlir/IR/BuiltinAttributeInterfaces.td"
 
 class HCQ_Attr<string name, string attrMnemonic, list<Trait> traits = []>
@@ -71,13 +72,15 @@ def HCQ_QueueAttr : HCQ_Attr<"Queue", "queue"> {
 def HCQ_AccessArrayAttr : TypedArrayAttrBase<HCQ_Access,
     "array of buffer accesses">;
 
-def HCQ_AMDTargetAttr : HCQ_Attr<"AMDTarget", "amd_target"> {
+def HCQ_AMDTargetAttr : HCQ_Attr<"AMDTarget", "amd_target",
+    [HCQ_TargetKindAttrInterface]> {
   let summary = "AMD GPUs of one generation, as what submits compile for";
   let description = [{
     `#hcq.amd_target<chip = "gfx1100">`: a schedule's submits on AMD
     devices become PM4 (compute) and SDMA (copy) words for this generation
     (gfx1100, gfx1101, gfx1102 or gfx942), its builtin copy kernel is the
-    chip's, and its packets read back as the chip's. A TargetAttrInterface.
+    chip's, and its packets read back as the chip's. A TargetAttrInterface
+    (registered with `hcq::registerAMDTargetInterfaceExternalModels`).
 
     `indirect_buffer_dwords` (default 1048574, printed only when it differs)
     is how much of a compute command buffer one INDIRECT_BUFFER packet runs:
@@ -96,15 +99,29 @@ def HCQ_AMDTargetAttr : HCQ_Attr<"AMDTarget", "amd_target"> {
   ];
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    ::hcq::DeviceKind getDeviceKind() const { return ::hcq::DeviceKind::AMD; }
+  }];
 }
 
-def HCQ_CPUTargetAttr : HCQ_Attr<"CPUTarget", "cpu_target"> {
+def HCQ_CPUTargetAttr : HCQ_Attr<"CPUTarget", "cpu_target",
+    [HCQ_TargetKindAttrInterface]> {
   let summary = "The CPU device, as what submits compile for";
   let description = [{
     `#hcq.cpu_target`: a schedule's submits on CPU devices become CPU queue
-    entries (64-bit words). A TargetAttrInterface.
+    entries (64-bit words). A TargetAttrInterface (registered with
+    `hcq::registerCPUTargetInterfaceExternalModels`).
+  }];
+  let extraClassDeclaration = [{
+    ::hcq::DeviceKind getDeviceKind() const { return ::hcq::DeviceKind::CPU; }
   }];
 }
+
+// A schedule's or executable's `targets`. Any array: TargetsOpInterface's
+// verifier checks the elements, naming the one at fault.
+def HCQ_TargetArrayAttr : TypedArrayAttrBase<AnyAttr,
+    "array of targets (#hcq.amd_target, #hcq.cpu_target), one per device " #
+    "kind">;
 
 def HCQ_HostTargetAttr : HCQ_Attr<"HostTarget", "host_target"> {
   let summary = "The host CPU, as what a gpu.module's kernels compile for";

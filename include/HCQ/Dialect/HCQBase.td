@@ -34,17 +34,16 @@ def HCQ_Dialect : Dialect {
        and `hcq.enqueue` of a sealed command buffer.
     5. *Executable*: `hcq.executable`, the container the runtime loads.
 
-    A schedule carries `hcq.targets`, what its submits compile for (one
-    target attribute per device kind: `[#hcq.amd_target<chip = "gfx1100">,
-    #hcq.cpu_target]`, attached by hcq-attach-targets), and hands it on to
-    its executable.
+    A schedule names its `targets`, what its submits compile for (one
+    target attribute per device kind: `targets [#hcq.amd_target<chip =
+    "gfx1100">, #hcq.cpu_target]`, attached by hcq-attach-targets), and
+    hands them on to its executable.
 
     A schedule or executable argument may carry `hcq.access` ("read",
     "write" or "readwrite"): how the schedule uses that buffer, which
     `hcq-batch-deps` records and the executable file passes on to runners.
   }];
   let hasRegionArgAttrVerify = 1;
-  let hasOperationAttrVerify = 1;
   let useDefaultAttributePrinterParser = 1;
   let useDefaultTypePrinterParser = 1;
 }

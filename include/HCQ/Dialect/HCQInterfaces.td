@@ -1,9 +1,9 @@
 //===- HCQInterfaces.td - HCQ op interfaces and traits -----*- tablegen -*-===//
 //
 // What passes and verifiers ask of ops by kind: the calls a device queue
-// runs, and where an op may stand (a submit, a submitter, an executable).
-// Ops say which they are where they are defined (HCQOps.td), so no pass
-// keeps a list of them.
+// runs, the ops naming targets, and where an op may stand (a submit, a
+// submitter, an executable). Ops say which they are where they are defined
+// (HCQOps.td), so no pass keeps a list of them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -42,11 +42,40 @@ def HCQ_QueueCallOpInterface : OpInterface<"QueueCallOpInterface"> {
   ];
 }
 
+def HCQ_TargetsOpInterface : OpInterface<"TargetsOpInterface"> {
+  let cppNamespace = "::hcq";
+  let description = [{
+    An op naming what the submits in it compile for (hcq.schedule, and
+    hcq.executable, which keeps its schedule's): its inherent `targets`, a
+    non-empty array of targets (TargetKindAttrInterface, with a
+    TargetAttrInterface model), no two for one device kind; or none. Its
+    verifier checks them; `hcq::getTargetAttr` asks the nearest one above an
+    op for the target of a device kind.
+  }];
+  let methods = [
+    InterfaceMethod<"The targets, or null if it names none.",
+      "::mlir::ArrayAttr", "getTargetsAttr">,
+  ];
+  let extraSharedClassDeclaration = [{
+    /// Its target for devices of `kind`, or null.
+    ::hcq::TargetKindAttrInterface getTarget(::hcq::DeviceKind kind) {
+      if (::mlir::ArrayAttr targets = $_op.getTargetsAttr())
+        for (::mlir::Attribute attr : targets)
+          if (auto target =
+                  ::llvm::dyn_cast<::hcq::TargetKindAttrInterface>(attr);
+              target && target.getDeviceKind() == kind)
+            return target;
+      return {};
+    }
+  }];
+  let verify = [{ return ::hcq::detail::verifyTargets($_op); }];
+}
+
 def HCQ_TargetAttrInterface : AttrInterface<"TargetAttrInterface"> {
   let cppNamespace = "::hcq";
   let description = [{
     What a device kind's submits are compiled for (`#hcq.amd_target`,
-    `#hcq.cpu_target`), attached to a schedule as its `hcq.targets` by
+    `#hcq.cpu_target`), attached to a schedule as its `targets` by
     hcq-attach-targets (as upstream's rocdl-attach-target attaches
     `#rocdl.target`s) and carried on to its executable. The target encodes
     the submits on its devices (hcq-encode), plans how an enqueue of a
@@ -61,7 +90,10 @@ def HCQ_TargetAttrInterface : AttrInterface<"TargetAttrInterface"> {
     a context that compiles registers them with
     `hcq::registerAMDTargetInterfaceExternalModels` and
     `hcq::registerCPUTargetInterfaceExternalModels` (both:
-    `hcq::registerTargetInterfaces`).
+    `hcq::registerTargetInterfaces`). The dialect promises them, so a use
+    of the interface without its model is an error, not a target that is
+    silently missing; what the dialect itself asks of a target (its device
+    kind) is TargetKindAttrInterface, which needs no model.
   }];
   let methods = [
     InterfaceMethod<[{

@@ -18,15 +18,20 @@ include "mlir/IR/RegionKindInterface.td"
 
 // `arg_names` keeps the names the arguments were written with (`%x` is
 // "x"; "" where a name was numeric): the printer gives them back, and the
-// executable file records them (hcq-run --list-arguments).
-class HCQ_FunctionLikeOp<string mnemonic> : HCQ_Op<mnemonic, [
+// executable file records them (hcq-run --list-arguments). `traits` and
+// `extraArguments` are what one kind adds to the others'.
+class HCQ_FunctionLikeOp<string mnemonic, list<Trait> traits = [],
+                         dag extraArguments = (ins)>
+    : HCQ_Op<mnemonic, !listconcat([
     IsolatedFromAbove, FunctionOpInterface, NoTerminator, SingleBlock,
-    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmBlockArgumentNames"]>]> {
-  let arguments = (ins SymbolNameAttr:$sym_name,
-                       TypeAttrOf<FunctionType>:$function_type,
-                       OptionalAttr<DictArrayAttr>:$arg_attrs,
-                       OptionalAttr<DictArrayAttr>:$res_attrs,
-                       OptionalAttr<StrArrayAttr>:$arg_names);
+    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmBlockArgumentNames"]>],
+    traits)> {
+  let arguments = !con((ins SymbolNameAttr:$sym_name,
+                            TypeAttrOf<FunctionType>:$function_type,
+                            OptionalAttr<DictArrayAttr>:$arg_attrs,
+                            OptionalAttr<DictArrayAttr>:$res_attrs,
+                            OptionalAttr<StrArrayAttr>:$arg_names),
+                       extraArguments);
   let regions = (region AnyRegion:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
@@ -48,7 +53,12 @@ class HCQ_FunctionLikeOp<string mnemonic> : HCQ_Op<mnemonic, [
   }];
 }
 
-def HCQ_ScheduleOp : HCQ_FunctionLikeOp<"schedule"> {
+// A schedule's (and then its executable's) targets, printed after the
+// signature: `targets [#hcq.amd_target<chip = "gfx1100">, #hcq.cpu_target]`.
+defvar HCQ_TargetsArguments = (ins OptionalAttr<HCQ_TargetArrayAttr>:$targets);
+
+def HCQ_ScheduleOp : HCQ_FunctionLikeOp<"schedule", [HCQ_TargetsOpInterface],
+                                        HCQ_TargetsArguments> {
   let summary = "the input: an ordered schedule of calls";
   let description = [{
     A schedule runs its calls in order each time it is replayed. Its
@@ -56,6 +66,12 @@ def HCQ_ScheduleOp : HCQ_FunctionLikeOp<"schedule"> {
     addresses may change every run, and bound variables (integers), whose
     values may. Argument `i` is input slot `i` (the seed's section 0.1).
     Buffers the schedule owns are `hcq.alloc`.
+
+    `targets`, after the signature, says what its submits compile for: at
+    most one target per device kind, such as `targets
+    [#hcq.amd_target<chip = "gfx1100">, #hcq.cpu_target]`. hcq-attach-targets
+    gives a schedule without them the pipeline's; hcq-encode needs the
+    target of each device kind the schedule's submits are on.
 
     ```mlir
     hcq.kernel @vadd cpu (write f32, read f32, read f32)
@@ -78,7 +94,9 @@ def HCQ_ScheduleOp : HCQ_FunctionLikeOp<"schedule"> {
   }];
 }
 
-def HCQ_ExecutableOp : HCQ_FunctionLikeOp<"executable"> {
+def HCQ_ExecutableOp : HCQ_FunctionLikeOp<"executable",
+                                          [HCQ_TargetsOpInterface],
+                                          HCQ_TargetsArguments> {
   let summary = "the output: blobs, placeholders, patches and the host plan";
   let description = [{
     What the runtime loads. Its body holds the link-time memory
@@ -86,7 +104,8 @@ def HCQ_ExecutableOp : HCQ_FunctionLikeOp<"executable"> {
     and the host plan in execution order: `hcq.call` of submitters, and the
     calls the queues cannot run (`hcq.host_call`, and copies and launches
     touching devices without queues, which the host runs). Arguments are the
-    schedule's inputs, unchanged.
+    schedule's inputs, unchanged, and so are its `targets`: what its words
+    were compiled for, through which hcq-print-packets reads them back.
   }];
 }
 
@@ -473,10 +492,6 @@ class HCQ_SignalOp<string mnemonic> : HCQ_Op<mnemonic,
       return getHasValueBuffer() && !getArgs().empty() ? getArgs().back()
                                                        : ::mlir::Value();
     }
-    /// The signal lane `lane` uses: one signal serves every lane.
-    ::mlir::Value getSignalForLane(unsigned lane) {
-      return getSignals().size() == 1 ? getSignals()[0] : getSignals()[lane];
-    }
   }];
 }
 
@@ -594,7 +609,15 @@ def HCQ_FinalizeOp : HCQ_Op<"finalize", [HCQ_HostStep]> {
 
 // Encoded data lives in op properties, not in attributes uniqued by the
 // context (HCQ/Dialect/Words.h).
-def HCQ_WordsProp : IntArrayProp<I32Prop,
+// Dense 32-bit units, in bytecode one blob of bytes (hcq::writeDenseUnits).
+class HCQ_DenseUnitsProp<string summary> : IntArrayProp<I32Prop, summary> {
+  let writeToMlirBytecode = "::hcq::writeDenseUnits($_writer, $_storage)";
+  let readFromMlirBytecode = [{
+    if (::mlir::failed(::hcq::readDenseUnits($_reader, $_storage)))
+      return ::mlir::failure();
+  }];
+}
+def HCQ_WordsProp : HCQ_DenseUnitsProp<
     "every word's constant bits in 32-bit units, a 64-bit word low half "
     "first (0 where a symbolic word stands)">;
 // A table of symbolic words, one hcq::SymbolEntry each (an address's or
@@ -639,7 +662,7 @@ def HCQ_WordProp : Property<"::hcq::Word", "a command word"> {
       return ::mlir::failure();
   }];
 }
-def HCQ_DwordsProp : IntArrayProp<I32Prop, "dwords">;
+def HCQ_DwordsProp : HCQ_DenseUnitsProp<"dwords">;
 def HCQ_SegmentsProp : IntArrayProp<I32Prop,
     "the word index where each segment after the first starts">;
 
@@ -701,6 +724,12 @@ def HCQ_BlobOp : HCQ_Op<"blob", [HCQ_InExecutable]> {
     for `lo`/`hi`). Unknown bytes are `0xbe`, padding `0xbf`. Once linked
     (`hcq-link`), a blob of a multi-device target may hold one `lane`'s
     bytes only.
+
+    Data of more than 100 dwords prints as one string of 8 hex digits a
+    dword, in order, parsed in bulk: `hex "c0053c00bebebebe..."`. The limit
+    is MLIR's for elements attributes, so
+    `--mlir-print-elementsattrs-with-hex-if-larger=N` sets it (-1: always
+    a list). Either form parses.
 
     ```mlir
     hcq.blob %cb = [0xc0053c00, 0xbebebebe] patches [4: lo(%s + 0)] : !t, !s

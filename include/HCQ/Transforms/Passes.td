@@ -107,8 +107,8 @@ def HCQMaterializeBuiltins : Pass<"hcq-materialize-builtins",
 def HCQAttachTargets : Pass<"hcq-attach-targets", "::mlir::ModuleOp"> {
   let summary = "Name what every schedule's submits compile for";
   let description = [{
-    Gives every `hcq.schedule` (in nested modules too) that has none an
-    `hcq.targets` attribute: `[#hcq.amd_target<chip = amd>,
+    Gives every `hcq.schedule` (in nested modules too) that has none its
+    `targets`: `targets [#hcq.amd_target<chip = amd>,
     #hcq.cpu_target]`. The passes after it read the targets from the
     schedule (hcq-materialize-builtins, hcq-encode, hcq-lower-submit) and
     from its executable (hcq-print-packets), as upstream's
@@ -127,9 +127,9 @@ def HCQEncode : Pass<"hcq-encode", "::hcq::ScheduleOp"> {
   let summary = "Encode every submit as its target's command words (seed 3)";
   let description = [{
     Replaces the body of every `hcq.submit` not encoded yet by `hcq.cmds`
-    command words: the schedule's target for the submit's device kind
-    (`hcq.targets`, a TargetAttrInterface) encodes it. A submit whose device
-    kind has no target is refused, naming hcq-attach-targets.
+    command words: the schedule's target for the submit's device kind (one
+    of its `targets`, a TargetAttrInterface) encodes it. A submit whose
+    device kind has no target is refused, naming hcq-attach-targets.
 
     `#hcq.amd_target<chip = ...>`: the body of every `hcq.submit` on AMD
     devices becomes `hcq.cmds` command words for its queue, for the chip:
@@ -258,7 +258,7 @@ def HCQPrintPackets : Pass<"hcq-print-packets", "::mlir::ModuleOp"> {
     queues, and the words of indirect streams. Addresses the link has not
     resolved print as their words (`lo(%3)`). A packet that cannot be
     decoded is an error naming its dword offset. Each schedule's (and
-    executable's) `hcq.targets` says what the words are for.
+    executable's) `targets` say what the words are for.
   }];
 }
 

@@ -661,7 +661,8 @@ struct FuncToSchedule : OpConversionPattern<func::FuncOp> {
       return failure();
     auto schedule = ScheduleOp::create(
         rewriter, func.getLoc(), func.getSymName(),
-        rewriter.getFunctionType(it->second, {}), nullptr, nullptr, nullptr);
+        rewriter.getFunctionType(it->second, {}), /*arg_attrs=*/nullptr,
+        /*res_attrs=*/nullptr, /*arg_names=*/nullptr, /*targets=*/nullptr);
     rewriter.inlineRegionBefore(func.getBody(), schedule.getBody(),
                                 schedule.getBody().end());
     TypeConverter::SignatureConversion conversion(func.getNumArguments());
