@@ -55,11 +55,21 @@ Expected<uint64_t> ExecutableMemory::loadProgram(const Value &value,
   return address;
 }
 
+/// The simulated kernel driver preloaded into the process, or null (a real
+/// driver, or none; or a simulator built against another interface).
+static const hcq_simulated_driver *simulatedDriver() {
+  static const hcq_simulated_driver *driver = [] {
+    auto get = reinterpret_cast<hcq_simulated_driver_fn>(
+        dlsym(RTLD_DEFAULT, HCQ_SIMULATED_DRIVER_SYMBOL));
+    const hcq_simulated_driver *d = get ? get() : nullptr;
+    return d && d->version == HCQ_SIMULATED_DRIVER_VERSION ? d : nullptr;
+  }();
+  return driver;
+}
+
 Error ExecutableMemory::checkSimulatedTwin(const Kernel &kernel) {
-  using HasTwin = int (*)(const char *);
-  static const auto hasTwin =
-      reinterpret_cast<HasTwin>(dlsym(RTLD_DEFAULT, "hcq_kfd_sim_has_twin"));
-  if (!hasTwin || hasTwin(kernel.symbol.c_str()))
+  const hcq_simulated_driver *driver = simulatedDriver();
+  if (!driver || driver->has_twin(kernel.symbol.c_str()))
     return Error::success();
   return makeError(ErrorCode::Unavailable, "AMD kernel ", kernel.name,
                    " has no CPU twin on the simulated kernel driver "
@@ -127,15 +137,13 @@ Expected<hcq_amd_twin> ExecutableMemory::findTwin(const Kernel &kernel) {
 }
 
 Error ExecutableMemory::offerTwin(uint64_t entry, const Kernel &kernel) {
-  using AddTwin = void (*)(uint64_t, hcq_amd_twin);
-  static const auto addTwin =
-      reinterpret_cast<AddTwin>(dlsym(RTLD_DEFAULT, "hcq_kfd_sim_add_twin"));
-  if (!addTwin)
+  const hcq_simulated_driver *driver = simulatedDriver();
+  if (!driver)
     return Error::success();
   Expected<hcq_amd_twin> twin = findTwin(kernel);
   if (!twin)
     return twin.takeError();
-  addTwin(entry, *twin);
+  driver->add_twin(entry, *twin);
   HostObject::keepLoaded(hostObjects[kernel.hostObject]);
   return Error::success();
 }

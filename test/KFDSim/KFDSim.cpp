@@ -575,14 +575,14 @@ public:
     return counts;
   }
   /// The twin of the program entered at `entry`, from its executable's host
-  /// object (hcq_kfd_sim_add_twin): used before HCQ_KFD_SIM_TWINS.
+  /// object (hcq_simulated_driver::add_twin): used before HCQ_KFD_SIM_TWINS.
   void addTwin(uint64_t entry, hcq_amd_twin twin) {
     std::lock_guard<std::mutex> lock(mutex);
     offeredTwins[entry] = twin;
   }
   /// Whether HCQ_KFD_SIM_TWINS has the twin of `kernel` (or it is the
   /// builtin copy kernel, whose twin is the runtime's), as findProgram
-  /// looks for it at a dispatch (hcq_kfd_sim_has_twin).
+  /// looks for it at a dispatch (hcq_simulated_driver::has_twin).
   bool hasTwin(const std::string &kernel) {
     if (kernel == hcq::amd::BUILTIN_COPY_SYMBOL)
       return true;
@@ -2073,14 +2073,18 @@ void hcq_kfd_sim_get_counts(hcq_kfd_sim_counts *counts) {
   *counts = sim ? sim->getCounts() : hcq_kfd_sim_counts{};
 }
 
-void hcq_kfd_sim_add_twin(uint64_t entry, hcq_amd_twin twin) {
-  if (Sim *sim = Sim::get())
-    sim->addTwin(entry, twin);
-}
-
-int hcq_kfd_sim_has_twin(const char *kernel) {
-  Sim *sim = Sim::get();
-  return !sim || !kernel || sim->hasTwin(kernel);
+const hcq_simulated_driver *hcq_simulated_driver_get() {
+  static const hcq_simulated_driver driver = {
+      HCQ_SIMULATED_DRIVER_VERSION,
+      [](uint64_t entry, hcq_amd_twin twin) {
+        if (Sim *sim = Sim::get())
+          sim->addTwin(entry, twin);
+      },
+      [](const char *kernel) -> int {
+        Sim *sim = Sim::get();
+        return !sim || !kernel || sim->hasTwin(kernel);
+      }};
+  return &driver;
 }
 
 } // extern "C"

@@ -4,7 +4,7 @@
 // its counts of the interrupts the simulated GPUs raised, of the waits on
 // KFD events and of the memory in each heap, so a test can tell a host that
 // slept on its GPU's interrupt from one that polled, and where memory went;
-// and the hook through which the runtime offers it CPU twins.
+// and the interface through which the runtime offers it CPU twins.
 // Tests look it up with dlsym(RTLD_DEFAULT, ...): absent, they are not
 // running under the simulator.
 //
@@ -42,19 +42,9 @@ void hcq_kfd_sim_get_counts(hcq_kfd_sim_counts *counts);
 using hcq_kfd_sim_get_counts_fn = void (*)(hcq_kfd_sim_counts *);
 constexpr const char *HCQ_KFD_SIM_GET_COUNTS = "hcq_kfd_sim_get_counts";
 
-/// The CPU twin of the program whose kernel enters at `entry`: the runtime
-/// offers it, when this function exists in the process, for every AMD
-/// kernel whose executable carries its host code (lib/Runtime/Runtime.cpp).
-void hcq_kfd_sim_add_twin(uint64_t entry, hcq_amd_twin twin);
-
-/// Whether a dispatch of AMD kernel `kernel` (its symbol) would find a CPU
-/// twin in HCQ_KFD_SIM_TWINS: the runtime asks, when this function exists
-/// in the process, for every AMD kernel without host code it loads on a
-/// GPU, and refuses one without at load (an Unavailable error naming the
-/// kernel) rather than let its dispatch stop the queue, which would show
-/// only as a hang after the wait timeout. Non-zero when no GPU is
-/// simulated.
-int hcq_kfd_sim_has_twin(const char *kernel);
+/// The runtime's view of this driver (HCQ/Runtime/Twin.h): how it offers
+/// CPU twins and asks whether a kernel has one.
+const hcq_simulated_driver *hcq_simulated_driver_get();
 }
 
 #endif // HCQ_TEST_KFDSIM_KFDSIM_H

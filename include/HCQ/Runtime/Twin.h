@@ -55,6 +55,31 @@ static inline void hcq_amd_run_grid(hcq_amd_twin twin,
       }
 }
 
+/* What a simulated kernel driver preloaded into the process (such as
+ * test/KFDSim, libhcq-kfd-sim.so) offers the runtime beside the system calls
+ * it answers: the runtime finds it by one symbol, HCQ_SIMULATED_DRIVER_SYMBOL
+ * (dlsym(RTLD_DEFAULT, ...)), and uses it only when `version` is
+ * HCQ_SIMULATED_DRIVER_VERSION. A process without it has a real driver, or
+ * none. */
+#define HCQ_SIMULATED_DRIVER_VERSION 1
+#define HCQ_SIMULATED_DRIVER_SYMBOL "hcq_simulated_driver_get"
+typedef struct hcq_simulated_driver {
+  uint32_t version;
+  /* Takes `twin` as the CPU code of the program whose kernel enters at GPU
+   * address `entry`: the runtime offers it for every AMD kernel whose
+   * executable carries its host code. */
+  void (*add_twin)(uint64_t entry, hcq_amd_twin twin);
+  /* Whether a dispatch of AMD kernel `kernel` (its symbol) would find a CPU
+   * twin among the driver's own twin libraries: the runtime asks for every
+   * AMD kernel without host code it loads on a GPU, and refuses one without
+   * at load (a dispatch would stop the queue, seen only as a hang after the
+   * wait timeout). Non-zero when the driver simulates no GPU. */
+  int (*has_twin)(const char *kernel);
+} hcq_simulated_driver;
+
+/* The simulated driver's entry: returns its interface (static storage). */
+typedef const hcq_simulated_driver *(*hcq_simulated_driver_fn)(void);
+
 #ifdef __cplusplus
 }
 #endif
