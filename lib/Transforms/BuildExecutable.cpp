@@ -124,17 +124,6 @@ LogicalResult BuildExecutablePass::build(ScheduleOp schedule,
                                          SubmitterTable &submitters) {
   if (schedule.getBody().empty())
     return schedule.emitOpError("has no body");
-  // The pipeline runs the per-schedule passes on schedules nested in at
-  // most MAX_MODULE_NESTING modules; one deeper would reach here uncompiled
-  // and its calls would look like host work.
-  unsigned modules = 0;
-  for (Operation *p = schedule->getParentOp(); p; p = p->getParentOp())
-    modules += isa<ModuleOp>(p);
-  if (modules > MAX_MODULE_NESTING)
-    return schedule.emitOpError()
-           << "is nested in " << modules
-           << " modules; hcq-pipeline compiles schedules nested in at most "
-           << MAX_MODULE_NESTING;
   Block &body = schedule.getBody().front();
   for (Operation &op : body)
     if (isa<SubmitOp, EnqueueOp>(op))

@@ -24,31 +24,19 @@ void buildPipeline(OpPassManager &pm, const PipelineOptions &options) {
   pm.addPass(createHCQStageCopies(stage));
 
   // The schedules name their targets, then one module pass adds the
-  // targets' builtin kernels; the passes after it work on one schedule each
-  // (MLIR may run them on several schedules at once), in the top-level
-  // module and in modules nested in it.
+  // targets' builtin kernels.
   HCQAttachTargetsOptions targets;
   targets.amd = options.target;
   pm.addPass(createHCQAttachTargets(targets));
   pm.addPass(createHCQMaterializeBuiltins());
 
-  HCQBatchDepsOptions batch;
-  batch.batchSize = options.batchSize;
-  batch.profile = options.profile;
-  batch.devices = options.devices;
-  auto addSchedulePasses = [&](OpPassManager &schedules) {
-    schedules.addPass(createHCQBatchDeps(batch));
-    schedules.addPass(createHCQEncode());
-    schedules.addPass(createHCQSeal());
-    schedules.addPass(createHCQLowerSubmit());
-  };
-  OpPassManager *modules = &pm;
-  for (unsigned depth = 0;; ++depth) {
-    addSchedulePasses(modules->nest<ScheduleOp>());
-    if (depth + 1 == MAX_MODULE_NESTING)
-      break;
-    modules = &modules->nest<ModuleOp>();
-  }
+  // The stages of one schedule each, on every schedule at any depth (MLIR
+  // may run them on several schedules at once).
+  HCQCompileSchedulesOptions schedules;
+  schedules.batchSize = options.batchSize;
+  schedules.profile = options.profile;
+  schedules.devices = options.devices;
+  pm.addPass(createHCQCompileSchedules(schedules));
   pm.addPass(createHCQBuildExecutable());
 }
 

@@ -20,25 +20,6 @@ module {
 
 // -----
 
-// Tests that a schedule nested deeper than hcq-pipeline compiles is refused:
-// left uncompiled, its calls would pass for host work.
-module {
-  module {
-    module {
-      module {
-        module {
-          // expected-error @+1 {{'hcq.schedule' op is nested in 5 modules; hcq-pipeline compiles schedules nested in at most 4}}
-          hcq.schedule @deep(%n: i32) {
-            hcq.host_call "h"(%n : i32)
-          }
-        }
-      }
-    }
-  }
-}
-
-// -----
-
 // Tests that a kernel library given by a path that does not exist is warned
 // about, once, naming its kernels, when the executable is built, not first
 // when it is run; a bare name (looked for at run time) is not.

@@ -45,11 +45,6 @@ struct PipelineOptions : public mlir::PassPipelineOptions<PipelineOptions> {
       llvm::cl::init("gfx1100")};
 };
 
-/// How deep in nested modules the pipeline compiles schedules: the
-/// top-level module's and those of modules nested up to this many levels
-/// (hcq-build-executable refuses a schedule left deeper).
-constexpr unsigned MAX_MODULE_NESTING = 4;
-
 /// Appends every stage of the hcq pipeline that exists to `pm`.
 void buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &options);
 

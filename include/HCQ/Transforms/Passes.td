@@ -45,6 +45,17 @@ def HCQStageCopies : Pass<"hcq-stage-copies", "::mlir::ModuleOp"> {
   ];
 }
 
+// hcq-batch-deps' options, which hcq-compile-schedules passes on to it.
+defvar HCQ_BatchOptions = [
+  Option<"batchSize", "batch-size", "int64_t", "32",
+         "Submits merged into one before the limit doubles (the seed's "
+         "JIT_BATCH_SIZE); 0 means unlimited">,
+  Option<"profile", "profile", "bool", "false",
+         "Bracket every call with timestamps">,
+  Option<"devices", "devices", "std::string", "\"AMD,CPU\"",
+         "Device kinds with command queues (the seed's HCQ_DEVS)">,
+];
+
 def HCQBatchDeps : Pass<"hcq-batch-deps", "::hcq::ScheduleOp"> {
   let summary = "Batch enqueueable calls into submits with their "
                 "dependencies (seed 2)";
@@ -77,15 +88,7 @@ def HCQBatchDeps : Pass<"hcq-batch-deps", "::hcq::ScheduleOp"> {
 
     Output order per batch: fences, resets, merged submits, finalizers.
   }];
-  let options = [
-    Option<"batchSize", "batch-size", "int64_t", "32",
-           "Submits merged into one before the limit doubles (the seed's "
-           "JIT_BATCH_SIZE); 0 means unlimited">,
-    Option<"profile", "profile", "bool", "false",
-           "Bracket every call with timestamps">,
-    Option<"devices", "devices", "std::string", "\"AMD,CPU\"",
-           "Device kinds with command queues (the seed's HCQ_DEVS)">,
-  ];
+  let options = HCQ_BatchOptions;
 }
 
 def HCQMaterializeBuiltins : Pass<"hcq-materialize-builtins",
@@ -214,6 +217,21 @@ def HCQLowerSubmit : Pass<"hcq-lower-submit", "::hcq::ScheduleOp"> {
     kernel driver does, and refuses at load a push larger than its ring
     (`RuntimeOptions::ringBytes`).
   }];
+}
+
+def HCQCompileSchedules : Pass<"hcq-compile-schedules", "::mlir::ModuleOp"> {
+  let summary = "Run the per-schedule stages on every schedule, at any "
+                "module depth (seed 2-5)";
+  let description = [{
+    Runs hcq-batch-deps, hcq-encode, hcq-seal and hcq-lower-submit on each
+    `hcq.schedule` in the module and in the modules nested in it, however
+    deep: a pass manager nested exactly as deep as the input's deepest
+    schedule, so MLIR runs the schedules of each module in parallel. A
+    schedule inside an op other than `builtin.module` is refused before
+    anything runs (no pipeline reaches it). The options are
+    hcq-batch-deps'.
+  }];
+  let options = HCQ_BatchOptions;
 }
 
 def HCQBuildExecutable : Pass<"hcq-build-executable", "::mlir::ModuleOp"> {
