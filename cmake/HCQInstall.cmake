@@ -53,11 +53,11 @@ install(TARGETS hcq-runtime EXPORT HCQRuntimeTargets
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/hcq-c
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 
-# Public headers and ODS sources; the generated declarations and
-# definitions the headers include.
+# Public headers (with their .def tables) and ODS sources; the generated
+# declarations and definitions the headers include.
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/HCQ
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
-  FILES_MATCHING PATTERN "*.h" PATTERN "*.td")
+  FILES_MATCHING PATTERN "*.h" PATTERN "*.def" PATTERN "*.td")
 install(DIRECTORY ${PROJECT_BINARY_DIR}/include/HCQ
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
   FILES_MATCHING PATTERN "*.inc"

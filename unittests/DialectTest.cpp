@@ -1,8 +1,9 @@
 //===- DialectTest.cpp - The hcq dialect through MLIR's interfaces --------===//
 //
 // What generic MLIR code sees of hcq ops: hcq.call is a call
-// (CallOpInterface) whose callable is its submitter; a schedule's targets
-// are found with or without their models.
+// (CallOpInterface) whose callable is its submitter; hcq.launch and
+// hcq.copy say what they read and write (MemoryEffectOpInterface); a
+// schedule's targets are found with or without their models.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +17,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 
@@ -50,6 +52,67 @@ hcq.submitter @second(%z: i32) {
   // Retargeting through the interface changes the op's callee.
   asCall.setCalleeFromCallable(FlatSymbolRefAttr::get(&ctx, "second"));
   EXPECT_EQ(call.getCallee(), "second");
+}
+
+namespace {
+/// The effects `op` declares, as "read 0, write 1": the effect and the
+/// operand number, or the resource's name for an effect on no operand, in
+/// order.
+std::string describeEffects(Operation *op) {
+  auto iface = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!iface)
+    return "none declared";
+  SmallVector<MemoryEffects::EffectInstance> effects;
+  iface.getEffects(effects);
+  std::string result;
+  for (const MemoryEffects::EffectInstance &effect : effects) {
+    if (!result.empty())
+      result += ", ";
+    result += isa<MemoryEffects::Read>(effect.getEffect())    ? "read "
+              : isa<MemoryEffects::Write>(effect.getEffect()) ? "write "
+                                                              : "other ";
+    OpOperand *operand = effect.getEffectValue<OpOperand *>();
+    result += operand ? std::to_string(operand->getOperandNumber())
+                      : effect.getResource()->getName().str();
+  }
+  return result;
+}
+} // namespace
+
+TEST(Dialect, CallsDeclareTheirMemoryEffects) {
+  MLIRContext ctx;
+  ctx.loadDialect<hcq::HCQDialect>();
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(
+      R"mlir(
+!t = !hcq.buffer<64xf32, CPU:0>
+hcq.kernel @vadd cpu (write f32, read f32, readwrite f32)
+    symbol "hcq_vadd" library "libhcqtestkernels.so"
+hcq.schedule @s(%a: !t, %b: !t, %c: !t, %n: i32) {
+  hcq.launch @vadd(%c, %a, %b : !t, !t, !t) global [64, 1, 1] local [1, 1, 1]
+  hcq.launch @missing(%a, %b : !t, !t) vars(%n : i32)
+      global [64, 1, 1] local [1, 1, 1]
+  hcq.copy %a[0, 16], %b[16, 16] : !t, !t
+}
+)mlir",
+      // The second launch names no kernel, which the verifier refuses.
+      ParserConfig(&ctx, /*verifyAfterParse=*/false));
+  ASSERT_TRUE(module);
+  auto schedule = *module->getOps<hcq::ScheduleOp>().begin();
+  SmallVector<Operation *> calls;
+  for (Operation &op : schedule.getBody().front())
+    calls.push_back(&op);
+  ASSERT_EQ(calls.size(), 3u);
+  // A launch as its kernel's signature says; both ways on each buffer (and
+  // none on its scalars) when the kernel cannot be found. Each call also
+  // writes its queue's timeline.
+  EXPECT_EQ(describeEffects(calls[0]),
+            "write 0, read 1, read 2, write 2, write hcq.queue");
+  EXPECT_EQ(describeEffects(calls[1]),
+            "read 0, write 0, read 1, write 1, write hcq.queue");
+  // A copy reads its source (operand 1) and writes its destination.
+  EXPECT_EQ(describeEffects(calls[2]), "read 1, write 0, write hcq.queue");
+  for (Operation *call : calls)
+    EXPECT_FALSE(isMemoryEffectFree(call));
 }
 
 namespace {

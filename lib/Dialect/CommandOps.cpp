@@ -247,7 +247,7 @@ public:
       f.loadable = isSignalType(type) &&
                    (getPlaceholder(ref) || isSubmitterArgument(ref));
       f.linear = isa<LinearType>(type);
-      f.linkTime = f.linear || isLinkTimeBuffer(ref);
+      f.linkTime = isLinkTimeMemory(ref);
       if (auto buffer = dyn_cast<BufferType>(type))
         f.byteSize = buffer.getByteSize();
       facts.push_back(f);
@@ -714,8 +714,9 @@ void BlobOp::print(OpAsmPrinter &printer) {
 LogicalResult BlobOp::verify() {
   auto target = cast<BufferType>(getTarget().getType());
   int64_t bytes = static_cast<int64_t>(getData().size()) * 4;
-  if (!isLinkTimeBuffer(getTarget()))
-    return emitOpError("target must be an hcq.placeholder or hcq.program");
+  if (!isLinkTimeMemory(getTarget()))
+    return emitOpError("target must be link-time memory (an hcq.placeholder, "
+                       "hcq.program or hcq.alloc)");
   if (getLane() &&
       (*getLane() < 0 || size_t(*getLane()) >= target.getNumLanes()))
     return emitOpError() << "lane " << *getLane() << " of a target with "

@@ -162,35 +162,45 @@ void HCQDialect::initialize() {
 // Shared syntax
 //===----------------------------------------------------------------------===//
 
-/// Parses `KIND[:N]`, the common shape of device and queue names.
-static ParseResult parseKindAndIndex(AsmParser &parser, StringRef &kind,
-                                     uint32_t &index) {
-  index = 0;
+/// Reads `KIND[:N]`, the common shape of device and queue names, as
+/// text for HCQ/Base/Device.h's parsers: the one place that knows the
+/// kinds and checks the index.
+static ParseResult parseNameText(AsmParser &parser, std::string &text) {
+  StringRef kind;
   if (parser.parseKeyword(&kind))
     return failure();
+  text = kind.str();
   if (succeeded(parser.parseOptionalColon())) {
-    SMLoc loc = parser.getCurrentLocation();
-    int64_t value;
-    if (parser.parseInteger(value))
+    int64_t index;
+    if (parser.parseInteger(index))
       return failure();
-    if (value < 0 || value > UINT32_MAX)
-      return parser.emitError(loc, "index out of range: ") << value;
-    index = static_cast<uint32_t>(value);
+    text += ":" + std::to_string(index);
   }
   return success();
 }
 
-ParseResult hcq::parseDeviceName(AsmParser &parser, DeviceAttr &device) {
+/// Parses a name with `parse` (parseDeviceName or parseQueueName), its
+/// error at `loc`.
+template <typename NameT>
+static FailureOr<NameT>
+parseName(AsmParser &parser,
+          hcq::Expected<NameT> (*parse)(std::string_view text)) {
   SMLoc loc = parser.getCurrentLocation();
-  StringRef kindName;
-  uint32_t index;
-  if (parseKindAndIndex(parser, kindName, index))
+  std::string text;
+  if (parseNameText(parser, text))
     return failure();
-  std::optional<DeviceKind> kind = symbolizeDeviceKind(kindName);
-  if (!kind)
-    return parser.emitError(loc, "unknown device kind '")
-           << kindName << "' (expected AMD, CPU, CUDA, NV, METAL or DISK)";
-  device = DeviceAttr::get(parser.getContext(), *kind, index);
+  hcq::Expected<NameT> name = parse(text);
+  if (!name)
+    return parser.emitError(loc, hcq::toString(name.takeError()));
+  return *name;
+}
+
+ParseResult hcq::parseDeviceName(AsmParser &parser, DeviceAttr &device) {
+  FailureOr<DeviceName> name =
+      parseName<DeviceName>(parser, &hcq::parseDeviceName);
+  if (failed(name))
+    return failure();
+  device = DeviceAttr::get(parser.getContext(), name->kind, name->index);
   return success();
 }
 
@@ -227,16 +237,11 @@ void hcq::printDeviceTuple(AsmPrinter &printer, DevicesAttr devices) {
 }
 
 ParseResult hcq::parseQueueName(AsmParser &parser, QueueAttr &queue) {
-  SMLoc loc = parser.getCurrentLocation();
-  StringRef kindName;
-  uint32_t index;
-  if (parseKindAndIndex(parser, kindName, index))
+  FailureOr<QueueName> name =
+      parseName<QueueName>(parser, &hcq::parseQueueName);
+  if (failed(name))
     return failure();
-  std::optional<QueueKind> kind = symbolizeQueueKind(kindName);
-  if (!kind)
-    return parser.emitError(loc, "unknown queue kind '")
-           << kindName << "' (expected COMPUTE, COPY or SUBMIT)";
-  queue = QueueAttr::get(parser.getContext(), *kind, index);
+  queue = QueueAttr::get(parser.getContext(), name->kind, name->index);
   return success();
 }
 

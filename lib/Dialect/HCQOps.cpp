@@ -224,6 +224,17 @@ static void printSignalValue(OpAsmPrinter &printer, Operation *, Value buffer,
   printAddend(printer.getStream(), constant);
 }
 
+// The syntax every function-like op (schedule, executable, submitter)
+// shares; HCQ_FunctionLikeOp's extraClassDefinition gives each its parse,
+// print and argument names through these (defined below).
+template <typename OpTy>
+static ParseResult parseFunctionLike(OpAsmParser &parser,
+                                     OperationState &result);
+template <typename OpTy>
+static void printFunctionLike(OpAsmPrinter &printer, OpTy op);
+template <typename OpTy>
+static void nameArguments(OpTy op, Region &region, OpAsmSetValueNameFn setName);
+
 #define GET_OP_CLASSES
 #include "HCQ/Dialect/HCQOps.cpp.inc"
 
@@ -273,6 +284,34 @@ BufferUses LaunchOp::getBufferUses(SymbolTableCollection &symbols,
 
 QueueKind LaunchOp::getQueueKind() { return QueueKind::COMPUTE; }
 
+namespace {
+/// A device queue's timeline, which every launch and copy advances: a call
+/// the schedule names runs even when it writes no buffer (it takes its
+/// time, and orders what follows on its queue), so none is dead.
+struct QueueTimelineResource
+    : public SideEffects::Resource::Base<QueueTimelineResource> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(QueueTimelineResource)
+  StringRef getName() final { return "hcq.queue"; }
+};
+} // namespace
+
+void LaunchOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  // The buffers are its first operands, in getBufferUses' order. The
+  // kernel's table is the module's, a few ops: no collection kept.
+  SymbolTableCollection symbols;
+  for (auto [i, use] : llvm::enumerate(getBufferUses(symbols, nullptr))) {
+    OpOperand *operand = &(*this)->getOpOperand(i);
+    if (use.read)
+      effects.emplace_back(MemoryEffects::Read::get(), operand);
+    if (use.write)
+      effects.emplace_back(MemoryEffects::Write::get(), operand);
+  }
+  effects.emplace_back(MemoryEffects::Write::get(),
+                       QueueTimelineResource::get());
+}
+
 SmallVector<Value> CopyOp::getCallBuffers() { return {getDst(), getSrc()}; }
 
 BufferUses CopyOp::getBufferUses(SymbolTableCollection &, Operation *) {
@@ -283,6 +322,15 @@ BufferUses CopyOp::getBufferUses(SymbolTableCollection &, Operation *) {
 }
 
 QueueKind CopyOp::getQueueKind() { return QueueKind::COPY; }
+
+void CopyOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  effects.emplace_back(MemoryEffects::Read::get(), &getSrcMutable());
+  effects.emplace_back(MemoryEffects::Write::get(), &getDstMutable());
+  effects.emplace_back(MemoryEffects::Write::get(),
+                       QueueTimelineResource::get());
+}
 
 //===----------------------------------------------------------------------===//
 // Helpers
@@ -337,11 +385,6 @@ static bool isPlaceholderOrArgument(Value value, PlaceholderTag tag) {
     return true;
   PlaceholderOp placeholder = getPlaceholder(value);
   return placeholder && placeholder.getTag() == tag;
-}
-
-bool hcq::detail::isLinkTimeBuffer(Value value) {
-  return value.getDefiningOp<PlaceholderOp>() ||
-         value.getDefiningOp<ProgramOp>() || value.getDefiningOp<AllocOp>();
 }
 
 //===----------------------------------------------------------------------===//
@@ -522,28 +565,8 @@ Attribute hcq::getTargetAttr(Operation *op, DeviceKind kind) {
   return {};
 }
 
-ParseResult ScheduleOp::parse(OpAsmParser &parser, OperationState &result) {
-  return parseFunctionLike<ScheduleOp>(parser, result);
-}
-void ScheduleOp::print(OpAsmPrinter &printer) {
-  printFunctionLike(printer, *this);
-}
-void ScheduleOp::getAsmBlockArgumentNames(Region &region,
-                                          OpAsmSetValueNameFn setName) {
-  nameArguments(*this, region, setName);
-}
 LogicalResult ScheduleOp::verify() { return verifyFunctionLike(*this); }
 
-ParseResult ExecutableOp::parse(OpAsmParser &parser, OperationState &result) {
-  return parseFunctionLike<ExecutableOp>(parser, result);
-}
-void ExecutableOp::print(OpAsmPrinter &printer) {
-  printFunctionLike(printer, *this);
-}
-void ExecutableOp::getAsmBlockArgumentNames(Region &region,
-                                            OpAsmSetValueNameFn setName) {
-  nameArguments(*this, region, setName);
-}
 LogicalResult ExecutableOp::verify() {
   if (failed(verifyFunctionLike(*this)))
     return failure();
@@ -556,21 +579,11 @@ LogicalResult ExecutableOp::verify() {
   return success();
 }
 
-ParseResult SubmitterOp::parse(OpAsmParser &parser, OperationState &result) {
-  return parseFunctionLike<SubmitterOp>(parser, result);
-}
-void SubmitterOp::print(OpAsmPrinter &printer) {
-  printFunctionLike(printer, *this);
-}
-void SubmitterOp::getAsmBlockArgumentNames(Region &region,
-                                           OpAsmSetValueNameFn setName) {
-  nameArguments(*this, region, setName);
-}
 LogicalResult SubmitterOp::verify() {
   if (failed(verifyFunctionLike(*this)))
     return failure();
   for (Operation &op : getBody().front())
-    if (!op.hasTrait<hcq::OpTrait::HostStep>())
+    if (!isa<SubmitterStepOpInterface>(op))
       return op.emitOpError("is not allowed in a submitter: only fences, "
                             "resets, patch groups, pushes and finalizers are");
   return success();

@@ -21,10 +21,6 @@ PlaceholderOp getPlaceholder(mlir::Value value);
 /// A submitter's argument: a placeholder passed in, its tag unknown here.
 bool isSubmitterArgument(mlir::Value value);
 
-/// Whether the value is memory the link allocates: a placeholder, a kernel's
-/// program, or a buffer the schedule owns.
-bool isLinkTimeBuffer(mlir::Value value);
-
 /// Whether a bound variable (a schedule argument or kernel scalar) may have
 /// `type`: integers, and f32 / f64 (passed as their bits).
 bool isBoundVariableType(mlir::Type type);

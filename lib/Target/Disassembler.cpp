@@ -66,31 +66,16 @@ Expected<uint32_t> packetHeader(ArrayRef<DisasmWord> words, size_t at,
 }
 
 StringRef shRegisterName(uint32_t reg, const amd::Target &target) {
-  using namespace amd::pm4::reg;
+  // A per-target register is named only at the target's own offset.
+  if (reg == target.rsrc3Register())
+    return "COMPUTE_PGM_RSRC3";
   switch (reg) {
-  case COMPUTE_START_X:
-    return "COMPUTE_START_X";
-  case COMPUTE_NUM_THREAD_X:
-    return "COMPUTE_NUM_THREAD_X";
-  case COMPUTE_PGM_LO:
-    return "COMPUTE_PGM_LO";
-  case COMPUTE_DISPATCH_SCRATCH_BASE_LO:
-    return "COMPUTE_DISPATCH_SCRATCH_BASE_LO";
-  case COMPUTE_PGM_RSRC1:
-    return "COMPUTE_PGM_RSRC1";
-  case COMPUTE_PGM_RSRC2:
-    return "COMPUTE_PGM_RSRC2";
-  case COMPUTE_RESOURCE_LIMITS:
-    return "COMPUTE_RESOURCE_LIMITS";
-  case COMPUTE_TMPRING_SIZE:
-    return "COMPUTE_TMPRING_SIZE";
-  case COMPUTE_RESTART_X:
-    return "COMPUTE_RESTART_X";
-  case COMPUTE_USER_DATA_0:
-    return "COMPUTE_USER_DATA_0";
+#define HCQ_SH_REGISTER(NAME, OFFSET)                                          \
+  case OFFSET:                                                                 \
+    return #NAME;
+#define HCQ_SH_REGISTER_VARIANT(NAME, VARIANT, OFFSET)
+#include "HCQ/Target/AMD/ShRegisters.def"
   default:
-    if (reg == target.rsrc3Register())
-      return "COMPUTE_PGM_RSRC3";
     return "";
   }
 }

@@ -26,9 +26,7 @@ using namespace hcq;
 
 namespace {
 
-bool isHostBody(Operation *op) {
-  return op->hasTrait<hcq::OpTrait::HostStep>();
-}
+bool isHostBody(Operation *op) { return isa<SubmitterStepOpInterface>(op); }
 
 /// The submitters of one module, so that equal bodies share one: equal by
 /// OperationEquivalence (same ops, attributes and types, operands the same

@@ -53,14 +53,6 @@ struct Blob {
   }
 };
 
-/// Whether the link gives `value` its memory.
-bool isLinkTime(Value value) {
-  if (isa<LinearType>(value.getType()))
-    return true;
-  Operation *def = value.getDefiningOp();
-  return isa_and_nonnull<PlaceholderOp, ProgramOp, AllocOp>(def);
-}
-
 /// Refuses the words seal cannot place: one that differs per lane and is
 /// known only at run time, or the address of a buffer that is neither
 /// linked memory nor an input. Checked before seal takes any stream apart,
@@ -71,7 +63,7 @@ LogicalResult checkRunTimeWords(CmdsOp cmds) {
   SmallVector<uint8_t> facts(refs.size(), Unknown);
   auto fact = [&](size_t ref) {
     if (facts[ref] == Unknown)
-      facts[ref] = isLinkTime(refs[ref])           ? LinkTime
+      facts[ref] = isLinkTimeMemory(refs[ref])     ? LinkTime
                    : isa<BlockArgument>(refs[ref]) ? Input
                                                    : Neither;
     return facts[ref];
@@ -246,7 +238,7 @@ LogicalResult SealPass::seal(SubmitOp submit, PlaceholderCache &placeholders) {
         if (!single.known) {
           single.known = true;
           single.value = refs[word.ref];
-          single.linkTime = isLinkTime(single.value);
+          single.linkTime = isLinkTimeMemory(single.value);
           if (auto linear = single.value.getDefiningOp<CmdsOp>()) {
             single.offset = streamOffset[linear];
             single.value = blobs[linear.getTag()].placeholder;
@@ -266,7 +258,7 @@ LogicalResult SealPass::seal(SubmitOp submit, PlaceholderCache &placeholders) {
       }
       SmallVector<Value, 4> operands(refs.slice(word.ref, word.lanes));
       if (word.kind == WordKind::address &&
-          llvm::all_of(operands, isLinkTime)) {
+          llvm::all_of(operands, isLinkTimeMemory)) {
         // An indirect stream is now its tag's placeholder at its offset.
         uint64_t value = word.value;
         for (Value &operand : operands) {

@@ -871,9 +871,9 @@ hcq.schedule @s(%b: !hcq.buffer<4xf32, AMD:0>) {
 
 // -----
 
-// Tests that a blob writes into a placeholder.
+// Tests that a blob writes into link-time memory.
 hcq.schedule @e(%b: !hcq.buffer<4xi32, AMD:0>) {
-  // expected-error @+1 {{'hcq.blob' op target must be an hcq.placeholder or hcq.program}}
+  // expected-error @+1 {{'hcq.blob' op target must be link-time memory (an hcq.placeholder, hcq.program or hcq.alloc)}}
   hcq.blob %b = [0x1] : !hcq.buffer<4xi32, AMD:0>
 }
 

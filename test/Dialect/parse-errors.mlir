@@ -8,7 +8,7 @@ func.func private @f(!hcq.buffer<4xf32, TPU:0>)
 // -----
 
 // Tests that a negative device index is rejected.
-// expected-error @+1 {{index out of range: -1}}
+// expected-error @+1 {{invalid device index '-1' in 'AMD:-1'}}
 func.func private @f(!hcq.buffer<4xf32, AMD:-1>)
 
 // -----

@@ -78,15 +78,24 @@ namespace OpTrait {
 /// Device-side work an hcq.submit may hold.
 template <typename ConcreteType>
 class InSubmit : public mlir::OpTrait::TraitBase<ConcreteType, InSubmit> {};
-/// A host-side step of a submitter (fence, reset, patch group, push,
-/// finalize).
-template <typename ConcreteType>
-class HostStep : public mlir::OpTrait::TraitBase<ConcreteType, HostStep> {};
 /// What an hcq.executable may hold: link-time memory, calls, profiles.
 template <typename ConcreteType>
 class InExecutable
     : public mlir::OpTrait::TraitBase<ConcreteType, InExecutable> {};
 } // namespace OpTrait
+
+// What the executable-file interfaces name; the ops that write records
+// see them whole (HCQ/Dialect/ExecutableWriter.h).
+class ExecutableWriter;
+namespace runtime {
+struct Step;
+struct Value;
+} // namespace runtime
+
+/// Whether the link gives `value` its memory, so its address is known
+/// before the first run: a result of a LinkTimeMemoryOpInterface op, or a
+/// stream (which seal places in its tag's placeholder).
+bool isLinkTimeMemory(mlir::Value value);
 
 namespace detail {
 /// TargetsOpInterface's verifier: `op`'s targets, if it names any, are a

@@ -123,12 +123,69 @@ def HCQ_TargetAttrInterface : AttrInterface<"TargetAttrInterface"> {
   ];
 }
 
-// Where an op may stand. hcq.submit holds device-side work, a submitter
-// host-side steps, an executable link-time memory and calls.
-def HCQ_InSubmit : NativeOpTrait<"InSubmit"> {
-  let cppNamespace = "::hcq::OpTrait";
+def HCQ_LinkTimeMemoryOpInterface : OpInterface<"LinkTimeMemoryOpInterface"> {
+  let cppNamespace = "::hcq";
+  let description = [{
+    An op whose result is memory the link gives an address before the first
+    run (hcq.placeholder, hcq.program, hcq.alloc): a word taking its address
+    is patched once, at link time, where an input's is patched every run.
+    `hcq::isLinkTimeMemory` asks it (seal, the word verifiers, hcq.blob's
+    target); the executable file records the result as a value of the
+    op's kind.
+  }];
+  let methods = [
+    InterfaceMethod<[{
+        Fills what the executable file records of its result beyond its
+        size and devices: its value kind and what that kind carries.
+        `writer` gives the indices of other records (a program's kernel).
+      }], "::mlir::LogicalResult", "writeValue",
+      (ins "::hcq::ExecutableWriter &":$writer,
+           "::hcq::runtime::Value &":$value)>,
+  ];
 }
-def HCQ_HostStep : NativeOpTrait<"HostStep"> {
+
+def HCQ_SubmitterStepOpInterface : OpInterface<"SubmitterStepOpInterface"> {
+  let cppNamespace = "::hcq";
+  let description = [{
+    A host-side step of a submitter (hcq.fence, hcq.reset, hcq.finalize,
+    hcq.patch_group, hcq.push): the only ops a submitter holds, each one
+    step of its record in the executable file.
+  }];
+  let methods = [
+    InterfaceMethod<[{
+        Fills its step of the executable file: its kind and what that kind
+        carries. `step.operands`, its operands as the submitter's argument
+        numbers, are filled already; `argIndex` numbers any other value.
+      }], "void", "writeStep",
+      (ins "::hcq::runtime::Step &":$step,
+           "::llvm::function_ref<uint32_t(::mlir::Value)>":$argIndex)>,
+  ];
+}
+
+def HCQ_ExecutableRecordOpInterface
+    : OpInterface<"ExecutableRecordOpInterface"> {
+  let cppNamespace = "::hcq";
+  let description = [{
+    An op of an hcq.executable the file records by itself: a blob, an
+    inputs table, a profile entry, or a step of the host plan (a submitter
+    call, a host call, a host-run copy or launch). The conversion to the
+    runtime's executable (HCQ/Transforms/ExecutableConversion.h) asks each
+    op of the body in order, so a new record kind needs no change there.
+  }];
+  let methods = [
+    InterfaceMethod<[{
+        Adds its record to the executable `writer` builds, numbering the
+        values, kernels and submitters it names through `writer`. Fails
+        with a diagnostic when one cannot be written.
+      }], "::mlir::LogicalResult", "writeRecord",
+      (ins "::hcq::ExecutableWriter &":$writer)>,
+  ];
+}
+
+// Where an op may stand. hcq.submit holds device-side work, a submitter
+// host-side steps (SubmitterStepOpInterface), an executable link-time
+// memory and calls.
+def HCQ_InSubmit : NativeOpTrait<"InSubmit"> {
   let cppNamespace = "::hcq::OpTrait";
 }
 def HCQ_InExecutable : NativeOpTrait<"InExecutable"> {

@@ -51,6 +51,20 @@ class HCQ_FunctionLikeOp<string mnemonic, list<Trait> traits = [],
                  : ::llvm::StringRef();
     }
   }];
+  // One syntax for every kind (HCQOps.cpp).
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser,
+                                         ::mlir::OperationState &result) {
+      return parseFunctionLike<$cppClass>(parser, result);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &printer) {
+      printFunctionLike(printer, *this);
+    }
+    void $cppClass::getAsmBlockArgumentNames(
+        ::mlir::Region &region, ::mlir::OpAsmSetValueNameFn setName) {
+      nameArguments(*this, region, setName);
+    }
+  }];
 }
 
 // A schedule's (and then its executable's) targets, printed after the
@@ -120,6 +134,7 @@ def HCQ_SubmitterOp : HCQ_FunctionLikeOp<"submitter"> {
 }
 
 def HCQ_CallOp : HCQ_Op<"call", [CallOpInterface, HCQ_InExecutable,
+    DeclareOpInterfaceMethods<HCQ_ExecutableRecordOpInterface>,
     DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "run a submitter";
   let description = [{
@@ -238,7 +253,9 @@ def HCQ_KernelOp : HCQ_Op<"kernel", [Symbol]> {
 }
 
 def HCQ_ProgramOp : HCQ_Op<"program", [
-    Pure, HCQ_InExecutable, DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+    Pure, HCQ_InExecutable,
+    DeclareOpInterfaceMethods<HCQ_LinkTimeMemoryOpInterface>,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "a kernel's code, loaded on devices";
   let description = [{
     The memory holding `kernel`'s code on the result's devices: for an
@@ -261,7 +278,8 @@ def HCQ_ProgramOp : HCQ_Op<"program", [
 //===----------------------------------------------------------------------===//
 
 def HCQ_AllocOp : HCQ_Op<"alloc", [MemoryEffects<[MemAlloc]>,
-                                     HCQ_InExecutable]> {
+    HCQ_InExecutable,
+    DeclareOpInterfaceMethods<HCQ_LinkTimeMemoryOpInterface>]> {
   let summary = "a buffer the schedule owns";
   let description = [{
     An internal buffer: allocated once with the executable, the same memory
@@ -293,6 +311,8 @@ def HCQ_ViewOp : HCQ_Op<"view", [Pure, HCQ_InExecutable]> {
 def HCQ_LaunchOp : HCQ_Op<"launch", [
     HCQ_InSubmit, HCQ_InExecutable,
     DeclareOpInterfaceMethods<HCQ_QueueCallOpInterface>,
+    DeclareOpInterfaceMethods<HCQ_ExecutableRecordOpInterface>,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
     DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "a kernel launch";
   let description = [{
@@ -303,7 +323,11 @@ def HCQ_LaunchOp : HCQ_Op<"launch", [
     and in all (the AMDGPU maximum flat workgroup size); the verifier
     refuses more rather than let an encoder truncate it.
     The buffer operands match the kernel's signature in number and element
-    type; which are read and which written comes from the kernel. `vars`
+    type; which are read and which written comes from the kernel, and so do
+    its memory effects (both, on every buffer, when the kernel cannot be
+    found). It also writes its queue's timeline (the `hcq.queue` resource):
+    every launch the schedule names runs, one that only reads included, so
+    no pass erases one as dead. `vars`
     are the kernel's scalars, as many as it declares: each is an argument of
     the schedule (a bound variable, written into the kernel arguments every
     run) or a constant (folded into them when encoded); anything else is
@@ -353,10 +377,14 @@ def HCQ_LaunchOp : HCQ_Op<"launch", [
 }
 
 def HCQ_CopyOp : HCQ_Op<"copy", [HCQ_InSubmit, HCQ_InExecutable,
-    DeclareOpInterfaceMethods<HCQ_QueueCallOpInterface>]> {
+    DeclareOpInterfaceMethods<HCQ_QueueCallOpInterface>,
+    DeclareOpInterfaceMethods<HCQ_ExecutableRecordOpInterface>,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
   let summary = "a copy of a byte range between two buffers";
   let description = [{
-    `hcq.copy %dst[doff, n], %src[soff, n]` copies `n` bytes. Both ranges
+    `hcq.copy %dst[doff, n], %src[soff, n]` copies `n` bytes: its memory
+    effects read the source, write the destination and write its queue's
+    timeline (the `hcq.queue` resource, as a launch). Both ranges
     have the same size and lie within their buffers. Lanes: with as many on
     both sides, lane `i` of the source goes into lane `i` of the destination
     (whatever the devices); a source on one device goes into every lane of
@@ -377,7 +405,8 @@ def HCQ_CopyOp : HCQ_Op<"copy", [HCQ_InSubmit, HCQ_InExecutable,
   let hasVerifier = 1;
 }
 
-def HCQ_HostCallOp : HCQ_Op<"host_call", [HCQ_InExecutable]> {
+def HCQ_HostCallOp : HCQ_Op<"host_call", [HCQ_InExecutable,
+    DeclareOpInterfaceMethods<HCQ_ExecutableRecordOpInterface>]> {
   let summary = "an opaque host function call";
   let description = [{
     Work the command queues cannot run (the seed's non-enqueueable calls):
@@ -394,7 +423,8 @@ def HCQ_HostCallOp : HCQ_Op<"host_call", [HCQ_InExecutable]> {
 // Placeholders
 //===----------------------------------------------------------------------===//
 
-def HCQ_PlaceholderOp : HCQ_Op<"placeholder", [Pure, HCQ_InExecutable]> {
+def HCQ_PlaceholderOp : HCQ_Op<"placeholder", [Pure, HCQ_InExecutable,
+    DeclareOpInterfaceMethods<HCQ_LinkTimeMemoryOpInterface>]> {
   let summary = "a buffer that exists only once linked";
   let description = [{
     A compiler-made buffer: a signal, the device timeline, a command
@@ -540,7 +570,8 @@ def HCQ_TimestampOp : HCQ_Op<"timestamp", [HasParent<"SubmitOp">,
   let hasVerifier = 1;
 }
 
-def HCQ_ProfileOp : HCQ_Op<"profile", [HCQ_InExecutable]> {
+def HCQ_ProfileOp : HCQ_Op<"profile", [HCQ_InExecutable,
+    DeclareOpInterfaceMethods<HCQ_ExecutableRecordOpInterface>]> {
   let summary = "names the call a pair of timestamps brackets";
   let description = [{
     With profiling on, `hcq-batch-deps` brackets each call with two
@@ -567,7 +598,8 @@ def HCQ_ProfileOp : HCQ_Op<"profile", [HCQ_InExecutable]> {
 // Host ops (hcq-batch-deps)
 //===----------------------------------------------------------------------===//
 
-def HCQ_FenceOp : HCQ_Op<"fence", [HCQ_HostStep]> {
+def HCQ_FenceOp : HCQ_Op<"fence", [
+    DeclareOpInterfaceMethods<HCQ_SubmitterStepOpInterface>]> {
   let summary = "host: wait until the device timeline reaches an epoch";
   let description = [{
     `hcq.fence %timeline reaches %epoch`: the host spins until
@@ -582,14 +614,16 @@ def HCQ_FenceOp : HCQ_Op<"fence", [HCQ_HostStep]> {
   let hasVerifier = 1;
 }
 
-def HCQ_ResetOp : HCQ_Op<"reset", [HCQ_HostStep]> {
+def HCQ_ResetOp : HCQ_Op<"reset", [
+    DeclareOpInterfaceMethods<HCQ_SubmitterStepOpInterface>]> {
   let summary = "host: zero queue signals";
   let arguments = (ins Variadic<HCQ_AnyBuffer>:$signals);
   let assemblyFormat = "$signals attr-dict `:` qualified(type($signals))";
   let hasVerifier = 1;
 }
 
-def HCQ_FinalizeOp : HCQ_Op<"finalize", [HCQ_HostStep]> {
+def HCQ_FinalizeOp : HCQ_Op<"finalize", [
+    DeclareOpInterfaceMethods<HCQ_SubmitterStepOpInterface>]> {
   let summary = "host: record the epoch and bump the timeline";
   let description = [{
     After the device group's finalizer submit: `*epoch = *timeline_value`,
@@ -715,7 +749,8 @@ def HCQ_CmdsOp : HCQ_Op<"cmds", [HCQ_InSubmit]> {
 // Blobs and patches (hcq-seal)
 //===----------------------------------------------------------------------===//
 
-def HCQ_BlobOp : HCQ_Op<"blob", [HCQ_InExecutable]> {
+def HCQ_BlobOp : HCQ_Op<"blob", [HCQ_InExecutable,
+    DeclareOpInterfaceMethods<HCQ_ExecutableRecordOpInterface>]> {
   let summary = "bytes to write into a placeholder at link time";
   let description = [{
     `data` (dwords, little-endian) is written at offset 0 of `target`, then
@@ -742,7 +777,8 @@ def HCQ_BlobOp : HCQ_Op<"blob", [HCQ_InExecutable]> {
   let hasVerifier = 1;
 }
 
-def HCQ_InputsOp : HCQ_Op<"inputs", [HCQ_InExecutable]> {
+def HCQ_InputsOp : HCQ_Op<"inputs", [HCQ_InExecutable,
+    DeclareOpInterfaceMethods<HCQ_ExecutableRecordOpInterface>]> {
   let summary = "what each slot of an inputs table holds";
   let description = [{
     Slot `i` of the inputs placeholder `table` holds, each run, the address
@@ -758,7 +794,8 @@ def HCQ_InputsOp : HCQ_Op<"inputs", [HCQ_InExecutable]> {
   let hasVerifier = 1;
 }
 
-def HCQ_PatchGroupOp : HCQ_Op<"patch_group", [HCQ_HostStep]> {
+def HCQ_PatchGroupOp : HCQ_Op<"patch_group", [
+    DeclareOpInterfaceMethods<HCQ_SubmitterStepOpInterface>]> {
   let summary = "run-time patches: one loop over an offset-table range";
   let description = [{
     Each run, for every entry `e` in `start .. start + count - 1` of the
@@ -805,7 +842,8 @@ def HCQ_EnqueueOp : HCQ_Op<"enqueue"> {
 // Queue pushes (hcq-lower-submit)
 //===----------------------------------------------------------------------===//
 
-def HCQ_PushOp : HCQ_Op<"push", [HCQ_HostStep]> {
+def HCQ_PushOp : HCQ_Op<"push", [
+    DeclareOpInterfaceMethods<HCQ_SubmitterStepOpInterface>]> {
   let summary = "host: put commands on a device queue and publish them";
   let description = [{
     What an `hcq.enqueue` becomes once lowered for its backend: the first

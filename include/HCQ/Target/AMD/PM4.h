@@ -196,21 +196,11 @@ constexpr uint32_t INITIATOR_COMPUTE_SHADER_EN = 1u << 0;
 constexpr uint32_t INITIATOR_FORCE_START_AT_000 = 1u << 2;
 constexpr uint32_t INITIATOR_CS_W32_EN = 1u << 15;
 
-// Compute SH registers as dword offsets from SH_REG_START. Mesa's byte
-// addresses divided by 4, minus 0x2C00 [sid R_00B8xx].
+// Compute SH registers as dword offsets from SH_REG_START
+// (ShRegisters.def, which cites each).
 namespace reg {
-constexpr uint32_t COMPUTE_START_X = 0x204;                  // R_00B810
-constexpr uint32_t COMPUTE_NUM_THREAD_X = 0x207;             // R_00B81C
-constexpr uint32_t COMPUTE_PGM_LO = 0x20C;                   // R_00B830
-constexpr uint32_t COMPUTE_DISPATCH_SCRATCH_BASE_LO = 0x210; // R_00B840
-constexpr uint32_t COMPUTE_PGM_RSRC1 = 0x212;                // R_00B848
-constexpr uint32_t COMPUTE_PGM_RSRC2 = 0x213;                // R_00B84C
-constexpr uint32_t COMPUTE_RESOURCE_LIMITS = 0x215;          // R_00B854
-constexpr uint32_t COMPUTE_TMPRING_SIZE = 0x218;             // R_00B860
-constexpr uint32_t COMPUTE_RESTART_X = 0x21B;                // R_00B86C
-constexpr uint32_t COMPUTE_PGM_RSRC3_GFX11 = 0x228;          // R_00B8A0
-constexpr uint32_t COMPUTE_PGM_RSRC3_GFX940 = 0x22D;         // R_00B8B4
-constexpr uint32_t COMPUTE_USER_DATA_0 = 0x240;              // R_00B900
+#define HCQ_SH_REGISTER(NAME, OFFSET) constexpr uint32_t NAME = OFFSET;
+#include "HCQ/Target/AMD/ShRegisters.def"
 } // namespace reg
 
 // HDP flush request/done registers polled by the memory barrier: NBIO
