@@ -14,7 +14,7 @@
 // and `noop/N`: a CPU launch of N workgroups of a kernel that does nothing
 // (hcq_noop), where the cost is all in how the workgroups are handed out:
 // what must not get slower for small launches. Every result is checked
-// against the same computation done here. Results: bench/README.md.
+// against the same computation done here. Results: bench/HISTORY.md.
 //
 //   build/bin/hcq-bench-host-kernels --benchmark_repetitions=10 \
 //       --benchmark_report_aggregates_only=true

@@ -5,7 +5,7 @@
 # (LLVM_LINK_LLVM_DYLIB): a program that loads it spends ~15 ms resolving its
 # relocations and running its static constructors, and keeps ~50 MB of it
 # resident, before reading any input. An `hcq-opt` run on a small schedule
-# is dominated by that (bench/README.md). The same packages ship every
+# is dominated by that (bench/HISTORY.md). The same packages ship every
 # component as a static archive too (libLLVMSupport.a, ...); linked from
 # those, a program carries only the objects it uses.
 #

@@ -9,8 +9,9 @@
     scripts/check-docs.py --self-test
 
 Reads README.md, docs/*.md, docs/reference/*.md (generated from ODS: a
-stale pass name in a .td description shows there), bench/README.md and
-fuzz/README.md, or the FILEs given, and reports as `file:line: what`:
+stale pass name in a .td description shows there), bench/README.md,
+bench/HISTORY.md and fuzz/README.md, or the FILEs given, and reports as
+`file:line: what`:
 
   (a) fenced code blocks: every block closed by a fence of its own kind;
       no fence with an info string (```mlir) inside an open block, which
@@ -48,7 +49,7 @@ TOP_DIRS = ("bench", "cmake", "docs", "examples", "fuzz", "include", "lib",
             "scripts", "test", "tools", "unittests")
 
 DEFAULT_DOCS = ("README.md", "docs/*.md", "docs/reference/*.md",
-                "bench/README.md", "fuzz/README.md")
+                "bench/README.md", "bench/HISTORY.md", "fuzz/README.md")
 
 
 class Help:

@@ -519,7 +519,7 @@ void Batch::emit(OpBuilder &builder, int64_t batchSize) {
   // submits' calls, and its waits and stores are elsewhere: walking such a
   // submit changes pages at nearly every op (at 1,000,000 calls a walk of
   // the schedule took 10 times as long, its verification 3 to 5 times;
-  // bench/README.md).
+  // bench/HISTORY.md).
   SmallVector<Cmd, 0> preludes;
   SmallVector<std::pair<uint32_t, uint32_t>, 0> preludeOf(numCalls);
   // Which call each timestamp pair times, named after the batch.
