@@ -592,17 +592,25 @@ static ParseResult parseHexDwords(OpAsmParser &parser,
   return success();
 }
 
-/// Prints `data` as the hex form's string, 8 digits a dword.
+/// Prints `data` as the hex form's string, 8 digits a dword, through a
+/// small buffer (an executable's blob can hold millions of dwords).
 static void printHexDwords(raw_ostream &os, ArrayRef<int32_t> data) {
   static constexpr char DIGITS[] = "0123456789abcdef";
-  std::string hex(data.size() * 8, '0');
-  char *out = hex.data();
-  for (int32_t value : data) {
-    auto dword = static_cast<uint32_t>(value);
-    for (int shift = 28; shift >= 0; shift -= 4)
-      *out++ = DIGITS[(dword >> shift) & 0xf];
+  constexpr size_t CHUNK_DWORDS = 512;
+  char chunk[CHUNK_DWORDS * 8];
+  os << '"';
+  while (!data.empty()) {
+    ArrayRef<int32_t> part = data.take_front(CHUNK_DWORDS);
+    data = data.drop_front(part.size());
+    char *out = chunk;
+    for (int32_t value : part) {
+      auto dword = static_cast<uint32_t>(value);
+      for (int shift = 28; shift >= 0; shift -= 4)
+        *out++ = DIGITS[(dword >> shift) & 0xf];
+    }
+    os.write(chunk, out - chunk);
   }
-  os << '"' << hex << '"';
+  os << '"';
 }
 
 ParseResult BlobOp::parse(OpAsmParser &parser, OperationState &result) {
