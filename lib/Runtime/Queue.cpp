@@ -136,6 +136,16 @@ void Queue::wakeIfSleeping() {
   }
 }
 
+bool Queue::workArrivesSoon() {
+  uint64_t start = nowNs();
+  do {
+    if (!idle() || stopping.load(std::memory_order_relaxed))
+      return true;
+    std::this_thread::yield();
+  } while (nowNs() - start < SPIN_BEFORE_QUEUE_SLEEP_NS);
+  return false;
+}
+
 void Queue::loop() {
   currentQueue = this;
   while (true) {
@@ -145,6 +155,8 @@ void Queue::loop() {
       exited.store(true);
       return;
     }
+    if (workArrivesSoon())
+      continue;
     sleepFlag->store(1, std::memory_order_seq_cst);
     if (!idle() || stopping.load()) {
       sleepFlag->store(0);

@@ -61,6 +61,12 @@ public:
 /// at most that.
 constexpr uint64_t SPIN_BEFORE_SLEEP_NS = 50000;
 constexpr std::chrono::milliseconds INTERRUPT_SLICE{10};
+/// How long a queue thread with nothing to do yields before it sleeps: a
+/// run pushes more than once (its submits, then the timeline's signal), and
+/// a thread asleep after the first push needs a second wake, a futex call of
+/// 6-12 us on the project's machine (bench/README.md, machine/futex_wake).
+/// Yielding, not spinning: where the pushing thread shares its CPU it runs.
+constexpr uint64_t SPIN_BEFORE_QUEUE_SLEEP_NS = 20000;
 
 /// Spins, then yields (or sleeps on `interrupts`, when given, once it has
 /// spun for SPIN_BEFORE_SLEEP_NS), until `done()` holds or the value
@@ -266,6 +272,9 @@ protected:
 
 private:
   void loop();
+  /// Whether work (or a stop) comes within SPIN_BEFORE_QUEUE_SLEEP_NS,
+  /// yielding meanwhile, before the thread goes to sleep.
+  bool workArrivesSoon();
   void report(const std::string &what);
   void wakeIfSleeping();
 
