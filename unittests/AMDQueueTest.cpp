@@ -78,6 +78,14 @@ public:
 
   uint64_t readPointer() const { return ring.readPointer(); }
 
+  /// Pushes `words` without waiting; the push's error, if any.
+  std::string push(const std::vector<uint32_t> &words) {
+    hcq::Error e = queue->push(reinterpret_cast<const uint8_t *>(words.data()),
+                               words.size() * 4);
+    return e ? hcq::toString(std::move(e)) : "";
+  }
+  Queue &get() { return *queue; }
+
   std::shared_ptr<TwinMap> twins = std::make_shared<TwinMap>();
   std::shared_ptr<QueueFlags> shared = std::make_shared<QueueFlags>();
   QueueFlags &flags = *shared;
@@ -137,6 +145,43 @@ TEST(EmulatedAMDQueue, FillersAndNopsAreSkipped) {
                               0};
   EXPECT_EQ(q.runIndirect(ib), "");
   EXPECT_EQ(value, 7u);
+}
+
+TEST(EmulatedAMDQueue, PushesUpToTheirRoomFitAndLargerOnesAreRefusedAtOnce) {
+  // PM4: the ring less its reserved dwords, one NOP packet of it.
+  EmulatedRing pm4Ring(/*isPM4=*/true, /*ringBytes=*/1024);
+  uint64_t maxDwords = pm4Ring.get().maxPushBytes() / 4;
+  ASSERT_GE(maxDwords, 2u);
+  ASSERT_LE(maxDwords, 256u);
+  std::vector<uint32_t> nops(maxDwords, 0);
+  nops[0] = pm4::packet3(pm4::NOP, uint32_t(maxDwords - 1));
+  for (int i = 0; i < 3; ++i)
+    EXPECT_EQ(pm4Ring.run(nops), "") << "push " << i;
+  nops.push_back(0);
+  nops[0] = pm4::packet3(pm4::NOP, uint32_t(maxDwords));
+  EXPECT_NE(pm4Ring.push(nops).find("cannot push " +
+                                    std::to_string(4 * (maxDwords + 1)) +
+                                    " bytes into a 1024-byte ring"),
+            std::string::npos);
+
+  // SDMA: a push that would wrap starts at offset 0, skipping the tail, so
+  // half the ring is the most that fits wherever the put pointer is. Zero
+  // dwords are SDMA NOPs. After 768 bytes the tail is 256: the largest push
+  // skips it and fits; a larger one is refused at once, where it used to
+  // wait out the timeout for room that could never come.
+  EmulatedRing sdmaRing(/*isPM4=*/false, /*ringBytes=*/1024,
+                        std::chrono::seconds(30));
+  uint64_t maxBytes = sdmaRing.get().maxPushBytes();
+  EXPECT_LE(maxBytes, 512u);
+  EXPECT_GE(maxBytes, 256u);
+  EXPECT_EQ(sdmaRing.run(std::vector<uint32_t>(128, 0)), "");
+  EXPECT_EQ(sdmaRing.run(std::vector<uint32_t>(64, 0)), "");
+  EXPECT_EQ(sdmaRing.run(std::vector<uint32_t>(maxBytes / 4, 0)), "");
+  auto start = std::chrono::steady_clock::now();
+  EXPECT_NE(sdmaRing.push(std::vector<uint32_t>(maxBytes / 4 + 1, 0))
+                .find("cannot push"),
+            std::string::npos);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
 }
 
 TEST(EmulatedAMDQueue, WaitRegMemComparesWithEveryFunction) {
@@ -277,10 +322,10 @@ TEST(EmulatedAMDQueue, DispatchRunsTheTwinWithTheRegisters) {
 }
 
 TEST(EmulatedAMDQueue, SDMACopiesFencesAndStampsAcrossTheRingsEnd) {
-  // A 128-byte ring: 72-byte pushes (NOP, COPY_LINEAR, FENCE, TIMESTAMP,
-  // TRAP) do not fit twice, so every push after the first skips a zeroed
-  // 56-byte tail and starts again at offset 0.
-  EmulatedRing q(/*isPM4=*/false, /*ringBytes=*/128);
+  // A 256-byte ring: 72-byte pushes (NOP, COPY_LINEAR, FENCE, TIMESTAMP,
+  // TRAP) fit three times a lap; the fourth skips a zeroed 40-byte tail and
+  // starts again at offset 0 (6 times in 20 pushes).
+  EmulatedRing q(/*isPM4=*/false, /*ringBytes=*/256);
   for (uint32_t round = 0; round < 20; ++round) {
     uint32_t src[5] = {round, round + 1, round + 2, round + 3, round + 4};
     uint32_t dst[5] = {};
@@ -310,9 +355,13 @@ TEST(EmulatedAMDQueue, SDMACopiesFencesAndStampsAcrossTheRingsEnd) {
     EXPECT_EQ(fence, round + 100);
     EXPECT_GT(stamp, 0u);
   }
-  // The read pointer counts bytes, the skipped tails included: 72 for the
-  // first push, 56 + 72 for each of the other 19.
-  EXPECT_EQ(q.readPointer(), 72u + 19u * 128);
+  // The read pointer counts bytes, the skipped tails included: 72 a push
+  // and the tails skipped, 40 bytes each lap (at 216, 472, ...).
+  uint64_t expected = 0;
+  for (int push = 0; push < 20; ++push)
+    expected += (256 - expected % 256 < 72 ? 256 - expected % 256 : 0) + 72;
+  EXPECT_EQ(expected, 1680u);
+  EXPECT_EQ(q.readPointer(), expected);
 }
 
 TEST(PacketBuilders, PM4PacketsRunAsTheyAreDescribed) {

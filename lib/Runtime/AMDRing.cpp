@@ -32,12 +32,22 @@ AMDRing::AMDRing(std::string name, bool pm4, const RingMemory &memory,
       done(pm4 && memory.done ? &word(memory.done) : nullptr),
       reservedUnits(reservedUnits), doorbell(word(memory.doorbell)) {}
 
+uint64_t AMDRing::maxPushBytes() const {
+  uint64_t unit = isPM4 ? 4 : 1;
+  uint64_t capacity = (ringBytes / unit - reservedUnits) * unit;
+  if (isPM4)
+    return capacity - (done ? 4 * COMPLETION_DWORDS : 0);
+  // An SDMA push that would wrap starts at offset 0 instead (pushSDMA), so
+  // it may need its size again in skipped tail: half the ring always fits.
+  return capacity / 2 / 4 * 4;
+}
+
 Error AMDRing::push(const uint8_t *source, uint64_t bytes) {
-  uint64_t taken = done ? bytes + 4 * COMPLETION_DWORDS : bytes;
-  if (bytes % 4 || taken + reservedUnits * (isPM4 ? 4 : 1) > ringBytes)
-    return runtimeError(getName() + ": cannot push " + std::to_string(bytes) +
-                        " bytes into a " + std::to_string(ringBytes) +
-                        "-byte ring");
+  if (bytes % 4 || bytes > maxPushBytes())
+    return runtimeError(
+        getName() + ": cannot push " + std::to_string(bytes) +
+        " bytes into a " + std::to_string(ringBytes) + "-byte ring (at most " +
+        std::to_string(maxPushBytes()) + " in one push, in dwords)");
   if (isPM4)
     return pushPM4(source, bytes / 4);
   return pushSDMA(source, bytes);

@@ -182,6 +182,9 @@ public:
   /// Copies `bytes` from `source` into the ring in the queue's way and
   /// publishes them.
   virtual Error push(const uint8_t *source, uint64_t bytes) = 0;
+  /// The largest push the ring takes, wherever its put pointer is: loading
+  /// an executable checks its pushes against it, and push() refuses more.
+  virtual uint64_t maxPushBytes() const { return ringBytes; }
   /// Whether everything pushed so far has been executed.
   bool idle() const {
     return readPointer() == wptr.load(std::memory_order_acquire);
@@ -326,6 +329,7 @@ public:
           std::chrono::milliseconds timeout, std::shared_ptr<QueueFlags> flags,
           uint64_t reservedUnits = 0);
   Error push(const uint8_t *source, uint64_t bytes) override;
+  uint64_t maxPushBytes() const override;
   uint64_t readPointer() const override;
 
   /// The dwords of the completion store closing each PM4 push.

@@ -223,14 +223,16 @@ private:
             return queue.takeError();
           // The ring takes what is pushed: the INDIRECT_BUFFER packet on a
           // PM4 ring, the whole command buffer otherwise.
-          if (step.push.bytes > device->getRingBytes())
+          if (step.push.bytes > (*queue)->maxPushBytes())
             return Error::failure(
                 ErrorCode::FailedPrecondition,
                 (*queue)->getName() + ": a push of " +
                     std::to_string(step.push.bytes) +
                     " bytes does not fit its " +
                     std::to_string(device->getRingBytes()) +
-                    "-byte ring: raise RuntimeOptions::ringBytes (hcq-run "
+                    "-byte ring (it takes at most " +
+                    std::to_string((*queue)->maxPushBytes()) +
+                    " in one push): raise RuntimeOptions::ringBytes (hcq-run "
                     "--ring-bytes) or compile with a lower batch-size");
           pushQueues[i][j].push_back(*queue);
         }

@@ -35,7 +35,7 @@
 // Tests that the rings are the runtime's: their size is an hcq-run option,
 // a push larger than its ring is refused at load, naming the device queue.
 // RUN: env LD_LIBRARY_PATH=%inputs not hcq-run --exe %t/producer.hcqx --arg f32:64:arange --arg @x=f32:64:fill=0 --arg i32=3 --ring-bytes=64 2>&1 | FileCheck %s --check-prefix=RING
-// RING: error: CPU:1 COMPUTE:0: a push of 192 bytes does not fit its 64-byte ring: raise RuntimeOptions::ringBytes (hcq-run --ring-bytes) or compile with a lower batch-size
+// RING: error: CPU:1 COMPUTE:0: a push of 192 bytes does not fit its 64-byte ring (it takes at most 64 in one push): raise RuntimeOptions::ringBytes (hcq-run --ring-bytes) or compile with a lower batch-size
 // RUN: not hcq-run --exe %t/producer.hcqx --ring-bytes=100 2>&1 | FileCheck %s --check-prefix=RINGOPT
 // RINGOPT: error: --ring-bytes must be a positive multiple of 64, got 100
 // RUN: not hcq-run 2>&1 | FileCheck %s --check-prefix=NONE
