@@ -7,7 +7,9 @@
 #                                       file (hcq-translate), run by hcq-run
 #                                       on CPU:0; then
 #                                       examples/mlp.mlir on two emulated
-#                                       AMD GPUs (--amd=emulated)
+#                                       AMD GPUs (--amd=emulated), its kernels'
+#                                       host object their CPU twin (no twin
+#                                       library: nothing hand-written)
 #   scripts/run-example.sh --print-ir [FILE]
 #                                       the IR after every --hcq-pipeline
 #                                       stage (default examples/mlp.mlir, two
@@ -29,8 +31,8 @@ fi
 
 # Only what the examples need: the compiler's translation to an executable
 # file (hcq-translate: the passes without upstream's code generators, which
-# only hcq-opt links), the runner, the dump tool and the kernels' CPU code
-# (the full build, tests and benchmarks included, is scripts/setup.sh
+# only hcq-opt links), the runner, the dump tool and cpu-chain's CPU kernels
+# (the MLP's kernels bring their host code in examples/mlp.mlir; the full build, tests and benchmarks included, is scripts/setup.sh
 # alone). Ninja rebuilds only what changed.
 phase "building hcq-translate, hcq-run, hcq-exe-dump and the example kernels" \
   "(scripts/setup.sh; the first time takes a few minutes)"
@@ -58,7 +60,6 @@ phase "running it on two emulated AMD GPUs (hcq-run --amd=emulated)"
 echo "relu(x @ w1) @ w2 on two emulated AMD GPUs, x = 0..255 (row 0: 0..63),"
 echo "w1 = 0.5, w2 = -0.25 (expected -16128 across row 0), 1000 runs:"
 "$build/bin/hcq-run" "$out/mlp.hcqx" --amd=emulated \
-  --twins="$build/test/Inputs/libhcqtestkernels.so" \
   --arg f32:256:arange --arg f32:4096:fill=0.5 --arg f32:4096:fill=-0.25 \
   --arg f32:256:fill=0 --runs 1000 2>&1 | tee "$out/mlp.txt"
 grep -q "^arg 3: -16128 -16128" "$out/mlp.txt" || { echo "unexpected result" >&2; exit 1; }

@@ -203,6 +203,17 @@ module attributes {gpu.container_module} {
 
 // -----
 
+// Tests that a bad `hcq.device` attribute on a gpu.alloc is reported.
+module attributes {gpu.container_module} {
+  func.func @f() {
+    // expected-error @+1 {{unknown device kind 'GPU'}}
+    %t = gpu.alloc () {hcq.device = "GPU:1"} : memref<4xf32>
+    return
+  }
+}
+
+// -----
+
 // Size arithmetic (issue 39): the conversion builds buffer types with their
 // checked getter and fails, naming the value, rather than emit a type the
 // verifier refuses (a wrapped or zero size); its output always verifies.

@@ -73,6 +73,31 @@ module attributes {gpu.container_module} {
 
 // -----
 
+// Tests that a `gpu.alloc`'s `hcq.device` puts its buffer on that device,
+// and that an allocation without one stays on the pass's device: a buffer
+// moved from one GPU to another.
+// CHECK-LABEL: hcq.schedule @alloc_device(
+// CHECK-NEXT: %[[A0:.*]] = hcq.alloc : !hcq.buffer<16xf32, AMD:0>
+// CHECK-NEXT: %[[A1:.*]] = hcq.alloc : !hcq.buffer<16xf32, AMD:1>
+// CHECK-NEXT: hcq.copy %[[A0]][0, 64], %{{.*}}[0, 64] : !hcq.buffer<16xf32, AMD:0>, !hcq.buffer<16xf32, CPU:0>
+// CHECK-NEXT: hcq.copy %[[A1]][0, 64], %[[A0]][0, 64] : !hcq.buffer<16xf32, AMD:1>, !hcq.buffer<16xf32, AMD:0>
+// CHECK-NEXT: hcq.copy %{{.*}}[0, 64], %[[A1]][0, 64] : !hcq.buffer<16xf32, CPU:0>, !hcq.buffer<16xf32, AMD:1>
+// DEV-LABEL: hcq.schedule @alloc_device(
+// DEV-NEXT: hcq.alloc : !hcq.buffer<16xf32, AMD:1>
+// DEV-NEXT: hcq.alloc : !hcq.buffer<16xf32, AMD:1>
+module attributes {gpu.container_module} {
+  func.func @alloc_device(%h: memref<16xf32> {hcq.device = "CPU:0"}) {
+    %a0 = gpu.alloc () : memref<16xf32>
+    %a1 = gpu.alloc () {hcq.device = "AMD:1"} : memref<16xf32>
+    gpu.memcpy %a0, %h : memref<16xf32>, memref<16xf32>
+    gpu.memcpy %a1, %a0 : memref<16xf32>, memref<16xf32>
+    gpu.memcpy %h, %a1 : memref<16xf32>, memref<16xf32>
+    return
+  }
+}
+
+// -----
+
 // Tests that `chip` picks the object of a multi-chip binary, and that one
 // hcq.kernel serves every launch of a kernel.
 // CHIP-LABEL: hcq.kernel @k2_inc amd (readwrite i32) symbol "inc" code_object dense_resource<k2_gfx942> : tensor<15xi8>

@@ -5,8 +5,9 @@
 // real GPU; no AMD GPU was involved.
 // RUN: rm -rf %t && mkdir -p %t
 
-// Tests that the bundled MLP runs on two gfx1100 GPUs with the right result.
-// RUN: %kfdsim HCQ_KFD_SIM_GPUS=gfx1100,gfx1100 hcq-run %hcq_src_root/examples/mlp.mlir --amd=hardware --arg f32:256:arange --arg f32:4096:fill=0.5 --arg f32:4096:fill=-0.25 --arg f32:256:fill=0 2>&1 | FileCheck %s --check-prefix=MLP
+// Tests that the bundled MLP runs on two gfx1100 GPUs with the right result,
+// its kernels' host object their CPU twin (no twin library).
+// RUN: %kfdsim HCQ_KFD_SIM_TWINS= HCQ_KFD_SIM_GPUS=gfx1100,gfx1100 hcq-run %hcq_src_root/examples/mlp.mlir --amd=hardware --arg f32:256:arange --arg f32:4096:fill=0.5 --arg f32:4096:fill=-0.25 --arg f32:256:fill=0 2>&1 | FileCheck %s --check-prefix=MLP
 // MLP: arg 3: -16128 -16128 -16128 -16128 -16128 -16128 -16128 -16128
 // MLP-NEXT: 1 runs:
 
@@ -79,20 +80,20 @@
 // RUN: %kfdsim HCQ_KFD_SIM_GPUS=gfx1100,gfx1100 hcq-run %hcq_src_root/examples/mlp.mlir --pipeline-options=profile=true --trace=%t/trace.json --runs 2 --amd=hardware --arg f32:256:arange --arg f32:4096:fill=0.5 --arg f32:4096:fill=-0.25 --arg f32:256:fill=0 2>&1 | FileCheck %s --check-prefix=TRACE
 // TRACE: arg 3: -16128 -16128
 // TRACE: profile: copy#0, 2 calls, {{[0-9.]+}} us mean
-// TRACE-NEXT: profile: matmul#0, 2 calls, {{[0-9.]+}} us mean
-// TRACE-NEXT: profile: relu#0, 2 calls, {{[0-9.]+}} us mean
+// TRACE-NEXT: profile: mlp_kernels_matmul#0, 2 calls, {{[0-9.]+}} us mean
+// TRACE-NEXT: profile: mlp_kernels_relu#0, 2 calls, {{[0-9.]+}} us mean
 // TRACE-NEXT: profile: copy#1, 2 calls, {{[0-9.]+}} us mean
-// TRACE-NEXT: profile: matmul#1, 2 calls, {{[0-9.]+}} us mean
+// TRACE-NEXT: profile: mlp_kernels_matmul#1, 2 calls, {{[0-9.]+}} us mean
 // TRACE-NEXT: profile: copy#2, 2 calls, {{[0-9.]+}} us mean
 // RUN: %python -c "import json,sys; t=[e for e in json.load(open(sys.argv[1]))['traceEvents'] if e['ph'] == 'X']; print(len(t), all(0 <= e['dur'] < 1e6 for e in t), all(0 <= e['ts'] < 6e7 for e in t))" %t/trace.json | FileCheck %s --check-prefix=JSON
 // JSON: 12 True True
 
-// Tests the same on two gfx942 GPUs: the example's kernels built for gfx942
-// (examples/mlp-kernels.cl), its schedule as it is.
-// RUN: %embed %inputs/mlp-kernels-gfx942.co matmul "(write f32, read f32, read f32)" --symbol matmul > %t/mlp-gfx942.mlir
-// RUN: %embed %inputs/mlp-kernels-gfx942.co relu "(readwrite f32)" --symbol relu >> %t/mlp-gfx942.mlir
-// RUN: sed -n '/^hcq.schedule/,/^}/p' %hcq_src_root/examples/mlp.mlir >> %t/mlp-gfx942.mlir
-// RUN: %kfdsim HCQ_KFD_SIM_GPUS=gfx942,gfx942 hcq-run %t/mlp-gfx942.mlir --pipeline-options=target=gfx942 --amd=hardware --arg f32:256:arange --arg f32:4096:fill=0.5 --arg f32:4096:fill=-0.25 --arg f32:256:fill=0 2>&1 | FileCheck %s --check-prefix=MLP
+// Tests the same on two gfx942 GPUs: the example made from its source
+// (examples/gpu/mlp.mlir) as scripts/make-example.sh makes it, for gfx942:
+// a gfx942 code object and the host object, no twin library needed.
+// RUN: mkdir -p %t/tk/llvm/bin && ln -sf %ld_lld %t/tk/llvm/bin/
+// RUN: hcq-opt %hcq_src_root/examples/gpu/mlp.mlir --pass-pipeline="builtin.module(rocdl-attach-target{chip=gfx942}, hcq-attach-host-target, gpu.module(convert-scf-to-cf, convert-gpu-to-rocdl{use-bare-ptr-memref-call-conv=1}), gpu-module-to-binary{toolkit=%t/tk})" | hcq-opt --convert-gpu-to-hcq=chip=gfx942 -o %t/mlp-gfx942.mlir
+// RUN: %kfdsim HCQ_KFD_SIM_TWINS= HCQ_KFD_SIM_GPUS=gfx942,gfx942 hcq-run %t/mlp-gfx942.mlir --pipeline-options=target=gfx942 --amd=hardware --arg f32:256:arange --arg f32:4096:fill=0.5 --arg f32:4096:fill=-0.25 --arg f32:256:fill=0 2>&1 | FileCheck %s --check-prefix=MLP
 // RUN: %kfdsim HCQ_KFD_SIM_EVENT_COUNTS=1 HCQ_KFD_SIM_GPUS=gfx942,gfx942 hcq-run %t/mlp-gfx942.mlir --pipeline-options=target=gfx942 --amd=hardware --arg f32:256:arange --arg f32:4096:fill=-0.5 --arg f32:4096:fill=-0.25 --arg f32:256:fill=7 --runs 1000 2>&1 | FileCheck %s --check-prefix=RELU
 // A hidden GPU is skipped, and an NBIO version or register base hcq has no
 // HDP flush registers for is refused by name, as on gfx1100 above.

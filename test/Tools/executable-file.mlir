@@ -3,18 +3,19 @@
 //
 // Tests that the bundled example's executable round-trips through the file:
 // its kernels (both in the one loaded image of their code object, stored
-// once), blobs, the shared submitter and plan.
+// once, and their CPU twins in the one host object), blobs, the shared
+// submitter and plan.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: hcq-opt --hcq-pipeline %hcq_src_root/examples/mlp.mlir | hcq-translate --hcq-to-executable -o %t/mlp.hcqx
 // RUN: hcq-exe-dump %t/mlp.hcqx | FileCheck %s
 // CHECK: executable @mlp (4 arguments)
-// CHECK-NEXT: argument 0 %x: buffer 256xf32, read
-// CHECK-NEXT: argument 1 %w1: buffer 4096xf32, read
-// CHECK-NEXT: argument 2 %w2: buffer 4096xf32, read
-// CHECK-NEXT: argument 3 %out: buffer 256xf32, written
-// CHECK-NEXT: values {{[0-9]+}}, kernels 2, blobs 17, inputs tables 4, submitters 1, plan steps 1, images 1
-// CHECK-NEXT: kernel matmul: image 0 ({{[0-9]+}} bytes), entry at 0x{{[0-9A-F]+}}
-// CHECK-NEXT: kernel relu: image 0 ({{[0-9]+}} bytes), entry at 0x{{[0-9A-F]+}}
+// CHECK-NEXT: argument 0 arg 0: buffer 256xf32, read
+// CHECK-NEXT: argument 1 arg 1: buffer 4096xf32, read and written
+// CHECK-NEXT: argument 2 arg 2: buffer 4096xf32, read and written
+// CHECK-NEXT: argument 3 arg 3: buffer 256xf32, written
+// CHECK-NEXT: values {{[0-9]+}}, kernels 2, blobs 17, inputs tables 4, submitters 1, plan steps 1, images 1, host objects 1
+// CHECK-NEXT: kernel mlp_kernels_matmul: image 0 ({{[0-9]+}} bytes), entry at 0x{{[0-9A-F]+}}, CPU twin in host object 0 ({{[0-9]+}} bytes)
+// CHECK-NEXT: kernel mlp_kernels_relu: image 0 ({{[0-9]+}} bytes), entry at 0x{{[0-9A-F]+}}, CPU twin in host object 0 ({{[0-9]+}} bytes)
 // CHECK: submitter 0 ({{[0-9]+}} arguments): fence fence reset patch_group
 // CHECK-SAME: push finalize
 // CHECK-NEXT: plan: call submitter 0
@@ -27,10 +28,10 @@
 // RUN: hcq-exe-dump %t/profiled/mlp.hcqx | FileCheck %s --check-prefix=PROFILE
 // PROFILE: plan: call submitter 0
 // PROFILE-NEXT: profile: "copy#0" values [[S0:[0-9]+]], {{[0-9]+}} queue COPY:0
-// PROFILE-NEXT: profile: "matmul#0" values {{[0-9]+}}, {{[0-9]+}} queue COMPUTE:0
-// PROFILE-NEXT: profile: "relu#0" values {{[0-9]+}}, {{[0-9]+}} queue COMPUTE:0
+// PROFILE-NEXT: profile: "mlp_kernels_matmul#0" values {{[0-9]+}}, {{[0-9]+}} queue COMPUTE:0
+// PROFILE-NEXT: profile: "mlp_kernels_relu#0" values {{[0-9]+}}, {{[0-9]+}} queue COMPUTE:0
 // PROFILE-NEXT: profile: "copy#1" values {{[0-9]+}}, {{[0-9]+}} queue COPY:0
-// PROFILE-NEXT: profile: "matmul#1" values {{[0-9]+}}, {{[0-9]+}} queue COMPUTE:0
+// PROFILE-NEXT: profile: "mlp_kernels_matmul#1" values {{[0-9]+}}, {{[0-9]+}} queue COMPUTE:0
 // PROFILE-NEXT: profile: "copy#2" values {{[0-9]+}}, {{[0-9]+}} queue COPY:0
 // PROFILE-NOT: profile:
 //

@@ -1,14 +1,15 @@
 // hcq-run on the emulated AMD device: the bundled MLP example (two AMD GPUs,
 // host input and output, real gfx1100 code objects) compiled by
-// --hcq-pipeline and run with its kernels' CPU twins from the test kernel
-// library. The PM4 and SDMA words are executed, not printed.
+// --hcq-pipeline and run with its kernels' host object (compiled from the
+// same gpu IR, examples/gpu/mlp.mlir) as their CPU twins: no twin library.
+// The PM4 and SDMA words are executed, not printed.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: hcq-opt --hcq-pipeline %hcq_src_root/examples/mlp.mlir | hcq-translate --hcq-to-executable -o %t/mlp.hcqx
 
 // Tests that one run computes relu(x @ w1) @ w2 across both devices: x row 0
 // is 0..63, w1 = 0.5 and w2 = -0.25 everywhere, so every hidden unit of row 0
 // is 0.5 * 2016 = 1008 and every output -0.25 * 64 * 1008 = -16128.
-// RUN: hcq-run %t/mlp.hcqx --amd=emulated --twins=%inputs/libhcqtestkernels.so --arg f32:256:arange --arg f32:4096:fill=0.5 --arg f32:4096:fill=-0.25 --arg f32:256:fill=0 2>&1 | FileCheck %s --check-prefix=MLP
+// RUN: hcq-run %t/mlp.hcqx --amd=emulated --arg f32:256:arange --arg f32:4096:fill=0.5 --arg f32:4096:fill=-0.25 --arg f32:256:fill=0 2>&1 | FileCheck %s --check-prefix=MLP
 // MLP: arg 0: 0 1 2 3 4 5 6 7
 // MLP-NEXT: arg 1: 0.5 0.5
 // MLP-NEXT: arg 2: -0.25 -0.25
@@ -18,13 +19,13 @@
 // Tests that the relu runs between the two matmuls: with w1 = -0.5 every
 // hidden unit is negative, relu makes it 0, and so is every output; 1000
 // replays leave the same result.
-// RUN: hcq-run %t/mlp.hcqx --amd=emulated --twins=%inputs/libhcqtestkernels.so --arg f32:256:arange --arg f32:4096:fill=-0.5 --arg f32:4096:fill=-0.25 --arg f32:256:fill=7 --runs 1000 2>&1 | FileCheck %s --check-prefix=RELU
+// RUN: hcq-run %t/mlp.hcqx --amd=emulated --arg f32:256:arange --arg f32:4096:fill=-0.5 --arg f32:4096:fill=-0.25 --arg f32:256:fill=7 --runs 1000 2>&1 | FileCheck %s --check-prefix=RELU
 // RELU: arg 3: 0 0 0 0 0 0 0 0
 // RELU-NEXT: 1000 runs:
 
 // Tests that without AMD copy queues every copy runs as the builtin copy
 // kernel (the host copies, the one between the GPUs): the same result.
-// RUN: hcq-run %hcq_src_root/examples/mlp.mlir --pipeline-options=copy-queues=CPU --amd=emulated --twins=%inputs/libhcqtestkernels.so --arg f32:256:arange --arg f32:4096:fill=0.5 --arg f32:4096:fill=-0.25 --arg f32:256:fill=0 --runs 10 2>&1 | FileCheck %s --check-prefix=KCOPY
+// RUN: hcq-run %hcq_src_root/examples/mlp.mlir --pipeline-options=copy-queues=CPU --amd=emulated --arg f32:256:arange --arg f32:4096:fill=0.5 --arg f32:4096:fill=-0.25 --arg f32:256:fill=0 --runs 10 2>&1 | FileCheck %s --check-prefix=KCOPY
 // KCOPY: arg 3: -16128 -16128 -16128 -16128 -16128 -16128 -16128 -16128
 // KCOPY-NEXT: 10 runs:
 
@@ -38,26 +39,34 @@
 // Tests that with profile on, --trace writes every run's calls as a Chrome
 // trace: one process per device, one thread per queue, the calls by name in
 // order; hcq-run prints how long each took on average. The results stay.
-// RUN: hcq-run %hcq_src_root/examples/mlp.mlir --pipeline-options=profile=true --trace=%t/trace.json --runs 2 --amd=emulated --twins=%inputs/libhcqtestkernels.so --arg f32:256:arange --arg f32:4096:fill=0.5 --arg f32:4096:fill=-0.25 --arg f32:256:fill=0 2>&1 | FileCheck %s --check-prefix=TRACE
+// RUN: hcq-run %hcq_src_root/examples/mlp.mlir --pipeline-options=profile=true --trace=%t/trace.json --runs 2 --amd=emulated --arg f32:256:arange --arg f32:4096:fill=0.5 --arg f32:4096:fill=-0.25 --arg f32:256:fill=0 2>&1 | FileCheck %s --check-prefix=TRACE
 // TRACE: arg 3: -16128 -16128
 // TRACE: profile: copy#0, 2 calls, {{[0-9.]+}} us mean
-// TRACE-NEXT: profile: matmul#0, 2 calls, {{[0-9.]+}} us mean
-// TRACE-NEXT: profile: relu#0, 2 calls, {{[0-9.]+}} us mean
+// TRACE-NEXT: profile: mlp_kernels_matmul#0, 2 calls, {{[0-9.]+}} us mean
+// TRACE-NEXT: profile: mlp_kernels_relu#0, 2 calls, {{[0-9.]+}} us mean
 // TRACE-NEXT: profile: copy#1, 2 calls, {{[0-9.]+}} us mean
-// TRACE-NEXT: profile: matmul#1, 2 calls, {{[0-9.]+}} us mean
+// TRACE-NEXT: profile: mlp_kernels_matmul#1, 2 calls, {{[0-9.]+}} us mean
 // TRACE-NEXT: profile: copy#2, 2 calls, {{[0-9.]+}} us mean
 // RUN: %python -c "import json,sys; t=json.load(open(sys.argv[1]))['traceEvents']; print(' '.join(e['args']['name'] if e['ph'] == 'M' else e['name'] + '@' + str(e['args']['run']) for e in t))" %t/trace.json | FileCheck %s --check-prefix=JSON
-// JSON: AMD:0 COPY:0 copy#0@0 COMPUTE:0 matmul#0@0 relu#0@0 copy#1@0 AMD:1 COMPUTE:0 matmul#1@0 COPY:0 copy#2@0 copy#0@1 matmul#0@1 relu#0@1 copy#1@1 matmul#1@1 copy#2@1
-// RUN: not hcq-run %t/mlp.hcqx --trace=%t/none.json --amd=emulated --twins=%inputs/libhcqtestkernels.so 2>&1 | FileCheck %s --check-prefix=NOPROFILE
+// JSON: AMD:0 COPY:0 copy#0@0 COMPUTE:0 mlp_kernels_matmul#0@0 mlp_kernels_relu#0@0 copy#1@0 AMD:1 COMPUTE:0 mlp_kernels_matmul#1@0 COPY:0 copy#2@0 copy#0@1 mlp_kernels_matmul#0@1 mlp_kernels_relu#0@1 copy#1@1 mlp_kernels_matmul#1@1 copy#2@1
+// RUN: not hcq-run %t/mlp.hcqx --trace=%t/none.json --amd=emulated 2>&1 | FileCheck %s --check-prefix=NOPROFILE
 // NOPROFILE: error: --trace: '{{.*}}mlp.hcqx' has no timestamps; compile it with profile=true (--pipeline-options=profile=true)
 
 // Tests that an executable with AMD devices needs --amd, and the emulated
-// device a twin for every AMD kernel; each error says what to pass.
+// device a twin for every AMD kernel; each error says what to pass. The
+// twinless executable is the example's source compiled as upstream's
+// pipeline alone compiles it (no hcq-attach-host-target: code objects, no
+// host object); with the hand-written twins of its kernels
+// (test/Runtime/Inputs/kernels.c) it gives the same result.
+// RUN: mkdir -p %t/tk/llvm/bin && ln -sf %ld_lld %t/tk/llvm/bin/
+// RUN: hcq-opt %hcq_src_root/examples/gpu/mlp.mlir --pass-pipeline="builtin.module(rocdl-attach-target{chip=gfx1100}, gpu.module(convert-scf-to-cf, convert-gpu-to-rocdl{use-bare-ptr-memref-call-conv=1}), gpu-module-to-binary{toolkit=%t/tk})" | hcq-opt --convert-gpu-to-hcq | hcq-translate --hcq-to-executable -o %t/twinless.hcqx
+// RUN: hcq-run %t/twinless.hcqx --amd=emulated --twins=%inputs/libhcqtestkernels.so --arg f32:256:arange --arg f32:4096:fill=0.5 --arg f32:4096:fill=-0.25 --arg f32:256:fill=0 2>&1 | FileCheck %s --check-prefix=TWINS
+// TWINS: arg 3: -16128 -16128 -16128 -16128 -16128 -16128 -16128 -16128
 // RUN: not hcq-run %t/mlp.hcqx --arg f32:256:arange --arg f32:4096:fill=1 --arg f32:4096:fill=1 --arg f32:256:fill=0 2>&1 | FileCheck %s --check-prefix=NOAMD
 // NOAMD: error: the executable uses AMD:0, and no AMD device was chosen (RuntimeOptions::amd; hcq-run --amd=emulated or --amd=hardware)
-// RUN: not hcq-run %t/mlp.hcqx --amd=emulated --arg f32:256:arange --arg f32:4096:fill=1 --arg f32:4096:fill=1 --arg f32:256:fill=0 2>&1 | FileCheck %s --check-prefix=NOTWIN
-// NOTWIN: error: AMD kernel matmul has no CPU twin for the emulated device: define hcq_twin_matmul in a twin library given with --twins, or compile the kernel with a host object{{$}}
-// RUN: not hcq-run %t/mlp.hcqx --amd=emulated --twins=%t/nowhere.so --arg f32:256:arange --arg f32:4096:fill=1 --arg f32:4096:fill=1 --arg f32:256:fill=0 2>&1 | FileCheck %s --check-prefix=NOLIB
+// RUN: not hcq-run %t/twinless.hcqx --amd=emulated --arg f32:256:arange --arg f32:4096:fill=1 --arg f32:4096:fill=1 --arg f32:256:fill=0 2>&1 | FileCheck %s --check-prefix=NOTWIN
+// NOTWIN: error: AMD kernel mlp_kernels_matmul has no CPU twin for the emulated device: define hcq_twin_matmul in a twin library given with --twins, or compile the kernel with a host object{{$}}
+// RUN: not hcq-run %t/twinless.hcqx --amd=emulated --twins=%t/nowhere.so --arg f32:256:arange --arg f32:4096:fill=1 --arg f32:4096:fill=1 --arg f32:256:fill=0 2>&1 | FileCheck %s --check-prefix=NOLIB
 // NOLIB: error: cannot load {{.*}}nowhere.so: {{.*}}nowhere.so: cannot open shared object file
 // RUN: not hcq-run %t/mlp.hcqx --amd=gpu 2>&1 | FileCheck %s --check-prefix=BADAMD
 // BADAMD: error: --amd=gpu: expected none, emulated or hardware

@@ -27,7 +27,8 @@ def ConvertGPUToHCQ : Pass<"convert-gpu-to-hcq", "::mlir::ModuleOp"> {
       constants; memref operands are the kernel's buffers (first), i32 and
       f32 operands its scalars (function arguments or constants);
     * `gpu.memcpy` becomes `hcq.copy` of the whole memref;
-    * `gpu.alloc` becomes `hcq.alloc` on `device`; `gpu.dealloc` goes (the
+    * `gpu.alloc` becomes `hcq.alloc` on `device` (or on the device its
+      own `hcq.device = "AMD:1"` attribute names); `gpu.dealloc` goes (the
       schedule owns its allocations);
     * `gpu.wait` and async tokens go: a schedule runs its calls in program
       order, which respects every token, and `hcq-batch-deps` derives the

@@ -502,8 +502,19 @@ LogicalResult ConvertGPUToHCQPass::plan(func::FuncOp func) {
         fail("is host_shared: hcq allocates device memory only");
         continue;
       }
+      // Its device: its own `hcq.device` attribute, as an argument's, or
+      // the pass's device.
+      DeviceAttr device = defaultDevice;
+      if (auto attr = alloc->getAttrOfType<StringAttr>("hcq.device")) {
+        FailureOr<DeviceAttr> parsed = parseDevice(attr.getValue(), op.getLoc());
+        if (failed(parsed)) {
+          result = failure();
+          continue;
+        }
+        device = *parsed;
+      }
       FailureOr<BufferType> type = bufferType(alloc.getMemref().getType(),
-                                              defaultDevice, &op, "its result");
+                                              device, &op, "its result");
       if (failed(type)) {
         result = failure();
         continue;

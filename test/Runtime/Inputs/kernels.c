@@ -63,8 +63,9 @@ void hcq_spin_then_write(const uint64_t *args, uint32_t x, uint32_t y,
 // A kernel that does nothing, for the replay benchmark.
 void hcq_noop(const uint64_t *args, uint32_t x, uint32_t y, uint32_t z) {}
 
-// CPU twins of the AMD kernels (test/Target/Inputs/kernels.cl and
-// examples/mlp-kernels.cl) for the emulated AMD device: each runs every
+// CPU twins of the AMD kernels (test/Target/Inputs/kernels.cl and the MLP's
+// examples/gpu/mlp.mlir, compiled without its host object as
+// test/Tools/hcq-run-amd.mlir does) for the emulated AMD device: each runs every
 // work-item of one workgroup as the OpenCL source does, reading the kernel
 // arguments from the AMD kernarg segment (buffers 8 bytes, scalars 4, at
 // their OpenCL offsets).
