@@ -12,6 +12,7 @@
 #include "HCQ/Transforms/Targets.h"
 
 #include "mlir/AsmParser/AsmParser.h"
+#include "mlir/Bytecode/BytecodeWriter.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -215,4 +216,44 @@ TEST(Dialect, BufferElementBytesForEveryElementType) {
   EXPECT_EQ(bytesOf("f32"), 4);
   EXPECT_EQ(bytesOf("f64"), 8);
   EXPECT_EQ(bytesOf("f8E4M3FN"), 1);
+}
+
+TEST(Dialect, BytecodeOfAnotherHcqVersionIsRefusedByName) {
+  MLIRContext ctx;
+  ctx.loadDialect<hcq::HCQDialect>();
+  const char *source = R"mlir(
+hcq.executable @e() {
+  %p = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<8xi8, AMD:0>
+  hcq.blob %p = [0xc0053c00, 0x1] : !hcq.buffer<8xi8, AMD:0>
+}
+)mlir";
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(source, &ctx);
+  ASSERT_TRUE(module);
+  auto write = [&](std::optional<uint64_t> version) {
+    std::string bytes;
+    llvm::raw_string_ostream os(bytes);
+    BytecodeWriterConfig config;
+    if (version)
+      config.setDialectVersion<hcq::HCQDialect>(
+          std::make_unique<hcq::BytecodeVersion>(*version));
+    EXPECT_TRUE(succeeded(writeBytecodeToFile(*module, os, config)));
+    return bytes;
+  };
+  auto read = [&](const std::string &bytes) {
+    std::string error;
+    ScopedDiagnosticHandler handler(&ctx, [&](Diagnostic &d) {
+      if (error.empty())
+        error = d.str();
+      return success();
+    });
+    OwningOpRef<ModuleOp> again = parseSourceString<ModuleOp>(bytes, &ctx);
+    return again ? std::string("read") : error;
+  };
+  EXPECT_EQ(read(write(std::nullopt)), "read");
+  EXPECT_EQ(read(write(hcq::BYTECODE_VERSION)), "read");
+  EXPECT_EQ(read(write(hcq::BYTECODE_VERSION + 1)),
+            "hcq bytecode version " +
+                std::to_string(hcq::BYTECODE_VERSION + 1) +
+                ": this hcq reads version " +
+                std::to_string(hcq::BYTECODE_VERSION) + " only");
 }

@@ -106,19 +106,19 @@ LogicalResult HCQDialect::verifyRegionArgAttribute(Operation *op,
 }
 
 namespace {
-/// hcq's bytecode version (BYTECODE_VERSION), so a file whose properties
-/// are encoded otherwise is refused by name, not misread.
-struct HCQBytecodeVersion : DialectVersion {
-  explicit HCQBytecodeVersion(uint64_t version) : version(version) {}
-  uint64_t version;
-};
-
+/// Writes hcq's bytecode version (BYTECODE_VERSION) and reads it back, so a
+/// file whose properties are encoded otherwise is refused by name, not
+/// misread.
 struct HCQBytecodeInterface : BytecodeDialectInterface {
   explicit HCQBytecodeInterface(Dialect *dialect)
       : BytecodeDialectInterface(dialect) {}
 
   void writeVersion(DialectBytecodeWriter &writer) const override {
-    writer.writeVarInt(BYTECODE_VERSION);
+    FailureOr<const DialectVersion *> asked =
+        writer.getDialectVersion<HCQDialect>();
+    writer.writeVarInt(succeeded(asked)
+                           ? static_cast<const BytecodeVersion *>(*asked)->value
+                           : BYTECODE_VERSION);
   }
 
   std::unique_ptr<DialectVersion>
@@ -132,7 +132,7 @@ struct HCQBytecodeInterface : BytecodeDialectInterface {
                          << " only";
       return nullptr;
     }
-    return std::make_unique<HCQBytecodeVersion>(version);
+    return std::make_unique<BytecodeVersion>(version);
   }
 };
 } // namespace

@@ -50,6 +50,13 @@ mlir::LogicalResult readSymbols(mlir::DialectBytecodeReader &reader,
 /// changes. 1: dense units as blobs, `targets` inherent. (Files from before
 /// versions fail in MLIR's reader, at the first property that changed.)
 constexpr uint64_t BYTECODE_VERSION = 1;
+/// A version of hcq's bytecode: what a file's reader found, and what a
+/// BytecodeWriterConfig::setDialectVersion<HCQDialect> asks a writer to
+/// write (BYTECODE_VERSION when it asks nothing).
+struct BytecodeVersion : mlir::DialectVersion {
+  explicit BytecodeVersion(uint64_t value) : value(value) {}
+  uint64_t value;
+};
 
 /// Dense 32-bit units (a stream's words, a blob's data) in bytecode: one
 /// blob of their little-endian bytes, not a varint each (an executable's
