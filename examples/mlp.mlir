@@ -11,18 +11,18 @@
 
 module attributes {gpu.container_module} {
   hcq.kernel @mlp_kernels_relu amd (readwrite f32) symbol "relu" code_object dense_resource<mlp_kernels_gfx1100> : tensor<5576xi8> host_object dense_resource<mlp_kernels_host> : tensor<2736xi8>
-  hcq.kernel @mlp_kernels_matmul amd (readwrite f32, readwrite f32, readwrite f32) symbol "matmul" code_object dense_resource<mlp_kernels_gfx1100> : tensor<5576xi8> host_object dense_resource<mlp_kernels_host> : tensor<2736xi8>
-  hcq.schedule @mlp(%arg0: !hcq.buffer<256xf32, CPU:0>, %arg1: !hcq.buffer<4096xf32, AMD:0>, %arg2: !hcq.buffer<4096xf32, AMD:1>, %arg3: !hcq.buffer<256xf32, CPU:0>) {
+  hcq.kernel @mlp_kernels_matmul amd (write f32, read f32, read f32) symbol "matmul" code_object dense_resource<mlp_kernels_gfx1100> : tensor<5576xi8> host_object dense_resource<mlp_kernels_host> : tensor<2736xi8>
+  hcq.schedule @mlp(%x: !hcq.buffer<256xf32, CPU:0>, %w1: !hcq.buffer<4096xf32, AMD:0>, %w2: !hcq.buffer<4096xf32, AMD:1>, %out: !hcq.buffer<256xf32, CPU:0>) {
     %0 = hcq.alloc : !hcq.buffer<256xf32, AMD:0>
     %1 = hcq.alloc : !hcq.buffer<256xf32, AMD:0>
     %2 = hcq.alloc : !hcq.buffer<256xf32, AMD:1>
     %3 = hcq.alloc : !hcq.buffer<256xf32, AMD:1>
-    hcq.copy %0[0, 1024], %arg0[0, 1024] : !hcq.buffer<256xf32, AMD:0>, !hcq.buffer<256xf32, CPU:0>
-    hcq.launch @mlp_kernels_matmul(%1, %0, %arg1 : !hcq.buffer<256xf32, AMD:0>, !hcq.buffer<256xf32, AMD:0>, !hcq.buffer<4096xf32, AMD:0>) global [1, 4, 1] local [64, 1, 1]
+    hcq.copy %0[0, 1024], %x[0, 1024] : !hcq.buffer<256xf32, AMD:0>, !hcq.buffer<256xf32, CPU:0>
+    hcq.launch @mlp_kernels_matmul(%1, %0, %w1 : !hcq.buffer<256xf32, AMD:0>, !hcq.buffer<256xf32, AMD:0>, !hcq.buffer<4096xf32, AMD:0>) global [1, 4, 1] local [64, 1, 1]
     hcq.launch @mlp_kernels_relu(%1 : !hcq.buffer<256xf32, AMD:0>) global [4, 1, 1] local [64, 1, 1]
     hcq.copy %2[0, 1024], %1[0, 1024] : !hcq.buffer<256xf32, AMD:1>, !hcq.buffer<256xf32, AMD:0>
-    hcq.launch @mlp_kernels_matmul(%3, %2, %arg2 : !hcq.buffer<256xf32, AMD:1>, !hcq.buffer<256xf32, AMD:1>, !hcq.buffer<4096xf32, AMD:1>) global [1, 4, 1] local [64, 1, 1]
-    hcq.copy %arg3[0, 1024], %3[0, 1024] : !hcq.buffer<256xf32, CPU:0>, !hcq.buffer<256xf32, AMD:1>
+    hcq.launch @mlp_kernels_matmul(%3, %2, %w2 : !hcq.buffer<256xf32, AMD:1>, !hcq.buffer<256xf32, AMD:1>, !hcq.buffer<4096xf32, AMD:1>) global [1, 4, 1] local [64, 1, 1]
+    hcq.copy %out[0, 1024], %3[0, 1024] : !hcq.buffer<256xf32, CPU:0>, !hcq.buffer<256xf32, AMD:1>
   }
 }
 

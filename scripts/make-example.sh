@@ -24,7 +24,7 @@ ln -sf /usr/lib/llvm-22/bin/ld.lld "$tmp/tk/llvm/bin/"
   --pass-pipeline="builtin.module(
     rocdl-attach-target{chip=gfx1100}, hcq-attach-host-target,
     gpu.module(convert-scf-to-cf, convert-gpu-to-rocdl{use-bare-ptr-memref-call-conv=1}),
-    gpu-module-to-binary{toolkit=$tmp/tk})"
+    gpu-module-to-binary{toolkit=$tmp/tk})" --mlir-print-debuginfo
 "$hcq_opt" "$tmp/mlp-bin.mlir" --convert-gpu-to-hcq=chip=gfx1100 -o "$tmp/mlp.mlir"
 {
   cat <<'HEADER'

@@ -9,7 +9,8 @@
 // the simulated kernel driver) and converts it with --convert-gpu-to-hcq
 // into the hcq.schedule checked in as examples/mlp.mlir. Devices: memrefs
 // and allocations are on AMD:0 unless an `hcq.device` attribute says
-// otherwise; a launch runs where its buffers are.
+// otherwise; a launch runs where its buffers are. The arguments are named
+// by their locations (loc("x")), which the schedule and the executable keep.
 module attributes {gpu.container_module} {
   gpu.module @mlp_kernels {
     // out[r][c] = sum_k x[r][k] * w[k][c] for 64x64 weights; one workgroup
@@ -53,9 +54,10 @@ module attributes {gpu.container_module} {
     }
   }
 
-  func.func @mlp(%x: memref<256xf32> {hcq.device = "CPU:0"}, %w1: memref<4096xf32>,
-                 %w2: memref<4096xf32> {hcq.device = "AMD:1"},
-                 %out: memref<256xf32> {hcq.device = "CPU:0"}) {
+  func.func @mlp(%x: memref<256xf32> {hcq.device = "CPU:0"} loc("x"),
+                 %w1: memref<4096xf32> loc("w1"),
+                 %w2: memref<4096xf32> {hcq.device = "AMD:1"} loc("w2"),
+                 %out: memref<256xf32> {hcq.device = "CPU:0"} loc("out")) {
     %c1 = arith.constant 1 : index
     %c4 = arith.constant 4 : index
     %c64 = arith.constant 64 : index

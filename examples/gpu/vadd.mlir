@@ -12,9 +12,9 @@
 //   hcq-opt vadd-bin.mlir --convert-gpu-to-hcq --hcq-pipeline ...
 //
 // out[i] = a[i] + b[i] for i < n; a is staged through a buffer of the
-// schedule's own. Compiled so, by mlir-opt-22, the kernel has no host code:
-// the emulated AMD device runs its hand-written CPU twin (hcq_twin_vadd in
-// test/Runtime/Inputs/kernels.c). Compiled by hcq-opt with one more pass,
+// schedule's own. Compiled so, by mlir-opt-22, the kernel has no host code
+// and runs only on an AMD GPU: the emulated AMD device refuses it for want
+// of a CPU twin. Compiled by hcq-opt with one more pass,
 // hcq-attach-host-target, the gpu.binary carries a host object of the
 // kernel too, and the program runs on CPU:0 and the emulated AMD device
 // with nothing hand-written: the README's "A gpu program, from its source

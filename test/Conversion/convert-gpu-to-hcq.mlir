@@ -220,3 +220,24 @@ module attributes {gpu.container_module} {
     return
   }
 }
+
+// -----
+
+// Tests that each buffer's access is what the host object's kernel table
+// says (the hcq.access #hcq.host_target inferred from the kernel's body),
+// for the AMD kernel too, and readwrite where it says nothing it knows; and
+// that arguments named in the source (a NameLoc, as --mlir-print-debuginfo
+// prints and a compiler's builder sets) keep their names, unless the name is
+// no SSA identifier.
+// CHECK-LABEL: hcq.kernel @ka_copy amd (write f32, read f32, readwrite f32) symbol "copy"
+// CHECK-LABEL: hcq.schedule @named(%dst: !hcq.buffer<64xf32, AMD:0>, %src: !hcq.buffer<64xf32, AMD:0>, %arg0: !hcq.buffer<64xf32, AMD:0>)
+// CHIP-LABEL: hcq.kernel @ka_copy amd (write f32, read f32, readwrite f32)
+module attributes {gpu.container_module} {
+  gpu.binary @ka [#gpu.object<#rocdl.target<chip = "gfx1100">, kernels = <[#gpu.kernel_metadata<"copy", !llvm.func<void (ptr, ptr, ptr)>>]>, bin = "\7FELF-copy">, #gpu.object<#rocdl.target<chip = "gfx942">, kernels = <[#gpu.kernel_metadata<"copy", !llvm.func<void (ptr, ptr, ptr)>>]>, bin = "\7FELF-copy">, #gpu.object<#hcq.host_target, kernels = <[#gpu.kernel_metadata<"copy", !llvm.func<void (ptr, ptr, ptr)>, arg_attrs = [{hcq.access = "write"}, {hcq.access = "read"}, {hcq.access = "sideways"}], metadata = {block_size = array<i32: 64, 1, 1>}>]>, bin = "\7FELF-host">]
+  func.func @named(%dst: memref<64xf32> loc("dst"), %src: memref<64xf32> loc("src"), %other: memref<64xf32> loc("3d")) {
+    %c1 = arith.constant 1 : index
+    %c64 = arith.constant 64 : index
+    gpu.launch_func @ka::@copy blocks in (%c1, %c1, %c1) threads in (%c64, %c1, %c1) args(%dst : memref<64xf32>, %src : memref<64xf32>, %other : memref<64xf32>)
+    return
+  }
+}

@@ -1,4 +1,4 @@
-// DEFINE: %{args} = --input=1024xi32=@%t/x.bin --input=16xi32=-1 --input=16xi32=-1 --input=i32=1000 --expected_output=1024xi32=@%t/x.bin --expected_output=16xi32=@%t/bins.bin --expected_output=16xi32=@%t/bins.bin
+// DEFINE: %{args} = --input=1024xi32=@%t/x.bin --input=16xi32=-1 --input=16xi32=-1 --input=i32=1000 --expected_output=16xi32=@%t/bins.bin --expected_output=16xi32=@%t/bins.bin
 // RUN: rm -rf %t && split-file %s %t && mkdir -p %t/tk/llvm/bin %t/cpu %t/gfx1100 %t/gfx942 %t/host %t/host0 && ln -s %ld_lld %t/tk/llvm/bin/ld.lld
 // RUN: %python %t/reference.py %t
 // RUN: hcq-opt %t/histogram.mlir --pass-pipeline="builtin.module(rocdl-attach-target{chip=gfx1100},rocdl-attach-target{chip=gfx942},hcq-attach-host-target,gpu.module(convert-scf-to-cf,convert-gpu-to-rocdl{use-bare-ptr-memref-call-conv=1}),gpu-module-to-binary{toolkit=%t/tk})" -o %t/bin.mlir
@@ -35,7 +35,7 @@
 // BINARY-LABEL: gpu.binary @kernels [
 // BINARY-SAME: #gpu.object<#rocdl.target<chip = "gfx1100">
 // BINARY-SAME: #gpu.object<#rocdl.target<chip = "gfx942">
-// BINARY-SAME: #gpu.object<#hcq.host_target, kernels = <[#gpu.kernel_metadata<"clear", !llvm.func<void (ptr, ptr)>, metadata = {block_size = array<i32: 16, 1, 1>}>, #gpu.kernel_metadata<"histogram", !llvm.func<void (ptr, ptr, i32)>, metadata = {block_size = array<i32: 64, 1, 1>}>, #gpu.kernel_metadata<"histogram_direct", !llvm.func<void (ptr, ptr, i32)>, metadata = {block_size = array<i32: 64, 1, 1>}>]>, bin = "\7FELF
+// BINARY-SAME: #gpu.object<#hcq.host_target, kernels = <[#gpu.kernel_metadata<"clear", !llvm.func<void (ptr, ptr)>, arg_attrs = [{hcq.access = "write"}, {hcq.access = "write"}], metadata = {block_size = array<i32: 16, 1, 1>}>, #gpu.kernel_metadata<"histogram", !llvm.func<void (ptr, ptr, i32)>, arg_attrs = [{hcq.access = "read"}, {hcq.access = "readwrite"}, {}], metadata = {block_size = array<i32: 64, 1, 1>}>, #gpu.kernel_metadata<"histogram_direct", !llvm.func<void (ptr, ptr, i32)>, arg_attrs = [{hcq.access = "read"}, {hcq.access = "readwrite"}, {}], metadata = {block_size = array<i32: 64, 1, 1>}>]>, bin = "\7FELF
 // OK-NOT: error
 // OK: arg 1: 58 64 64 64 96 96 96 90
 // OK-NEXT: arg 2: 58 64 64 64 96 96 96 90

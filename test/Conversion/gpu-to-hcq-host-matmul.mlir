@@ -1,4 +1,4 @@
-// DEFINE: %{args} = --input=32x40xf32=@%t/a.bin --input=40x24xf32=@%t/b.bin --input=32x24xf32=0 --expected_output=32x40xf32=@%t/a.bin --expected_output=40x24xf32=@%t/b.bin --expected_output=32x24xf32=@%t/c.bin
+// DEFINE: %{args} = --input=32x40xf32=@%t/a.bin --input=40x24xf32=@%t/b.bin --input=32x24xf32=0 --expected_output=32x24xf32=@%t/c.bin
 // RUN: rm -rf %t && split-file %s %t && mkdir -p %t/tk/llvm/bin %t/cpu %t/gfx1100 %t/gfx942 %t/host %t/host0 && ln -s %ld_lld %t/tk/llvm/bin/ld.lld
 // RUN: %python %t/reference.py %t
 // RUN: hcq-opt %t/matmul.mlir --pass-pipeline="builtin.module(rocdl-attach-target{chip=gfx1100},rocdl-attach-target{chip=gfx942},hcq-attach-host-target,gpu.module(convert-scf-to-cf,convert-gpu-to-rocdl{use-bare-ptr-memref-call-conv=1}),gpu-module-to-binary{toolkit=%t/tk})" -o %t/bin.mlir
@@ -33,7 +33,7 @@
 // BINARY-LABEL: gpu.binary @kernels [
 // BINARY-SAME: #gpu.object<#rocdl.target<chip = "gfx1100">
 // BINARY-SAME: #gpu.object<#rocdl.target<chip = "gfx942">
-// BINARY-SAME: #gpu.object<#hcq.host_target, kernels = <[#gpu.kernel_metadata<"matmul", !llvm.func<void (ptr, ptr, ptr)>, metadata = {block_size = array<i32: 8, 8, 1>}>]>, bin = "\7FELF
+// BINARY-SAME: #gpu.object<#hcq.host_target, kernels = <[#gpu.kernel_metadata<"matmul", !llvm.func<void (ptr, ptr, ptr)>, arg_attrs = [{hcq.access = "read"}, {hcq.access = "read"}, {hcq.access = "write"}], metadata = {block_size = array<i32: 8, 8, 1>}>]>, bin = "\7FELF
 // OK-NOT: error
 // OK: arg 2: 80 6 -3 -64 -60 35 52 82
 // OK-NOT: error

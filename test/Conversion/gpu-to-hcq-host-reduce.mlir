@@ -1,4 +1,4 @@
-// DEFINE: %{args} = --input=2048xi32=@%t/x.bin --input=8xi32=-1 --input=i32=1900 --expected_output=2048xi32=@%t/x.bin --expected_output=8xi32=@%t/sums.bin
+// DEFINE: %{args} = --input=2048xi32=@%t/x.bin --input=8xi32=-1 --input=i32=1900 --expected_output=8xi32=@%t/sums.bin
 // RUN: rm -rf %t && split-file %s %t && mkdir -p %t/tk/llvm/bin %t/cpu %t/gfx1100 %t/gfx942 %t/host %t/host0 && ln -s %ld_lld %t/tk/llvm/bin/ld.lld
 // RUN: %python %t/reference.py %t
 // RUN: hcq-opt %t/reduce.mlir --pass-pipeline="builtin.module(rocdl-attach-target{chip=gfx1100},rocdl-attach-target{chip=gfx942},hcq-attach-host-target,gpu.module(convert-scf-to-cf,convert-gpu-to-rocdl{use-bare-ptr-memref-call-conv=1}),gpu-module-to-binary{toolkit=%t/tk})" -o %t/bin.mlir
@@ -38,7 +38,7 @@
 // BINARY-LABEL: gpu.binary @kernels [
 // BINARY-SAME: #gpu.object<#rocdl.target<chip = "gfx1100">
 // BINARY-SAME: #gpu.object<#rocdl.target<chip = "gfx942">
-// BINARY-SAME: #gpu.object<#hcq.host_target, kernels = <[#gpu.kernel_metadata<"reduce", !llvm.func<void (ptr, ptr, i32)>, metadata = {block_size = array<i32: 64, 1, 1>}>]>, bin = "\7FELF
+// BINARY-SAME: #gpu.object<#hcq.host_target, kernels = <[#gpu.kernel_metadata<"reduce", !llvm.func<void (ptr, ptr, i32)>, arg_attrs = [{hcq.access = "read"}, {hcq.access = "write"}, {}], metadata = {block_size = array<i32: 64, 1, 1>}>]>, bin = "\7FELF
 // OK-NOT: error
 // OK: arg 1: -51 -27 98 -80 45 -32 -8 56
 // OK-NOT: error

@@ -1,5 +1,5 @@
 // RUN: rm -rf %t && split-file %s %t && mkdir -p %t/tk/llvm/bin && ln -s %ld_lld %t/tk/llvm/bin/ld.lld
-// RUN: hcq-opt %t/axpy.mlir --pass-pipeline="builtin.module(rocdl-attach-target{chip=gfx1100},rocdl-attach-target{chip=gfx942},hcq-attach-host-target,gpu.module(convert-scf-to-cf,convert-gpu-to-rocdl{use-bare-ptr-memref-call-conv=1}),gpu-module-to-binary{toolkit=%t/tk})" -o %t/bin.mlir
+// RUN: hcq-opt %t/axpy.mlir --pass-pipeline="builtin.module(rocdl-attach-target{chip=gfx1100},rocdl-attach-target{chip=gfx942},hcq-attach-host-target,gpu.module(convert-scf-to-cf,convert-gpu-to-rocdl{use-bare-ptr-memref-call-conv=1}),gpu-module-to-binary{toolkit=%t/tk})" --mlir-print-debuginfo -o %t/bin.mlir
 // RUN: FileCheck %s --check-prefix=BINARY --input-file=%t/bin.mlir
 // RUN: hcq-opt %t/bin.mlir --convert-gpu-to-hcq=device=CPU:0 | FileCheck %s --check-prefix=CPU-IR
 // RUN: hcq-opt %t/bin.mlir --convert-gpu-to-hcq=chip=gfx942 | FileCheck %s --check-prefix=AMD-IR
@@ -8,18 +8,19 @@
 // RUN: hcq-opt %t/bin.mlir --convert-gpu-to-hcq=chip=gfx1100 --hcq-pipeline=target=gfx1100 | hcq-translate --hcq-to-executable -o %t/gfx1100/main.hcqx
 // RUN: hcq-opt %t/bin.mlir --convert-gpu-to-hcq=chip=gfx942 --hcq-pipeline=target=gfx942 | hcq-translate --hcq-to-executable -o %t/gfx942/main.hcqx
 // RUN: %python %t/reference.py %t 173
-// RUN: hcq-run %t/cpu/main.hcqx --runs 3 --input=200xf32=@%t/x.bin --input=200xf32=@%t/y.bin --input=200xf32=-7 --input=f32=1.5 --input=i32=173 --expected_output=200xf32=@%t/x.bin --expected_output=200xf32=@%t/y.bin --expected_output=200xf32=@%t/out.bin 2>&1 | FileCheck %s --check-prefix=OK
-// RUN: hcq-run %t/gfx1100/main.hcqx --amd=emulated --runs 3 --input=200xf32=@%t/x.bin --input=200xf32=@%t/y.bin --input=200xf32=-7 --input=f32=1.5 --input=i32=173 --expected_output=200xf32=@%t/x.bin --expected_output=200xf32=@%t/y.bin --expected_output=200xf32=@%t/out.bin 2>&1 | FileCheck %s --check-prefix=OK
-// RUN: hcq-run %t/gfx942/main.hcqx --amd=emulated --runs 3 --input=200xf32=@%t/x.bin --input=200xf32=@%t/y.bin --input=200xf32=-7 --input=f32=1.5 --input=i32=173 --expected_output=200xf32=@%t/x.bin --expected_output=200xf32=@%t/y.bin --expected_output=200xf32=@%t/out.bin 2>&1 | FileCheck %s --check-prefix=OK
-// RUN: %kfdsim HCQ_KFD_SIM_GPUS=gfx1100 hcq-run %t/gfx1100/main.hcqx --amd=hardware --runs 3 --input=200xf32=@%t/x.bin --input=200xf32=@%t/y.bin --input=200xf32=-7 --input=f32=1.5 --input=i32=173 --expected_output=200xf32=@%t/x.bin --expected_output=200xf32=@%t/y.bin --expected_output=200xf32=@%t/out.bin 2>&1 | FileCheck %s --check-prefix=OK
-// RUN: %kfdsim HCQ_KFD_SIM_GPUS=gfx942 hcq-run %t/gfx942/main.hcqx --amd=hardware --runs 3 --input=200xf32=@%t/x.bin --input=200xf32=@%t/y.bin --input=200xf32=-7 --input=f32=1.5 --input=i32=173 --expected_output=200xf32=@%t/x.bin --expected_output=200xf32=@%t/y.bin --expected_output=200xf32=@%t/out.bin 2>&1 | FileCheck %s --check-prefix=OK
-// RUN: not hcq-run %t/cpu/main.hcqx --input=200xf32=@%t/x.bin --input=200xf32=@%t/y.bin --input=200xf32=-7 --input=f32=1.5 --input=i32=174 --expected_output=200xf32=@%t/x.bin --expected_output=200xf32=@%t/y.bin --expected_output=200xf32=@%t/out.bin 2>&1 | FileCheck %s --check-prefix=BOUND
+// RUN: hcq-run %t/cpu/main.hcqx --runs 3 --input=200xf32=@%t/x.bin --input=200xf32=@%t/y.bin --input=200xf32=-7 --input=f32=1.5 --input=i32=173 --expected_output=200xf32=@%t/out.bin 2>&1 | FileCheck %s --check-prefix=OK
+// RUN: hcq-run %t/gfx1100/main.hcqx --amd=emulated --runs 3 --input=200xf32=@%t/x.bin --input=200xf32=@%t/y.bin --input=200xf32=-7 --input=f32=1.5 --input=i32=173 --expected_output=200xf32=@%t/out.bin 2>&1 | FileCheck %s --check-prefix=OK
+// RUN: hcq-run %t/gfx942/main.hcqx --amd=emulated --runs 3 --input=200xf32=@%t/x.bin --input=200xf32=@%t/y.bin --input=200xf32=-7 --input=f32=1.5 --input=i32=173 --expected_output=200xf32=@%t/out.bin 2>&1 | FileCheck %s --check-prefix=OK
+// RUN: %kfdsim HCQ_KFD_SIM_GPUS=gfx1100 hcq-run %t/gfx1100/main.hcqx --amd=hardware --runs 3 --input=200xf32=@%t/x.bin --input=200xf32=@%t/y.bin --input=200xf32=-7 --input=f32=1.5 --input=i32=173 --expected_output=200xf32=@%t/out.bin 2>&1 | FileCheck %s --check-prefix=OK
+// RUN: %kfdsim HCQ_KFD_SIM_GPUS=gfx942 hcq-run %t/gfx942/main.hcqx --amd=hardware --runs 3 --input=200xf32=@%t/x.bin --input=200xf32=@%t/y.bin --input=200xf32=-7 --input=f32=1.5 --input=i32=173 --expected_output=200xf32=@%t/out.bin 2>&1 | FileCheck %s --check-prefix=OK
+// RUN: not hcq-run %t/cpu/main.hcqx --input=200xf32=@%t/x.bin --input=200xf32=@%t/y.bin --input=200xf32=-7 --input=f32=1.5 --input=i32=174 --expected_output=200xf32=@%t/out.bin 2>&1 | FileCheck %s --check-prefix=BOUND
 // RUN: mkdir %t/elsewhere && cp %t/cpu/main.hcqx %t/elsewhere/cpu.hcqx && cp %t/gfx942/main.hcqx %t/elsewhere/gfx942.hcqx
 // RUN: rm -rf %t/cpu %t/gfx1100 %t/gfx942 %t/tk %t/bin.mlir
 // RUN: hcq-exe-dump %t/elsewhere/cpu.hcqx | FileCheck %s --check-prefix=DUMP
+// RUN: hcq-run %t/elsewhere/gfx942.hcqx --list-arguments | FileCheck %s --check-prefix=LIST
 // RUN: hcq-exe-dump %t/elsewhere/gfx942.hcqx | FileCheck %s --check-prefix=DUMP-AMD
-// RUN: cd %t/elsewhere && env -u LD_LIBRARY_PATH hcq-run cpu.hcqx --input=200xf32=@../x.bin --input=200xf32=@../y.bin --input=200xf32=-7 --input=f32=1.5 --input=i32=173 --expected_output=200xf32=@../x.bin --expected_output=200xf32=@../y.bin --expected_output=200xf32=@../out.bin 2>&1 | FileCheck %s --check-prefix=OK
-// RUN: cd %t/elsewhere && env -u LD_LIBRARY_PATH hcq-run gfx942.hcqx --amd=emulated --input=200xf32=@../x.bin --input=200xf32=@../y.bin --input=200xf32=-7 --input=f32=1.5 --input=i32=173 --expected_output=200xf32=@../x.bin --expected_output=200xf32=@../y.bin --expected_output=200xf32=@../out.bin 2>&1 | FileCheck %s --check-prefix=OK
+// RUN: cd %t/elsewhere && env -u LD_LIBRARY_PATH hcq-run cpu.hcqx --input=200xf32=@../x.bin --input=200xf32=@../y.bin --input=200xf32=-7 --input=f32=1.5 --input=i32=173 --expected_output=200xf32=@../out.bin 2>&1 | FileCheck %s --check-prefix=OK
+// RUN: cd %t/elsewhere && env -u LD_LIBRARY_PATH hcq-run gfx942.hcqx --amd=emulated --input=200xf32=@../x.bin --input=200xf32=@../y.bin --input=200xf32=-7 --input=f32=1.5 --input=i32=173 --expected_output=200xf32=@../out.bin 2>&1 | FileCheck %s --check-prefix=OK
 
 // Tests that a gpu program runs on CPU:0, on the emulated AMD device and on
 // the simulated kernel driver (gfx1100 and gfx942 code objects) from its
@@ -38,14 +39,22 @@
 // BINARY-LABEL: gpu.binary @kernels [
 // BINARY-SAME: #gpu.object<#rocdl.target<chip = "gfx1100">
 // BINARY-SAME: #gpu.object<#rocdl.target<chip = "gfx942">
-// BINARY-SAME: #gpu.object<#hcq.host_target, kernels = <[#gpu.kernel_metadata<"axpy", !llvm.func<void (ptr, ptr, ptr, f32, i32)>, metadata = {block_size = array<i32: 64, 1, 1>}>]>, bin = "\7FELF
-// CPU-IR-LABEL: hcq.kernel @kernels_axpy_cpu cpu (readwrite f32, readwrite f32, readwrite f32) vars 2 symbol "axpy" host_object dense_resource<kernels_host> : tensor<{{[0-9]+}}xi8>
+// BINARY-SAME: #gpu.object<#hcq.host_target, kernels = <[#gpu.kernel_metadata<"axpy", !llvm.func<void (ptr, ptr, ptr, f32, i32)>, arg_attrs = [{hcq.access = "write"}, {hcq.access = "read"}, {hcq.access = "read"}, {}, {}], metadata = {block_size = array<i32: 64, 1, 1>}>]>, bin = "\7FELF
+// CPU-IR-LABEL: hcq.kernel @kernels_axpy_cpu cpu (write f32, read f32, read f32) vars 2 symbol "axpy" host_object dense_resource<kernels_host> : tensor<{{[0-9]+}}xi8>
+// CPU-IR-LABEL: hcq.schedule @main(%x: !hcq.buffer<200xf32, CPU:0>, %y: !hcq.buffer<200xf32, CPU:0>, %out: !hcq.buffer<200xf32, CPU:0>, %alpha: f32, %n: i32)
 // CPU-IR: hcq.launch @kernels_axpy_cpu({{.*}}) vars({{.*}} : f32, i32) global [4, 1, 1] local [1, 1, 1]
-// AMD-IR-LABEL: hcq.kernel @kernels_axpy amd (readwrite f32, readwrite f32, readwrite f32) vars 2 symbol "axpy" code_object dense_resource<kernels_gfx942> : tensor<{{[0-9]+}}xi8> host_object dense_resource<kernels_host> : tensor<{{[0-9]+}}xi8>
+// AMD-IR-LABEL: hcq.kernel @kernels_axpy amd (write f32, read f32, read f32) vars 2 symbol "axpy" code_object dense_resource<kernels_gfx942> : tensor<{{[0-9]+}}xi8> host_object dense_resource<kernels_host> : tensor<{{[0-9]+}}xi8>
+// AMD-IR-LABEL: hcq.schedule @main(%x: !hcq.buffer<200xf32, AMD:0>, %y: !hcq.buffer<200xf32, AMD:0>, %out: !hcq.buffer<200xf32, AMD:0>, %alpha: f32, %n: i32)
 // AMD-IR: hcq.launch @kernels_axpy({{.*}}) vars({{.*}} : f32, i32) global [4, 1, 1] local [64, 1, 1]
+// LIST: @main, 5 arguments
+// LIST-NEXT: 0 %x: buffer 200xf32, read
+// LIST-NEXT: 1 %y: buffer 200xf32, read
+// LIST-NEXT: 2 %out: buffer 200xf32, written
+// LIST-NEXT: 3 %alpha: f32
+// LIST-NEXT: 4 %n: i32
 // OK-NOT: error
 // OK: arg 2: -7.5 -7 -6.5 -6 -5.5 -5 -4.5 -4
-// BOUND: error: output 2 (arg 2: buffer 200xf32, read and written) is not as expected: element 173 is {{.*}}, expected -7
+// BOUND: error: output 0 (%out: buffer 200xf32, written) is not as expected: element 173 is {{.*}}, expected -7
 // DUMP-LABEL: executable @main
 // DUMP: images 0, host objects 1
 // DUMP: kernel kernels_axpy_cpu: axpy in host object 0 ({{[0-9]+}} bytes)
@@ -76,8 +85,9 @@ module attributes {gpu.container_module} {
       gpu.return
     }
   }
-  func.func @main(%x: memref<200xf32>, %y: memref<200xf32>,
-                  %out: memref<200xf32>, %alpha: f32, %n: i32) {
+  func.func @main(%x: memref<200xf32> loc("x"), %y: memref<200xf32> loc("y"),
+                  %out: memref<200xf32> loc("out"), %alpha: f32 loc("alpha"),
+                  %n: i32 loc("n")) {
     %c1 = arith.constant 1 : index
     %c4 = arith.constant 4 : index
     %c64 = arith.constant 64 : index

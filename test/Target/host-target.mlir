@@ -8,11 +8,12 @@
 // Tests that the attach pass adds #hcq.host_target to a gpu.module with no
 // targets, that an elementwise kernel with a bounds check (n = 200 elements,
 // blocks of 64) compiles into a host shared object (ELF type 3, ET_DYN) with
-// its kernel's metadata, and that its assembly exports the kernel under its
+// its kernel's metadata (each buffer's access among it: host-target-access.mlir
+// tests the rules), and that its assembly exports the kernel under its
 // own name (host-target-run.mlir checks that the outlined bodies are not).
 // ATTACH-LABEL: gpu.module @vector [#hcq.host_target]
 // MATCH-LABEL: gpu.module @vector [#hcq.host_target<O = 3>]
-// BIN-LABEL: gpu.binary @vector [#gpu.object<#hcq.host_target, kernels = <[#gpu.kernel_metadata<"vadd", (memref<256xf32>, memref<256xf32>, memref<256xf32>, i32) -> (), metadata = {block_size = array<i32: 64, 1, 1>}>]>, bin = "\7FELF\02\01\01\00\00\00\00\00\00\00\00\00\03\00
+// BIN-LABEL: gpu.binary @vector [#gpu.object<#hcq.host_target, kernels = <[#gpu.kernel_metadata<"vadd", (memref<256xf32>, memref<256xf32>, memref<256xf32>, i32) -> (), arg_attrs = [{hcq.access = "read"}, {hcq.access = "read"}, {hcq.access = "write"}, {}], metadata = {block_size = array<i32: 64, 1, 1>}>]>, bin = "\7FELF\02\01\01\00\00\00\00\00\00\00\00\00\03\00
 // ISA-LABEL: gpu.binary @vector [#gpu.object<#hcq.host_target, kernels =
 // ISA-SAME: assembly = "
 // ISA-SAME: .globl\09vadd\0A
@@ -83,7 +84,7 @@ gpu.module @matrix [#hcq.host_target<O = 3>] {
 // gpu.known_grid_size say) compiles too, its metadata the LLVM function
 // type, and that the object exports the kernel's CPU twin beside it.
 // ATTACH-LABEL: gpu.module @lowered [#hcq.host_target]
-// BIN-LABEL: gpu.binary @lowered [#gpu.object<#hcq.host_target, kernels = <[#gpu.kernel_metadata<"fill", !llvm.func<void (ptr, i32)>, metadata = {block_size = array<i32: 16, 2, 1>}>]>, bin = "\7FELF
+// BIN-LABEL: gpu.binary @lowered [#gpu.object<#hcq.host_target, kernels = <[#gpu.kernel_metadata<"fill", !llvm.func<void (ptr, i32)>, arg_attrs = [{hcq.access = "write"}, {}], metadata = {block_size = array<i32: 16, 2, 1>}>]>, bin = "\7FELF
 // ISA-LABEL: gpu.binary @lowered [#gpu.object<#hcq.host_target, kernels =
 // ISA-SAME: .globl\09fill\0A
 // ISA-SAME: .globl\09hcq_twin_fill\0A

@@ -9,10 +9,10 @@
 // RUN: hcq-opt --hcq-pipeline %hcq_src_root/examples/mlp.mlir | hcq-translate --hcq-to-executable -o %t/mlp.hcqx
 // RUN: hcq-exe-dump %t/mlp.hcqx | FileCheck %s
 // CHECK: executable @mlp (4 arguments)
-// CHECK-NEXT: argument 0 arg 0: buffer 256xf32, read
-// CHECK-NEXT: argument 1 arg 1: buffer 4096xf32, read and written
-// CHECK-NEXT: argument 2 arg 2: buffer 4096xf32, read and written
-// CHECK-NEXT: argument 3 arg 3: buffer 256xf32, written
+// CHECK-NEXT: argument 0 %x: buffer 256xf32, read
+// CHECK-NEXT: argument 1 %w1: buffer 4096xf32, read
+// CHECK-NEXT: argument 2 %w2: buffer 4096xf32, read
+// CHECK-NEXT: argument 3 %out: buffer 256xf32, written
 // CHECK-NEXT: values {{[0-9]+}}, kernels 2, blobs 17, inputs tables 4, submitters 1, plan steps 1, images 1, host objects 1
 // CHECK-NEXT: kernel mlp_kernels_matmul: image 0 ({{[0-9]+}} bytes), entry at 0x{{[0-9A-F]+}}, CPU twin in host object 0 ({{[0-9]+}} bytes)
 // CHECK-NEXT: kernel mlp_kernels_relu: image 0 ({{[0-9]+}} bytes), entry at 0x{{[0-9A-F]+}}, CPU twin in host object 0 ({{[0-9]+}} bytes)

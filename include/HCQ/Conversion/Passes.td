@@ -21,7 +21,10 @@ def ConvertGPUToHCQ : Pass<"convert-gpu-to-hcq", "::mlir::ModuleOp"> {
 
     * its memref arguments become `!hcq.buffer` arguments on `device` (or
       on the device an argument's `hcq.device = "CPU:0"` attribute names),
-      its i32, i64, f32 and f64 arguments bound variables;
+      its i32, i64, f32 and f64 arguments bound variables; an argument
+      keeps the name its location gives it (`loc("x")`, a NameLoc: what a
+      compiler's builder sets, and what text keeps only when printed with
+      `--mlir-print-debuginfo`), which the executable file records;
     * `gpu.launch_func` becomes `hcq.launch`: the grid (`blocks in`) is
       `global`, in workgroups, and the block (`threads in`) `local`, both
       constants; memref operands are the kernel's buffers (first), i32 and
@@ -35,8 +38,8 @@ def ConvertGPUToHCQ : Pass<"convert-gpu-to-hcq", "::mlir::ModuleOp"> {
       real dependencies from the buffers;
     * each kernel launched on an AMD device becomes an `hcq.kernel` of
       target `amd` holding the code object of the `gpu.binary`'s
-      `#rocdl.target` object for `chip` (or its only one), its buffers
-      `readwrite`. The kernel metadata `gpu-module-to-binary` records must
+      `#rocdl.target` object for `chip` (or its only one). The kernel
+      metadata `gpu-module-to-binary` records must
       show bare pointers for the buffers, then i32 or f32 scalars
       (`convert-gpu-to-rocdl{use-bare-ptr-memref-call-conv=1}`). If the
       binary also has a `#gpu.object<#hcq.host_target, ...>` holding the
@@ -50,7 +53,13 @@ def ConvertGPUToHCQ : Pass<"convert-gpu-to-hcq", "::mlir::ModuleOp"> {
       Host code, here or as a twin, must take the launch's buffers then
       i32 or f32 scalars, and have been compiled for the launch's block
       (`known_block_size`); the binary's objects are resource blobs stored
-      once each.
+      once each;
+    * a kernel's buffers are `read`, `write` or `readwrite` as the host
+      object's kernel table says (`hcq.access` among a kernel's argument
+      attributes: what `#hcq.host_target` found in the kernel's body when
+      it compiled it, beside the AMD code objects of the same source), and
+      `readwrite` where the binary has no host object: `hcq-batch-deps`
+      then orders two launches that share a buffer only if one writes it.
 
     Anything else (control flow, dynamic sizes, host-shared or dynamic
     allocations, scalars that are neither function arguments nor constants,

@@ -28,6 +28,7 @@
 #include "HCQ/Conversion/Passes.h"
 #include "HCQ/Dialect/HCQ.h"
 #include "HCQ/Target/AMD/Target.h"
+#include "HCQ/Target/Host/ArgumentAccess.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -298,8 +299,19 @@ ConvertGPUToHCQPass::kernelFor(gpu::LaunchFuncOp launch, DeviceAttr runsOn,
   OpBuilder builder = OpBuilder::atBlockBegin(module.getBody());
   MLIRContext *ctx = &getContext();
   unsigned numScalars = launch.getKernelOperands().size() - numBuffers;
-  SmallVector<Attribute> access(numBuffers,
-                                AccessAttr::get(ctx, Access::readwrite));
+  // Each buffer's access as the host object's kernel table records it (what
+  // the kernel's body does with it: the same source as the code objects'),
+  // readwrite where nothing says.
+  SmallVector<Attribute> access;
+  for (unsigned i = 0; i < numBuffers; ++i) {
+    auto recorded = hostKernel
+                        ? dyn_cast_or_null<StringAttr>(
+                              hostKernel.getArgAttr(i, KERNEL_ARG_ACCESS_ATTR))
+                        : StringAttr();
+    std::optional<Access> known =
+        recorded ? symbolizeAccess(recorded.getValue()) : std::nullopt;
+    access.push_back(AccessAttr::get(ctx, known.value_or(Access::readwrite)));
+  }
   Attribute hostBlob;
   if (hostKernel)
     hostBlob = objectBlob(hostObject, (binaryName + "_host").str());
@@ -506,15 +518,16 @@ LogicalResult ConvertGPUToHCQPass::plan(func::FuncOp func) {
       // the pass's device.
       DeviceAttr device = defaultDevice;
       if (auto attr = alloc->getAttrOfType<StringAttr>("hcq.device")) {
-        FailureOr<DeviceAttr> parsed = parseDevice(attr.getValue(), op.getLoc());
+        FailureOr<DeviceAttr> parsed =
+            parseDevice(attr.getValue(), op.getLoc());
         if (failed(parsed)) {
           result = failure();
           continue;
         }
         device = *parsed;
       }
-      FailureOr<BufferType> type = bufferType(alloc.getMemref().getType(),
-                                              device, &op, "its result");
+      FailureOr<BufferType> type =
+          bufferType(alloc.getMemref().getType(), device, &op, "its result");
       if (failed(type)) {
         result = failure();
         continue;
@@ -659,6 +672,31 @@ LogicalResult ConvertGPUToHCQPass::plan(func::FuncOp func) {
 /// where it comes from (an argument's `hcq.device`, or the pass's device), so
 /// each value keeps the type plan() gave it, and adaptors hand the converted
 /// values over unchanged.
+/// The names `func`'s arguments have in the source, for the schedule's
+/// `arg_names`: MLIR keeps a value's name as a NameLoc (`loc("x")`, what
+/// --mlir-use-nameloc-as-prefix prints as %x), the way a compiler building
+/// IR names it. An argument with no such name, or one that is no SSA
+/// identifier, gets "" (printed %argN); null when none has a name.
+static ArrayAttr argumentNames(func::FuncOp func) {
+  Builder b(func.getContext());
+  SmallVector<Attribute> names;
+  bool named = false;
+  for (BlockArgument arg : func.getArguments()) {
+    StringRef name;
+    if (auto loc = arg.getLoc()->findInstanceOf<NameLoc>())
+      name = loc.getName().getValue();
+    auto isIdentifierChar = [](char c) {
+      return llvm::isAlnum(c) || c == '_' || c == '$' || c == '.' || c == '-';
+    };
+    if (name.empty() || llvm::isDigit(name.front()) ||
+        !llvm::all_of(name, isIdentifierChar))
+      name = "";
+    named |= !name.empty();
+    names.push_back(b.getStringAttr(name));
+  }
+  return named ? b.getArrayAttr(names) : ArrayAttr();
+}
+
 struct FuncToSchedule : OpConversionPattern<func::FuncOp> {
   FuncToSchedule(MLIRContext *ctx,
                  const DenseMap<Operation *, SmallVector<Type>> &signatures)
@@ -673,7 +711,7 @@ struct FuncToSchedule : OpConversionPattern<func::FuncOp> {
     auto schedule = ScheduleOp::create(
         rewriter, func.getLoc(), func.getSymName(),
         rewriter.getFunctionType(it->second, {}), /*arg_attrs=*/nullptr,
-        /*res_attrs=*/nullptr, /*arg_names=*/nullptr, /*targets=*/nullptr);
+        /*res_attrs=*/nullptr, argumentNames(func), /*targets=*/nullptr);
     rewriter.inlineRegionBefore(func.getBody(), schedule.getBody(),
                                 schedule.getBody().end());
     TypeConverter::SignatureConversion conversion(func.getNumArguments());

@@ -72,6 +72,7 @@
 
 #include "HCQ/Target/Host/Target.h"
 #include "HCQ/Dialect/HCQ.h"
+#include "HCQ/Target/Host/ArgumentAccess.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
@@ -1315,6 +1316,29 @@ linkSharedObject(gpu::GPUModuleOp module, StringRef object, StringRef toolkit) {
   return SmallVector<char, 0>(bytes.begin(), bytes.end());
 }
 
+/// `kernel`'s entry in the object's kernel table: its signature, its
+/// argument attributes with each buffer argument's access added (what the
+/// kernel's body does with it, which is gone once gpu-module-to-binary has
+/// run), and the block size it was compiled for.
+gpu::KernelMetadataAttr kernelMetadata(FunctionOpInterface kernel,
+                                       DenseI32ArrayAttr blockSize) {
+  MLIRContext *ctx = kernel.getContext();
+  Builder b(ctx);
+  auto entry = gpu::KernelMetadataAttr::get(
+      kernel, b.getDictionaryAttr(b.getNamedAttr("block_size", blockSize)));
+  SmallVector<Attribute> argAttrs;
+  for (auto [i, access] : llvm::enumerate(inferBufferArgumentAccess(kernel))) {
+    NamedAttrList attrs(entry.getArgAttrDict(i));
+    if (access)
+      attrs.set(KERNEL_ARG_ACCESS_ATTR,
+                b.getStringAttr(stringifyAccess(*access)));
+    argAttrs.push_back(attrs.getDictionary(ctx));
+  }
+  return gpu::KernelMetadataAttr::get(entry.getName(), entry.getFunctionType(),
+                                      b.getArrayAttr(argAttrs),
+                                      entry.getMetadata());
+}
+
 class HostTargetAttrModel
     : public gpu::TargetAttrInterface::FallbackModel<HostTargetAttrModel> {
 public:
@@ -1426,16 +1450,12 @@ HostTargetAttrModel::createObject(Attribute attribute, Operation *op,
   auto module = cast<gpu::GPUModuleOp>(op);
   for (auto kernel : module.getOps<gpu::GPUFuncOp>())
     if (kernel.isKernel())
-      kernels.push_back(gpu::KernelMetadataAttr::get(
-          kernel, b.getDictionaryAttr(b.getNamedAttr(
-                      "block_size", kernel.getKnownBlockSizeAttr()))));
+      kernels.push_back(kernelMetadata(kernel, kernel.getKnownBlockSizeAttr()));
   for (auto kernel : module.getOps<LLVM::LLVMFuncOp>())
     if (isLLVMKernel(kernel))
-      kernels.push_back(gpu::KernelMetadataAttr::get(
-          kernel, b.getDictionaryAttr(b.getNamedAttr(
-                      "block_size",
-                      gpu::GPUDialect::KnownBlockSizeAttrHelper(ctx).getAttr(
-                          kernel)))));
+      kernels.push_back(kernelMetadata(
+          kernel,
+          gpu::GPUDialect::KnownBlockSizeAttrHelper(ctx).getAttr(kernel)));
   // Not a fat binary: one object for one host.
   gpu::CompilationTarget format = options.getCompilationTarget();
   if (format == gpu::CompilationTarget::Fatbin)

@@ -63,12 +63,16 @@ void hcq_spin_then_write(const uint64_t *args, uint32_t x, uint32_t y,
 // A kernel that does nothing, for the replay benchmark.
 void hcq_noop(const uint64_t *args, uint32_t x, uint32_t y, uint32_t z) {}
 
-// CPU twins of the AMD kernels (test/Target/Inputs/kernels.cl and the MLP's
-// examples/gpu/mlp.mlir, compiled without its host object as
-// test/Tools/hcq-run-amd.mlir does) for the emulated AMD device: each runs every
-// work-item of one workgroup as the OpenCL source does, reading the kernel
-// arguments from the AMD kernarg segment (buffers 8 bytes, scalars 4, at
-// their OpenCL offsets).
+// Hand-written CPU twins of AMD kernels that have no gpu source: the
+// OpenCL kernels of test/Target/Inputs/{kernels,hardware}.cl, which read
+// AMD-only state (clang's __builtin_amdgcn_* ids, the dispatch packet, the
+// hidden arguments, the GPU's clock) that no host object compiled from gpu
+// IR could stand in for. Kernels written as gpu IR bring their twin in their
+// host object (#hcq.host_target); hcq_twin_matmul is the hand-written
+// baseline bench/host-kernels.cpp measures the generated code against. The
+// emulated AMD device runs each for every work-item of one workgroup as
+// the source does, reading the kernel arguments from the AMD kernarg segment
+// (buffers 8 bytes, scalars 4, at their OpenCL offsets).
 #include "HCQ/Runtime/Twin.h"
 
 #define ARG(wg, offset, T)                                                     \
@@ -110,8 +114,9 @@ void hcq_twin_reduce(const hcq_amd_workgroup *wg) {
   out[0] = sum;
 }
 
-// matmul(global float *out, global const float *x, global const float *w):
-// row = workgroup y, column = work-item x; 64x64 weights.
+// The MLP's matmul (examples/gpu/mlp.mlir) as a hand-written twin, for
+// bench/host-kernels.cpp alone: out = x @ w, row = workgroup y, column =
+// work-item x; 64x64 weights.
 void hcq_twin_matmul(const hcq_amd_workgroup *wg) {
   float *out = ARG(wg, 0, float *);
   const float *x = ARG(wg, 8, const float *), *w = ARG(wg, 16, const float *);
@@ -124,17 +129,8 @@ void hcq_twin_matmul(const hcq_amd_workgroup *wg) {
   }
 }
 
-// relu(global float *x)
-void hcq_twin_relu(const hcq_amd_workgroup *wg) {
-  float *x = ARG(wg, 0, float *);
-  for (uint32_t t = 0; t < wg->local_size[0]; ++t) {
-    uint32_t i = wg->group_id[0] * 64 + t;
-    x[i] = x[i] > 0 ? x[i] : 0;
-  }
-}
-
 // gather(global float *out, global const float *in)
-// (test/Target/Inputs/scratch.cl): out[i] = in[in[i] mod 64].
+// (test/Target/Inputs/hardware.cl): out[i] = in[in[i] mod 64].
 void hcq_twin_gather(const hcq_amd_workgroup *wg) {
   float *out = ARG(wg, 0, float *);
   const float *in = ARG(wg, 8, const float *);
