@@ -14,7 +14,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$root/build}
 
 packages=(llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools libdrm-dev
-          libclang-rt-22-dev libzstd-dev
+          libclang-rt-22-dev libzstd-dev rocm-device-libs
           clang-22 lld-22 ninja-build cmake ccache libgtest-dev libbenchmark-dev)
 missing=()
 for p in "${packages[@]}"; do

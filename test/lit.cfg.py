@@ -23,6 +23,15 @@ tool_dirs = [config.hcq_tools_dir, config.llvm_tools_dir]
 llvm_config.add_tool_substitutions(["hcq-opt", "hcq-translate", "hcq-exe-dump", "hcq-run", "FileCheck", "not", "count", "split-file", "mlir-opt"], tool_dirs)
 # ld.lld of LLVM 22 (gpu-module-to-binary looks for <toolkit>/llvm/bin/ld.lld).
 config.substitutions.append(("%ld_lld", os.path.join(config.llvm_tools_dir, "ld.lld")))
+# The ROCm device library's bitcode (Debian's rocm-device-libs), which
+# convert-gpu-to-rocdl's math and block-size calls need in a toolkit's
+# amdgcn/bitcode.
+for rocm_bitcode in ("/usr/lib/x86_64-linux-gnu/amdgcn/bitcode",
+                     "/usr/lib/aarch64-linux-gnu/amdgcn/bitcode"):
+    if os.path.isdir(rocm_bitcode):
+        config.available_features.add("rocm-device-libs")
+        config.substitutions.append(("%rocm_bitcode", rocm_bitcode))
+        break
 
 # Tests of what --amd=hardware says on a machine without an AMD GPU driver.
 if not os.path.exists("/dev/kfd"):

@@ -170,7 +170,7 @@ gpu.module @others [#hcq.host_target] {
   // expected-error@+1 {{'gpu.func' op argument 0 is 'memref<?xf32>': the host target takes statically shaped, contiguous memrefs in the default memory space (as pointers) and integers, index, f32 or f64 (as 64-bit words)}}
   gpu.func @k(%m: memref<?xf32>) kernel
       attributes {known_block_size = array<i32: 1, 1, 1>} {
-    // expected-error@+1 {{'memref.alloca' op is not supported by the host target (it compiles arith, scf, cf, func, memref loads, stores, views and atomics, and gpu.thread_id, block_id, block_dim, grid_dim, global_id and barrier)}}
+    // expected-error@+1 {{'memref.alloca' op is not supported by the host target (it compiles arith, math, scf, cf, func, memref loads, stores, views and atomics, and gpu.thread_id, block_id, block_dim, grid_dim, global_id and barrier)}}
     %a = memref.alloca() : memref<4xf32>
     gpu.return
   }
@@ -264,13 +264,16 @@ gpu.module @lowered_sync [#hcq.host_target] {
 
 // Tests that in a module lowered for ROCDL a kernel without
 // gpu.known_block_size, rocdl.grid.dim without gpu.known_grid_size, a work-item
-// id outside a kernel, a declaration (a device library function), an
+// id outside a kernel, a declaration (a device library function that is no
+// math function the host target provides, or is one of the wrong type), an
 // argument in another address space, another rocdl op and an op of another
 // dialect are refused, each named.
 // expected-error@+1 {{An error happened while serializing the module}}
 gpu.module @lowered_others [#hcq.host_target] {
-  // expected-error@+1 {{'llvm.func' op is a declaration: the host target's object links nothing in}}
-  llvm.func @__ocml_exp_f32(f32) -> f32
+  // expected-error@+1 {{'llvm.func' op is a declaration: the host target's object links nothing in (of the AMD device library it provides the math functions __ocml_<name>_f32 and _f64 for acos, acosh,}}
+  llvm.func @__ocml_pown_f32(f32, i32) -> f32
+  // expected-error@+1 {{'llvm.func' op is a declaration}}
+  llvm.func @__ocml_exp_f32(f64) -> f64
   llvm.func @helper() -> i32 {
     // expected-error@+1 {{'rocdl.workitem.id.x' op is outside a kernel: the host target knows work-item ids only in kernels}}
     %i = rocdl.workitem.id.x : i32
@@ -291,3 +294,4 @@ gpu.module @lowered_others [#hcq.host_target] {
     llvm.return
   }
 }
+

@@ -78,6 +78,9 @@
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
+#include "mlir/Conversion/MathToFuncs/MathToFuncs.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/MathToLibm/MathToLibm.h"
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
@@ -89,6 +92,7 @@
 #include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -100,6 +104,7 @@
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
@@ -128,6 +133,39 @@ constexpr unsigned kWorkgroupAddressSpace = 3;
 /// The alignment of a workgroup attribution's host global: a cache line,
 /// which also suits any vector the optimizer makes of its accesses.
 constexpr int64_t kWorkgroupAlignment = 64;
+
+/// The AMD device library's math functions the host code provides, by the
+/// stem of their name (`__ocml_<stem>_f32` and `_f64`, what
+/// convert-gpu-to-rocdl calls for math ops): each is the C library's
+/// function of the same name (`<stem>f` for f32), but rsqrt, which is
+/// 1 / sqrt. Their semantics are the C library's (ocml's are alike to a few
+/// ulp; neither is correctly rounded).
+constexpr llvm::StringLiteral kOcmlMathStems[] = {
+    "acos",  "acosh",    "asin", "asinh", "atan",  "atan2", "atanh", "cbrt",
+    "ceil",  "copysign", "cos",  "cosh",  "erf",   "erfc",  "exp",   "exp10",
+    "exp2",  "expm1",    "fabs", "fdim",  "floor", "fma",   "fmax",  "fmin",
+    "fmod",  "hypot",    "log",  "log10", "log1p", "log2",  "pow",   "rint",
+    "round", "rsqrt",    "sin",  "sinh",  "sqrt",  "tan",   "tanh",  "trunc"};
+
+/// The stem of `func`'s name if it is the declaration of one of
+/// kOcmlMathStems's functions: named so, and of floats of its suffix's type
+/// only.
+std::optional<StringRef> getOcmlMathStem(LLVM::LLVMFuncOp func) {
+  StringRef name = func.getName();
+  if (!func.isExternal() || !name.consume_front("__ocml_"))
+    return std::nullopt;
+  bool isF32 = name.consume_back("_f32");
+  if (!isF32 && !name.consume_back("_f64"))
+    return std::nullopt;
+  if (!llvm::is_contained(kOcmlMathStems, name))
+    return std::nullopt;
+  LLVM::LLVMFunctionType type = func.getFunctionType();
+  auto isFloat = [&](Type t) { return isF32 ? t.isF32() : t.isF64(); };
+  if (type.isVarArg() || !isFloat(type.getReturnType()) ||
+      !llvm::all_of(type.getParams(), isFloat))
+    return std::nullopt;
+  return name;
+}
 
 /// The name of the function a kernel's body is outlined into; the exported
 /// function, named like the kernel, calls it.
@@ -337,7 +375,9 @@ LogicalResult checkOp(Operation *op) {
   if (isa<memref::GenericAtomicRMWOp>(op))
     return op->emitOpError()
            << "is not supported by the host target: use memref.atomic_rmw";
-  if (isa<arith::ArithDialect>(op->getDialect()))
+  // Math ops lower to LLVM intrinsics or C library calls; the lowering
+  // refuses, by name, one that neither computes.
+  if (isa<arith::ArithDialect, math::MathDialect>(op->getDialect()))
     return success();
   if (isa<scf::ForOp, scf::IfOp, scf::WhileOp, scf::ConditionOp, scf::YieldOp,
           scf::ExecuteRegionOp, scf::IndexSwitchOp, cf::BranchOp,
@@ -356,8 +396,8 @@ LogicalResult checkOp(Operation *op) {
     return success();
   }
   return op->emitOpError()
-         << "is not supported by the host target (it compiles arith, scf, "
-            "cf, func, memref loads, stores, views and atomics, and "
+         << "is not supported by the host target (it compiles arith, math, "
+            "scf, cf, func, memref loads, stores, views and atomics, and "
             "gpu.thread_id, block_id, block_dim, grid_dim, global_id and "
             "barrier)";
 }
@@ -500,10 +540,12 @@ LogicalResult checkLLVMOp(Operation *op) {
            << "is not supported by the host target: a module lowered for "
               "ROCDL compiles for the host from the llvm and rocdl dialects";
   if (func) {
-    if (func.isExternal())
+    if (func.isExternal() && !getOcmlMathStem(func))
       return op->emitOpError()
              << "is a declaration: the host target's object links nothing "
-                "in";
+                "in (of the AMD device library it provides the math "
+                "functions __ocml_<name>_f32 and _f64 for "
+             << llvm::join(ArrayRef(kOcmlMathStems), ", ") << ")";
     return checkSymbolName(op, func.getName());
   }
   if (isa<LLVM::InlineAsmOp, LLVM::CallIntrinsicOp>(op))
@@ -1188,6 +1230,41 @@ void addTwinEntry(ModuleOp module, StringRef kernel, Location loc) {
 /// The gpu.module's ops, its kernels outlined and everything lowered to the
 /// LLVM dialect, with an entry function per kernel; null after a
 /// diagnostic.
+/// Gives each declaration of an AMD device library math function in
+/// `module` (getOcmlMathStem) a body: a call to the C library's function of
+/// its name, or 1 / sqrt for rsqrt. The C library's functions stay
+/// undefined in the object, resolved when a runtime loads it: a process
+/// with hcq's runtime has the C math library (the C++ library needs it).
+void defineOcmlMathFunctions(ModuleOp module) {
+  for (auto func : llvm::to_vector(module.getOps<LLVM::LLVMFuncOp>())) {
+    std::optional<StringRef> stem = getOcmlMathStem(func);
+    if (!stem)
+      continue;
+    Location loc = func.getLoc();
+    Type type = func.getFunctionType().getReturnType();
+    OpBuilder b(func.getContext());
+    Block *entry = func.addEntryBlock(b);
+    b.setInsertionPointToStart(entry);
+    Value result;
+    if (*stem == "rsqrt") {
+      Value root = LLVM::SqrtOp::create(b, loc, type, entry->getArgument(0));
+      Value one =
+          LLVM::ConstantOp::create(b, loc, type, b.getFloatAttr(type, 1));
+      result = LLVM::FDivOp::create(b, loc, one, root);
+    } else {
+      std::string name = (*stem + (type.isF32() ? "f" : "")).str();
+      auto libm = module.lookupSymbol<LLVM::LLVMFuncOp>(name);
+      if (!libm) {
+        OpBuilder top = OpBuilder::atBlockEnd(module.getBody());
+        libm = LLVM::LLVMFuncOp::create(top, loc, name, func.getFunctionType());
+      }
+      result =
+          LLVM::CallOp::create(b, loc, libm, entry->getArguments()).getResult();
+    }
+    LLVM::ReturnOp::create(b, loc, result);
+  }
+}
+
 OwningOpRef<ModuleOp> lowerToLLVMDialect(gpu::GPUModuleOp gpuModule) {
   MLIRContext *ctx = gpuModule.getContext();
   OwningOpRef<ModuleOp> module = ModuleOp::create(gpuModule.getLoc());
@@ -1222,7 +1299,11 @@ OwningOpRef<ModuleOp> lowerToLLVMDialect(gpu::GPUModuleOp gpuModule) {
   for (auto func : module->getOps<func::FuncOp>())
     func->setAttr("llvm.linkage",
                   LLVM::LinkageAttr::get(ctx, LLVM::Linkage::Internal));
+  defineOcmlMathFunctions(*module);
   for (auto func : module->getOps<LLVM::LLVMFuncOp>()) {
+    // (The C library's functions the ocml ones call are defined elsewhere.)
+    if (func.isExternal())
+      continue;
     func.setLinkage(LLVM::Linkage::Internal);
     for (NamedAttribute attr : llvm::to_vector(func->getDiscardableAttrs()))
       if (attr.getName().strref().starts_with("rocdl.") ||
@@ -1237,17 +1318,46 @@ OwningOpRef<ModuleOp> lowerToLLVMDialect(gpu::GPUModuleOp gpuModule) {
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  // Math ops: integer powers and bit counts become functions of arith ops,
+  // those LLVM has an intrinsic for become it, the rest calls of the C
+  // library (tanhf, erff, ...), below; in the end an intrinsic is the C
+  // library's function too, or an instruction.
+  pm.addPass(createConvertMathToFuncs());
   pm.addPass(createArithToLLVMConversionPass());
-  pm.addPass(createConvertControlFlowToLLVMPass());
-  ConvertFuncToLLVMPassOptions funcOptions;
-  funcOptions.useBarePtrCallConv = true;
-  pm.addPass(createConvertFuncToLLVMPass(funcOptions));
-  pm.addPass(createReconcileUnrealizedCastsPass());
-  if (failed(pm.run(*module))) {
+  pm.addPass(createConvertMathToLLVMPass());
+  auto lowerToLLVMFailed = [&] {
     gpuModule.emitError() << "could not lower to the LLVM dialect for the "
                              "host target";
     return nullptr;
-  }
+  };
+  if (failed(pm.run(*module)))
+    return lowerToLLVMFailed();
+  // As patterns rather than convert-math-to-libm, which fails on any math op
+  // left at all: what no pattern converts is refused below by name.
+  RewritePatternSet libmCalls(ctx);
+  populateMathToLibmConversionPatterns(libmCalls);
+  if (failed(applyPatternsGreedily(*module, std::move(libmCalls))))
+    return lowerToLLVMFailed();
+  WalkResult leftover = module->walk([](Operation *op) {
+    if (!isa<math::MathDialect>(op->getDialect()))
+      return WalkResult::advance();
+    op->emitOpError() << "is not supported by the host target: neither an "
+                         "LLVM intrinsic nor a C library function computes "
+                         "it for "
+                      << op->getOperandTypes();
+    return WalkResult::interrupt();
+  });
+  if (leftover.wasInterrupted())
+    return nullptr;
+  PassManager toLLVM(ctx);
+  toLLVM.addPass(createArithToLLVMConversionPass());
+  toLLVM.addPass(createConvertControlFlowToLLVMPass());
+  ConvertFuncToLLVMPassOptions funcOptions;
+  funcOptions.useBarePtrCallConv = true;
+  toLLVM.addPass(createConvertFuncToLLVMPass(funcOptions));
+  toLLVM.addPass(createReconcileUnrealizedCastsPass());
+  if (failed(toLLVM.run(*module)))
+    return lowerToLLVMFailed();
   makeWorkgroupGlobalsThreadLocal(*module);
   dropSyncScopes(*module);
   for (const HostKernel &kernel : kernels) {
@@ -1472,7 +1582,7 @@ void hcq::registerHostTargetInterfaceExternalModels(DialectRegistry &registry) {
     // What the lowering builds, loaded now (while the IR is parsed) rather
     // than from inside gpu-module-to-binary.
     ctx->loadDialect<arith::ArithDialect, cf::ControlFlowDialect,
-                     func::FuncDialect, LLVM::LLVMDialect,
+                     func::FuncDialect, LLVM::LLVMDialect, math::MathDialect,
                      memref::MemRefDialect, ROCDL::ROCDLDialect,
                      scf::SCFDialect>();
   });
