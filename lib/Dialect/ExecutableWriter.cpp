@@ -8,6 +8,8 @@
 
 #include "HCQ/Dialect/ExecutableWriter.h"
 
+#include "llvm/Support/Endian.h"
+
 namespace rt = hcq::runtime;
 using namespace mlir;
 using namespace hcq;
@@ -128,10 +130,10 @@ LogicalResult BlobOp::writeRecord(ExecutableWriter &writer) {
   if (failed(target))
     return failure();
   blob.target = *target;
-  blob.data.reserve(getData().size() * 4);
-  for (int32_t dword : getData())
-    for (int i = 0; i < 4; ++i)
-      blob.data.push_back(static_cast<uint32_t>(dword) >> (8 * i));
+  // The file's blobs are little-endian dwords.
+  blob.data.resize(getData().size() * 4);
+  for (auto [i, dword] : llvm::enumerate(getData()))
+    llvm::support::endian::write32le(&blob.data[4 * i], dword);
   for (const SymbolEntry &patch : getPatches()) {
     FailureOr<rt::Word> word = writer.getWord(patch.word, getRefs());
     if (failed(word))

@@ -84,6 +84,18 @@ HostTargetAttr::verify(function_ref<InFlightDiagnostic()> emitError, int O,
   return success();
 }
 
+LogicalResult HCQDialect::verifyOperationAttribute(Operation *op,
+                                                   NamedAttribute attribute) {
+  // What hcq-attach-targets once set, before targets became the schedule's
+  // and executable's own attribute: said by name rather than ignored.
+  if (attribute.getName() == "hcq.targets")
+    return op->emitError()
+           << "'hcq.targets' is no longer read: a schedule or executable "
+              "names its targets as `targets [...]` after its signature "
+              "(its inherent 'targets' attribute)";
+  return success();
+}
+
 LogicalResult HCQDialect::verifyRegionArgAttribute(Operation *op,
                                                    unsigned regionIndex,
                                                    unsigned argIndex,

@@ -1587,3 +1587,11 @@ hcq.schedule @e() {
   // expected-error @+1 {{'hcq.launch' op scalar #0 is 'i128': hcq kernel scalars are integers of at most 64 bits, f32 or f64}}
   hcq.launch @k() vars(%c : i128) global [1, 1, 1] local [1, 1, 1]
 }
+
+// -----
+
+// Tests that the discardable 'hcq.targets' of older hcq is refused by name,
+// not ignored: targets are the schedule's own attribute now.
+// expected-error @+1 {{'hcq.targets' is no longer read: a schedule or executable names its targets as `targets [...]` after its signature (its inherent 'targets' attribute)}}
+hcq.schedule @s(%n: i32) attributes {hcq.targets = [#hcq.amd_target<chip = "gfx1100">]} {
+}

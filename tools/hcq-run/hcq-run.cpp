@@ -116,7 +116,8 @@ static const run::OptionInfo OPTIONS[] = {
     {"max-buffer-bytes", "N",
      "the largest buffer an --arg or --input may make (default 1 GiB)"},
     {"ring-bytes", "N",
-     "bytes of each device queue's ring, a multiple of 64 (default 1 MiB)"},
+     "bytes of each device queue's ring, a multiple of 64 (default 1 MiB); "
+     "AMD queues take a power of two from 1024 to 2^30"},
     {"workgroup-threads", "N",
      "threads at most running one host launch's workgroups (a CPU kernel or "
      "an AMD kernel's CPU twin), its queue's own included: 1..1024 (default: "

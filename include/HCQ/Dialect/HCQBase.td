@@ -44,6 +44,7 @@ def HCQ_Dialect : Dialect {
     `hcq-batch-deps` records and the executable file passes on to runners.
   }];
   let hasRegionArgAttrVerify = 1;
+  let hasOperationAttrVerify = 1;
   let useDefaultAttributePrinterParser = 1;
   let useDefaultTypePrinterParser = 1;
 }
