@@ -1378,9 +1378,10 @@ OwningOpRef<ModuleOp> lowerToLLVMDialect(gpu::GPUModuleOp gpuModule) {
 
 /// Runs `ld.lld -shared` on `object`: the toolkit's (`<toolkit>/llvm/bin/
 /// ld.lld`, as for #rocdl.target) or, with no toolkit, the one hcq was built
-/// with.
+/// with; with compiler-rt's builtins for this machine's architecture.
 std::optional<SmallVector<char, 0>>
-linkSharedObject(gpu::GPUModuleOp module, StringRef object, StringRef toolkit) {
+linkSharedObject(gpu::GPUModuleOp module, StringRef object, StringRef toolkit,
+                 const llvm::Triple &triple) {
   SmallString<128> lld;
   if (toolkit.empty())
     lld = HCQ_LLD_PATH;
@@ -1408,7 +1409,13 @@ linkSharedObject(gpu::GPUModuleOp module, StringRef object, StringRef toolkit) {
   }
   llvm::FileRemover removeOutput(output);
   std::string message;
-  StringRef args[] = {"ld.lld", "-shared", "-o", output, input};
+  SmallVector<StringRef, 6> args = {"ld.lld", "-shared", "-o", output, input};
+  // compiler-rt's builtins, for this machine's architecture: ld.lld takes
+  // only the members the object calls.
+  StringRef builtins = HCQ_HOST_BUILTINS_PATH;
+  if (!builtins.empty() && llvm::sys::fs::exists(builtins) &&
+      triple.getArch() == llvm::Triple(llvm::sys::getProcessTriple()).getArch())
+    args.push_back(builtins);
   if (llvm::sys::ExecuteAndWait(lld, args, /*Env=*/std::nullopt,
                                 /*Redirects=*/{}, /*SecondsToWait=*/0,
                                 /*MemoryLimit=*/0, &message)) {
@@ -1546,7 +1553,7 @@ std::optional<SmallVector<char, 0>> HostTargetAttrModel::serializeToObject(
   if (assembly)
     return code;
   return linkSharedObject(module, StringRef(code.data(), code.size()),
-                          options.getToolkitPath());
+                          options.getToolkitPath(), triple);
 }
 
 Attribute
