@@ -17,6 +17,9 @@
 #include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/Format.h"
 
+#include <array>
+#include <cstring>
+
 using namespace mlir;
 using namespace hcq;
 using namespace hcq::detail;
@@ -229,6 +232,38 @@ static void printWordOperands(OpAsmPrinter &printer, const Word &word,
   hcq::printWord(printer.getStream(), word, refs, bits,
                  [&](raw_ostream &, Value v) { printer.printOperand(v); });
 }
+
+namespace {
+/// The printed names of an op's word operands, each asked of the printer
+/// once: an executable's blob has hundreds of thousands of patches over a
+/// few operands, and the printer looks a name up at every use.
+class OperandNames {
+public:
+  OperandNames(OpAsmPrinter &printer, ValueRange refs) : refs(refs) {
+    names.reserve(refs.size());
+    for (Value ref : refs) {
+      llvm::raw_string_ostream os(names.emplace_back());
+      printer.printOperand(ref, os);
+    }
+  }
+
+  /// Prints `word` (hcq::printWord) with the names.
+  void printWord(raw_ostream &os, const Word &word, unsigned bits) const {
+    hcq::printWord(os, word, refs, bits, [&](raw_ostream &os, Value v) {
+      // `v` is refs[word.ref + k] for one lane k: found among those.
+      for (uint32_t k = 0; k < word.lanes; ++k)
+        if (refs[word.ref + k] == v) {
+          os << names[word.ref + k];
+          return;
+        }
+    });
+  }
+
+private:
+  ValueRange refs;
+  SmallVector<std::string> names;
+};
+} // namespace
 
 namespace {
 /// What the words of one op may do with each of its operands, worked out
@@ -501,7 +536,9 @@ void CmdsOp::print(OpAsmPrinter &printer) {
   // Each segment in its own brackets.
   ArrayRef<int32_t> segments = getSegments();
   bool firstInSegment = true;
-  if (!isAliasWalk(printer))
+  if (!isAliasWalk(printer)) {
+    OperandNames names(printer, getRefs());
+    raw_ostream &os = printer.getStream();
     stream.forEach([&](size_t i, const Word &word) {
       for (; !segments.empty() && size_t(segments.front()) == i;
            segments = segments.drop_front()) {
@@ -509,10 +546,11 @@ void CmdsOp::print(OpAsmPrinter &printer) {
         firstInSegment = true;
       }
       if (!firstInSegment)
-        printer << ", ";
+        os << ", ";
       firstInSegment = false;
-      printWordOperands(printer, word, getRefs(), getWordBits());
+      names.printWord(os, word, getWordBits());
     });
+  }
   for (size_t k = 0; k < segments.size(); ++k)
     printer << "] [";
   printer << ']';
@@ -595,7 +633,14 @@ static ParseResult parseHexDwords(OpAsmParser &parser,
 /// Prints `data` as the hex form's string, 8 digits a dword, through a
 /// small buffer (an executable's blob can hold millions of dwords).
 static void printHexDwords(raw_ostream &os, ArrayRef<int32_t> data) {
-  static constexpr char DIGITS[] = "0123456789abcdef";
+  // Two digits a byte from one table: half the lookups of a digit at a time.
+  static const std::array<std::array<char, 2>, 256> BYTE_DIGITS = [] {
+    static constexpr char DIGITS[] = "0123456789abcdef";
+    std::array<std::array<char, 2>, 256> table;
+    for (unsigned byte = 0; byte < 256; ++byte)
+      table[byte] = {DIGITS[byte >> 4], DIGITS[byte & 0xf]};
+    return table;
+  }();
   constexpr size_t CHUNK_DWORDS = 512;
   char chunk[CHUNK_DWORDS * 8];
   os << '"';
@@ -605,8 +650,8 @@ static void printHexDwords(raw_ostream &os, ArrayRef<int32_t> data) {
     char *out = chunk;
     for (int32_t value : part) {
       auto dword = static_cast<uint32_t>(value);
-      for (int shift = 28; shift >= 0; shift -= 4)
-        *out++ = DIGITS[(dword >> shift) & 0xf];
+      for (int shift = 24; shift >= 0; shift -= 8, out += 2)
+        std::memcpy(out, BYTE_DIGITS[(dword >> shift) & 0xff].data(), 2);
     }
     os.write(chunk, out - chunk);
   }
@@ -702,12 +747,14 @@ void BlobOp::print(OpAsmPrinter &printer) {
   }
   ArrayRef<SymbolEntry> patches = getPatches();
   if (!patches.empty() && !aliasWalk) {
-    printer << " patches [";
-    llvm::interleaveComma(patches, printer, [&](const SymbolEntry &patch) {
-      printer << patch.at << ": ";
-      printWordOperands(printer, patch.word, getRefs(), 64);
+    OperandNames names(printer, getRefs());
+    raw_ostream &os = printer.getStream();
+    os << " patches [";
+    llvm::interleaveComma(patches, os, [&](const SymbolEntry &patch) {
+      os << patch.at << ": ";
+      names.printWord(os, patch.word, 64);
     });
-    printer << ']';
+    os << ']';
   }
   printer << " : " << getTarget().getType();
   for (Type type : getRefs().getTypes())

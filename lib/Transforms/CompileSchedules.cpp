@@ -51,7 +51,8 @@ struct CompileSchedulesPass
     // parents are not all modules is out of any nesting's reach.
     unsigned depth = 0;
     bool found = false, unreachable = false;
-    module->walk([&](ScheduleOp schedule) {
+    // Pre-order, so that the skip keeps the walk out of the schedules.
+    module->walk<WalkOrder::PreOrder>([&](ScheduleOp schedule) {
       found = true;
       unsigned modules = 0;
       for (Operation *p = schedule->getParentOp(); p != module;

@@ -9,10 +9,12 @@ using namespace mlir;
 
 namespace hcq {
 
-/// Every `OpT` in `root` and its nested modules, not looking inside one.
+/// Every `OpT` in `root` and its nested modules, not looking inside one:
+/// the walk is pre-order, as a post-order one visits the children (a big
+/// schedule's million calls) before the skip.
 template <typename OpT> static SmallVector<OpT> collect(ModuleOp root) {
   SmallVector<OpT> ops;
-  root.walk([&](OpT op) {
+  root.walk<WalkOrder::PreOrder>([&](OpT op) {
     ops.push_back(op);
     return WalkResult::skip();
   });

@@ -45,7 +45,8 @@ llvm::cl::opt<std::string> pipelineOptions(
 /// Compiles the schedules of `module`, if it has any.
 LogicalResult compileSchedules(ModuleOp module) {
   bool hasSchedules = false;
-  module.walk([&](ScheduleOp) {
+  // Pre-order: the first schedule ends the walk before its calls.
+  module.walk<WalkOrder::PreOrder>([&](ScheduleOp) {
     hasSchedules = true;
     return WalkResult::interrupt();
   });
