@@ -218,6 +218,47 @@ TEST(Dialect, BufferElementBytesForEveryElementType) {
   EXPECT_EQ(bytesOf("f8E4M3FN"), 1);
 }
 
+TEST(Dialect, TypesParsedFromTheSameTextAreTheSameUnlessTheyNameAnAlias) {
+  // HCQDialect::parseType keeps each type by its text; a text naming an
+  // alias means what the file it is in defines, so it is parsed anew.
+  MLIRContext ctx;
+  ctx.loadDialect<hcq::HCQDialect>();
+  auto bufferIn = [&](StringRef source) {
+    OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(source, &ctx);
+    EXPECT_TRUE(module) << source.str();
+    if (!module)
+      return hcq::BufferType();
+    auto exe = *module->getOps<hcq::ExecutableOp>().begin();
+    return cast<hcq::BufferType>(
+        exe.getBody().front().getArgument(0).getType());
+  };
+  hcq::BufferType first =
+      bufferIn("hcq.executable @e(%x: !hcq.buffer<4xf32, CPU:0>) {}");
+  hcq::BufferType again =
+      bufferIn("hcq.executable @e(%x: !hcq.buffer<4xf32, CPU:0>) {}");
+  EXPECT_EQ(first, again);
+  EXPECT_EQ(first.getNumElements(), 4);
+  hcq::BufferType wide =
+      bufferIn("!e = i64\nhcq.executable @e(%x: !hcq.buffer<4x!e, CPU:0>) {}");
+  hcq::BufferType narrow =
+      bufferIn("!e = i8\nhcq.executable @e(%x: !hcq.buffer<4x!e, CPU:0>) {}");
+  ASSERT_TRUE(wide && narrow);
+  EXPECT_EQ(wide.getElementBytes(), 8);
+  EXPECT_EQ(narrow.getElementBytes(), 1);
+
+  // A text that did not parse is refused every time, with its diagnostic.
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    std::string message;
+    ScopedDiagnosticHandler handler(&ctx, [&](Diagnostic &diag) {
+      message = diag.str();
+      return success();
+    });
+    EXPECT_FALSE(parseType("!hcq.buffer<0xf32, CPU:0>", &ctx));
+    EXPECT_NE(message.find("positive element count"), std::string::npos)
+        << message;
+  }
+}
+
 TEST(Dialect, BytecodeOfAnotherHcqVersionIsRefusedByName) {
   MLIRContext ctx;
   ctx.loadDialect<hcq::HCQDialect>();

@@ -171,6 +171,45 @@ void HCQDialect::initialize() {
 }
 
 //===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+Type HCQDialect::parseType(DialectAsmParser &parser) const {
+  // The same text is the same type, unless it names an alias (`!x`, `#x`),
+  // which another file may define otherwise: those are parsed every time.
+  // A schedule of N calls spells its few buffer types some 3N times, and
+  // parsing one (its shape, element type and device tuple, each uniqued)
+  // was a fifth of reading a schedule's text. MLIR's parser puts its lexer
+  // after the type's text once this returns, whether or not it was read.
+  StringRef text = parser.getFullSymbolSpec();
+  bool cacheable = !text.contains('!') && !text.contains('#');
+  if (cacheable) {
+    llvm::sys::SmartScopedLock<true> lock(parsedTypesMutex);
+    if (Type type = parsedTypes.lookup(text))
+      return type;
+  }
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef mnemonic;
+  Type type;
+  OptionalParseResult result = generatedTypeParser(parser, &mnemonic, type);
+  if (!result.has_value()) {
+    parser.emitError(loc) << "unknown type `" << mnemonic << "` in dialect `"
+                          << getNamespace() << "`";
+    return {};
+  }
+  if (succeeded(*result) && type && cacheable) {
+    llvm::sys::SmartScopedLock<true> lock(parsedTypesMutex);
+    parsedTypes.try_emplace(text, type);
+  }
+  return type;
+}
+
+void HCQDialect::printType(Type type, DialectAsmPrinter &printer) const {
+  if (failed(generatedTypePrinter(type, printer)))
+    llvm_unreachable("an hcq type without a printer");
+}
+
+//===----------------------------------------------------------------------===//
 // Shared syntax
 //===----------------------------------------------------------------------===//
 

@@ -15,7 +15,9 @@
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/Mutex.h"
 
 #include "HCQ/Dialect/HCQDialect.h.inc"
 #include "HCQ/Dialect/HCQEnums.h"

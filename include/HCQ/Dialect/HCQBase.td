@@ -46,7 +46,19 @@ def HCQ_Dialect : Dialect {
   let hasRegionArgAttrVerify = 1;
   let hasOperationAttrVerify = 1;
   let useDefaultAttributePrinterParser = 1;
-  let useDefaultTypePrinterParser = 1;
+  // Types are parsed through a cache of their text (HCQDialect::parseType).
+  let useDefaultTypePrinterParser = 0;
+  let extraClassDeclaration = [{
+    ::mlir::Type parseType(::mlir::DialectAsmParser &parser) const override;
+    void printType(::mlir::Type type,
+                   ::mlir::DialectAsmPrinter &printer) const override;
+
+  private:
+    /// Each type parsed so far, by its text (`buffer<1024xf32, AMD:0>`):
+    /// a schedule names a few types, each once per operand of every call.
+    mutable ::llvm::sys::SmartMutex<true> parsedTypesMutex;
+    mutable ::llvm::StringMap<::mlir::Type> parsedTypes;
+  }];
 }
 
 class HCQ_Op<string mnemonic, list<Trait> traits = []>
