@@ -35,7 +35,7 @@ fi
 # (the MLP's kernels bring their host code in examples/mlp.mlir; the full build, tests and benchmarks included, is scripts/setup.sh
 # alone). Ninja rebuilds only what changed.
 phase "building hcq-translate, hcq-run, hcq-exe-dump and the example kernels" \
-  "(scripts/setup.sh; about a minute the first time on 2 cores)"
+  "(scripts/setup.sh; one to two minutes the first time on 2 cores)"
 HCQ_TARGETS="hcq-translate hcq-run hcq-exe-dump hcqtestkernels" "$root/scripts/setup.sh"
 
 out=$(mktemp -d)
