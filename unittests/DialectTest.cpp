@@ -298,3 +298,68 @@ hcq.executable @e() {
                 ": this hcq reads version " +
                 std::to_string(hcq::BYTECODE_VERSION) + " only");
 }
+
+// Tests that a symbols table gives back every field of every entry it was
+// given, the entries kept in its packed form and those that do not fit it,
+// and that two tables of the same entries are equal and hash alike however
+// they were written.
+TEST(Dialect, SymbolEntriesGiveBackEveryEntryPackedOrNot) {
+  using hcq::SymbolEntries;
+  using hcq::SymbolEntry;
+  using hcq::Word;
+  using hcq::WordKind;
+  using hcq::WordPart;
+  auto entry = [](uint32_t at, bool pair, WordKind kind, uint64_t value,
+                  int32_t ref, WordPart part, uint32_t shift, uint64_t orBits,
+                  uint32_t lanes) {
+    return SymbolEntry{at, pair,
+                       Word(kind, value, ref, part, shift, orBits, lanes)};
+  };
+  int64_t limit = int64_t(1) << 43;
+  std::vector<SymbolEntry> entries = {
+      // Packed: the edges of each field.
+      entry(0, false, WordKind::address, 0, 0, WordPart::full, 0, 0, 1),
+      entry(1, true, WordKind::address, 8, 3, WordPart::full, 0, 0, 1),
+      entry(3, false, WordKind::load, uint64_t(-1), 7, WordPart::lo, 0, 0, 1),
+      entry(4, false, WordKind::variable, 0, 2, WordPart::hi, 63, 0, 255),
+      entry(5, false, WordKind::address, uint64_t(limit - 1), INT32_MAX,
+            WordPart::full, 8, 0, 0),
+      entry(6, false, WordKind::load, uint64_t(-limit), 1, WordPart::full, 0, 0,
+            1),
+      // Not packed: one field past its edge each.
+      entry(7, false, WordKind::address, uint64_t(limit), 0, WordPart::full, 0,
+            0, 1),
+      entry(8, false, WordKind::load, uint64_t(-limit - 1), 0, WordPart::full,
+            0, 0, 1),
+      entry(9, true, WordKind::address, 16, 5, WordPart::full, 0,
+            0x8000000000000001, 1),
+      entry(11, false, WordKind::address, 0, 0, WordPart::full, 64, 0, 1),
+      entry(12, false, WordKind::address, 0, 0, WordPart::full, 0, 0, 256),
+      entry(13, false, WordKind::address, UINT64_MAX, -1, WordPart::lo,
+            UINT32_MAX, UINT64_MAX, UINT32_MAX),
+  };
+  SymbolEntries table;
+  for (const SymbolEntry &e : entries)
+    table.push_back(e);
+  ASSERT_EQ(table.size(), entries.size());
+  for (size_t k = 0; k < entries.size(); ++k)
+    EXPECT_EQ(table[k], entries[k]) << "entry " << k;
+  EXPECT_TRUE(std::equal(table.begin(), table.end(), entries.begin()));
+
+  // The same entries written over others, packed over not and back.
+  SymbolEntries rewritten;
+  for (size_t k = 0; k < entries.size(); ++k)
+    rewritten.push_back(entries[entries.size() - 1 - k]);
+  EXPECT_NE(rewritten, table);
+  for (size_t k = 0; k < entries.size(); ++k)
+    rewritten.set(k, entries[k]);
+  EXPECT_EQ(rewritten, table);
+  EXPECT_EQ(hcq::hash_value(rewritten), hcq::hash_value(table));
+  rewritten.set(2, entries[3]);
+  EXPECT_NE(rewritten, table);
+  EXPECT_EQ(rewritten[2], entries[3]);
+
+  rewritten.truncate(2);
+  EXPECT_EQ(rewritten.size(), 2u);
+  EXPECT_EQ(rewritten.back(), entries[1]);
+}

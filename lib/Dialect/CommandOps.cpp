@@ -389,16 +389,17 @@ struct SymbolTableContext {
 /// the tables of hundreds of thousands of entries verified after every
 /// pass.
 static LogicalResult verifySymbolTable(Operation *op,
-                                       ArrayRef<SymbolEntry> entries,
+                                       const SymbolEntries &entries,
                                        const OperandFacts &operands,
                                        const SymbolTableContext &table) {
   StringRef name = table.isPatchTable ? "patch table" : "symbols table";
   unsigned perWord = table.bits / 32;
   int64_t numWords = perWord ? int64_t(table.units.size() / perWord) : 0;
   int64_t previous = -1;
-  for (auto [k, entry] : llvm::enumerate(entries)) {
+  for (size_t k = 0, e = entries.size(); k < e; ++k) {
+    const SymbolEntry entry = entries[k];
     const Word &word = entry.word;
-    auto fail = [&, k = k]() {
+    auto fail = [&]() {
       return op->emitOpError() << name << " entry " << k << " ";
     };
     // What an entry of any table is.
@@ -415,9 +416,7 @@ static LogicalResult verifySymbolTable(Operation *op,
 
     if (table.isPatchTable) {
       // A link-time patch at a byte offset of the data.
-      auto patch = [&, k = k]() {
-        return op->emitOpError() << "patch #" << k << " ";
-      };
+      auto patch = [&]() { return op->emitOpError() << "patch #" << k << " "; };
       if (entry.pair)
         return patch() << "is a pair of stream words, not one patch";
       if (failed(operands.verifyWord(op, word, k)))
@@ -745,7 +744,7 @@ void BlobOp::print(OpAsmPrinter &printer) {
       });
     printer << ']';
   }
-  ArrayRef<SymbolEntry> patches = getPatches();
+  const SymbolEntries &patches = getPatches();
   if (!patches.empty() && !aliasWalk) {
     OperandNames names(printer, getRefs());
     raw_ostream &os = printer.getStream();

@@ -26,13 +26,17 @@ llvm::hash_code hcq::hash_value(const SymbolEntry &entry) {
   return llvm::hash_combine(entry.at, entry.pair, entry.word);
 }
 
+llvm::hash_code hcq::hash_value(const SymbolEntries &entries) {
+  return llvm::hash_combine_range(entries.begin(), entries.end());
+}
+
 bool hcq::mergeSymbolPair(SymbolEntries &entries, int64_t at,
                           const Word &word) {
   if (word.part != WordPart::hi || word.kind == WordKind::variable ||
       entries.empty())
     return false;
   // The same word but for the part and the OR-ed bits, one position before.
-  SymbolEntry &last = entries.back();
+  SymbolEntry last = entries.back();
   const Word &lo = last.word;
   if (last.pair || int64_t(last.at) != at - 1 || lo.part != WordPart::lo ||
       lo.kind != word.kind || lo.shift != word.shift ||
@@ -41,6 +45,7 @@ bool hcq::mergeSymbolPair(SymbolEntries &entries, int64_t at,
   last.pair = true;
   last.word.part = WordPart::full;
   last.word.orBits = lo.orBits | word.orBits << 32;
+  entries.set(entries.size() - 1, last);
   return true;
 }
 
@@ -96,7 +101,7 @@ std::optional<std::string> decodeEntry(const EntryFields &fields,
 }
 } // namespace
 
-Attribute hcq::getSymbolsAttr(MLIRContext *ctx, ArrayRef<SymbolEntry> entries) {
+Attribute hcq::getSymbolsAttr(MLIRContext *ctx, const SymbolEntries &entries) {
   SmallVector<int64_t> fields;
   fields.reserve(entries.size() * ENTRY_FIELDS);
   for (const SymbolEntry &entry : entries)
@@ -116,18 +121,21 @@ hcq::setSymbolsFromAttr(SymbolEntries &entries, Attribute attr,
     return emitError() << what << " holds " << fields.size()
                        << " integers, not " << ENTRY_FIELDS << " per entry";
   entries.clear();
-  entries.resize(fields.size() / ENTRY_FIELDS);
-  for (auto [k, entry] : llvm::enumerate(entries)) {
+  size_t numEntries = fields.size() / ENTRY_FIELDS;
+  entries.reserve(numEntries);
+  for (size_t k = 0; k < numEntries; ++k) {
     EntryFields one;
     llvm::copy(fields.slice(k * ENTRY_FIELDS, ENTRY_FIELDS), one.begin());
+    SymbolEntry entry;
     if (std::optional<std::string> why = decodeEntry(one, entry))
       return emitError() << what << " entry " << k << " " << *why;
+    entries.push_back(entry);
   }
   return success();
 }
 
 Attribute hcq::getWordPropAttr(MLIRContext *ctx, const Word &word) {
-  return getSymbolsAttr(ctx, SymbolEntry{0, false, word});
+  return getSymbolsAttr(ctx, {SymbolEntry{0, false, word}});
 }
 
 LogicalResult
@@ -143,7 +151,7 @@ hcq::setWordPropFromAttr(Word &word, Attribute attr,
 }
 
 void hcq::writeSymbols(DialectBytecodeWriter &writer,
-                       ArrayRef<SymbolEntry> entries) {
+                       const SymbolEntries &entries) {
   writer.writeVarInt(entries.size());
   for (const SymbolEntry &entry : entries)
     for (int64_t field : encodeEntry(entry))
@@ -156,6 +164,9 @@ LogicalResult hcq::readSymbols(DialectBytecodeReader &reader,
   if (failed(reader.readVarInt(size)))
     return failure();
   entries.clear();
+  // Each entry takes at least four bytes of the file: a corrupt size is
+  // not reserved for.
+  entries.reserve(std::min<uint64_t>(size, 1 << 16));
   for (uint64_t k = 0; k < size; ++k) {
     EntryFields fields;
     for (int64_t &field : fields) {
@@ -164,9 +175,10 @@ LogicalResult hcq::readSymbols(DialectBytecodeReader &reader,
         return failure();
       field = int64_t(value);
     }
-    SymbolEntry &entry = entries.emplace_back();
+    SymbolEntry entry;
     if (std::optional<std::string> why = decodeEntry(fields, entry))
       return reader.emitError() << "symbol entry " << k << " " << *why;
+    entries.push_back(entry);
   }
   return success();
 }
@@ -197,7 +209,7 @@ LogicalResult hcq::readDenseUnits(DialectBytecodeReader &reader,
 }
 
 void hcq::writeWordProp(DialectBytecodeWriter &writer, const Word &word) {
-  writeSymbols(writer, SymbolEntry{0, false, word});
+  writeSymbols(writer, {SymbolEntry{0, false, word}});
 }
 
 LogicalResult hcq::readWordProp(DialectBytecodeReader &reader, Word &word) {

@@ -62,10 +62,10 @@ FailureOr<CmdsOp> buildCmds(OpBuilder &builder, SubmitOp submit,
                     : LinearType::get(builder.getContext());
   Location loc = stream.loc ? Location(stream.loc) : submit.getLoc();
   // Made empty, then the words move in: a big stream is not copied.
-  auto op = CmdsOp::create(
-      builder, loc, result ? TypeRange{result} : TypeRange{}, stream.tag,
-      stream.words.bits(), ArrayRef<int32_t>{}, ArrayRef<SymbolEntry>{},
-      ArrayRef<int32_t>{}, ValueRange{});
+  auto op =
+      CmdsOp::create(builder, loc, result ? TypeRange{result} : TypeRange{},
+                     stream.tag, stream.words.bits(), ArrayRef<int32_t>{},
+                     SymbolEntries{}, ArrayRef<int32_t>{}, ValueRange{});
   op->setOperands(stream.refs);
   CmdsOp::Properties &props = op.getProperties();
   props.words = std::move(stream.words.units);

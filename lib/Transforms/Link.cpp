@@ -60,7 +60,7 @@ struct LinkPass : public hcq::impl::HCQLinkBase<LinkPass> {
           SmallVector<int32_t> dwords(bytes.size() / 4);
           std::memcpy(dwords.data(), bytes.data(), dwords.size() * 4);
           BlobOp::create(at, blob.getLoc(), blob.getTarget(), dwords,
-                         ArrayRef<SymbolEntry>{}, ValueRange{},
+                         SymbolEntries{}, ValueRange{},
                          lanes.size() > 1 ? std::optional<int32_t>(lane)
                                           : std::nullopt);
         }

@@ -212,8 +212,7 @@ LogicalResult SealPass::seal(SubmitOp submit, PlaceholderCache &placeholders) {
     SmallVector<SingleRef> singleRefs(refs.size());
     // An adopted table is read as it is rewritten: entry k's patch is
     // written at entry k or before.
-    ArrayRef<SymbolEntry> symbols =
-        adopted ? ArrayRef<SymbolEntry>(blob.patches) : cmds.getSymbols();
+    const SymbolEntries &symbols = adopted ? blob.patches : cmds.getSymbols();
     const auto *segment = layout.begin();
     for (size_t k = 0; k < symbols.size(); ++k) {
       // A copy: an adopted entry k is overwritten below.
@@ -294,7 +293,7 @@ LogicalResult SealPass::seal(SubmitOp submit, PlaceholderCache &placeholders) {
     // The blob's bytes and patches move into the op: a big submit's command
     // buffer is not copied again.
     auto op = BlobOp::create(builder, loc, blob.placeholder,
-                             ArrayRef<int32_t>{}, ArrayRef<SymbolEntry>{},
+                             ArrayRef<int32_t>{}, SymbolEntries{},
                              blob.operands.values(), /*lane=*/std::nullopt);
     op.getProperties().data = std::move(blob.dwords);
     blob.patches.truncate(blob.numPatches);
@@ -370,8 +369,8 @@ LogicalResult SealPass::seal(SubmitOp submit, PlaceholderCache &placeholders) {
                          BufferType::get(ctx, llvm::PowerOf2Ceil(pairs.size()),
                                          IntegerType::get(ctx, 32), cpu),
                          /*isVolatile=*/false);
-    BlobOp::create(builder, loc, offsets, pairs, ArrayRef<SymbolEntry>{},
-                   ValueRange{}, /*lane=*/std::nullopt);
+    BlobOp::create(builder, loc, offsets, pairs, SymbolEntries{}, ValueRange{},
+                   /*lane=*/std::nullopt);
     int64_t start = 0;
     for (const Group &g : groups) {
       PatchGroupOp::create(builder, loc, blobs[g.tag].placeholder, offsets,

@@ -31,7 +31,7 @@ namespace hcq {
 /// cannot hold (a whole number of entries, known kinds and parts, no other
 /// bits), naming the property as `what`; the verifiers check the rest.
 mlir::Attribute getSymbolsAttr(mlir::MLIRContext *ctx,
-                               llvm::ArrayRef<SymbolEntry> entries);
+                               const SymbolEntries &entries);
 mlir::LogicalResult
 setSymbolsFromAttr(SymbolEntries &entries, mlir::Attribute attr,
                    llvm::function_ref<mlir::InFlightDiagnostic()> emitError,
@@ -44,7 +44,7 @@ setWordPropFromAttr(Word &word, mlir::Attribute attr,
 /// The same properties in bytecode: the entry count, then each entry's
 /// four integers.
 void writeSymbols(mlir::DialectBytecodeWriter &writer,
-                  llvm::ArrayRef<SymbolEntry> entries);
+                  const SymbolEntries &entries);
 mlir::LogicalResult readSymbols(mlir::DialectBytecodeReader &reader,
                                 SymbolEntries &entries);
 /// The version of hcq's bytecode (its properties' encodings), written with

@@ -661,9 +661,9 @@ def HCQ_WordsProp : HCQ_DenseUnitsProp<
 // writes the same integers.
 class HCQ_SymbolTableProp<string what> : Property<"::hcq::SymbolEntries",
     "a table of symbolic words (HCQ/Dialect/Words.h)",
-    "::llvm::ArrayRef<::hcq::SymbolEntry>"> {
-  let convertFromStorage = "::llvm::ArrayRef<::hcq::SymbolEntry>{$_storage}";
-  let assignToStorage = "$_storage.assign($_value.begin(), $_value.end())";
+    "const ::hcq::SymbolEntries &"> {
+  let convertFromStorage = "$_storage";
+  let assignToStorage = "$_storage = $_value";
   let convertToAttribute = [{
     return ::hcq::getSymbolsAttr($_ctxt, $_storage);
   }];
@@ -671,7 +671,7 @@ class HCQ_SymbolTableProp<string what> : Property<"::hcq::SymbolEntries",
     return ::hcq::setSymbolsFromAttr($_storage, $_attr, $_diag,
                                      "}] # what # [{");
   }];
-  let hashProperty = "::llvm::hash_combine_range($_storage)";
+  let hashProperty = "::hcq::hash_value($_storage)";
   let writeToMlirBytecode = "::hcq::writeSymbols($_writer, $_storage)";
   let readFromMlirBytecode = [{
     if (::mlir::failed(::hcq::readSymbols($_reader, $_storage)))

@@ -20,9 +20,12 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/iterator.h"
 
+#include <algorithm>
 #include <cassert>
 #include <cstdint>
+#include <initializer_list>
 
 namespace hcq {
 
@@ -89,8 +92,140 @@ llvm::hash_code hash_value(const SymbolEntry &entry);
 // has over half a million of them.
 static_assert(sizeof(SymbolEntry) <= 40, "a symbol entry grew");
 
-/// A symbols table as an op property stores it: dense and op-local.
-using SymbolEntries = llvm::SmallVector<SymbolEntry, 0>;
+/// A symbols table as an op property stores it: dense and op-local, its
+/// entries read and written as SymbolEntry values. An entry is kept in 16
+/// bytes, not SymbolEntry's 40: an AMD launch has five to seven entries in
+/// its streams and as many patches in its executable, so the tables were
+/// most of a big schedule's memory from hcq-encode on. An entry whose
+/// fields do not fit the 16 bytes (OR-ed bits, a value beyond 44 bits, more
+/// than 255 lanes, a shift past 63, which the verifier refuses but must
+/// see) keeps them in a side table.
+class SymbolEntries {
+  /// An entry: its position, its operand, and `bits`: bit 0 set, the index
+  /// of its fields in `wide` from bit 1; clear, its kind (bits 1-2), part
+  /// (3-4), pair (5), shift (6-11), lanes (12-19) and value (20-63, signed).
+  struct Packed {
+    uint32_t at;
+    int32_t ref;
+    uint64_t bits;
+  };
+  static_assert(sizeof(Packed) == 16, "a packed entry grew");
+  static constexpr int64_t VALUE_LIMIT = int64_t(1) << 43;
+
+public:
+  class const_iterator
+      : public llvm::iterator_facade_base<
+            const_iterator, std::random_access_iterator_tag, const SymbolEntry,
+            std::ptrdiff_t, const SymbolEntry *, SymbolEntry> {
+  public:
+    const_iterator() = default;
+    const_iterator(const SymbolEntries *table, size_t index)
+        : table(table), index(index) {}
+    SymbolEntry operator*() const { return (*table)[index]; }
+    bool operator==(const const_iterator &o) const { return index == o.index; }
+    bool operator<(const const_iterator &o) const { return index < o.index; }
+    std::ptrdiff_t operator-(const const_iterator &o) const {
+      return std::ptrdiff_t(index) - std::ptrdiff_t(o.index);
+    }
+    const_iterator &operator+=(std::ptrdiff_t n) {
+      index += n;
+      return *this;
+    }
+    const_iterator &operator-=(std::ptrdiff_t n) {
+      index -= n;
+      return *this;
+    }
+
+  private:
+    const SymbolEntries *table = nullptr;
+    size_t index = 0;
+  };
+  using iterator = const_iterator;
+  using value_type = SymbolEntry;
+
+  SymbolEntries() = default;
+  SymbolEntries(std::initializer_list<SymbolEntry> entries) {
+    for (const SymbolEntry &entry : entries)
+      push_back(entry);
+  }
+
+  size_t size() const { return packed.size(); }
+  bool empty() const { return packed.empty(); }
+  const_iterator begin() const { return {this, 0}; }
+  const_iterator end() const { return {this, size()}; }
+
+  SymbolEntry operator[](size_t k) const {
+    const Packed &p = packed[k];
+    if (p.bits & 1) {
+      SymbolEntry entry = wide[p.bits >> 1];
+      entry.at = p.at;
+      return entry;
+    }
+    SymbolEntry entry;
+    entry.at = p.at;
+    entry.pair = (p.bits >> 5) & 1;
+    Word &w = entry.word;
+    w.kind = WordKind((p.bits >> 1) & 3);
+    w.part = WordPart((p.bits >> 3) & 3);
+    w.shift = uint32_t((p.bits >> 6) & 63);
+    w.lanes = uint32_t((p.bits >> 12) & 255);
+    w.value = uint64_t(int64_t(p.bits) >> 20);
+    w.ref = p.ref;
+    return entry;
+  }
+  SymbolEntry back() const { return (*this)[size() - 1]; }
+
+  void push_back(const SymbolEntry &entry) {
+    packed.push_back({entry.at, entry.word.ref, 0});
+    packed.back().bits = pack(entry, /*reuse=*/-1);
+  }
+  /// Replaces entry `k` by `entry`.
+  void set(size_t k, const SymbolEntry &entry) {
+    Packed &p = packed[k];
+    int64_t reuse = (p.bits & 1) ? int64_t(p.bits >> 1) : -1;
+    p.at = entry.at;
+    p.ref = entry.word.ref;
+    p.bits = pack(entry, reuse);
+  }
+  void reserve(size_t n) { packed.reserve(n); }
+  /// Keeps the first `n` entries.
+  void truncate(size_t n) { packed.truncate(n); }
+  void clear() {
+    packed.clear();
+    wide.clear();
+  }
+
+  bool operator==(const SymbolEntries &o) const {
+    return size() == o.size() && std::equal(begin(), end(), o.begin());
+  }
+  bool operator!=(const SymbolEntries &o) const { return !(*this == o); }
+
+private:
+  /// `entry`'s bits: packed, or an index into `wide` (slot `reuse` if it is
+  /// one).
+  uint64_t pack(const SymbolEntry &entry, int64_t reuse) {
+    const Word &w = entry.word;
+    int64_t value = int64_t(w.value);
+    if (uint8_t(w.kind) < 4 && uint8_t(w.part) < 4 && w.shift < 64 &&
+        w.lanes < 256 && w.orBits == 0 && value >= -VALUE_LIMIT &&
+        value < VALUE_LIMIT)
+      return uint64_t(w.kind) << 1 | uint64_t(w.part) << 3 |
+             uint64_t(entry.pair) << 5 | uint64_t(w.shift) << 6 |
+             uint64_t(w.lanes) << 12 | uint64_t(value) << 20;
+    if (reuse < 0) {
+      reuse = int64_t(wide.size());
+      wide.push_back(entry);
+    } else {
+      wide[reuse] = entry;
+    }
+    return uint64_t(reuse) << 1 | 1;
+  }
+
+  llvm::SmallVector<Packed, 0> packed;
+  llvm::SmallVector<SymbolEntry, 0> wide;
+};
+
+llvm::hash_code hash_value(const SymbolEntries &entries);
 
 /// Makes the last entry of a 32-bit stream's symbols table a pair if it is
 /// the `lo` half of the word whose `hi` half is `word`, at the next
@@ -109,7 +244,7 @@ inline void setSymbol(SymbolEntries &entries, size_t k, int64_t at,
   if (entries.size() == k)
     entries.push_back(entry);
   else
-    entries[k] = entry;
+    entries.set(k, entry);
 }
 
 /// Where a stream, and each segment of one, starts in its memory: at a
@@ -128,9 +263,9 @@ constexpr uint64_t getPaddedStreamBytes(uint64_t bytes) {
 /// arguments of every launch of a submit, one segment each.
 class WordStream {
 public:
-  WordStream(llvm::ArrayRef<int32_t> dwords,
-             llvm::ArrayRef<SymbolEntry> symbols, unsigned bits,
-             llvm::ArrayRef<int32_t> segments = {})
+  /// `symbols` must outlive the stream.
+  WordStream(llvm::ArrayRef<int32_t> dwords, const SymbolEntries &symbols,
+             unsigned bits, llvm::ArrayRef<int32_t> segments = {})
       : dwords(dwords), symbols(symbols), segments(segments),
         perWord(bits / 32) {}
   size_t size() const { return dwords.size() / perWord; }
@@ -170,7 +305,7 @@ public:
     size_t k = 0;
     for (size_t i = 0, n = size(); i < n; ++i) {
       if (k < symbols.size() && symbols[k].at == i) {
-        const SymbolEntry &entry = symbols[k];
+        SymbolEntry entry = symbols[k];
         if (entry.pair) {
           fn(i, entry.word.half(WordPart::lo));
           fn(++i, entry.word.half(WordPart::hi));
@@ -183,7 +318,7 @@ public:
       }
     }
   }
-  llvm::ArrayRef<SymbolEntry> getSymbols() const { return symbols; }
+  const SymbolEntries &getSymbols() const { return symbols; }
 
 private:
   uint64_t alignedBytes(size_t words) const {
@@ -191,7 +326,7 @@ private:
   }
 
   llvm::ArrayRef<int32_t> dwords;
-  llvm::ArrayRef<SymbolEntry> symbols;
+  const SymbolEntries &symbols;
   llvm::ArrayRef<int32_t> segments;
   unsigned perWord;
 };
