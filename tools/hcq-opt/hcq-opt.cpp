@@ -47,6 +47,32 @@
 #include "llvm/Support/ToolOutputFile.h"
 
 #include <cstdio>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
+static llvm::cl::opt<bool> releaseFreedMemory(
+    "release-freed-memory",
+    llvm::cl::desc("After each pass, give the heap memory it freed back to "
+                   "the system (glibc's malloc_trim)"),
+    llvm::cl::init(true));
+
+namespace {
+/// Gives the memory a pass freed back to the system before the next pass
+/// allocates: glibc keeps freed heap pages resident, so the calls
+/// hcq-batch-deps copies into submits and the ops hcq-encode turns into
+/// words would stay in the process's memory beside what replaced them (a
+/// big stream's words are mapped afresh, never in those pages). This is
+/// hcq-opt's allocator policy; an application embedding the passes keeps
+/// its own.
+struct ReleaseFreedMemory : public mlir::PassInstrumentation {
+  void runAfterPass(mlir::Pass *, mlir::Operation *) override {
+#if defined(__GLIBC__)
+    malloc_trim(0);
+#endif
+  }
+};
+} // namespace
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
@@ -95,6 +121,8 @@ int main(int argc, char **argv) {
     // handler lives as long as.
     mlir::MLIRContext *ctx = pm.getContext();
     hcq::reportAtInput(ctx, mlir::FileLineColLoc::get(ctx, input, 0, 0));
+    if (releaseFreedMemory)
+      pm.addInstrumentation(std::make_unique<ReleaseFreedMemory>());
     return config.setupPassPipeline(pm);
   });
   if (inputFilename == "-" &&
