@@ -90,8 +90,8 @@ public:
   /// fails on a buffer the pass cannot track.
   LogicalResult add(QueueCallOpInterface call, DevicesAttr devices);
   bool empty() const { return calls.empty(); }
-  /// Emits the batch at the builder's insertion point. Each call is copied
-  /// into its submit and the original erased once all submits are made.
+  /// Emits the batch at the builder's insertion point, each call moved into
+  /// its submit.
   void emit(OpBuilder &builder, int64_t batchSize);
 
 private:
@@ -142,8 +142,8 @@ private:
   /// Creates an empty submit at the builder's insertion point; returns its
   /// body.
   static Block *createSubmit(OpBuilder &builder, Location loc, SubmitKey key);
-  /// Appends `cmds` to `body`: a call is copied there, and the original
-  /// left for Batch::emit to erase (see there for why it is not moved).
+  /// Appends `cmds` to `body`, a call by moving it there (see Batch::emit
+  /// for why it is not copied).
   static void emitCmds(Block *body, Location loc, ArrayRef<Cmd> cmds);
 
   PlaceholderCache &placeholders;
@@ -419,18 +419,9 @@ void Batch::emitCmds(Block *body, Location loc, ArrayRef<Cmd> cmds) {
     case Cmd::Timestamp:
       TimestampOp::create(inner, loc, cmd.signals);
       break;
-    case Cmd::Call: {
-      // A copy is a new op with the call's operands, attributes and
-      // properties (a queue call has no results or regions;
-      // Operation::clone would also build a value map per call).
-      Operation *call = cmd.call;
-      assert(call->getNumResults() == 0 && call->getNumRegions() == 0);
-      inner.insert(Operation::create(
-          call->getLoc(), call->getName(), TypeRange(), call->getOperands(),
-          call->getRawDictionaryAttrs(), call->getPropertiesStorage(),
-          BlockRange(), /*numRegions=*/0));
+    case Cmd::Call:
+      cmd.call->moveBefore(body, body->end());
       break;
-    }
     }
   }
 }
@@ -513,13 +504,14 @@ void Batch::emit(OpBuilder &builder, int64_t batchSize) {
   // that depends on the calls before it: the timeline and foreign-memory
   // waits on a queue's first use (`preludes`), profile slots and names, and
   // the placeholders and signal slots these create. Then the ops, submit by
-  // submit, each call copied in rather than moved: verifying and encoding
-  // walk a submit's ops in order, and ops allocated in that order share
-  // pages. A moved call stays where the parser put it, among the other
-  // submits' calls, and its waits and stores are elsewhere: walking such a
-  // submit changes pages at nearly every op (at 1,000,000 calls a walk of
-  // the schedule took 10 times as long, its verification 3 to 5 times;
-  // bench/HISTORY.md).
+  // submit, each call moved in, not copied: a copy of every call beside the
+  // parsed calls was most of the pass's peak memory (at 1,000,000
+  // ping-pong calls, 1,181 MB against 988 MB moved). A moved call stays
+  // where the parser put it, apart from the waits and stores made here, so
+  // a walk of a submit changes pages more often: hcq-encode took 1.1-1.2 s
+  // instead of 1.5 s there, but this pass 4.5-5.4 s instead of 4.1-4.7 s.
+  // (Copying was first chosen when a walk of moved calls took ten times as
+  // long; bench/HISTORY.md.)
   SmallVector<Cmd, 0> preludes;
   SmallVector<std::pair<uint32_t, uint32_t>, 0> preludeOf(numCalls);
   // Which call each timestamp pair times, named after the batch.
@@ -636,11 +628,6 @@ void Batch::emit(OpBuilder &builder, int64_t batchSize) {
   }
   for (const ProfileName &p : profiles)
     ProfileOp::create(builder, p.loc, p.name, p.start, p.end, p.queue);
-  // Every call now has its copy in a submit. Not erased as each is copied:
-  // the next copy of the same size would take the freed memory, back where
-  // the parser put the call.
-  for (const CallInfo &info : calls)
-    info.call->erase();
 }
 
 /// A call of a schedule: a queue call (`call` set) or a host call.
