@@ -88,8 +88,8 @@ struct SymbolEntry {
 
 llvm::hash_code hash_value(const SymbolEntry &entry);
 
-// Dense: an entry is 40 bytes, and the executable of 100,000 AMD launches
-// has over half a million of them.
+// An entry as a value, unpacked from its table (SymbolEntries keeps it in
+// 16 bytes).
 static_assert(sizeof(SymbolEntry) <= 40, "a symbol entry grew");
 
 /// A symbols table as an op property stores it: dense and op-local, its

@@ -116,7 +116,10 @@ def HCQAttachTargets : Pass<"hcq-attach-targets", "::mlir::ModuleOp"> {
     schedule (hcq-materialize-builtins, hcq-encode, hcq-lower-submit) and
     from its executable (hcq-print-packets), as upstream's
     rocdl-attach-target gives a `gpu.module` its `#rocdl.target`. A schedule
-    that names its targets keeps them.
+    that names its targets keeps them. The pass verifies each schedule it
+    changes (the op, not its calls, which it does not touch) and tells the
+    pass manager nothing else changed, so a big schedule is not verified
+    again in full.
   }];
   let dependentDialects = ["::hcq::HCQDialect"];
   let options = [
