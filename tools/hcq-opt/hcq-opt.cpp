@@ -59,10 +59,10 @@ static llvm::cl::opt<bool> releaseFreedMemory(
 
 namespace {
 /// Gives the memory a pass freed back to the system before the next pass
-/// allocates: glibc keeps freed heap pages resident, so the calls
-/// hcq-batch-deps copies into submits and the ops hcq-encode turns into
-/// words would stay in the process's memory beside what replaced them (a
-/// big stream's words are mapped afresh, never in those pages). This is
+/// allocates: glibc keeps freed heap pages resident, so the ops hcq-encode
+/// turns into words and the streams hcq-seal turns into blobs would stay in
+/// the process's memory beside what replaced them (a big stream's words
+/// are mapped afresh, never in those pages). This is
 /// hcq-opt's allocator policy; an application embedding the passes keeps
 /// its own.
 struct ReleaseFreedMemory : public mlir::PassInstrumentation {
