@@ -164,8 +164,8 @@ LogicalResult hcq::readSymbols(DialectBytecodeReader &reader,
   if (failed(reader.readVarInt(size)))
     return failure();
   entries.clear();
-  // Each entry takes at least four bytes of the file: a corrupt size is
-  // not reserved for.
+  // The count comes from the file: a corrupt one must not reserve more
+  // than a modest start.
   entries.reserve(std::min<uint64_t>(size, 1 << 16));
   for (uint64_t k = 0; k < size; ++k) {
     EntryFields fields;

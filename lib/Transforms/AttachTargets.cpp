@@ -47,8 +47,7 @@ struct AttachTargetsPass
     }
     // Nothing else changed and no analysis reads the targets, so the pass
     // manager is told all are preserved, which also spares it verifying
-    // every op of the module again (at 100,000 calls about 40 ms, a tenth
-    // of the whole process).
+    // every op of the module again (20-40 ms at 100,000 calls).
     markAllAnalysesPreserved();
   }
 };

@@ -62,9 +62,8 @@ namespace {
 /// allocates: glibc keeps freed heap pages resident, so the ops hcq-encode
 /// turns into words and the streams hcq-seal turns into blobs would stay in
 /// the process's memory beside what replaced them (a big stream's words
-/// are mapped afresh, never in those pages). This is
-/// hcq-opt's allocator policy; an application embedding the passes keeps
-/// its own.
+/// are mapped afresh, never in those pages). This is hcq-opt's allocator
+/// policy; an application embedding the passes keeps its own.
 struct ReleaseFreedMemory : public mlir::PassInstrumentation {
   void runAfterPass(mlir::Pass *, mlir::Operation *) override {
 #if defined(__GLIBC__)
