@@ -194,10 +194,27 @@ EncodedStream CommandStream::take(PlaceholderTag tag, LocationAttr loc) && {
   return stream;
 }
 
+std::pair<size_t, size_t> StreamSizer::estimate(size_t ops, size_t words,
+                                                size_t symbolic) const {
+  if (!recordedOps)
+    return {words, symbolic};
+  // A sixteenth above the mean so far (a schedule's calls vary around it),
+  // and a few words for a small submit's.
+  auto scaled = [&](uint64_t recorded) {
+    double perOp = static_cast<double>(recorded) /
+                   static_cast<double>(recordedOps) * (17.0 / 16.0);
+    return static_cast<size_t>(perOp * static_cast<double>(ops)) + 16;
+  };
+  return {scaled(recordedWords), scaled(recordedSymbolic)};
+}
+
 uint64_t IndirectStream::beginSegment(Location segmentLoc) {
   if (!words) {
     words.emplace(bits);
     loc = segmentLoc;
+    auto [segments, count, symbolic] = reserved;
+    words->reserve(count, symbolic);
+    words->reserveSegments(segments);
   }
   return words->beginSegment();
 }
@@ -208,6 +225,7 @@ std::optional<EncodedStream> IndirectStream::finish() {
     stream = std::move(*words).take(tag, loc);
   words.reset();
   loc = {};
+  reserved = {0, 0, 0};
   return stream;
 }
 

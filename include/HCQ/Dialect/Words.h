@@ -188,6 +188,8 @@ public:
     p.bits = pack(entry, reuse);
   }
   void reserve(size_t n) { packed.reserve(n); }
+  /// Entries it has room for without growing (those kept packed).
+  size_t capacity() const { return packed.capacity(); }
   /// Keeps the first `n` entries.
   void truncate(size_t n) { packed.truncate(n); }
   void clear() {

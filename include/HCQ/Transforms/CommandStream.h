@@ -112,6 +112,10 @@ public:
   void reserve(size_t count, size_t symbolic) {
     words.reserve(count, symbolic);
   }
+  /// Room for `count` segments.
+  void reserveSegments(size_t count) { words.segments.reserve(count); }
+  /// Symbol table entries so far (a `hi` after its `lo` shares one).
+  size_t symbolCount() const { return words.symbols.size(); }
   /// The words and the operands they name, for an hcq.cmds op of `tag` at
   /// `loc` (null: the submit's).
   EncodedStream take(PlaceholderTag tag, mlir::LocationAttr loc = {}) &&;
@@ -122,6 +126,32 @@ private:
 
   WordStreamBuilder words;
   WordOperands operands;
+};
+
+/// How big one kind of stream (a queue's commands, the kernel arguments)
+/// was per op in the submits encoded so far, to reserve the next one's.
+/// hcq-batch-deps doubles a schedule's submits as it goes, so the big last
+/// submit is sized from the smaller ones before it: reserved a sixteenth
+/// above what they took per op, its stream is neither copied as it grows
+/// (doubling holds the old and the new array at once and leaves up to half
+/// of the new one unused) nor reserved for words it never takes.
+class StreamSizer {
+public:
+  /// Words and symbol entries to reserve for a stream of `ops` ops; until a
+  /// stream is recorded, the caller's guess (`words`, `symbolic`): a
+  /// schedule of one submit has only that.
+  std::pair<size_t, size_t> estimate(size_t ops, size_t words,
+                                     size_t symbolic) const;
+  /// Notes a stream of `ops` ops that took `words` words and `symbolic`
+  /// symbol entries.
+  void record(size_t ops, size_t words, size_t symbolic) {
+    recordedOps += ops;
+    recordedWords += words;
+    recordedSymbolic += symbolic;
+  }
+
+private:
+  uint64_t recordedOps = 0, recordedWords = 0, recordedSymbolic = 0;
 };
 
 /// An indirect stream, a segment per call, built beside the stream that
@@ -136,6 +166,11 @@ public:
   uint64_t beginSegment(mlir::Location loc);
   /// The words of the stream; valid after beginSegment.
   CommandStream &getWords() { return *words; }
+  /// Room for `segments` segments of `count` words in all, `symbolic` of
+  /// them symbolic, when the stream begins.
+  void reserve(size_t segments, size_t count, size_t symbolic) {
+    reserved = {segments, count, symbolic};
+  }
   /// The stream, if any segment began; the next segment starts a new one.
   std::optional<EncodedStream> finish();
 
@@ -144,6 +179,8 @@ private:
   unsigned bits;
   std::optional<CommandStream> words;
   mlir::LocationAttr loc;
+  /// What reserve() asked for: segments, words, symbolic words.
+  std::tuple<size_t, size_t, size_t> reserved{0, 0, 0};
 };
 
 } // namespace hcq

@@ -240,6 +240,9 @@ private:
   /// The kernel arguments of the submit being encoded: one stream, a
   /// segment per launch, the submit's indirect stream 0.
   IndirectStream kernargStream{PlaceholderTag::kernargs, 32};
+  /// The size per op of the compute and copy queues' command streams and
+  /// of the kernel arguments (per launch) so far.
+  StreamSizer computeSizer, copySizer, kernargSizer;
 };
 
 void Encoder::acquireMem(StreamSink &cmds, bool full) {
@@ -714,12 +717,21 @@ FailureOr<EncodedSubmit> Encoder::encode(SubmitOp submit,
                                          ArrayRef<Operation *> ops) {
   size_t launches =
       llvm::count_if(ops, [](Operation *op) { return isa<LaunchOp>(op); });
-  CommandStream cmds(32);
-  // A dispatch is about 60 dwords (8 of them symbolic), anything else at
-  // most 16 (4).
-  cmds.reserve(60 * launches + 16 * (ops.size() - launches),
-               8 * launches + 4 * (ops.size() - launches));
   QueueKind queue = submit.getQueue().getKind();
+  // Before the first submit of a queue kind, a guess: a dispatch is about
+  // 60 dwords, anything else at most 16; a symbol entry (a lo/hi pair or a
+  // lone half) per 20 words or so. Kernel arguments: a few buffer addresses
+  // (a pair each) and scalars per launch.
+  StreamSizer &sizer = queue == QueueKind::COPY ? copySizer : computeSizer;
+  auto [count, symbolic] = sizer.estimate(
+      ops.size(), 60 * launches + 16 * (ops.size() - launches), 3 * ops.size());
+  CommandStream cmds(32);
+  cmds.reserve(count, symbolic);
+  if (launches) {
+    auto [argWords, argSymbolic] =
+        kernargSizer.estimate(launches, 8 * launches, 3 * launches);
+    kernargStream.reserve(launches, argWords, argSymbolic);
+  }
   LogicalResult result = success();
   if (queue == QueueKind::COMPUTE) {
     StreamSink sink(cmds, indirectBufferDwords);
@@ -735,10 +747,14 @@ FailureOr<EncodedSubmit> Encoder::encode(SubmitOp submit,
   SmallVector<DeferredRef> refs = deferred.take();
   if (failed(result))
     return failure();
+  sizer.record(ops.size(), cmds.size(), cmds.symbolCount());
   EncodedSubmit encoded;
   encoded.deferred = std::move(refs);
-  if (kernargs)
+  if (kernargs) {
+    kernargSizer.record(launches, kernargs->words.size(),
+                        kernargs->words.symbols.size());
     encoded.indirect.push_back(std::move(*kernargs));
+  }
   encoded.commands = std::move(cmds).take(PlaceholderTag::cmdbuf);
   return encoded;
 }
