@@ -283,7 +283,10 @@ LogicalResult Batch::add(QueueCallOpInterface call, DevicesAttr devices) {
 void Batch::waitsFor(ArrayRef<LaneAccessList> lanes, DevicesAttr devices,
                      QueueAttr queue, int64_t tag, bool writeAll,
                      SmallVectorImpl<Cmd> &waits) {
-  SmallVector<Dep> deps;
+  // A call has a few dependencies, each of a few lanes (two in a
+  // ping-pong schedule): the maps below are small, kept inline, not on the
+  // heap at every call.
+  SmallVector<Dep, 8> deps;
   for (auto [lane, accesses] : llvm::enumerate(lanes)) {
     SmallVector<DepsTracker::Access, 8> list;
     for (const LaneAccess &a : accesses) {
@@ -346,14 +349,15 @@ void Batch::waitsFor(ArrayRef<LaneAccessList> lanes, DevicesAttr devices,
   llvm::sort(order, [&](unsigned a, unsigned b) {
     return std::make_pair(deps[a].tag, a) < std::make_pair(deps[b].tag, b);
   });
-  llvm::MapVector<std::tuple<Attribute, Attribute, unsigned>, Dep> latest;
+  llvm::SmallMapVector<std::tuple<Attribute, Attribute, unsigned>, Dep, 8>
+      latest;
   for (unsigned i : order)
     latest[{deps[i].device, deps[i].queue, deps[i].lane}] = deps[i];
 
   // One wait per (queue, tag) row; its lanes wait on their producer's signal,
   // or on the sentinel when they have none.
-  llvm::MapVector<std::pair<Attribute, int64_t>,
-                  SmallVector<SmallVector<DeviceAttr>>>
+  llvm::SmallMapVector<std::pair<Attribute, int64_t>,
+                       SmallVector<SmallVector<DeviceAttr, 1>, 1>, 4>
       rows;
   for (auto &[key, d] : latest) {
     auto &row = rows[{d.queue, d.tag}];
