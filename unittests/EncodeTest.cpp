@@ -1,9 +1,10 @@
 //===- EncodeTest.cpp - What hcq-encode's streams hold --------------------===//
 //
-// The memory hcq-encode's streams keep: a schedule's submits double in size
-// as it goes (hcq-batch-deps), and each hcq.cmds op keeps its words and
+// The memory hcq-encode keeps and gives back: a schedule's submits double in
+// size as it goes (hcq-batch-deps), and each hcq.cmds op keeps its words and
 // symbol entries until hcq-seal, so room reserved and not used is memory a
-// million-call schedule holds for nothing.
+// million-call schedule holds for nothing; the calls it erases are memory
+// the application may give back as it goes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -49,7 +50,45 @@ std::string manyCalls(int calls) {
   return text + "}\n";
 }
 
+/// Runs hcq-batch-deps and hcq-encode on `calls` calls of manyCalls, with
+/// a release hook counting its calls into `releases`.
+mlir::LogicalResult encodeManyCalls(mlir::MLIRContext &ctx, int calls,
+                                    int *releases,
+                                    mlir::OwningOpRef<mlir::ModuleOp> &module) {
+  ctx.getOrLoadDialect<hcq::HCQDialect>()->setReleaseFreedMemory(
+      [releases] { ++*releases; });
+  module = mlir::parseSourceString<mlir::ModuleOp>(manyCalls(calls), &ctx);
+  if (!module)
+    return mlir::failure();
+  mlir::PassManager pm(&ctx);
+  mlir::OpPassManager &schedules = pm.nest<hcq::ScheduleOp>();
+  schedules.addPass(hcq::createHCQBatchDeps());
+  schedules.addPass(hcq::createHCQEncode());
+  return pm.run(*module);
+}
+
+mlir::DialectRegistry targetRegistry() {
+  mlir::DialectRegistry registry;
+  hcq::registerTargetInterfaces(registry);
+  return registry;
+}
+
 } // namespace
+
+// Tests that hcq-encode calls the context's release hook as it erases the
+// calls it encoded, once every 65,536 of them, and not at every submit.
+TEST(Encode, CallsTheReleaseHookEvery65536ErasedCalls) {
+  mlir::MLIRContext ctx(targetRegistry());
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  int releases = 0;
+  // Submits of 32, 64, ... calls: many submits, fewer than 65,536 calls.
+  ASSERT_TRUE(mlir::succeeded(encodeManyCalls(ctx, 6000, &releases, module)));
+  EXPECT_EQ(releases, 0);
+  // 140,000 calls and their waits: two releases or three.
+  ASSERT_TRUE(mlir::succeeded(encodeManyCalls(ctx, 140000, &releases, module)));
+  EXPECT_GE(releases, 2);
+  EXPECT_LE(releases, 3);
+}
 
 // Tests that every stream hcq-encode makes holds little more room than its
 // words and symbol entries take, on both queues and in the kernel
@@ -57,18 +96,10 @@ std::string manyCalls(int calls) {
 // before them took, neither grown by doubling (up to half unused) nor
 // reserved by a guess far above what a call takes.
 TEST(Encode, StreamsHoldLittleMoreThanTheyTake) {
-  mlir::DialectRegistry registry;
-  hcq::registerTargetInterfaces(registry);
-  mlir::MLIRContext ctx(registry);
-  ctx.loadDialect<hcq::HCQDialect>();
-  mlir::OwningOpRef<mlir::ModuleOp> module =
-      mlir::parseSourceString<mlir::ModuleOp>(manyCalls(6000), &ctx);
-  ASSERT_TRUE(module);
-  mlir::PassManager pm(&ctx);
-  mlir::OpPassManager &schedules = pm.nest<hcq::ScheduleOp>();
-  schedules.addPass(hcq::createHCQBatchDeps());
-  schedules.addPass(hcq::createHCQEncode());
-  ASSERT_TRUE(mlir::succeeded(pm.run(*module)));
+  mlir::MLIRContext ctx(targetRegistry());
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  int releases = 0;
+  ASSERT_TRUE(mlir::succeeded(encodeManyCalls(ctx, 6000, &releases, module)));
 
   // An eighth above what is used, and a little for a small stream.
   auto roomy = [](size_t capacity, size_t size) {

@@ -53,8 +53,9 @@
 
 static llvm::cl::opt<bool> releaseFreedMemory(
     "release-freed-memory",
-    llvm::cl::desc("After each pass, give the heap memory it freed back to "
-                   "the system (glibc's malloc_trim)"),
+    llvm::cl::desc("After each pass, and in hcq-encode as it erases the calls "
+                   "it encoded, give the heap memory freed back to the system "
+                   "(glibc's malloc_trim)"),
     llvm::cl::init(true));
 
 namespace {
@@ -120,8 +121,14 @@ int main(int argc, char **argv) {
     // handler lives as long as.
     mlir::MLIRContext *ctx = pm.getContext();
     hcq::reportAtInput(ctx, mlir::FileLineColLoc::get(ctx, input, 0, 0));
-    if (releaseFreedMemory)
+    if (releaseFreedMemory) {
       pm.addInstrumentation(std::make_unique<ReleaseFreedMemory>());
+      // And within hcq-encode, as it erases the calls it turned into words.
+#if defined(__GLIBC__)
+      ctx->getOrLoadDialect<hcq::HCQDialect>()->setReleaseFreedMemory(
+          [] { malloc_trim(0); });
+#endif
+    }
     return config.setupPassPipeline(pm);
   });
   if (inputFilename == "-" &&

@@ -53,7 +53,23 @@ def HCQ_Dialect : Dialect {
     void printType(::mlir::Type type,
                    ::mlir::DialectAsmPrinter &printer) const override;
 
+    /// Sets what a pass calls after it freed much of what it holds, part
+    /// way through (hcq-encode, every 65,536 calls it has turned into
+    /// words): the application's way to give freed memory back to the
+    /// system before the pass allocates more, as an allocator keeps freed
+    /// pages by default. None unless set; it may run on any thread a pass
+    /// runs on. hcq-opt sets glibc's malloc_trim (--release-freed-memory).
+    void setReleaseFreedMemory(std::function<void()> release) {
+      releaseFreedMemoryHook = std::move(release);
+    }
+    /// What passes call: the hook, if one is set.
+    void releaseFreedMemory() const {
+      if (releaseFreedMemoryHook)
+        releaseFreedMemoryHook();
+    }
+
   private:
+    std::function<void()> releaseFreedMemoryHook;
     /// Each type parsed so far, by its text (`buffer<1024xf32, AMD:0>`):
     /// a schedule names a few types, each once per operand of every call.
     mutable ::llvm::sys::SmartMutex<true> parsedTypesMutex;
