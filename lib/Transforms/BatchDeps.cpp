@@ -170,8 +170,9 @@ private:
   /// The waits of the call being added (kept: its storage is reused).
   SmallVector<Cmd, 2> scratchWaits;
   /// Per call, each (memory device, lane) pair of its accesses to another
-  /// device's memory, in access order (CallInfo::foreignBegin/End).
-  SmallVector<std::pair<DeviceAttr, uint32_t>, 0> foreign;
+  /// device's memory, in access order (CallInfo::foreignBegin/End). A
+  /// std::vector: emit() frees it once read, before it makes the ops.
+  std::vector<std::pair<DeviceAttr, uint32_t>> foreign;
   /// Every buffer range accessed, per memory device, for the finalizers.
   llvm::MapVector<
       Attribute,
@@ -631,13 +632,20 @@ void Batch::emit(OpBuilder &builder, int64_t batchSize) {
   // each call runs), each filled with its calls' commands: the timeline
   // sync on a queue's first use, the call's waits, timestamps, the call,
   // and a signal store if someone waits on it.
-  auto keys = llvm::map_to_vector(calls, [](const CallInfo &info) {
-    return SubmitKey{info.devices, info.queue};
-  });
+  // What emitting the ops no longer needs is freed first: at 1,000,000
+  // ping-pong calls the ops are most of the pass's peak.
+  std::vector<std::pair<DeviceAttr, uint32_t>>().swap(foreign);
+  SmallVector<SmallVector<uint32_t>> groups = [&] {
+    auto keys = llvm::map_to_vector(calls, [](const CallInfo &info) {
+      return SubmitKey{info.devices, info.queue};
+    });
+    return mergeSubmits(keys, batchSize);
+  }();
   SmallVector<Cmd, 8> cmds;
-  for (ArrayRef<uint32_t> group : mergeSubmits(keys, batchSize)) {
-    Block *body = createSubmit(builder, calls[group.front()].call->getLoc(),
-                               keys[group.front()]);
+  for (ArrayRef<uint32_t> group : groups) {
+    const CallInfo &first = calls[group.front()];
+    Block *body = createSubmit(builder, first.call->getLoc(),
+                               {first.devices, first.queue});
     for (uint32_t tag : group) {
       const CallInfo &info = calls[tag];
       auto [preludeBegin, preludeEnd] = preludeOf[tag];
@@ -759,7 +767,8 @@ struct BatchDepsPass : public hcq::impl::HCQBatchDepsBase<BatchDepsPass> {
     // The calls and host calls, in one walk: a big schedule's ops are far
     // apart in memory, and the rest reads them from this array (with each
     // call's interface, which is found by a search of its op's interfaces).
-    SmallVector<ScheduleCall> calls;
+    // A std::vector: freed before the last batch makes its ops.
+    std::vector<ScheduleCall> calls;
     bool batched = false;
     for (Operation &op : schedule.getBody().front()) {
       if (auto call = dyn_cast<QueueCallOpInterface>(op))
@@ -814,6 +823,7 @@ struct BatchDepsPass : public hcq::impl::HCQBatchDepsBase<BatchDepsPass> {
         return failure();
       lastCall = op;
     }
+    std::vector<ScheduleCall>().swap(calls);
     flush();
     return success();
   }
