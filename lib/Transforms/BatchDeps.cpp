@@ -82,7 +82,10 @@ public:
   /// none of its per-call arrays (growing one moves every element).
   void reserve(size_t numCalls) {
     calls.reserve(numCalls);
-    producers.reserve(numCalls);
+    // A lane a call, and one per device used for the finalizers: a few.
+    // (Past its capacity a SmallVector doubles, even through reserve;
+    // calls on several devices, a lane each, take it there.)
+    producers.reserve(numCalls + 16);
   }
 
   /// Adds a call enqueued on `devices` and works out the waits it needs;
@@ -257,6 +260,8 @@ LogicalResult Batch::add(QueueCallOpInterface call, DevicesAttr devices) {
   for (const Cmd &wait : scratchWaits) {
     // A call's waits are on queue signals: no value buffer.
     assert(!wait.valueBuffer && "a call's wait with a value buffer");
+    assert(waitSignals.size() + wait.signals.size() <= UINT32_MAX &&
+           "a batch of more than 2^32 wait signals");
     auto signalsBegin = static_cast<uint32_t>(waitSignals.size());
     waitSignals.append(wait.signals.begin(), wait.signals.end());
     callWaits.push_back(
@@ -297,6 +302,7 @@ void Batch::waitsFor(ArrayRef<LaneAccessList> lanes, DevicesAttr devices,
     }
     DeviceAttr device = devices.getDevices()[lane];
     uint64_t id = producers.size();
+    assert(tag <= UINT32_MAX && lane <= UINT32_MAX && "a batch past 2^32");
     producers.push_back(
         {static_cast<uint32_t>(tag), static_cast<uint32_t>(lane)});
     for (uint64_t waitId :
@@ -490,9 +496,6 @@ void Batch::emit(OpBuilder &builder, int64_t batchSize) {
   };
   Location loc = calls.front().call->getLoc();
   SmallVector<GroupSync> syncs;
-  // The finalizers' lanes are producers too: room for them, so the array
-  // does not double for a few.
-  producers.reserve(producers.size() + devicesUsed.size());
   for (size_t i = 0; i < devicesUsed.size();) {
     size_t j = i;
     while (j < devicesUsed.size() &&

@@ -194,18 +194,25 @@ EncodedStream CommandStream::take(PlaceholderTag tag, LocationAttr loc) && {
   return stream;
 }
 
-std::pair<size_t, size_t> StreamSizer::estimate(size_t ops, size_t words,
-                                                size_t symbolic) const {
-  if (!recordedOps)
-    return {words, symbolic};
-  // A sixteenth above the mean so far (a schedule's calls vary around it),
-  // and a few words for a small submit's.
-  auto scaled = [&](uint64_t recorded) {
-    double perOp = static_cast<double>(recorded) /
-                   static_cast<double>(recordedOps) * (17.0 / 16.0);
-    return static_cast<size_t>(perOp * static_cast<double>(ops)) + 16;
-  };
-  return {scaled(recordedWords), scaled(recordedSymbolic)};
+std::pair<size_t, size_t> StreamSizer::estimate(size_t launches,
+                                                size_t others) const {
+  double words = 16, symbolic = 16;
+  for (auto [kind, count] :
+       {std::pair{OpKind::launch, launches}, {OpKind::other, others}}) {
+    const Totals &t = totals[static_cast<size_t>(kind)];
+    const Guess &guess = guesses[static_cast<size_t>(kind)];
+    auto n = static_cast<double>(count);
+    if (!t.ops) {
+      words += guess.words * n;
+      symbolic += guess.symbolic * n;
+      continue;
+    }
+    // A sixteenth above the mean so far: a schedule's ops vary around it.
+    double scale = n / static_cast<double>(t.ops) * (17.0 / 16.0);
+    words += static_cast<double>(t.words) * scale;
+    symbolic += static_cast<double>(t.symbolic) * scale;
+  }
+  return {static_cast<size_t>(words), static_cast<size_t>(symbolic)};
 }
 
 uint64_t IndirectStream::beginSegment(Location segmentLoc) {

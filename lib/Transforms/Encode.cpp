@@ -74,10 +74,11 @@ FailureOr<CmdsOp> buildCmds(OpBuilder &builder, SubmitOp submit,
   return op;
 }
 
-/// Calls erased between two calls of the context's release hook
-/// (HCQDialect::releaseFreedMemory): about 13 MB of ops at some 200 bytes
-/// each, so a schedule of a million calls calls it some fifteen times and
-/// one of many small submits no more often.
+/// Ops erased, at least, between two calls of the context's release hook
+/// (HCQDialect::releaseFreedMemory), which comes after a submit: a few
+/// MB of ops (128 to 188 bytes each). The submits double, so a schedule
+/// of a million calls calls it 9 times (at 1,000,000 one-device calls,
+/// counted), and one of many small submits no more often.
 constexpr size_t RELEASE_EVERY_OPS = 1 << 16;
 
 /// Replaces `ops`, the body of `submit`, by `encoded`'s streams.
@@ -159,7 +160,7 @@ struct EncodePass : public hcq::impl::HCQEncodeBase<EncodePass> {
             failed(
                 replaceBody(submit, *ops, std::move(*encoded), placeholders)))
           return signalPassFailure();
-        // The calls erased are memory the next, bigger submit's words could
+        // The ops erased are memory the next, bigger submit's words could
         // take, but an allocator keeps it apart from the big arrays words
         // are: the application may give it back (at 1,000,000 one-device
         // calls, hcq-opt's peak 678-691 MB without, 566-571 MB with).

@@ -54,11 +54,14 @@ def HCQ_Dialect : Dialect {
                    ::mlir::DialectAsmPrinter &printer) const override;
 
     /// Sets what a pass calls after it freed much of what it holds, part
-    /// way through (hcq-encode, every 65,536 calls it has turned into
-    /// words): the application's way to give freed memory back to the
-    /// system before the pass allocates more, as an allocator keeps freed
-    /// pages by default. None unless set; it may run on any thread a pass
-    /// runs on. hcq-opt sets glibc's malloc_trim (--release-freed-memory).
+    /// way through (hcq-encode, after a submit once it has erased 65,536
+    /// ops since the last call): the application's way to give freed
+    /// memory back to the system before the pass allocates more, as an
+    /// allocator keeps freed pages by default. None unless set. Set it
+    /// before running passes, not while they run; it is called on the
+    /// threads the passes run on, at once from passes on different
+    /// schedules, so it must be thread-safe. hcq-opt sets glibc's
+    /// malloc_trim (--release-freed-memory).
     void setReleaseFreedMemory(std::function<void()> release) {
       releaseFreedMemoryHook = std::move(release);
     }

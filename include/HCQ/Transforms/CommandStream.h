@@ -13,6 +13,7 @@
 
 #include "llvm/ADT/MapVector.h"
 
+#include <array>
 #include <optional>
 
 namespace hcq {
@@ -129,29 +130,43 @@ private:
 };
 
 /// How big one kind of stream (a queue's commands, the kernel arguments)
-/// was per op in the submits encoded so far, to reserve the next one's.
-/// hcq-batch-deps doubles a schedule's submits as it goes, so the big last
-/// submit is sized from the smaller ones before it: reserved a sixteenth
-/// above what they took per op, its stream is neither copied as it grows
-/// (doubling holds the old and the new array at once and leaves up to half
-/// of the new one unused) nor reserved for words it never takes.
+/// was per op in the submits encoded so far, launches and other ops apart,
+/// to reserve the next one's. hcq-batch-deps doubles a schedule's submits
+/// as it goes, so the big last submit is sized from the smaller ones
+/// before it: reserved a sixteenth above what they took per op of each
+/// kind, its stream is neither copied as it grows (doubling holds the old
+/// and the new array at once and leaves up to half of the new one unused)
+/// nor reserved for words it never takes. Kinds apart, because a launch
+/// takes several times the words of a wait, and a schedule's mix of them
+/// may change from its first submits to its last.
 class StreamSizer {
 public:
-  /// Words and symbol entries to reserve for a stream of `ops` ops; until a
-  /// stream is recorded, the caller's guess (`words`, `symbolic`): a
-  /// schedule of one submit has only that.
-  std::pair<size_t, size_t> estimate(size_t ops, size_t words,
-                                     size_t symbolic) const;
-  /// Notes a stream of `ops` ops that took `words` words and `symbolic`
+  enum class OpKind { launch, other };
+  /// Words and symbol entries per op of a kind before any is recorded: a
+  /// schedule of one submit has only this guess.
+  struct Guess {
+    double words, symbolic;
+  };
+  StreamSizer(Guess launch, Guess other) : guesses{launch, other} {}
+
+  /// Words and symbol entries to reserve for a stream of `launches`
+  /// launches and `others` other ops.
+  std::pair<size_t, size_t> estimate(size_t launches, size_t others) const;
+  /// Notes `ops` ops of `kind` that took `words` words and `symbolic`
   /// symbol entries.
-  void record(size_t ops, size_t words, size_t symbolic) {
-    recordedOps += ops;
-    recordedWords += words;
-    recordedSymbolic += symbolic;
+  void record(OpKind kind, size_t ops, size_t words, size_t symbolic) {
+    Totals &t = totals[static_cast<size_t>(kind)];
+    t.ops += ops;
+    t.words += words;
+    t.symbolic += symbolic;
   }
 
 private:
-  uint64_t recordedOps = 0, recordedWords = 0, recordedSymbolic = 0;
+  struct Totals {
+    uint64_t ops = 0, words = 0, symbolic = 0;
+  };
+  std::array<Guess, 2> guesses;
+  std::array<Totals, 2> totals;
 };
 
 /// An indirect stream, a segment per call, built beside the stream that

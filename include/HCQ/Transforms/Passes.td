@@ -173,10 +173,11 @@ def HCQEncode : Pass<"hcq-encode", "::hcq::ScheduleOp"> {
 
     The format is in docs/cpu-queue.md.
 
-    Every 65,536 calls it has erased, the pass calls the context's release
-    hook (`HCQDialect::setReleaseFreedMemory`, none unless the application
-    sets one): the memory of those calls can go back to the system before
-    the next, bigger submit's words are made (docs/embedding.md).
+    After a submit, once it has erased 65,536 ops (calls, waits, stores)
+    since the last time, the pass calls the context's release hook
+    (`HCQDialect::setReleaseFreedMemory`, none unless the application sets
+    one): the memory of those ops can go back to the system before the
+    next, bigger submit's words are made (docs/embedding.md).
   }];
 }
 

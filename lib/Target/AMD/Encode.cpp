@@ -153,6 +153,8 @@ public:
     pm4::emitNop(sink, splitDwords - used);
     cmds.constants(nops);
   }
+  /// The stream so far.
+  const CommandStream &stream() const { return cmds; }
   void dword(uint32_t d) { cmds.constant(d); }
   void low(uint64_t q) { cmds.constant(q & 0xFFFFFFFF); }
   void high(uint64_t q) { cmds.constant(q >> 32); }
@@ -196,11 +198,12 @@ public:
                                   ArrayRef<Operation *> ops) override;
 
 private:
-  /// Encodes `ops`, the body of `submit`.
+  /// Encodes `ops`, the body of `submit`, noting in `sizer` what each op
+  /// took.
   LogicalResult encodeCompute(SubmitOp submit, ArrayRef<Operation *> ops,
-                              StreamSink &cmds);
+                              StreamSink &cmds, StreamSizer &sizer);
   LogicalResult encodeCopy(SubmitOp submit, ArrayRef<Operation *> ops,
-                           StreamSink &cmds);
+                           StreamSink &cmds, StreamSizer &sizer);
 
   void acquireMem(StreamSink &cmds, bool full);
   /// RELEASE_MEM at the end of the pipe writing `data` as `dataSelect`
@@ -241,8 +244,12 @@ private:
   /// segment per launch, the submit's indirect stream 0.
   IndirectStream kernargStream{PlaceholderTag::kernargs, 32};
   /// The size per op of the compute and copy queues' command streams and
-  /// of the kernel arguments (per launch) so far.
-  StreamSizer computeSizer, copySizer, kernargSizer;
+  /// of the kernel arguments so far. Before any, a guess: a dispatch is
+  /// about 60 dwords and 3 symbol entries (a lo/hi pair is one), anything
+  /// else at most 16 and 3; a launch's kernel arguments, a few buffer
+  /// addresses (a pair each) and scalars.
+  StreamSizer computeSizer{{60, 3}, {16, 3}}, copySizer{{60, 3}, {16, 3}},
+      kernargSizer{{8, 3}, {0, 0}};
 };
 
 void Encoder::acquireMem(StreamSink &cmds, bool full) {
@@ -597,9 +604,21 @@ LogicalResult Encoder::dispatch(LaunchOp launch, DevicesAttr devices,
   return success();
 }
 
+/// What `op` took of `cmds` since it had `words` words and `symbolic`
+/// symbol entries, noted in `sizer`.
+static void recordOp(StreamSizer &sizer, Operation *op, const StreamSink &cmds,
+                     size_t words, size_t symbolic) {
+  sizer.record(isa<LaunchOp>(op) ? StreamSizer::OpKind::launch
+                                 : StreamSizer::OpKind::other,
+               1, cmds.stream().size() - words,
+               cmds.stream().symbolCount() - symbolic);
+}
+
 LogicalResult Encoder::encodeCompute(SubmitOp submit, ArrayRef<Operation *> ops,
-                                     StreamSink &cmds) {
+                                     StreamSink &cmds, StreamSizer &sizer) {
   for (Operation *op : ops) {
+    size_t words = cmds.stream().size();
+    size_t symbolic = cmds.stream().symbolCount();
     LogicalResult result =
         llvm::TypeSwitch<Operation *, LogicalResult>(op)
             .Case([&](BarrierOp) {
@@ -645,14 +664,17 @@ LogicalResult Encoder::encodeCompute(SubmitOp submit, ArrayRef<Operation *> ops,
             });
     if (failed(result))
       return failure();
+    recordOp(sizer, op, cmds, words, symbolic);
   }
   return success();
 }
 
 LogicalResult Encoder::encodeCopy(SubmitOp submit, ArrayRef<Operation *> ops,
-                                  StreamSink &cmds) {
+                                  StreamSink &cmds, StreamSizer &sizer) {
   bool hdpFlushed = false;
   for (Operation *op : ops) {
+    size_t words = cmds.stream().size();
+    size_t symbolic = cmds.stream().symbolCount();
     LogicalResult result =
         llvm::TypeSwitch<Operation *, LogicalResult>(op)
             .Case([&](BarrierOp) { return success(); })
@@ -709,6 +731,7 @@ LogicalResult Encoder::encodeCopy(SubmitOp submit, ArrayRef<Operation *> ops,
             });
     if (failed(result))
       return failure();
+    recordOp(sizer, op, cmds, words, symbolic);
   }
   return success();
 }
@@ -718,27 +741,21 @@ FailureOr<EncodedSubmit> Encoder::encode(SubmitOp submit,
   size_t launches =
       llvm::count_if(ops, [](Operation *op) { return isa<LaunchOp>(op); });
   QueueKind queue = submit.getQueue().getKind();
-  // Before the first submit of a queue kind, a guess: a dispatch is about
-  // 60 dwords, anything else at most 16; a symbol entry (a lo/hi pair or a
-  // lone half) per 20 words or so. Kernel arguments: a few buffer addresses
-  // (a pair each) and scalars per launch.
   StreamSizer &sizer = queue == QueueKind::COPY ? copySizer : computeSizer;
-  auto [count, symbolic] = sizer.estimate(
-      ops.size(), 60 * launches + 16 * (ops.size() - launches), 3 * ops.size());
+  auto [count, symbolic] = sizer.estimate(launches, ops.size() - launches);
   CommandStream cmds(32);
   cmds.reserve(count, symbolic);
   if (launches) {
-    auto [argWords, argSymbolic] =
-        kernargSizer.estimate(launches, 8 * launches, 3 * launches);
+    auto [argWords, argSymbolic] = kernargSizer.estimate(launches, 0);
     kernargStream.reserve(launches, argWords, argSymbolic);
   }
   LogicalResult result = success();
   if (queue == QueueKind::COMPUTE) {
     StreamSink sink(cmds, indirectBufferDwords);
-    result = encodeCompute(submit, ops, sink);
+    result = encodeCompute(submit, ops, sink, sizer);
   } else if (queue == QueueKind::COPY) {
     StreamSink sink(cmds, /*splitDwords=*/0);
-    result = encodeCopy(submit, ops, sink);
+    result = encodeCopy(submit, ops, sink, sizer);
   } else {
     result = submit.emitOpError("an AMD device has no SUBMIT queue");
   }
@@ -747,12 +764,11 @@ FailureOr<EncodedSubmit> Encoder::encode(SubmitOp submit,
   SmallVector<DeferredRef> refs = deferred.take();
   if (failed(result))
     return failure();
-  sizer.record(ops.size(), cmds.size(), cmds.symbolCount());
   EncodedSubmit encoded;
   encoded.deferred = std::move(refs);
   if (kernargs) {
-    kernargSizer.record(launches, kernargs->words.size(),
-                        kernargs->words.symbols.size());
+    kernargSizer.record(StreamSizer::OpKind::launch, launches,
+                        kernargs->words.size(), kernargs->words.symbols.size());
     encoded.indirect.push_back(std::move(*kernargs));
   }
   encoded.commands = std::move(cmds).take(PlaceholderTag::cmdbuf);
