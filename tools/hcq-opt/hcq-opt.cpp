@@ -59,17 +59,22 @@ static llvm::cl::opt<bool> releaseFreedMemory(
     llvm::cl::init(true));
 
 namespace {
-/// Gives the memory a pass freed back to the system before the next pass
-/// allocates: glibc keeps freed heap pages resident, so the ops hcq-encode
-/// turns into words and the streams hcq-seal turns into blobs would stay in
-/// the process's memory beside what replaced them (a big stream's words
-/// are mapped afresh, never in those pages). This is hcq-opt's allocator
-/// policy; an application embedding the passes keeps its own.
+/// Gives freed heap memory back to the system: glibc keeps freed pages
+/// resident, so the ops hcq-encode turns into words and the streams
+/// hcq-seal turns into blobs would stay in the process's memory beside what
+/// replaced them (a big stream's words are mapped afresh, never in those
+/// pages). This is hcq-opt's allocator policy; an application embedding
+/// the passes keeps its own.
+void releaseFreedHeap() {
+#if defined(__GLIBC__)
+  malloc_trim(0);
+#endif
+}
+
+/// Releases after each pass, before the next one allocates.
 struct ReleaseFreedMemory : public mlir::PassInstrumentation {
   void runAfterPass(mlir::Pass *, mlir::Operation *) override {
-#if defined(__GLIBC__)
-    malloc_trim(0);
-#endif
+    releaseFreedHeap();
   }
 };
 } // namespace
@@ -123,11 +128,9 @@ int main(int argc, char **argv) {
     hcq::reportAtInput(ctx, mlir::FileLineColLoc::get(ctx, input, 0, 0));
     if (releaseFreedMemory) {
       pm.addInstrumentation(std::make_unique<ReleaseFreedMemory>());
-      // And within hcq-encode, as it erases the calls it turned into words.
-#if defined(__GLIBC__)
+      // And within hcq-encode, as it erases the ops it turned into words.
       ctx->getOrLoadDialect<hcq::HCQDialect>()->setReleaseFreedMemory(
-          [] { malloc_trim(0); });
-#endif
+          releaseFreedHeap);
     }
     return config.setupPassPipeline(pm);
   });
