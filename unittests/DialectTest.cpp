@@ -17,6 +17,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Parser/Parser.h"
@@ -362,4 +363,70 @@ TEST(Dialect, SymbolEntriesGiveBackEveryEntryPackedOrNot) {
   rewritten.truncate(2);
   EXPECT_EQ(rewritten.size(), 2u);
   EXPECT_EQ(rewritten.back(), entries[1]);
+}
+
+// Tests that a blob's patch table found valid once is found invalid again
+// when anything it was checked against changes: an entry, an operand, the
+// data's size (the verifier remembers a valid table; see
+// SymbolEntries::getVerifiedKey).
+TEST(Dialect, BlobPatchesAreVerifiedAgainWhenAnythingTheyDependOnChanges) {
+  MLIRContext ctx;
+  ctx.loadDialect<hcq::HCQDialect>();
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(R"mlir(
+    hcq.schedule @s(%x: !hcq.buffer<16xf32, AMD:0>) {
+      %cb = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<256xi8, AMD:0>
+      %s = hcq.placeholder signal slot 2 volatile : !hcq.buffer<1xi64, AMD:0>
+      hcq.blob %cb = [1, 0, 0, 0] patches [4: lo(%s), 8: addr(%s + 8)] : !hcq.buffer<256xi8, AMD:0>, !hcq.buffer<1xi64, AMD:0>
+    }
+  )mlir",
+                                                             &ctx);
+  ASSERT_TRUE(module);
+  hcq::BlobOp blob;
+  module->walk([&](hcq::BlobOp op) { blob = op; });
+  ASSERT_TRUE(blob);
+  std::string message;
+  ScopedDiagnosticHandler handler(&ctx, [&](Diagnostic &diag) {
+    message = diag.str();
+    return success();
+  });
+  auto verifies = [&]() {
+    message.clear();
+    return succeeded(mlir::verify(blob));
+  };
+  ASSERT_TRUE(verifies()) << message;
+  ASSERT_FALSE(blob.getPatches().getVerifiedKey().empty());
+  // Twice, remembered: still valid.
+  ASSERT_TRUE(verifies()) << message;
+
+  // An entry changed: past the data's 16 bytes.
+  hcq::SymbolEntries &patches = blob.getProperties().patches;
+  hcq::SymbolEntry second = patches[1];
+  hcq::SymbolEntry outside = second;
+  outside.at = 12;
+  patches.set(1, outside);
+  EXPECT_FALSE(verifies());
+  EXPECT_NE(message.find("patch #1 at byte 12 is outside the 16-byte data"),
+            std::string::npos)
+      << message;
+  patches.set(1, second);
+  ASSERT_TRUE(verifies()) << message;
+
+  // The data changed: 8 bytes hold no patch at byte 8.
+  blob.getProperties().data.assign({1, 0});
+  EXPECT_FALSE(verifies());
+  EXPECT_NE(message.find("patch #1 at byte 8 is outside the 8-byte data"),
+            std::string::npos)
+      << message;
+  blob.getProperties().data.assign({1, 0, 0, 0});
+  ASSERT_TRUE(verifies()) << message;
+
+  // An operand changed: the schedule's argument is no link-time memory.
+  Value signal = blob.getRefs()[0];
+  Value argument =
+      blob->getParentOfType<hcq::ScheduleOp>().getBody().front().getArgument(0);
+  blob->setOperand(1, argument);
+  EXPECT_FALSE(verifies());
+  EXPECT_FALSE(message.empty());
+  blob->setOperand(1, signal);
+  EXPECT_TRUE(verifies()) << message;
 }

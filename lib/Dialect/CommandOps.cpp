@@ -291,6 +291,16 @@ public:
 
   size_t size() const { return refs.size(); }
 
+  /// Appends what these facts are to `key`: equal keys, equal facts.
+  void appendKey(SmallVectorImpl<int64_t> &key) const {
+    for (const Facts &f : facts) {
+      key.push_back(int64_t(f.boundVariable) | int64_t(f.wideVariable) << 1 |
+                    int64_t(f.loadable) << 2 | int64_t(f.linear) << 3 |
+                    int64_t(f.linkTime) << 4);
+      key.push_back(f.byteSize);
+    }
+  }
+
   /// Bits a patch word writes: 32 for a half, else the width of the value.
   unsigned getPatchBits(const Word &word) const {
     if (word.part != WordPart::full)
@@ -309,42 +319,90 @@ public:
     return true;
   }
 
-  /// Checks a symbolic word against the operands it refers to; `index`
-  /// names it in a diagnostic. Inlined into the table loop, where it runs
-  /// for every entry (a call per entry was a third of the loop's time).
-  LLVM_ATTRIBUTE_ALWAYS_INLINE LogicalResult verifyWord(Operation *op,
-                                                        const Word &word,
-                                                        size_t index) const {
+  /// Why a symbolic word does not fit the operands it refers to.
+  enum class WordProblem : uint8_t {
+    none,
+    operandsOutOfRange,
+    variableOperand,
+    variableOffset,
+    loadOperand,
+    loadShift,
+    addressOperand,
+    addressOffset,
+  };
+  /// A problem and the operand it was found at.
+  struct WordCheck {
+    WordProblem problem = WordProblem::none;
+    size_t operand = 0;
+  };
+
+  /// Checks a symbolic word against the operands it refers to. Inlined into
+  /// the table loop, where it runs for every entry; the diagnostic is built
+  /// apart (reportWord), only for a word that fails.
+  LLVM_ATTRIBUTE_ALWAYS_INLINE WordCheck checkWord(const Word &word) const {
     assert(!word.isConstant() && "a constant names no operand");
-    auto fail = [&]() { return op->emitOpError() << "word #" << index << " "; };
     int64_t end = int64_t(word.ref) + word.lanes;
     if (word.lanes == 0 || word.ref < 0 || end > int64_t(size()))
-      return fail() << "refers to operands [" << word.ref << ", " << end
-                    << ") but there are " << size();
+      return {WordProblem::operandsOutOfRange, 0};
     for (size_t i = word.ref; i < size_t(end); ++i) {
       const Facts &f = facts[i];
       if (word.kind == WordKind::variable) {
         if (!f.boundVariable)
-          return fail() << "is a variable but its operand has type "
-                        << refs[i].getType();
+          return {WordProblem::variableOperand, i};
         if (word.value || word.shift)
-          return fail() << "is a variable and takes no offset or shift";
+          return {WordProblem::variableOffset, i};
       } else if (word.kind == WordKind::load) {
         if (!f.loadable)
-          return fail()
-                 << "loads from a value that is not a 64-bit placeholder";
+          return {WordProblem::loadOperand, i};
         if (word.shift)
-          return fail() << "is a load and takes no shift";
+          return {WordProblem::loadShift, i};
       } else if (!f.linear) {
         if (f.byteSize < 0)
-          return fail() << "takes the address of a " << refs[i].getType()
-                        << ", not a buffer or stream";
+          return {WordProblem::addressOperand, i};
         if (word.value > static_cast<uint64_t>(f.byteSize))
-          return fail() << "address offset " << word.value << " is outside the "
-                        << f.byteSize << "-byte buffer";
+          return {WordProblem::addressOffset, i};
       }
     }
-    return success();
+    return {};
+  }
+
+  /// Reports what checkWord found wrong with `word`, which `index` names.
+  LogicalResult reportWord(Operation *op, const Word &word, size_t index,
+                           WordCheck check) const {
+    auto fail = [&]() { return op->emitOpError() << "word #" << index << " "; };
+    const Facts &f = facts[check.operand];
+    switch (check.problem) {
+    case WordProblem::none:
+      return success();
+    case WordProblem::operandsOutOfRange:
+      return fail() << "refers to operands [" << word.ref << ", "
+                    << int64_t(word.ref) + word.lanes << ") but there are "
+                    << size();
+    case WordProblem::variableOperand:
+      return fail() << "is a variable but its operand has type "
+                    << refs[check.operand].getType();
+    case WordProblem::variableOffset:
+      return fail() << "is a variable and takes no offset or shift";
+    case WordProblem::loadOperand:
+      return fail() << "loads from a value that is not a 64-bit placeholder";
+    case WordProblem::loadShift:
+      return fail() << "is a load and takes no shift";
+    case WordProblem::addressOperand:
+      return fail() << "takes the address of a "
+                    << refs[check.operand].getType()
+                    << ", not a buffer or stream";
+    case WordProblem::addressOffset:
+      return fail() << "address offset " << word.value << " is outside the "
+                    << f.byteSize << "-byte buffer";
+    }
+    llvm_unreachable("a word problem without a message");
+  }
+
+  /// Checks a symbolic word against the operands it refers to; `index`
+  /// names it in a diagnostic.
+  LogicalResult verifyWord(Operation *op, const Word &word,
+                           size_t index) const {
+    return reportWord(op, word, index, checkWord(word));
   }
 
 private:
@@ -381,87 +439,194 @@ struct SymbolTableContext {
 };
 } // namespace
 
-/// Checks the symbols table `entries` of `op`, whose operands `operands`
-/// describes, and reports its first failure: the one definition of a valid
-/// table, for hcq.cmds and hcq.blob alike. Each check compares an entry's
-/// fields with what was worked out once (the operands' facts, the stream's
-/// size), and no diagnostic is built unless one fails, so one loop serves
-/// the tables of hundreds of thousands of entries verified after every
+namespace {
+/// Why an entry of a symbols table is invalid.
+enum class EntryProblem : uint8_t {
+  none,
+  // Any table.
+  notAfterPrevious,
+  constant,
+  shift,
+  pairNotFull,
+  // A blob's patches.
+  patchPair,
+  patchWord,
+  patchNotAddress,
+  patchNotLinkTime,
+  patchOutsideData,
+  // A stream's symbols.
+  pastStream,
+  constantBits,
+  pairIn64BitStream,
+  streamWord,
+  lanes,
+  wideIn32BitStream,
+  halfIn64BitStream,
+};
+
+/// What checkEntry found: the problem, and where it needs saying.
+struct EntryCheck {
+  EntryProblem problem = EntryProblem::none;
+  /// The word's problem (patchWord, streamWord).
+  OperandFacts::WordCheck word;
+  /// The word with constant bits (constantBits).
+  int64_t at = 0;
+};
+} // namespace
+
+/// Checks `entry` of a table whose entry before it ends at `previous`: the
+/// one definition of a valid entry, for hcq.cmds and hcq.blob alike. It
+/// compares the entry's fields with what was worked out once (the operands'
+/// facts, the stream's size) and builds no diagnostic, so it stays cheap
+/// for the tables of hundreds of thousands of entries verified after every
 /// pass.
+LLVM_ATTRIBUTE_ALWAYS_INLINE static EntryCheck
+checkEntry(const SymbolEntry &entry, int64_t previous,
+           const OperandFacts &operands, const SymbolTableContext &table,
+           unsigned perWord, int64_t numWords) {
+  const Word &word = entry.word;
+  auto problem = [](EntryProblem p) { return EntryCheck{p, {}, 0}; };
+  if (int64_t(entry.at) <= previous)
+    return problem(EntryProblem::notAfterPrevious);
+  if (word.isConstant())
+    return problem(EntryProblem::constant);
+  if (word.shift >= 64)
+    return problem(EntryProblem::shift);
+  if (entry.pair &&
+      (word.kind == WordKind::variable || word.part != WordPart::full))
+    return problem(EntryProblem::pairNotFull);
+
+  if (table.isPatchTable) {
+    // A link-time patch at a byte offset of the data.
+    if (entry.pair)
+      return problem(EntryProblem::patchPair);
+    OperandFacts::WordCheck wordCheck = operands.checkWord(word);
+    if (wordCheck.problem != OperandFacts::WordProblem::none)
+      return {EntryProblem::patchWord, wordCheck, 0};
+    if (word.kind != WordKind::address)
+      return problem(EntryProblem::patchNotAddress);
+    if (!operands.isLinkTime(word))
+      return problem(EntryProblem::patchNotLinkTime);
+    int64_t width = operands.getPatchBits(word) / 8;
+    if (int64_t(entry.at) > table.bytes - width)
+      return problem(EntryProblem::patchOutsideData);
+    return {};
+  }
+
+  // A symbolic word (a pair: two) of a stream.
+  if (entry.last() >= numWords)
+    return problem(EntryProblem::pastStream);
+  for (int64_t j = entry.at; j <= entry.last(); ++j)
+    for (unsigned u = 0; u < perWord; ++u)
+      if (table.units[j * perWord + u])
+        return {EntryProblem::constantBits, {}, j};
+  if (entry.pair && table.bits != 32)
+    return problem(EntryProblem::pairIn64BitStream);
+  OperandFacts::WordCheck wordCheck = operands.checkWord(word);
+  if (wordCheck.problem != OperandFacts::WordProblem::none)
+    return {EntryProblem::streamWord, wordCheck, 0};
+  if (word.lanes != 1 && word.lanes != table.lanes)
+    return problem(EntryProblem::lanes);
+  if (table.bits == 32 && !entry.pair && operands.getPatchBits(word) != 32)
+    return problem(EntryProblem::wideIn32BitStream);
+  if (table.bits == 64 && word.part != WordPart::full)
+    return problem(EntryProblem::halfIn64BitStream);
+  return {};
+}
+
+/// Reports what checkEntry found wrong with entry `k`, `entry`, of a table
+/// of `op`. Out of line: it runs once, for the first bad entry.
+LLVM_ATTRIBUTE_NOINLINE static LogicalResult
+reportEntry(Operation *op, size_t k, const SymbolEntry &entry,
+            const EntryCheck &check, const OperandFacts &operands,
+            const SymbolTableContext &table, int64_t numWords) {
+  const Word &word = entry.word;
+  StringRef name = table.isPatchTable ? "patch table" : "symbols table";
+  auto fail = [&]() {
+    return op->emitOpError() << name << " entry " << k << " ";
+  };
+  auto patch = [&]() { return op->emitOpError() << "patch #" << k << " "; };
+  // A stream's words are named by their index in the stream.
+  auto streamWord = [&](int64_t at) {
+    return op->emitOpError() << "word #" << at << " ";
+  };
+  switch (check.problem) {
+  case EntryProblem::none:
+    return success();
+  case EntryProblem::notAfterPrevious:
+    return fail() << "is at " << entry.at << ", not after the one before";
+  case EntryProblem::constant:
+    return fail() << "has kind 0, not address, variable or load";
+  case EntryProblem::shift:
+    return fail() << "shifts by " << word.shift << ", not below 64";
+  case EntryProblem::pairNotFull:
+    return fail() << "is a pair but not a full address or load";
+  case EntryProblem::patchPair:
+    return patch() << "is a pair of stream words, not one patch";
+  case EntryProblem::patchWord:
+    return operands.reportWord(op, word, k, check.word);
+  case EntryProblem::patchNotAddress:
+    return patch() << "must be an address: constants belong in the "
+                      "data, variables in an hcq.patch_group";
+  case EntryProblem::patchNotLinkTime:
+    return patch() << "takes the address of a value that is not a "
+                      "placeholder or program: per-run addresses go "
+                      "through hcq.patch_group";
+  case EntryProblem::patchOutsideData:
+    return patch() << "at byte " << entry.at << " is outside the "
+                   << table.bytes << "-byte data";
+  case EntryProblem::pastStream:
+    return op->emitOpError()
+           << "symbolic word at " << entry.last() << " is past the stream's "
+           << numWords << " words";
+  case EntryProblem::constantBits:
+    return streamWord(check.at) << "is symbolic but has constant bits too";
+  case EntryProblem::pairIn64BitStream:
+    return streamWord(entry.at) << "is a pair of halves in a 64-bit stream";
+  case EntryProblem::streamWord:
+    return operands.reportWord(op, word, entry.at, check.word);
+  case EntryProblem::lanes:
+    return streamWord(entry.at) << "has " << word.lanes
+                                << " lanes but the submit has " << table.lanes;
+  case EntryProblem::wideIn32BitStream:
+    return streamWord(entry.at) << "is 64 bits wide in a 32-bit stream: use "
+                                   "lo(...) and hi(...)";
+  case EntryProblem::halfIn64BitStream:
+    return streamWord(entry.at) << "is a 32-bit half in a 64-bit stream";
+  }
+  llvm_unreachable("an entry problem without a message");
+}
+
+/// Checks the symbols table `entries` of `op`, whose operands `operands`
+/// describes, and reports its first failure.
 static LogicalResult verifySymbolTable(Operation *op,
                                        const SymbolEntries &entries,
                                        const OperandFacts &operands,
                                        const SymbolTableContext &table) {
-  StringRef name = table.isPatchTable ? "patch table" : "symbols table";
+  // A patch table's validity depends on its entries, its operands' facts
+  // and the data's size alone: when none changed since the table was last
+  // found valid, it still is. (A stream's table depends on its words too,
+  // and is checked every time.)
+  SmallVector<int64_t, 16> key;
+  if (table.isPatchTable) {
+    key.push_back(table.bytes);
+    operands.appendKey(key);
+    if (ArrayRef<int64_t>(key) == entries.getVerifiedKey())
+      return success();
+  }
   unsigned perWord = table.bits / 32;
   int64_t numWords = perWord ? int64_t(table.units.size() / perWord) : 0;
   int64_t previous = -1;
   for (size_t k = 0, e = entries.size(); k < e; ++k) {
     const SymbolEntry entry = entries[k];
-    const Word &word = entry.word;
-    auto fail = [&]() {
-      return op->emitOpError() << name << " entry " << k << " ";
-    };
-    // What an entry of any table is.
-    if (int64_t(entry.at) <= previous)
-      return fail() << "is at " << entry.at << ", not after the one before";
+    EntryCheck check =
+        checkEntry(entry, previous, operands, table, perWord, numWords);
+    if (LLVM_UNLIKELY(check.problem != EntryProblem::none))
+      return reportEntry(op, k, entry, check, operands, table, numWords);
     previous = entry.last();
-    if (word.isConstant())
-      return fail() << "has kind 0, not address, variable or load";
-    if (word.shift >= 64)
-      return fail() << "shifts by " << word.shift << ", not below 64";
-    if (entry.pair &&
-        (word.kind == WordKind::variable || word.part != WordPart::full))
-      return fail() << "is a pair but not a full address or load";
-
-    if (table.isPatchTable) {
-      // A link-time patch at a byte offset of the data.
-      auto patch = [&]() { return op->emitOpError() << "patch #" << k << " "; };
-      if (entry.pair)
-        return patch() << "is a pair of stream words, not one patch";
-      if (failed(operands.verifyWord(op, word, k)))
-        return failure();
-      if (word.kind != WordKind::address)
-        return patch() << "must be an address: constants belong in the "
-                          "data, variables in an hcq.patch_group";
-      if (!operands.isLinkTime(word))
-        return patch() << "takes the address of a value that is not a "
-                          "placeholder or program: per-run addresses go "
-                          "through hcq.patch_group";
-      int64_t width = operands.getPatchBits(word) / 8;
-      if (int64_t(entry.at) > table.bytes - width)
-        return patch() << "at byte " << entry.at << " is outside the "
-                       << table.bytes << "-byte data";
-      continue;
-    }
-
-    // A symbolic word (a pair: two) of a stream.
-    int64_t i = entry.at;
-    if (entry.last() >= numWords)
-      return op->emitOpError()
-             << "symbolic word at " << entry.last() << " is past the stream's "
-             << numWords << " words";
-    for (int64_t j = i; j <= entry.last(); ++j)
-      for (unsigned u = 0; u < perWord; ++u)
-        if (table.units[j * perWord + u])
-          return op->emitOpError()
-                 << "word #" << j << " is symbolic but has constant bits too";
-    if (entry.pair && table.bits != 32)
-      return op->emitOpError()
-             << "word #" << i << " is a pair of halves in a 64-bit stream";
-    if (failed(operands.verifyWord(op, word, i)))
-      return failure();
-    if (word.lanes != 1 && word.lanes != table.lanes)
-      return op->emitOpError() << "word #" << i << " has " << word.lanes
-                               << " lanes but the submit has " << table.lanes;
-    if (table.bits == 32 && !entry.pair && operands.getPatchBits(word) != 32)
-      return op->emitOpError() << "word #" << i
-                               << " is 64 bits wide in a 32-bit stream: use "
-                                  "lo(...) and hi(...)";
-    if (table.bits == 64 && word.part != WordPart::full)
-      return op->emitOpError()
-             << "word #" << i << " is a 32-bit half in a 64-bit stream";
   }
+  if (table.isPatchTable)
+    entries.setVerifiedKey(key);
   return success();
 }
 

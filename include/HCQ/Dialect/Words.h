@@ -176,11 +176,13 @@ public:
   SymbolEntry back() const { return (*this)[size() - 1]; }
 
   void push_back(const SymbolEntry &entry) {
+    verified.clear();
     packed.push_back({entry.at, entry.word.ref, 0});
     packed.back().bits = pack(entry, /*reuse=*/-1);
   }
   /// Replaces entry `k` by `entry`.
   void set(size_t k, const SymbolEntry &entry) {
+    verified.clear();
     Packed &p = packed[k];
     int64_t reuse = (p.bits & 1) ? int64_t(p.bits >> 1) : -1;
     p.at = entry.at;
@@ -191,10 +193,26 @@ public:
   /// Entries it has room for without growing (those kept packed).
   size_t capacity() const { return packed.capacity(); }
   /// Keeps the first `n` entries.
-  void truncate(size_t n) { packed.truncate(n); }
+  void truncate(size_t n) {
+    verified.clear();
+    packed.truncate(n);
+  }
   void clear() {
+    verified.clear();
     packed.clear();
     wide.clear();
+  }
+
+  /// The verifier's memo: what the table was last found valid against (the
+  /// facts of its op's operands and data, as the verifier keys them), empty
+  /// when it was not or has changed since. A blob's patches stay as hcq-seal
+  /// made them while every later pass verifies them again; the memo spares
+  /// the walk over hundreds of thousands of entries each time. Any change
+  /// of an entry clears it; a copy carries it with the entries it was made
+  /// for.
+  llvm::ArrayRef<int64_t> getVerifiedKey() const { return verified; }
+  void setVerifiedKey(llvm::ArrayRef<int64_t> key) const {
+    verified.assign(key.begin(), key.end());
   }
 
   bool operator==(const SymbolEntries &o) const {
@@ -225,6 +243,7 @@ private:
 
   llvm::SmallVector<Packed, 0> packed;
   llvm::SmallVector<SymbolEntry, 0> wide;
+  mutable llvm::SmallVector<int64_t, 0> verified;
 };
 
 llvm::hash_code hash_value(const SymbolEntries &entries);
