@@ -166,10 +166,9 @@ struct PrintPacketsPass
         w.value = word.value;
       } else {
         llvm::raw_string_ostream text(w.symbol);
-        printWord(text, word, cmds.getRefs(), bits,
-                  [&](llvm::raw_ostream &out, Value v) {
-                    v.printAsOperand(out, state);
-                  });
+        printWord(text, word, bits, [&](llvm::raw_ostream &out, unsigned ref) {
+          cmds.getRefs()[ref].printAsOperand(out, state);
+        });
         if (auto placeholder =
                 cmds.getRefs()[word.ref].getDefiningOp<PlaceholderOp>())
           if (placeholder.getTag() == PlaceholderTag::host_function)

@@ -145,12 +145,11 @@ constexpr llvm::StringLiteral ACCESS_ATTR = "hcq.access";
 /// names targets decides. Null if it names none.
 mlir::Attribute getTargetAttr(mlir::Operation *op, DeviceKind kind);
 
-/// Prints a command word as the ops do (`lo(%s + 8)`), with `printValue`
-/// naming each operand.
+/// Prints a command word as the ops do (`lo(%s + 8)`), with `printOperand`
+/// naming each operand by its index among the op's word operands.
 void printWord(
-    llvm::raw_ostream &os, const Word &word, mlir::ValueRange refs,
-    unsigned bits,
-    llvm::function_ref<void(llvm::raw_ostream &, mlir::Value)> printValue);
+    llvm::raw_ostream &os, const Word &word, unsigned bits,
+    llvm::function_ref<void(llvm::raw_ostream &, unsigned)> printOperand);
 
 } // namespace hcq
 

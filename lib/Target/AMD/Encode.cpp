@@ -22,6 +22,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/CheckedArithmetic.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <limits>
 
@@ -238,6 +239,9 @@ private:
   DenseMap<Operation *, amd::KernelInfo> kernels;
   /// The kernels launched, by name.
   DenseMap<Attribute, KernelOp> kernelsByName;
+  /// Each kernel's program, as DeferredRefs names it (made once: a
+  /// reference is uniqued in the context, a lock and a hash a launch).
+  DenseMap<Operation *, FlatSymbolRefAttr> programNames;
   /// What the submit being encoded names that the pass makes.
   DeferredRefs deferred;
   /// The kernel arguments of the submit being encoded: one stream, a
@@ -425,15 +429,16 @@ LogicalResult Encoder::dispatch(LaunchOp launch, DevicesAttr devices,
   // the same, so that no wrapped value passes a limit.
   ArrayRef<int64_t> global = launch.getGlobalSize(),
                     local = launch.getLocalSize();
-  std::optional<int64_t> workItems = llvm::checkedMul(local[0], local[1]);
-  if (workItems)
-    workItems = llvm::checkedMul(*workItems, local[2]);
-  if (!workItems)
+  // (llvm::MulOverflow, not checkedMul: this runs for every launch, and
+  // checkedMul goes through APInt.)
+  int64_t workItems = 0;
+  if (llvm::MulOverflow(local[0], local[1], workItems) ||
+      llvm::MulOverflow(workItems, local[2], workItems))
     return launch.emitOpError()
            << "has a local size [" << local << "] whose product overflows";
-  if (info.maxFlatWorkgroupSize && *workItems > info.maxFlatWorkgroupSize)
+  if (info.maxFlatWorkgroupSize && workItems > info.maxFlatWorkgroupSize)
     return launch.emitOpError()
-           << "runs " << *workItems << " work-items per workgroup, and @"
+           << "runs " << workItems << " work-items per workgroup, and @"
            << launch.getKernel() << " was compiled for at most "
            << info.maxFlatWorkgroupSize
            << " (.max_flat_workgroup_size in its code object)";
@@ -517,9 +522,10 @@ LogicalResult Encoder::dispatch(LaunchOp launch, DevicesAttr devices,
                         info.groupSegmentBytes, 0, 0, 0, 0, 0, 0, 0, 0});
   }
   uint32_t args = deferred.stream(0);
-  uint32_t program =
-      deferred.program(FlatSymbolRefAttr::get(kernel.getSymNameAttr()), devices,
-                       info.image.size());
+  FlatSymbolRefAttr &programName = programNames[kernel];
+  if (!programName)
+    programName = FlatSymbolRefAttr::get(kernel.getSymNameAttr());
+  uint32_t program = deferred.program(programName, devices, info.image.size());
 
   // Scratch: WAVESIZE units per wave, for scratchWaves waves (WAVES counts
   // per shader engine on gfx11: Target::scratchShaderEngines).
