@@ -430,3 +430,34 @@ TEST(Dialect, BlobPatchesAreVerifiedAgainWhenAnythingTheyDependOnChanges) {
   blob->setOperand(1, signal);
   EXPECT_TRUE(verifies()) << message;
 }
+
+// Tests that pushing a 64-bit symbolic word's halves at once appends what
+// pushing its lo then its hi half does (one pair entry in a 32-bit stream,
+// two entries in a 64-bit one or for a variable), OR-ed bits included.
+TEST(Dialect, PushingBothHalvesIsPushingLoThenHi) {
+  using hcq::Word;
+  using hcq::WordKind;
+  using hcq::WordPart;
+  std::vector<Word> words = {
+      Word(WordKind::address, 64, 0, WordPart::full, 8, 0),
+      Word(WordKind::address, 0, 1, WordPart::full, 0, uint64_t(0x1234) << 32),
+      Word(WordKind::load, 16, 2, WordPart::full, 0, 0),
+      Word(WordKind::variable, 0, 3, WordPart::full, 0, 0),
+      Word(WordKind::address, 8, 0, WordPart::full, 0, 0, /*lanes=*/2),
+  };
+  for (unsigned bits : {32u, 64u}) {
+    hcq::WordStreamBuilder halves(bits), oneByOne(bits);
+    for (const Word &word : words) {
+      // A constant before each, so no word begins a stream.
+      halves.pushConstant(7);
+      oneByOne.pushConstant(7);
+      halves.pushHalves(word);
+      oneByOne.push(word.half(WordPart::lo));
+      oneByOne.push(word.half(WordPart::hi));
+    }
+    EXPECT_EQ(halves.units, oneByOne.units) << bits << "-bit stream";
+    EXPECT_EQ(halves.symbols, oneByOne.symbols) << bits << "-bit stream";
+    // Pairs in a 32-bit stream but for the variable's halves.
+    EXPECT_EQ(halves.symbols.size(), bits == 32 ? 6u : 10u);
+  }
+}

@@ -115,12 +115,20 @@ Word CommandStream::word(WordKind kind, uint64_t value, ArrayRef<Value> lanes,
 
 Word CommandStream::address(ArrayRef<Value> lanes, WordPart part,
                             uint64_t offset, uint32_t shift, uint64_t orBits) {
+  Word w = addressWord(lanes, part, offset, shift, orBits);
+  words.push(w);
+  return w;
+}
+
+Word CommandStream::addressWord(ArrayRef<Value> lanes, WordPart part,
+                                uint64_t offset, uint32_t shift,
+                                uint64_t orBits) {
   // Views are not memory the link knows: address their base instead. Every
   // lane's view has the same offset when the lanes share one value.
   if (lanes.size() == 1) {
     BufferBase base = getBufferBase(lanes.front());
-    return word(WordKind::address, offset + base.byteOffset, base.base, part,
-                shift, orBits);
+    return operands.word(WordKind::address, offset + base.byteOffset,
+                         base.base, part, shift, orBits);
   }
   SmallVector<Value> bases;
   int64_t viewOffset = 0;
@@ -129,23 +137,28 @@ Word CommandStream::address(ArrayRef<Value> lanes, WordPart part,
     bases.push_back(base.base);
     viewOffset = base.byteOffset;
   }
-  return word(WordKind::address, offset + viewOffset, bases, part, shift,
-              orBits);
+  return operands.word(WordKind::address, offset + viewOffset, bases, part,
+                       shift, orBits);
 }
 
 void CommandStream::addressLoHi(ArrayRef<Value> lanes, uint64_t offset,
-                                uint32_t shift) {
-  // The lo word's operands serve the hi word too: bases and operand found
-  // once.
-  Word hi = address(lanes, WordPart::lo, offset, shift);
-  hi.part = WordPart::hi;
-  words.push(hi);
+                                uint32_t shift, uint32_t highBits) {
+  // One word for both halves: bases and operand found once.
+  words.pushHalves(addressWord(lanes, WordPart::full, offset, shift,
+                               uint64_t(highBits) << 32));
 }
 
 void CommandStream::deferred(uint32_t id, WordPart part, uint64_t offset,
                              uint32_t shift, uint64_t orBits) {
   words.push(operands.deferredWord(WordKind::address, offset, id, part, shift,
                                    orBits));
+}
+
+void CommandStream::deferredLoHi(uint32_t id, uint64_t offset, uint32_t shift,
+                                 uint32_t highBits) {
+  words.pushHalves(operands.deferredWord(WordKind::address, offset, id,
+                                         WordPart::full, shift,
+                                         uint64_t(highBits) << 32));
 }
 
 void CommandStream::variable(Value value, WordPart part) {

@@ -392,6 +392,22 @@ struct WordStreamBuilder {
     setSymbol(symbols, symbols.size(), int64_t(size()), word);
     pushConstant(0);
   }
+  /// Appends the `lo` then the `hi` half of the 64-bit symbolic word
+  /// `word` (part full): what push(word.half(lo)), push(word.half(hi))
+  /// append, without looking for the pair a 32-bit stream merges them into
+  /// (a launch's addresses are most of its symbolic words).
+  void pushHalves(const Word &word) {
+    assert(!word.isConstant() && word.part == WordPart::full &&
+           "not a 64-bit symbolic word");
+    if (perWord != 1 || word.kind == WordKind::variable) {
+      push(word.half(WordPart::lo));
+      return push(word.half(WordPart::hi));
+    }
+    assert(size() < UINT32_MAX && "a symbol past 32-bit positions");
+    symbols.push_back({uint32_t(size()), /*pair=*/true, word});
+    pushConstant(0);
+    pushConstant(0);
+  }
   /// Appends a constant word, most of any stream: no Word to build.
   void pushConstant(uint64_t value) {
     assert((perWord == 2 || value <= UINT32_MAX) && "a 32-bit word of more");

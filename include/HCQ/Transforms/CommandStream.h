@@ -89,13 +89,16 @@ public:
   /// Returns the word pushed.
   Word address(llvm::ArrayRef<mlir::Value> lanes, WordPart part,
                uint64_t offset = 0, uint32_t shift = 0, uint64_t orBits = 0);
-  /// Both halves of a 64-bit address: lo, then hi.
+  /// Both halves of a 64-bit address: lo, then hi, OR `highBits` into hi.
   void addressLoHi(llvm::ArrayRef<mlir::Value> lanes, uint64_t offset = 0,
-                   uint32_t shift = 0);
+                   uint32_t shift = 0, uint32_t highBits = 0);
   /// The address of the submit's DeferredRef `id` plus `offset`, as
   /// address() makes it.
   void deferred(uint32_t id, WordPart part, uint64_t offset = 0,
                 uint32_t shift = 0, uint64_t orBits = 0);
+  /// Both halves of deferred() address: lo, then hi, OR `highBits` into hi.
+  void deferredLoHi(uint32_t id, uint64_t offset = 0, uint32_t shift = 0,
+                    uint32_t highBits = 0);
   void variable(mlir::Value value, WordPart part = WordPart::full);
   void load(llvm::ArrayRef<mlir::Value> lanes, WordPart part, int64_t addend);
   /// A signal value as `part`: the constant `value`, or the host value of
@@ -124,6 +127,9 @@ public:
 private:
   Word word(WordKind kind, uint64_t value, llvm::ArrayRef<mlir::Value> lanes,
             WordPart part, uint32_t shift, uint64_t orBits);
+  /// address()'s word, not pushed.
+  Word addressWord(llvm::ArrayRef<mlir::Value> lanes, WordPart part,
+                   uint64_t offset, uint32_t shift, uint64_t orBits);
 
   WordStreamBuilder words;
   WordOperands operands;

@@ -174,6 +174,18 @@ public:
       return cmds.constant(a.highBits);
     cmds.address(a.lanes, WordPart::hi, a.offset, a.shift, a.highBits);
   }
+  /// low(a) then high(a).
+  void lowHigh(const Address &a) {
+    assert(a.highBits <= UINT32_MAX && "high bits of more than 32 bits");
+    auto highBits = static_cast<uint32_t>(a.highBits);
+    if (a.deferred)
+      return cmds.deferredLoHi(*a.deferred, a.offset, a.shift, highBits);
+    if (a.lanes.empty()) {
+      cmds.constant(0);
+      return cmds.constant(highBits);
+    }
+    cmds.addressLoHi(a.lanes, a.offset, a.shift, highBits);
+  }
   void low(const SignalValue &v) {
     cmds.signalValue(v.buffer, v.value, WordPart::lo);
   }
@@ -550,8 +562,7 @@ LogicalResult Encoder::dispatch(LaunchOp launch, DevicesAttr devices,
     return Address::of(scratch, 0, shift, highBits);
   };
   auto setAddress = [&](const Address &address) {
-    cmds.low(address);
-    cmds.high(address);
+    cmds.lowHigh(address);
   };
 
   acquireMem(cmds, /*full=*/false);
