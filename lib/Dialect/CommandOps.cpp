@@ -544,12 +544,14 @@ checkEntry(const SymbolEntry &entry, int64_t previous,
   return {};
 }
 
-/// Reports what checkEntry found wrong with entry `k`, `entry`, of a table
-/// of `op`. Out of line: it runs once, for the first bad entry.
+/// Reports what checkEntry found wrong with entry `k` of `entries`, a table
+/// of `op`. Out of line, and reading the entry again: it runs once, for the
+/// first bad entry, and the checking loop keeps its entry in registers.
 LLVM_ATTRIBUTE_NOINLINE static LogicalResult
-reportEntry(Operation *op, size_t k, const SymbolEntry &entry,
+reportEntry(Operation *op, const SymbolEntries &entries, size_t k,
             const EntryCheck &check, const OperandFacts &operands,
             const SymbolTableContext &table, int64_t numWords) {
+  const SymbolEntry entry = entries[k];
   const Word &word = entry.word;
   StringRef name = table.isPatchTable ? "patch table" : "symbols table";
   auto fail = [&]() {
@@ -632,7 +634,7 @@ static LogicalResult verifySymbolTable(Operation *op,
     EntryCheck check =
         checkEntry(entry, previous, operands, table, perWord, numWords);
     if (LLVM_UNLIKELY(check.problem != EntryProblem::none))
-      return reportEntry(op, k, entry, check, operands, table, numWords);
+      return reportEntry(op, entries, k, check, operands, table, numWords);
     previous = entry.last();
   }
   if (table.isPatchTable)
