@@ -18,6 +18,8 @@
 #ifndef HCQ_TARGET_AMD_PM4_H
 #define HCQ_TARGET_AMD_PM4_H
 
+#include "HCQ/Target/AMD/PacketSink.h"
+
 #include <algorithm>
 #include <cstdint>
 
@@ -253,8 +255,7 @@ void emitWaitMemory(Sink &s, uint32_t function, const Address &address,
   s.packet(1 + wait_reg_mem::BODY_DWORDS);
   s.dword(packet3(WAIT_REG_MEM, wait_reg_mem::BODY_DWORDS));
   s.dword(waitFunction(function) | waitMemSpace(1)); // CONTROL
-  s.low(address);                                    // ADDRESS_LO
-  s.high(address);                                   // ADDRESS_HI
+  lowHigh(s, address);                               // ADDRESS_LO, ADDRESS_HI
   s.low(reference);                                  // REFERENCE
   s.dword(mask);                                     // MASK
   s.dword(WAIT_POLL_INTERVAL);                       // POLL_INTERVAL
@@ -312,11 +313,9 @@ void emitReleaseMem(Sink &s, uint32_t event, uint32_t select,
   s.dword(packet3(RELEASE_MEM, release_mem::BODY_DWORDS));
   s.dword(event);   // EVENT
   s.dword(select);  // SELECT
-  s.low(address);   // ADDRESS_LO
-  s.high(address);  // ADDRESS_HI
-  s.low(data);      // DATA_LO
-  s.high(data);     // DATA_HI
-  s.low(contextId); // CONTEXT_ID
+  lowHigh(s, address); // ADDRESS_LO, ADDRESS_HI
+  lowHigh(s, data);    // DATA_LO, DATA_HI
+  s.low(contextId);   // CONTEXT_ID
 }
 
 /// DISPATCH_DIRECT of a grid of x*y*z workgroups.
@@ -345,8 +344,7 @@ template <typename Sink, typename Address>
 void emitIndirectBuffer(Sink &s, const Address &base, uint32_t dwords) {
   s.packet(1 + indirect_buffer::BODY_DWORDS);
   s.dword(packet3(INDIRECT_BUFFER, indirect_buffer::BODY_DWORDS));
-  s.low(base);                                  // BASE_LO
-  s.high(base);                                 // BASE_HI
+  lowHigh(s, base);                              // BASE_LO, BASE_HI
   s.dword((dwords & IB_MAX_DWORDS) | IB_VALID); // CONTROL
 }
 

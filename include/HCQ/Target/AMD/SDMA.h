@@ -13,6 +13,8 @@
 #ifndef HCQ_TARGET_AMD_SDMA_H
 #define HCQ_TARGET_AMD_SDMA_H
 
+#include "HCQ/Target/AMD/PacketSink.h"
+
 #include <cstdint>
 
 namespace hcq::amd::sdma {
@@ -119,10 +121,8 @@ void emitCopyLinear(Sink &s, uint32_t bytes, const Source &src,
   s.dword(header(OP_COPY, SUBOP_COPY_LINEAR));
   s.dword((bytes - 1) & COPY_COUNT_MASK); // COUNT
   s.dword(0);                             // PARAMETER
-  s.low(src);                             // SRC_LO
-  s.high(src);                            // SRC_HI
-  s.low(dst);                             // DST_LO
-  s.high(dst);                            // DST_HI
+  lowHigh(s, src);                         // SRC_LO, SRC_HI
+  lowHigh(s, dst);                         // DST_LO, DST_HI
 }
 
 /// FENCE: writes the low 32 bits of `data` to `address`; `mtype` is the
@@ -132,9 +132,8 @@ void emitFence(Sink &s, const Address &address, const Data &data,
                uint32_t mtype) {
   s.packet(FENCE_DWORDS);
   s.dword(header(OP_FENCE, 0) | fenceMType(mtype));
-  s.low(address);  // ADDRESS_LO
-  s.high(address); // ADDRESS_HI
-  s.low(data);     // DATA
+  lowHigh(s, address); // ADDRESS_LO, ADDRESS_HI
+  s.low(data);        // DATA
 }
 
 /// TRAP: raises an interrupt carrying the low 28 bits of `context`.
@@ -154,8 +153,7 @@ void emitPollMemory(Sink &s, uint32_t function, const Address &address,
                     uint32_t interval, uint32_t retry) {
   s.packet(POLL_REGMEM_DWORDS);
   s.dword(header(OP_POLL_REGMEM, 0) | pollFunction(function) | POLL_MEM);
-  s.low(address);                              // ADDRESS_LO
-  s.high(address);                             // ADDRESS_HI
+  lowHigh(s, address);                          // ADDRESS_LO, ADDRESS_HI
   s.low(reference);                            // VALUE
   s.dword(mask);                               // MASK
   s.dword(pollIntervalRetry(interval, retry)); // INTERVAL_RETRY
@@ -184,8 +182,7 @@ template <typename Sink, typename Address>
 void emitTimestamp(Sink &s, const Address &address) {
   s.packet(TIMESTAMP_DWORDS);
   s.dword(header(OP_TIMESTAMP, SUBOP_TIMESTAMP_GET_GLOBAL));
-  s.low(address);
-  s.high(address);
+  lowHigh(s, address); // ADDRESS_LO, ADDRESS_HI
 }
 
 } // namespace hcq::amd::sdma
