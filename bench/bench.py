@@ -4,6 +4,7 @@ case, with the machine's load and the commit. scripts/bench.sh builds what
 it needs and runs this; bench/README.md says what each case measures.
 
   bench/bench.py [--build DIR] [--quick] [--out FILE] [--only PART]
+                 [--instructions]
   bench/bench.py --self-test
 
 Compile: generated schedules (bench/gen_schedule.py, the test kernels'
@@ -24,6 +25,12 @@ iterations; the table gives the minimum and median over repetitions, and
 the median of the `wakes_per_run` counter (how many times a run woke a
 sleeping queue thread).
 
+Instructions (--instructions, compile only; valgrind): each compile case
+once more, bytecode in, under callgrind: the whole process's instructions
+over its calls. Unlike time, the count does not move with the host's
+load, so it shows whether the cost per call stays flat from 10,000 to
+1,000,000 calls; a million calls take minutes.
+
 --quick: no million-call schedules, 3 and 2 compile repetitions, 3 replay
 repetitions of at least 0.02 s. --out: the JSON file (default
 bench/results.json). --only compile|replay: one part. --self-test: checks
@@ -38,6 +45,7 @@ import math
 import os
 import platform
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -162,30 +170,40 @@ def pass_seconds(report):
     return total
 
 
+def write_kernel(build, tmp):
+    """The generator's kernel @k: the test kernels' gfx1100 `vadd`, in a
+    file in `tmp`; returns its path."""
+    code_object = os.path.join(build, "test", "Inputs", "kernels-gfx1100.o")
+    kernel = os.path.join(tmp, "kernel.mlir")
+    with open(kernel, "w") as f:
+        subprocess.run([sys.executable,
+                        os.path.join(ROOT, "scripts", "embed-code-object.py"),
+                        code_object, "k", "(write f32, read f32, read f32)",
+                        "--symbol", "vadd"], stdout=f, check=True)
+    return kernel
+
+
+def write_schedule(path, kernel, shape, calls):
+    """A generated schedule of `calls` calls of `shape`, as text, at
+    `path`."""
+    with open(path, "w") as f:
+        subprocess.run([sys.executable,
+                        os.path.join(ROOT, "bench", "gen_schedule.py"),
+                        "--shape", shape, str(calls), "1", kernel],
+                       stdout=f, check=True)
+
+
 def compile_part(build, quick):
     opt = os.path.join(build, "bin", "hcq-opt")
-    code_object = os.path.join(build, "test", "Inputs", "kernels-gfx1100.o")
     sizes = ((10000, 3), (100000, 2)) if quick else \
         ((10000, 5), (100000, 5), (1000000, 2))
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        kernel = os.path.join(tmp, "kernel.mlir")
-        with open(kernel, "w") as f:
-            subprocess.run([sys.executable,
-                            os.path.join(ROOT, "scripts",
-                                         "embed-code-object.py"),
-                            code_object, "k",
-                            "(write f32, read f32, read f32)", "--symbol",
-                            "vadd"], stdout=f, check=True)
+        kernel = write_kernel(build, tmp)
         for shape, what in COMPILE_SHAPES:
             for calls, reps in sizes:
                 path = os.path.join(tmp, "s.mlir")
-                with open(path, "w") as f:
-                    subprocess.run([sys.executable,
-                                    os.path.join(ROOT, "bench",
-                                                 "gen_schedule.py"),
-                                    "--shape", shape, str(calls), "1",
-                                    kernel], stdout=f, check=True)
+                write_schedule(path, kernel, shape, calls)
                 walls, passes, rss = [], [], []
                 for rep in range(reps):
                     report, wall, peak = run_measured(
@@ -229,6 +247,64 @@ def compile_part(build, quick):
                                 common + ", its input MLIR bytecode: peak "
                                 "RSS"))
     return rows
+
+
+def instructions_part(build, quick):
+    """Instructions per call of whole `hcq-opt --hcq-pipeline` processes,
+    bytecode in, counted by valgrind's callgrind: one run a case, since
+    the count does not move with the host's load as time does. valgrind
+    3.19 cannot read the DWARF 5 of LLVM 22's libraries, so it runs a copy
+    of hcq-opt without debug information (`strip -g`)."""
+    for tool in ("valgrind", "strip"):
+        if not shutil.which(tool):
+            raise RuntimeError("--instructions needs {} (Debian: apt-get "
+                               "install {})".format(
+                                   tool, "binutils" if tool == "strip"
+                                   else tool))
+    opt = os.path.join(build, "bin", "hcq-opt")
+    sizes = (10000, 100000) if quick else (10000, 100000, 1000000)
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        stripped = os.path.join(tmp, "hcq-opt")
+        subprocess.run(["strip", "-g", opt, "-o", stripped], check=True)
+        kernel = write_kernel(build, tmp)
+        for shape, what in COMPILE_SHAPES:
+            for calls in sizes:
+                path = os.path.join(tmp, "s.mlir")
+                bytecode = os.path.join(tmp, "s.mlirbc")
+                write_schedule(path, kernel, shape, calls)
+                subprocess.run([opt, path, "--emit-bytecode", "-o", bytecode],
+                               check=True)
+                os.remove(path)
+                out = os.path.join(tmp, "callgrind.out")
+                run = subprocess.run(
+                    ["valgrind", "--tool=callgrind",
+                     "--callgrind-out-file=" + out, stripped, bytecode,
+                     "--hcq-pipeline", "-o", os.devnull],
+                    stderr=subprocess.PIPE, universal_newlines=True)
+                if run.returncode != 0:
+                    raise RuntimeError("valgrind failed:\n" + run.stderr)
+                count = parse_callgrind_total(run.stderr)
+                per_call = count / calls
+                progress("instructions/{}/{}: {:,} ({:,.0f} a call)".format(
+                    shape, calls, count, per_call))
+                rows.append(row(
+                    "compile/{}/{} instructions per call".format(shape, calls),
+                    [per_call], "inst",
+                    "whole `hcq-opt --hcq-pipeline` process, its input MLIR "
+                    "bytecode, " + what + ": instructions (callgrind) over "
+                    "calls"))
+    return rows
+
+
+def parse_callgrind_total(stderr):
+    """The program's instruction count from valgrind's summary line
+    (`==pid== I   refs:      2,808,171,814`)."""
+    match = re.search(r"I\s+refs:\s+([0-9,]+)", stderr)
+    if not match:
+        raise ValueError("no instruction count in valgrind's output:\n" +
+                         stderr)
+    return int(match.group(1).replace(",", ""))
 
 
 # --- Replay ----------------------------------------------------------------
@@ -471,6 +547,15 @@ def self_test():
         expect("pass_seconds refuses a report without passes", False)
     except ValueError:
         pass
+    expect("callgrind's instruction count read",
+           parse_callgrind_total("==12== Collected : 5\n==12== \n"
+                                 "==12== I   refs:      2,808,171,814\n")
+           == 2808171814)
+    try:
+        parse_callgrind_total("==12== Valgrind: I can't recover.\n")
+        expect("a valgrind output without a count is refused", False)
+    except ValueError:
+        pass
     runs = parse_google_benchmark(GOOGLE_BENCHMARK_SAMPLE)
     run = runs.get("replay_submit/cpu/1/manual_time", {})
     expect("Google Benchmark repetitions read, aggregates left out",
@@ -544,6 +629,9 @@ def main():
     parser.add_argument("--out", default=os.path.join(ROOT, "bench",
                                                       "results.json"))
     parser.add_argument("--only", choices=("compile", "replay"))
+    parser.add_argument("--instructions", action="store_true",
+                        help="also count each compile case's instructions "
+                        "under valgrind (slow: minutes at a million calls)")
     parser.add_argument("--command", default=None,
                         help="the command to report (scripts/bench.sh's)")
     parser.add_argument("--self-test", action="store_true")
@@ -561,6 +649,8 @@ def main():
                 "load": {"before": read_loadavg()}, "results": []}
     if args.only != "replay":
         document["results"] += compile_part(build, args.quick)
+        if args.instructions:
+            document["results"] += instructions_part(build, args.quick)
         if args.only is None:
             document["load"]["between"] = read_loadavg()
     if args.only != "compile":

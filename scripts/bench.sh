@@ -7,6 +7,8 @@
 #   scripts/bench.sh --quick          # no million-call schedules, fewer reps
 #   scripts/bench.sh --out FILE       # the JSON file (default bench/results.json)
 #   scripts/bench.sh --only replay    # or --only compile
+#   scripts/bench.sh --instructions   # also instructions per call (valgrind;
+#                                     # minutes more at a million calls)
 #   scripts/bench.sh --no-build       # use the build folder as it is
 #   BUILD_DIR=out scripts/bench.sh    # build folder (default ./build)
 #
@@ -15,6 +17,8 @@
 #   compile: whole `hcq-opt --hcq-pipeline` processes on generated schedules
 #     of 10k, 100k and 1M calls (bench/gen_schedule.py), one device and two
 #     devices ping-ponging: wall time, pass time (--mlir-timing), peak RSS;
+#     with --instructions, each once more under callgrind: instructions a
+#     call, which the host's load does not move;
 #   replay: hcq-bench-replay at 1 and 1,000 kernels on the CPU device, the
 #     emulated AMD device (a CPU emulation, not a GPU) and the C API, timed
 #     as submit only (also with the queue's thread pinned to another CPU)
@@ -34,6 +38,7 @@ while (($#)); do
   case "$1" in
     -h|--help) usage; exit 0 ;;
     --quick) args+=(--quick) ;;
+    --instructions) args+=(--instructions) ;;
     --no-build) build_first=0 ;;
     --out)
       (($# >= 2)) || { echo "bench.sh: --out needs a file" >&2; exit 2; }
