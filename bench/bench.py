@@ -52,6 +52,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import schedules  # noqa: E402
 from passtiming import run_measured  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -171,26 +172,10 @@ def pass_seconds(report):
 
 
 def write_kernel(build, tmp):
-    """The generator's kernel @k: the test kernels' gfx1100 `vadd`, in a
-    file in `tmp`; returns its path."""
-    code_object = os.path.join(build, "test", "Inputs", "kernels-gfx1100.o")
+    """The generator's kernel @k, in a file in `tmp`; returns its path."""
     kernel = os.path.join(tmp, "kernel.mlir")
-    with open(kernel, "w") as f:
-        subprocess.run([sys.executable,
-                        os.path.join(ROOT, "scripts", "embed-code-object.py"),
-                        code_object, "k", "(write f32, read f32, read f32)",
-                        "--symbol", "vadd"], stdout=f, check=True)
+    schedules.write_kernel(build, kernel)
     return kernel
-
-
-def write_schedule(path, kernel, shape, calls):
-    """A generated schedule of `calls` calls of `shape`, as text, at
-    `path`."""
-    with open(path, "w") as f:
-        subprocess.run([sys.executable,
-                        os.path.join(ROOT, "bench", "gen_schedule.py"),
-                        "--shape", shape, str(calls), "1", kernel],
-                       stdout=f, check=True)
 
 
 def compile_part(build, quick):
@@ -203,7 +188,7 @@ def compile_part(build, quick):
         for shape, what in COMPILE_SHAPES:
             for calls, reps in sizes:
                 path = os.path.join(tmp, "s.mlir")
-                write_schedule(path, kernel, shape, calls)
+                schedules.write_schedule(path, kernel, calls, shape)
                 walls, passes, rss = [], [], []
                 for rep in range(reps):
                     report, wall, peak = run_measured(
@@ -272,7 +257,7 @@ def instructions_part(build, quick):
             for calls in sizes:
                 path = os.path.join(tmp, "s.mlir")
                 bytecode = os.path.join(tmp, "s.mlirbc")
-                write_schedule(path, kernel, shape, calls)
+                schedules.write_schedule(path, kernel, calls, shape)
                 subprocess.run([opt, path, "--emit-bytecode", "-o", bytecode],
                                check=True)
                 os.remove(path)

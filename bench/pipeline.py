@@ -18,11 +18,11 @@ the passes' own work (an embedding compiler may verify only at the end).
   bench/pipeline.py [build-dir] [--no-million] [--no-verify]
 """
 import os
-import subprocess
 import sys
 import tempfile
 
 from passtiming import run_measured, time_passes
+from schedules import write_kernel, write_schedule
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 args = [a for a in sys.argv[1:] if not a.startswith("--")]
@@ -30,7 +30,6 @@ million = "--no-million" not in sys.argv[1:]
 verify = [] if "--no-verify" not in sys.argv[1:] else ["--verify-each=0"]
 build = args[0] if args else os.path.join(root, "build")
 opt = os.path.join(build, "bin", "hcq-opt")
-code_object = os.path.join(build, "test", "Inputs", "kernels-gfx1100.o")
 passes = ["HCQStageCopies", "HCQAttachTargets", "HCQMaterializeBuiltins",
           "HCQBatchDeps", "HCQEncode", "HCQSeal", "HCQLowerSubmit",
           "HCQBuildExecutable"]
@@ -43,23 +42,13 @@ def run(path):
 
 with tempfile.TemporaryDirectory() as tmp:
     kernel = os.path.join(tmp, "kernel.mlir")
-    with open(kernel, "w") as f:
-        # The generator launches @k(out, a, b); vadd's fourth argument, n,
-        # is then left zero, which the encoder allows (it pads kernel
-        # arguments to the descriptor's size).
-        subprocess.run([sys.executable,
-                        os.path.join(root, "scripts", "embed-code-object.py"),
-                        code_object, "k", "(write f32, read f32, read f32)",
-                        "--symbol", "vadd"], stdout=f, check=True)
+    write_kernel(build, kernel)
     print("{:>8} ".format("calls") +
           " ".join("{:>12}".format(p[3:15]) for p in passes) +
           " {:>9} {:>9} {:>8}".format("us/call", "total s", "peak MB"))
     for n in (1000, 10000, 100000) + ((1000000,) if million else ()):
         path = os.path.join(tmp, "s.mlir")
-        with open(path, "w") as f:
-            subprocess.run([sys.executable,
-                            os.path.join(root, "bench", "gen_schedule.py"),
-                            str(n), "1", kernel], stdout=f, check=True)
+        write_schedule(path, kernel, n)
         best = min((run(path) for _ in range(3)), key=lambda r: sum(r[0]))
         times, total, rss = best
         print("{:>8} ".format(n) +
@@ -68,10 +57,7 @@ with tempfile.TemporaryDirectory() as tmp:
                                                    total, rss), flush=True)
 
     path = os.path.join(tmp, "s8.mlir")
-    with open(path, "w") as f:
-        subprocess.run([sys.executable,
-                        os.path.join(root, "bench", "gen_schedule.py"),
-                        "8", "1", kernel], stdout=f, check=True)
+    write_schedule(path, kernel, 8)
     walls = sorted(run_measured([opt, path, "--hcq-pipeline", "-o",
                                  os.devnull])[1] for _ in range(30))
     print("8 calls end to end: best {:.1f} ms, median {:.1f} ms (30 runs)"

@@ -5,9 +5,8 @@
 #include "gtest/gtest.h"
 
 #include <algorithm>
-#include <map>
+#include <cstdint>
 #include <random>
-#include <set>
 
 using namespace hcq;
 
@@ -120,109 +119,20 @@ TEST(DepsTracker, LongIntervalFoundFromFarRight) {
             std::vector<uint64_t>{1});
 }
 
-namespace {
-/// DepsTracker as it was before it kept small interval lists in a vector:
-/// every list a std::multimap. The differential test below holds the two
-/// to the same answers, in the same order.
-class MultimapDepsTracker {
-public:
-  llvm::SmallVector<uint64_t> access(llvm::ArrayRef<DepsTracker::Access> as,
-                                     DepsTracker::Dep dep) {
-    llvm::SmallVector<uint64_t> waits;
-    std::set<uint64_t> seen;
-    auto wait = [&](DepsTracker::Dep d) {
-      if (seen.insert(d.id).second)
-        waits.push_back(d.id);
-    };
-    for (const DepsTracker::Access &a : as) {
-      auto it = buffers.find({a.buffer.base, a.buffer.lane});
-      if (it == buffers.end())
-        continue;
-      it->second.writes.forEachOverlap(a.begin, a.end, wait);
-      if (a.write)
-        it->second.reads.forEachOverlap(a.begin, a.end, wait);
-    }
-    for (const DepsTracker::Access &a : as) {
-      Ranges &ranges = buffers[{a.buffer.base, a.buffer.lane}];
-      if (a.write) {
-        ranges.writes.carve(a.begin, a.end);
-        ranges.reads.carve(a.begin, a.end);
-        ranges.writes.add(a.begin, a.end, dep, false);
-      } else {
-        ranges.reads.add(a.begin, a.end, dep, true);
-      }
-    }
-    return waits;
-  }
-
-private:
-  struct Interval {
-    int64_t end;
-    DepsTracker::Dep dep;
-  };
-  struct List {
-    std::multimap<int64_t, Interval> intervals;
-    int64_t maxLength = 0;
-    template <typename Fn>
-    void forEachOverlap(int64_t begin, int64_t end, Fn fn) const {
-      for (auto it = intervals.lower_bound(begin - maxLength);
-           it != intervals.end() && it->first < end; ++it)
-        if (it->second.end > begin)
-          fn(it->second.dep);
-    }
-    void carve(int64_t begin, int64_t end) {
-      std::vector<std::pair<int64_t, Interval>> kept;
-      for (auto it = intervals.lower_bound(begin - maxLength);
-           it != intervals.end() && it->first < end;) {
-        int64_t start = it->first;
-        Interval interval = it->second;
-        if (interval.end <= begin) {
-          ++it;
-          continue;
-        }
-        it = intervals.erase(it);
-        if (start < begin)
-          kept.push_back({start, {begin, interval.dep}});
-        if (end < interval.end)
-          kept.push_back({end, {interval.end, interval.dep}});
-      }
-      for (auto &entry : kept)
-        intervals.insert(entry);
-    }
-    void add(int64_t begin, int64_t end, DepsTracker::Dep dep,
-             bool replaceSameStream) {
-      if (replaceSameStream) {
-        auto [first, last] = intervals.equal_range(begin);
-        for (auto it = first; it != last; ++it)
-          if (it->second.end == end && it->second.dep.stream == dep.stream) {
-            it->second.dep = dep;
-            return;
-          }
-      }
-      intervals.insert({begin, {end, dep}});
-      maxLength = std::max(maxLength, end - begin);
-    }
-  };
-  struct Ranges {
-    List writes, reads;
-  };
-  std::map<std::pair<const void *, uint32_t>, Ranges> buffers;
-};
-} // namespace
-
-// Tests that DepsTracker answers random accesses exactly as the multimap
-// tracker did, waits in the same order: small and large ranges over three
-// buffers and two lanes, so that some interval lists stay small and others
-// grow past the vector's limit into a multimap.
-TEST(DepsTracker, AnswersAsTheMultimapTrackerOnRandomAccesses) {
+// Tests that a buffer's interval list answers alike, waits in the same
+// order, whether it is a multimap from its first interval (the tracker as it
+// was), a sorted vector however long, or a vector that moves into a
+// multimap past 32 intervals: random small and large ranges over three
+// buffers and two lanes, so that some lists move and others do not.
+TEST(DepsTracker, VectorAndMultimapListsAnswerAlikeOnRandomAccesses) {
   for (unsigned seed = 1; seed <= 20; ++seed) {
     std::mt19937 rng(seed);
     auto pick = [&](int64_t n) {
       return std::uniform_int_distribution<int64_t>(0, n - 1)(rng);
     };
     const DepsTracker::BufferKey keys[] = {A, A1, B};
-    DepsTracker tracker;
-    MultimapDepsTracker reference;
+    DepsTracker tracker, multimaps(/*maxFlatIntervals=*/0),
+        vectors(/*maxFlatIntervals=*/SIZE_MAX);
     // Some seeds keep ranges short (many disjoint intervals), others long.
     int64_t maxLength = seed % 2 ? 8 : 512;
     for (uint64_t call = 0; call < 3000; ++call) {
@@ -233,11 +143,13 @@ TEST(DepsTracker, AnswersAsTheMultimapTrackerOnRandomAccesses) {
                             pick(3) == 0});
       }
       DepsTracker::Dep dep{call, uint64_t(pick(3))};
-      llvm::SmallVector<uint64_t> got = tracker.access(accesses, dep);
-      llvm::SmallVector<uint64_t> want = reference.access(accesses, dep);
-      ASSERT_EQ(std::vector<uint64_t>(got.begin(), got.end()),
-                std::vector<uint64_t>(want.begin(), want.end()))
-          << "seed " << seed << ", call " << call;
+      auto waits = [&](DepsTracker &t) {
+        llvm::SmallVector<uint64_t> ids = t.access(accesses, dep);
+        return std::vector<uint64_t>(ids.begin(), ids.end());
+      };
+      std::vector<uint64_t> want = waits(multimaps);
+      ASSERT_EQ(waits(tracker), want) << "seed " << seed << ", call " << call;
+      ASSERT_EQ(waits(vectors), want) << "seed " << seed << ", call " << call;
     }
   }
 }

@@ -91,7 +91,7 @@ bool DepsTracker::IntervalList::replace(Map &map, int64_t begin, int64_t end,
 }
 
 void DepsTracker::IntervalList::add(int64_t begin, int64_t end, Dep dep,
-                                    bool replaceSameStream) {
+                                    bool replaceSameStream, size_t maxFlat) {
   if (replaceSameStream && (inTree ? replace(tree, begin, end, dep)
                                    : replace(flat, begin, end, dep)))
     return;
@@ -101,7 +101,7 @@ void DepsTracker::IntervalList::add(int64_t begin, int64_t end, Dep dep,
     return;
   }
   flat.insert({begin, {end, dep}});
-  if (flat.size() <= MAX_FLAT)
+  if (flat.size() <= maxFlat)
     return;
   // In order, each after those of its begin: the order they were added.
   for (const auto &entry : flat.entries)
@@ -133,9 +133,11 @@ SmallVector<uint64_t> DepsTracker::access(ArrayRef<Access> accesses, Dep dep) {
     if (a.write) {
       ranges.writes.carve(a.begin, a.end);
       ranges.reads.carve(a.begin, a.end);
-      ranges.writes.add(a.begin, a.end, dep, /*replaceSameStream=*/false);
+      ranges.writes.add(a.begin, a.end, dep, /*replaceSameStream=*/false,
+                        maxFlatIntervals);
     } else {
-      ranges.reads.add(a.begin, a.end, dep, /*replaceSameStream=*/true);
+      ranges.reads.add(a.begin, a.end, dep, /*replaceSameStream=*/true,
+                       maxFlatIntervals);
     }
   }
   return waits;

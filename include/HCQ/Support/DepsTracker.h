@@ -39,6 +39,11 @@ public:
     uint64_t stream;
   };
 
+  /// `maxFlatIntervals`: how many intervals a buffer's list keeps in a
+  /// sorted vector before it moves them to a multimap (IntervalList).
+  explicit DepsTracker(size_t maxFlatIntervals = 32)
+      : maxFlatIntervals(maxFlatIntervals) {}
+
   /// Records the accesses of one call as `dep` and returns the ids of the
   /// earlier accesses it must wait for: writes overlapping any access
   /// (read-after-write, write-after-write) and reads overlapping a write
@@ -56,15 +61,16 @@ private:
   ///
   /// Most buffers hold an interval or two (a call reads or writes all of
   /// it): those are kept sorted in a small vector, no node allocated per
-  /// access. A buffer with more than MAX_FLAT intervals moves them to a
-  /// multimap, whose inserts and erases stay logarithmic however many
-  /// disjoint ranges it holds.
+  /// access. A buffer with more than DepsTracker's maxFlatIntervals moves
+  /// them to a multimap, whose inserts and erases stay logarithmic however
+  /// many disjoint ranges it holds.
   class IntervalList {
   public:
     template <typename Fn>
     void forEachOverlap(int64_t begin, int64_t end, Fn fn) const;
     void carve(int64_t begin, int64_t end);
-    void add(int64_t begin, int64_t end, Dep dep, bool replaceSameStream);
+    void add(int64_t begin, int64_t end, Dep dep, bool replaceSameStream,
+             size_t maxFlat);
 
   private:
     using Entry = std::pair<int64_t, Interval>;
@@ -90,7 +96,6 @@ private:
         return key < entry.first;
       }
     };
-    static constexpr size_t MAX_FLAT = 32;
 
     template <typename Map>
     static void carve(Map &map, int64_t begin, int64_t end, int64_t maxLength);
@@ -107,6 +112,7 @@ private:
   };
 
   llvm::DenseMap<std::pair<const void *, uint32_t>, Ranges> buffers;
+  size_t maxFlatIntervals;
 };
 
 } // namespace hcq
