@@ -373,7 +373,7 @@ TEST(Dialect, BlobPatchesAreVerifiedAgainWhenAnythingTheyDependOnChanges) {
   MLIRContext ctx;
   ctx.loadDialect<hcq::HCQDialect>();
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(R"mlir(
-    hcq.schedule @s(%x: !hcq.buffer<16xf32, AMD:0>) {
+    hcq.schedule @s(%x: !hcq.buffer<1xi64, AMD:0>) {
       %cb = hcq.placeholder cmdbuf slot 1 : !hcq.buffer<256xi8, AMD:0>
       %s = hcq.placeholder signal slot 2 volatile : !hcq.buffer<1xi64, AMD:0>
       hcq.blob %cb = [1, 0, 0, 0] patches [4: lo(%s), 8: addr(%s + 8)] : !hcq.buffer<256xi8, AMD:0>, !hcq.buffer<1xi64, AMD:0>
@@ -408,7 +408,24 @@ TEST(Dialect, BlobPatchesAreVerifiedAgainWhenAnythingTheyDependOnChanges) {
   EXPECT_NE(message.find("patch #1 at byte 12 is outside the 16-byte data"),
             std::string::npos)
       << message;
+  // A table found invalid is not remembered.
+  EXPECT_TRUE(patches.getVerifiedKey().empty());
   patches.set(1, second);
+  ASSERT_TRUE(verifies()) << message;
+
+  // Entries dropped and appended: the same.
+  patches.truncate(1);
+  patches.push_back(outside);
+  EXPECT_FALSE(verifies());
+  EXPECT_NE(message.find("patch #1 at byte 12 is outside the 16-byte data"),
+            std::string::npos)
+      << message;
+  patches.clear();
+  patches.push_back(second);
+  EXPECT_TRUE(verifies()) << message;
+  patches.clear();
+  patches.push_back(hcq::SymbolEntry{0, false, second.word});
+  patches.push_back(second);
   ASSERT_TRUE(verifies()) << message;
 
   // The data changed: 8 bytes hold no patch at byte 8.
@@ -420,7 +437,8 @@ TEST(Dialect, BlobPatchesAreVerifiedAgainWhenAnythingTheyDependOnChanges) {
   blob.getProperties().data.assign({1, 0, 0, 0});
   ASSERT_TRUE(verifies()) << message;
 
-  // An operand changed: the schedule's argument is no link-time memory.
+  // An operand changed: the schedule's argument, of the same type, is no
+  // link-time memory.
   Value signal = blob.getRefs()[0];
   Value argument =
       blob->getParentOfType<hcq::ScheduleOp>().getBody().front().getArgument(0);

@@ -380,7 +380,6 @@ public:
   LogicalResult reportWord(Operation *op, const Word &word, size_t index,
                            WordCheck check) const {
     auto fail = [&]() { return op->emitOpError() << "word #" << index << " "; };
-    const Facts &f = facts[check.operand];
     switch (check.problem) {
     case WordProblem::none:
       return success();
@@ -402,8 +401,10 @@ public:
                     << refs[check.operand].getType()
                     << ", not a buffer or stream";
     case WordProblem::addressOffset:
+      // The one problem found at an operand that exists and whose facts
+      // the message needs (operandsOutOfRange may have no operand at all).
       return fail() << "address offset " << word.value << " is outside the "
-                    << f.byteSize << "-byte buffer";
+                    << facts[check.operand].byteSize << "-byte buffer";
     }
     llvm_unreachable("a word problem without a message");
   }

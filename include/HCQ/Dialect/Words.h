@@ -209,7 +209,9 @@ public:
   /// made them while every later pass verifies them again; the memo spares
   /// the walk over hundreds of thousands of entries each time. Any change
   /// of an entry clears it; a copy carries it with the entries it was made
-  /// for.
+  /// for. The verifier writes it through a const table: safe because MLIR
+  /// verifies an op on one thread at a time and nothing else touches the
+  /// op meanwhile.
   llvm::ArrayRef<int64_t> getVerifiedKey() const { return verified; }
   void setVerifiedKey(llvm::ArrayRef<int64_t> key) const {
     verified.assign(key.begin(), key.end());
