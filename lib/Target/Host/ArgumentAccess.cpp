@@ -108,7 +108,11 @@ hcq::inferBufferArgumentAccess(FunctionOpInterface kernel) {
   SmallVector<std::optional<Access>> access(kernel.getNumArguments());
   if (kernel.isExternal())
     return access;
-  for (BlockArgument arg : kernel.getArguments()) {
+  // The function's own arguments only: a gpu.func's entry block also holds
+  // its workgroup and private attributions after them, which are no
+  // arguments (and past the end of `access`).
+  for (unsigned i = 0, e = kernel.getNumArguments(); i < e; ++i) {
+    BlockArgument arg = kernel.getArgument(i);
     if (!isBufferType(arg.getType()))
       continue;
     std::optional<std::pair<bool, bool>> found = findReadsAndWrites(arg);
