@@ -5,8 +5,6 @@
 #include "gtest/gtest.h"
 
 #include <algorithm>
-#include <cstdint>
-#include <random>
 
 using namespace hcq;
 
@@ -117,39 +115,4 @@ TEST(DepsTracker, LongIntervalFoundFromFarRight) {
     t.access({read(B, i * 4, i * 4 + 4)}, {uint64_t(10 + i), 1});
   EXPECT_EQ(sorted(t.access({read(A, (1 << 20) - 4, 1 << 20)}, {200, 2})),
             std::vector<uint64_t>{1});
-}
-
-// Tests that a buffer's interval list answers alike, waits in the same
-// order, whether it is a multimap from its first interval (the tracker as it
-// was), a sorted vector however long, or a vector that moves into a
-// multimap past 32 intervals: random small and large ranges over three
-// buffers and two lanes, so that some lists move and others do not.
-TEST(DepsTracker, VectorAndMultimapListsAnswerAlikeOnRandomAccesses) {
-  for (unsigned seed = 1; seed <= 20; ++seed) {
-    std::mt19937 rng(seed);
-    auto pick = [&](int64_t n) {
-      return std::uniform_int_distribution<int64_t>(0, n - 1)(rng);
-    };
-    const DepsTracker::BufferKey keys[] = {A, A1, B};
-    DepsTracker tracker, multimaps(/*maxFlatIntervals=*/0),
-        vectors(/*maxFlatIntervals=*/SIZE_MAX);
-    // Some seeds keep ranges short (many disjoint intervals), others long.
-    int64_t maxLength = seed % 2 ? 8 : 512;
-    for (uint64_t call = 0; call < 3000; ++call) {
-      std::vector<DepsTracker::Access> accesses;
-      for (int64_t n = 1 + pick(3); n > 0; --n) {
-        int64_t begin = pick(1024);
-        accesses.push_back({keys[pick(3)], begin, begin + 1 + pick(maxLength),
-                            pick(3) == 0});
-      }
-      DepsTracker::Dep dep{call, uint64_t(pick(3))};
-      auto waits = [&](DepsTracker &t) {
-        llvm::SmallVector<uint64_t> ids = t.access(accesses, dep);
-        return std::vector<uint64_t>(ids.begin(), ids.end());
-      };
-      std::vector<uint64_t> want = waits(multimaps);
-      ASSERT_EQ(waits(tracker), want) << "seed " << seed << ", call " << call;
-      ASSERT_EQ(waits(vectors), want) << "seed " << seed << ", call " << call;
-    }
-  }
 }

@@ -8,106 +8,50 @@ using namespace llvm;
 
 namespace hcq {
 
-DepsTracker::IntervalList::FlatMap::const_iterator
-DepsTracker::IntervalList::FlatMap::lower_bound(int64_t key) const {
-  return std::lower_bound(entries.begin(), entries.end(), key, beginsBefore);
-}
-
-DepsTracker::IntervalList::FlatMap::iterator
-DepsTracker::IntervalList::FlatMap::lower_bound(int64_t key) {
-  return std::lower_bound(entries.begin(), entries.end(), key, beginsBefore);
-}
-
-std::pair<DepsTracker::IntervalList::FlatMap::iterator,
-          DepsTracker::IntervalList::FlatMap::iterator>
-DepsTracker::IntervalList::FlatMap::equal_range(int64_t key) {
-  iterator first = lower_bound(key);
-  return {first, std::upper_bound(first, end(), key, beginsAfter)};
-}
-
-void DepsTracker::IntervalList::FlatMap::insert(const Entry &entry) {
-  entries.insert(std::upper_bound(entries.begin(), entries.end(), entry.first,
-                                  beginsAfter),
-                 entry);
-}
-
 template <typename Fn>
 void DepsTracker::IntervalList::forEachOverlap(int64_t begin, int64_t end,
                                                Fn fn) const {
   // No interval is longer than maxLength, so none that begins before
   // begin - maxLength can reach begin.
-  auto visit = [&](const auto &map) {
-    for (auto it = map.lower_bound(begin - maxLength);
-         it != map.end() && it->first < end; ++it)
-      if (it->second.end > begin)
-        fn(it->second.dep);
-  };
-  if (inTree)
-    visit(tree);
-  else
-    visit(flat);
+  for (auto it = intervals.lower_bound(begin - maxLength);
+       it != intervals.end() && it->first < end; ++it)
+    if (it->second.end > begin)
+      fn(it->second.dep);
 }
 
-template <typename Map>
-void DepsTracker::IntervalList::carve(Map &map, int64_t begin, int64_t end,
-                                      int64_t maxLength) {
+void DepsTracker::IntervalList::carve(int64_t begin, int64_t end) {
   SmallVector<std::pair<int64_t, Interval>> kept;
-  for (auto it = map.lower_bound(begin - maxLength);
-       it != map.end() && it->first < end;) {
+  for (auto it = intervals.lower_bound(begin - maxLength);
+       it != intervals.end() && it->first < end;) {
     int64_t start = it->first;
     Interval interval = it->second;
     if (interval.end <= begin) {
       ++it;
       continue;
     }
-    it = map.erase(it);
+    it = intervals.erase(it);
     if (start < begin)
       kept.push_back({start, {begin, interval.dep}});
     if (end < interval.end)
       kept.push_back({end, {interval.end, interval.dep}});
   }
-  for (const auto &entry : kept)
-    map.insert(entry);
-}
-
-void DepsTracker::IntervalList::carve(int64_t begin, int64_t end) {
-  if (inTree)
-    carve(tree, begin, end, maxLength);
-  else
-    carve(flat, begin, end, maxLength);
-}
-
-template <typename Map>
-bool DepsTracker::IntervalList::replace(Map &map, int64_t begin, int64_t end,
-                                        Dep dep) {
-  auto [first, last] = map.equal_range(begin);
-  for (auto it = first; it != last; ++it) {
-    if (it->second.end == end && it->second.dep.stream == dep.stream) {
-      it->second.dep = dep;
-      return true;
-    }
-  }
-  return false;
+  for (auto &[start, interval] : kept)
+    intervals.insert({start, interval});
 }
 
 void DepsTracker::IntervalList::add(int64_t begin, int64_t end, Dep dep,
-                                    bool replaceSameStream, size_t maxFlat) {
-  if (replaceSameStream && (inTree ? replace(tree, begin, end, dep)
-                                   : replace(flat, begin, end, dep)))
-    return;
-  maxLength = std::max(maxLength, end - begin);
-  if (inTree) {
-    tree.insert({begin, {end, dep}});
-    return;
+                                    bool replaceSameStream) {
+  if (replaceSameStream) {
+    auto [first, last] = intervals.equal_range(begin);
+    for (auto it = first; it != last; ++it) {
+      if (it->second.end == end && it->second.dep.stream == dep.stream) {
+        it->second.dep = dep;
+        return;
+      }
+    }
   }
-  flat.insert({begin, {end, dep}});
-  if (flat.size() <= maxFlat)
-    return;
-  // In order, each after those of its begin: the order they were added.
-  for (const auto &entry : flat.entries)
-    tree.insert(tree.end(), entry);
-  flat.entries = {};
-  inTree = true;
+  intervals.insert({begin, {end, dep}});
+  maxLength = std::max(maxLength, end - begin);
 }
 
 SmallVector<uint64_t> DepsTracker::access(ArrayRef<Access> accesses, Dep dep) {
@@ -133,11 +77,9 @@ SmallVector<uint64_t> DepsTracker::access(ArrayRef<Access> accesses, Dep dep) {
     if (a.write) {
       ranges.writes.carve(a.begin, a.end);
       ranges.reads.carve(a.begin, a.end);
-      ranges.writes.add(a.begin, a.end, dep, /*replaceSameStream=*/false,
-                        maxFlatIntervals);
+      ranges.writes.add(a.begin, a.end, dep, /*replaceSameStream=*/false);
     } else {
-      ranges.reads.add(a.begin, a.end, dep, /*replaceSameStream=*/true,
-                       maxFlatIntervals);
+      ranges.reads.add(a.begin, a.end, dep, /*replaceSameStream=*/true);
     }
   }
   return waits;
