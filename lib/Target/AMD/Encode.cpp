@@ -159,22 +159,8 @@ public:
   void dword(uint32_t d) { cmds.constant(d); }
   void low(uint64_t q) { cmds.constant(q & 0xFFFFFFFF); }
   void high(uint64_t q) { cmds.constant(q >> 32); }
-  void low(const Address &a) {
-    if (a.deferred)
-      return cmds.deferred(*a.deferred, WordPart::lo, a.offset, a.shift);
-    if (a.lanes.empty())
-      return cmds.constant(0);
-    cmds.address(a.lanes, WordPart::lo, a.offset, a.shift);
-  }
-  void high(const Address &a) {
-    if (a.deferred)
-      return cmds.deferred(*a.deferred, WordPart::hi, a.offset, a.shift,
-                           a.highBits);
-    if (a.lanes.empty())
-      return cmds.constant(a.highBits);
-    cmds.address(a.lanes, WordPart::hi, a.offset, a.shift, a.highBits);
-  }
-  /// low(a) then high(a).
+  /// An address's low then high half (the builders reach it through
+  /// lowHigh(s, q): an address is never written half alone).
   void lowHigh(const Address &a) {
     assert(a.highBits <= UINT32_MAX && "high bits of more than 32 bits");
     auto highBits = static_cast<uint32_t>(a.highBits);
@@ -561,13 +547,10 @@ LogicalResult Encoder::dispatch(LaunchOp launch, DevicesAttr devices,
   auto scratchAddress = [&](uint32_t shift, uint64_t highBits) {
     return Address::of(scratch, 0, shift, highBits);
   };
-  auto setAddress = [&](const Address &address) {
-    cmds.lowHigh(address);
-  };
 
   acquireMem(cmds, /*full=*/false);
   pm4::emitSetShReg(cmds, pm4::reg::COMPUTE_PGM_LO, 2);
-  setAddress(Address::of(program, info.entryOffset, /*shift=*/8));
+  cmds.lowHigh(Address::of(program, info.entryOffset, /*shift=*/8));
   pm4::emitSetShReg(cmds, pm4::reg::COMPUTE_PGM_RSRC1, 2);
   // gfx11: PRIV for the trap handler's context save, and the LDS size in
   // 512-byte granules in RSRC2 (tinygrad ops_amd2.py amd_build_program).
@@ -579,7 +562,7 @@ LogicalResult Encoder::dispatch(LaunchOp launch, DevicesAttr devices,
   pm4::emitSetShReg(cmds, pm4::reg::COMPUTE_TMPRING_SIZE, 1);
   cmds.dword(tmpring);
   pm4::emitSetShReg(cmds, pm4::reg::COMPUTE_DISPATCH_SCRATCH_BASE_LO, 2);
-  setAddress(scratchAddress(/*shift=*/8, 0));
+  cmds.lowHigh(scratchAddress(/*shift=*/8, 0));
   pm4::emitSetShReg(cmds, pm4::reg::COMPUTE_RESTART_X, 3);
   for (int i = 0; i < 3; ++i)
     cmds.dword(0);
@@ -591,13 +574,13 @@ LogicalResult Encoder::dispatch(LaunchOp launch, DevicesAttr devices,
   pm4::emitSetShReg(cmds, pm4::reg::COMPUTE_USER_DATA_0, info.userDataCount());
   if (info.privateSegmentBuffer) {
     bool gfx9 = target.isGfx9();
-    setAddress(scratchAddress(/*shift=*/0, amd::rsrc::scratchWord1Bits(gfx9)));
+    cmds.lowHigh(scratchAddress(/*shift=*/0, amd::rsrc::scratchWord1Bits(gfx9)));
     cmds.dword(amd::rsrc::SCRATCH_WORD2);
     cmds.dword(amd::rsrc::scratchWord3(gfx9, /*wave64=*/!info.wave32));
   }
   if (info.dispatchPtr)
-    setAddress(Address::of(args, dispatchPacketOffset));
-  setAddress(Address::of(args, argsOffset));
+    cmds.lowHigh(Address::of(args, dispatchPacketOffset));
+  cmds.lowHigh(Address::of(args, argsOffset));
 
   pm4::emitSetShReg(cmds, pm4::reg::COMPUTE_RESOURCE_LIMITS, 1);
   cmds.dword(0);
