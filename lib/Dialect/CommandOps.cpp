@@ -16,11 +16,15 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/CheckedArithmetic.h"
+#include "llvm/Support/Endian.h"
 #include "llvm/Support/Format.h"
 
-#include <array>
 #include <charconv>
 #include <cstring>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 using namespace mlir;
 using namespace hcq;
@@ -807,30 +811,67 @@ static ParseResult parseHexDwords(OpAsmParser &parser,
   return success();
 }
 
+/// Writes the 8 hex digits of `dword` to `out`, most significant first.
+static void writeHexDword(char *out, uint32_t dword) {
+  // All eight digits at once in a 64-bit word: nibble k spread into byte
+  // k, each made its ASCII digit ('a' - '0' - 10 = 39 past 9), then stored
+  // most significant first.
+  uint64_t v = dword;
+  v = (v | v << 16) & 0x0000ffff0000ffffull;
+  v = (v | v << 8) & 0x00ff00ff00ff00ffull;
+  v = (v | v << 4) & 0x0f0f0f0f0f0f0f0full;
+  uint64_t pastNine =
+      ((v + 0x0606060606060606ull) >> 4) & 0x0101010101010101ull;
+  llvm::support::endian::write64be(out,
+                                   v + 0x3030303030303030ull + pastNine * 39);
+}
+
+/// Writes the hex digits of `dwords` (each most significant first) to
+/// `out`, 8 a dword; returns the end.
+static char *writeHexDwords(char *out, ArrayRef<int32_t> dwords) {
+  size_t i = 0;
+#if defined(__SSE2__)
+  // Four dwords at a time (SSE2 is x86-64's baseline): a 100,000-call
+  // executable prints 8 million dwords, a sixth of its printing.
+  const __m128i lowNibble = _mm_set1_epi8(0x0f);
+  const __m128i nine = _mm_set1_epi8(9);
+  const __m128i letterGap = _mm_set1_epi8(39);
+  const __m128i zero = _mm_set1_epi8('0');
+  for (; i + 4 <= dwords.size(); i += 4, out += 32) {
+    __m128i v =
+        _mm_loadu_si128(reinterpret_cast<const __m128i *>(dwords.data() + i));
+    // Each dword's bytes most significant first: swap the bytes of each
+    // 16-bit half, then the halves.
+    v = _mm_or_si128(_mm_slli_epi16(v, 8), _mm_srli_epi16(v, 8));
+    v = _mm_shufflehi_epi16(_mm_shufflelo_epi16(v, 0xb1), 0xb1);
+    __m128i high = _mm_and_si128(_mm_srli_epi16(v, 4), lowNibble);
+    __m128i low = _mm_and_si128(v, lowNibble);
+    auto digits = [&](__m128i nibbles) {
+      __m128i letters = _mm_and_si128(_mm_cmpgt_epi8(nibbles, nine), letterGap);
+      return _mm_add_epi8(_mm_add_epi8(nibbles, zero), letters);
+    };
+    // A byte's high nibble's digit, then its low one's.
+    _mm_storeu_si128(reinterpret_cast<__m128i *>(out),
+                     digits(_mm_unpacklo_epi8(high, low)));
+    _mm_storeu_si128(reinterpret_cast<__m128i *>(out + 16),
+                     digits(_mm_unpackhi_epi8(high, low)));
+  }
+#endif
+  for (; i < dwords.size(); ++i, out += 8)
+    writeHexDword(out, static_cast<uint32_t>(dwords[i]));
+  return out;
+}
+
 /// Prints `data` as the hex form's string, 8 digits a dword, through a
 /// small buffer (an executable's blob can hold millions of dwords).
 static void printHexDwords(raw_ostream &os, ArrayRef<int32_t> data) {
-  // Two digits a byte from one table: half the lookups of a digit at a time.
-  static const std::array<std::array<char, 2>, 256> BYTE_DIGITS = [] {
-    static constexpr char DIGITS[] = "0123456789abcdef";
-    std::array<std::array<char, 2>, 256> table;
-    for (unsigned byte = 0; byte < 256; ++byte)
-      table[byte] = {DIGITS[byte >> 4], DIGITS[byte & 0xf]};
-    return table;
-  }();
   constexpr size_t CHUNK_DWORDS = 512;
   char chunk[CHUNK_DWORDS * 8];
   os << '"';
   while (!data.empty()) {
     ArrayRef<int32_t> part = data.take_front(CHUNK_DWORDS);
     data = data.drop_front(part.size());
-    char *out = chunk;
-    for (int32_t value : part) {
-      auto dword = static_cast<uint32_t>(value);
-      for (int shift = 24; shift >= 0; shift -= 8, out += 2)
-        std::memcpy(out, BYTE_DIGITS[(dword >> shift) & 0xff].data(), 2);
-    }
-    os.write(chunk, out - chunk);
+    os.write(chunk, writeHexDwords(chunk, part) - chunk);
   }
   os << '"';
 }

@@ -162,6 +162,10 @@ hcq.schedule @exe(%x: !hcq.buffer<16xf32, [AMD:0, AMD:1]>, %n: i32) {
   hcq.blob %cb = [0xc0053c00, 0xbebebebe, 0xbebebebe, 0xbebebebe, 0xbebebebe, 0xbfbfbfbf] patches [4: lo(%s), 8: hi(%s), 12: addr(%s + 0)] : !hcq.buffer<256xi8, [AMD:0, AMD:1]>, !hcq.buffer<1xi64, [AMD:0, AMD:1]>
   // CHECK: hcq.blob %[[OFF]] = [0x00000004, 0x00000000, 0x0000000c, 0x00000000] : !hcq.buffer<4xi32, CPU:0>
   hcq.blob %off = [4, 0, 12, 0] : !hcq.buffer<4xi32, CPU:0>
+  // Every digit in every position of a dword, printed most significant
+  // first: four dwords at a time, then one alone.
+  // HEX: hcq.blob %{{.*}} = hex "0123456789abcdeffedcba98765432100f1e2d3c" :
+  hcq.blob %cb = [0x01234567, 0x89abcdef, 0xfedcba98, 0x76543210, 0x0f1e2d3c] : !hcq.buffer<256xi8, [AMD:0, AMD:1]>
   // A linked blob of one lane keeps its lane (a property spelled in the
   // attribute dictionary).
   // CHECK: hcq.blob %[[CB]] = [0x00000001] : !hcq.buffer<256xi8, [AMD:0, AMD:1]> {lane = 1 : i32}
