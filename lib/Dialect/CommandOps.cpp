@@ -187,7 +187,19 @@ struct WordRefParser {
 static void printDecimal(raw_ostream &os, uint64_t value) {
   char digits[20];
   std::to_chars_result end = std::to_chars(digits, digits + 20, value);
-  os.write(digits, end.ptr - digits);
+  // A StringRef, not write(): raw_ostream copies it inline while its buffer
+  // has room.
+  os << StringRef(digits, end.ptr - digits);
+}
+
+/// The spelling of `part` of a word of `kind`, up to its operand: string
+/// literals whose lengths are known, not C strings measured every word.
+static StringRef getWordPrefix(WordKind kind, WordPart part) {
+  static constexpr llvm::StringLiteral ADDRESS[] = {"addr(", "lo(", "hi("};
+  static constexpr llvm::StringLiteral LOAD[] = {"load(", "load.lo(",
+                                                 "load.hi("};
+  size_t index = part == WordPart::lo ? 1 : part == WordPart::hi ? 2 : 0;
+  return kind == WordKind::load ? LOAD[index] : ADDRESS[index];
 }
 
 void hcq::printWord(raw_ostream &os, const Word &word, unsigned bits,
@@ -210,18 +222,14 @@ void hcq::printWord(raw_ostream &os, const Word &word, unsigned bits,
     os << ')';
     break;
   case WordKind::load: {
-    os << (word.part == WordPart::lo   ? "load.lo("
-           : word.part == WordPart::hi ? "load.hi("
-                                       : "load(");
+    os << getWordPrefix(word.kind, word.part);
     operand();
     printAddend(os, static_cast<int64_t>(word.value));
     os << ')';
     break;
   }
   case WordKind::address:
-    os << (word.part == WordPart::lo   ? "lo("
-           : word.part == WordPart::hi ? "hi("
-                                       : "addr(");
+    os << getWordPrefix(word.kind, word.part);
     operand();
     if (word.value) {
       os << " + ";
