@@ -178,13 +178,17 @@ def write_kernel(build, tmp):
     return kernel
 
 
-def compile_part(build, quick):
+def compile_part(build, quick, instructions=False):
+    """The compile rows, then, with `instructions`, a row of instructions
+    per call for each case (counted on the bytecode the case's timing ran
+    on)."""
     opt = os.path.join(build, "bin", "hcq-opt")
     sizes = ((10000, 3), (100000, 2)) if quick else \
         ((10000, 5), (100000, 5), (1000000, 2))
-    rows = []
+    rows, instruction_rows = [], []
     with tempfile.TemporaryDirectory() as tmp:
         kernel = write_kernel(build, tmp)
+        stripped = stripped_copy(opt, tmp) if instructions else None
         for shape, what in COMPILE_SHAPES:
             for calls, reps in sizes:
                 path = os.path.join(tmp, "s.mlir")
@@ -216,6 +220,9 @@ def compile_part(build, quick):
                     progress("compile/{}/{} bytecode in: {:.2f} s, {:.0f} MB "
                              "({}/{})".format(shape, calls, wall, peak,
                                               rep + 1, reps))
+                if stripped:
+                    instruction_rows.append(instructions_row(
+                        stripped, bytecode, shape, calls, what))
                 os.remove(bytecode)
                 name = "compile/{}/{}".format(shape, calls)
                 common = "whole `hcq-opt --hcq-pipeline` process, " + what
@@ -231,55 +238,43 @@ def compile_part(build, quick):
                 rows.append(row(name + " peak RSS, bytecode in", bc_rss, "MB",
                                 common + ", its input MLIR bytecode: peak "
                                 "RSS"))
-    return rows
+    return rows + instruction_rows
 
 
-def instructions_part(build, quick):
-    """Instructions per call of whole `hcq-opt --hcq-pipeline` processes,
-    bytecode in, counted by valgrind's callgrind: one run a case, since
-    the count does not move with the host's load as time does. valgrind
-    3.19 cannot read the DWARF 5 of LLVM 22's libraries, so it runs a copy
-    of hcq-opt without debug information (`strip -g`)."""
+def stripped_copy(opt, directory):
+    """A copy of hcq-opt in `directory` without debug information, for
+    callgrind: valgrind 3.19 cannot read the DWARF 5 of LLVM 22's
+    libraries."""
     for tool in ("valgrind", "strip"):
         if not shutil.which(tool):
             raise RuntimeError("--instructions needs {} (Debian: apt-get "
                                "install {})".format(
                                    tool, "binutils" if tool == "strip"
                                    else tool))
-    opt = os.path.join(build, "bin", "hcq-opt")
-    sizes = (10000, 100000) if quick else (10000, 100000, 1000000)
-    rows = []
-    with tempfile.TemporaryDirectory() as tmp:
-        stripped = os.path.join(tmp, "hcq-opt")
-        subprocess.run(["strip", "-g", opt, "-o", stripped], check=True)
-        kernel = write_kernel(build, tmp)
-        for shape, what in COMPILE_SHAPES:
-            for calls in sizes:
-                path = os.path.join(tmp, "s.mlir")
-                bytecode = os.path.join(tmp, "s.mlirbc")
-                schedules.write_schedule(path, kernel, calls, shape)
-                subprocess.run([opt, path, "--emit-bytecode", "-o", bytecode],
-                               check=True)
-                os.remove(path)
-                out = os.path.join(tmp, "callgrind.out")
-                run = subprocess.run(
-                    ["valgrind", "--tool=callgrind",
-                     "--callgrind-out-file=" + out, stripped, bytecode,
-                     "--hcq-pipeline", "-o", os.devnull],
-                    stderr=subprocess.PIPE, universal_newlines=True)
-                if run.returncode != 0:
-                    raise RuntimeError("valgrind failed:\n" + run.stderr)
-                count = parse_callgrind_total(run.stderr)
-                per_call = count / calls
-                progress("instructions/{}/{}: {:,} ({:,.0f} a call)".format(
-                    shape, calls, count, per_call))
-                rows.append(row(
-                    "compile/{}/{} instructions per call".format(shape, calls),
-                    [per_call], "inst",
-                    "whole `hcq-opt --hcq-pipeline` process, its input MLIR "
-                    "bytecode, " + what + ": instructions (callgrind) over "
-                    "calls"))
-    return rows
+    stripped = os.path.join(directory, "hcq-opt-stripped")
+    subprocess.run(["strip", "-g", opt, "-o", stripped], check=True)
+    return stripped
+
+
+def instructions_row(stripped, bytecode, shape, calls, what):
+    """Instructions per call of one whole `hcq-opt --hcq-pipeline` process
+    on `bytecode`, counted by valgrind's callgrind: one run, since the count
+    does not move with the host's load as time does. Its profile is not
+    kept (the count is in valgrind's summary)."""
+    run = subprocess.run(
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + os.devnull,
+         stripped, bytecode, "--hcq-pipeline", "-o", os.devnull],
+        stderr=subprocess.PIPE, universal_newlines=True)
+    if run.returncode != 0:
+        raise RuntimeError("valgrind failed:\n" + run.stderr)
+    count = parse_callgrind_total(run.stderr)
+    per_call = count / calls
+    progress("instructions/{}/{}: {:,} ({:,.0f} a call)".format(
+        shape, calls, count, per_call))
+    return row("compile/{}/{} instructions per call".format(shape, calls),
+               [per_call], "inst",
+               "whole `hcq-opt --hcq-pipeline` process, its input MLIR "
+               "bytecode, " + what + ": instructions (callgrind) over calls")
 
 
 def parse_callgrind_total(stderr):
@@ -633,9 +628,8 @@ def main():
                 "quick": args.quick, "machine": machine(),
                 "load": {"before": read_loadavg()}, "results": []}
     if args.only != "replay":
-        document["results"] += compile_part(build, args.quick)
-        if args.instructions:
-            document["results"] += instructions_part(build, args.quick)
+        document["results"] += compile_part(build, args.quick,
+                                            args.instructions)
         if args.only is None:
             document["load"]["between"] = read_loadavg()
     if args.only != "compile":
