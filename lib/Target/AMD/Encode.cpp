@@ -747,7 +747,14 @@ FailureOr<EncodedSubmit> Encoder::encode(SubmitOp submit,
   cmds.reserve(count, symbolic);
   if (launches) {
     auto [argWords, argSymbolic] = kernargSizer.estimate(launches, 0);
-    kernargStream.reserve(launches, argWords, argSymbolic);
+    // Room for the arguments as hcq-seal lays them out, each launch's
+    // segment padded to STREAM_ALIGNMENT: seal then pads them in place,
+    // where it copied them into an array four times their size (28 bytes a
+    // launch of the bench's kernel, 128 laid out). Pages reserved but not
+    // yet written take no memory.
+    size_t perLaunch = llvm::divideCeil(argWords, launches);
+    size_t laidOut = getPaddedStreamBytes(perLaunch * 4) / 4 * launches;
+    kernargStream.reserve(launches, std::max(argWords, laidOut), argSymbolic);
   }
   LogicalResult result = success();
   if (queue == QueueKind::COMPUTE) {
