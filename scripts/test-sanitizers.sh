@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The tests under sanitizers, as CI runs them after the normal suite
-# (scripts/test.sh). Each stage fails the script on any finding:
+# (scripts/test.sh), both builds with assertions on (HCQ_ENABLE_ASSERTIONS:
+# a broken invariant stops the run even where no sanitizer would see it).
+# Each stage fails the script on any finding:
 #  1. ASan+UBSan (with libFuzzer's coverage) in $ASAN_BUILD_DIR (default
 #     build-asan): the whole CTest suite, unit and lit tests;
 #  2. every fuzz target for $FUZZ_SECONDS (default 60) from its seed corpus,
@@ -33,7 +35,7 @@ for stage in "${stages[@]}"; do
   asan)
     mkdir -p "$asan"
     BUILD_DIR=$asan "$root/scripts/setup.sh" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-      -DHCQ_ENABLE_FUZZERS=ON > "$asan/setup.log" 2>&1 ||
+      -DHCQ_ENABLE_ASSERTIONS=ON -DHCQ_ENABLE_FUZZERS=ON > "$asan/setup.log" 2>&1 ||
       { tail -50 "$asan/setup.log"; exit 1; }
     # The embedding check builds an uninstrumented program against the
     # installed (instrumented) libraries, and the Python example loads the
@@ -50,7 +52,7 @@ for stage in "${stages[@]}"; do
     mkdir -p "$tsan"
     BUILD_DIR=$tsan HCQ_TARGETS="hcq-unittests hcq-compiler-unittests" \
       "$root/scripts/setup.sh" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-      -DHCQ_SANITIZER=thread > "$tsan/setup.log" 2>&1 ||
+      -DHCQ_ENABLE_ASSERTIONS=ON -DHCQ_SANITIZER=thread > "$tsan/setup.log" 2>&1 ||
       { tail -50 "$tsan/setup.log"; exit 1; }
     "$tsan/bin/hcq-unittests" --gtest_brief=1
     # The runtime's tests; the compile cache's use MLIR's thread pool, whose
