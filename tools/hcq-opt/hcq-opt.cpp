@@ -10,6 +10,7 @@
 
 #include "HCQ/Conversion/Passes.h"
 #include "HCQ/Dialect/HCQ.h"
+#include "HCQ/Support/HugePages.h"
 #include "HCQ/Target/Host/Target.h"
 #include "HCQ/Transforms/Passes.h"
 #include "HCQ/Transforms/Targets.h"
@@ -114,6 +115,10 @@ int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   auto [inputFilename, outputFilename] = mlir::registerAndParseCLIOptions(
       argc, argv, "hcq optimizer driver\n", registry);
+  // A big input is compiled with the heap on transparent huge pages: this
+  // may start the program again, once, with glibc's tunable set
+  // (HCQ/Support/HugePages.h).
+  hcq::maybeRunWithHugePages(argv, inputFilename);
   mlir::MlirOptMainConfig config =
       mlir::MlirOptMainConfig::createFromCLOptions();
   if (config.shouldShowDialects() || config.shouldListPasses())
