@@ -6,13 +6,14 @@
 
 using hcq::getHugePageTunables;
 using hcq::HugePageContext;
-using hcq::HUGE_PAGE_INPUT_BYTES;
+using hcq::HUGE_PAGE_BYTECODE_BYTES;
+using hcq::HUGE_PAGE_TEXT_BYTES;
 
 namespace {
 HugePageContext bigInputOnMadvise() {
   HugePageContext context;
   context.systemMode = "always [madvise] never\n";
-  context.inputBytes = HUGE_PAGE_INPUT_BYTES;
+  context.inputBytes = HUGE_PAGE_TEXT_BYTES;
   return context;
 }
 } // namespace
@@ -32,8 +33,15 @@ TEST(HugePages, BigInputOnMadviseSystemAsksForTheTunable) {
 // Tests each reason to go on as it is.
 TEST(HugePages, NoSecondStartWhenItWouldNotHelpOrIsUnwanted) {
   HugePageContext small = bigInputOnMadvise();
-  small.inputBytes = HUGE_PAGE_INPUT_BYTES - 1;
+  small.inputBytes = HUGE_PAGE_TEXT_BYTES - 1;
   EXPECT_EQ(getHugePageTunables(small), std::nullopt);
+  // Bytecode is denser: as many calls in fewer bytes.
+  small.bytecode = true;
+  EXPECT_NE(getHugePageTunables(small), std::nullopt);
+  small.inputBytes = HUGE_PAGE_BYTECODE_BYTES - 1;
+  EXPECT_EQ(getHugePageTunables(small), std::nullopt);
+  small.inputBytes = HUGE_PAGE_BYTECODE_BYTES;
+  EXPECT_NE(getHugePageTunables(small), std::nullopt);
 
   // The tunable already set: the user's choice, or this is the second start.
   HugePageContext set = bigInputOnMadvise();

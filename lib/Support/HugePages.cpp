@@ -23,7 +23,8 @@ hcq::getHugePageTunables(const HugePageContext &context) {
     return std::nullopt;
   if (!llvm::StringRef(context.systemMode).contains("[madvise]"))
     return std::nullopt;
-  if (context.inputBytes < HUGE_PAGE_INPUT_BYTES)
+  if (context.inputBytes < (context.bytecode ? HUGE_PAGE_BYTECODE_BYTES
+                                              : HUGE_PAGE_TEXT_BYTES))
     return std::nullopt;
   std::string tunables = TUNABLE.str() + "=1";
   if (context.glibcTunables && !context.glibcTunables->empty())
@@ -49,8 +50,12 @@ void hcq::maybeRunWithHugePages(char **argv, llvm::StringRef inputPath) {
   if (inputPath != "-" && stat(inputPath.str().c_str(), &info) == 0 &&
       S_ISREG(info.st_mode))
     context.inputBytes = static_cast<uint64_t>(info.st_size);
-  // Read last: most runs are small and stop before it.
-  if (context.inputBytes >= HUGE_PAGE_INPUT_BYTES) {
+  // Read last: most runs are small and stop before them.
+  if (context.inputBytes >= HUGE_PAGE_BYTECODE_BYTES) {
+    // MLIR bytecode starts with "ML\xefR" (mlir/Bytecode/Encoding.h).
+    char magic[4] = {};
+    std::ifstream(inputPath.str(), std::ios::binary).read(magic, 4);
+    context.bytecode = llvm::StringRef(magic, 4) == "ML\xefR";
     std::ifstream mode("/sys/kernel/mm/transparent_hugepage/enabled");
     context.systemMode.assign(std::istreambuf_iterator<char>(mode), {});
   }

@@ -23,9 +23,11 @@
 
 namespace hcq {
 
-/// Inputs smaller than this are compiled as they are: a second start of the
-/// program costs about 20 ms, more than huge pages save below it.
-constexpr uint64_t HUGE_PAGE_INPUT_BYTES = uint64_t(1) << 20;
+/// Inputs smaller than these are compiled as they are: a second start of
+/// the program costs about 20 ms, more than huge pages save below some
+/// 30,000 calls (4 MiB of text; MLIR bytecode is about ten times denser).
+constexpr uint64_t HUGE_PAGE_TEXT_BYTES = uint64_t(4) << 20;
+constexpr uint64_t HUGE_PAGE_BYTECODE_BYTES = uint64_t(512) << 10;
 
 /// What the process runs under, as maybeRunWithHugePages reads it.
 struct HugePageContext {
@@ -33,8 +35,10 @@ struct HugePageContext {
   std::optional<std::string> glibcTunables, optOut, preload;
   /// /sys/kernel/mm/transparent_hugepage/enabled ("always [madvise] never").
   std::string systemMode;
-  /// The input's size in bytes (0 when it is not a regular file).
+  /// The input's size in bytes (0 when it is not a regular file), and
+  /// whether it is MLIR bytecode.
   uint64_t inputBytes = 0;
+  bool bytecode = false;
 };
 
 /// The GLIBC_TUNABLES to run again with, or none to go on as it is: none
@@ -42,7 +46,8 @@ struct HugePageContext {
 /// already (by the user, or by the run before this one), under valgrind
 /// (its preload: a new program would leave it), when the system's mode is
 /// not "madvise" ("always" gives huge pages anyway, "never" none at all)
-/// and for an input under HUGE_PAGE_INPUT_BYTES.
+/// and for an input under HUGE_PAGE_TEXT_BYTES (HUGE_PAGE_BYTECODE_BYTES
+/// of bytecode).
 std::optional<std::string> getHugePageTunables(const HugePageContext &context);
 
 /// Runs this program again (argv as it was) with getHugePageTunables' value
