@@ -356,7 +356,13 @@ hcq.schedule @run_pause(%out: !hcq.buffer<1xi64, AMD:0>, %us: i32) {
   EXPECT_EQ(after.byId - before.byId, interrupts);
   EXPECT_EQ(after.searches, before.searches);
   EXPECT_EQ(after.signaledNothing, before.signaledNothing);
-  EXPECT_GE(after.woken - before.woken, uint64_t(RUNS));
+  // Each run's last sleep is ended by the interrupt, but for one race: a
+  // 10 ms slice (INTERRUPT_SLICE) that times out after the timeline store
+  // and before the interrupt sees the run done without a wake. On a loaded
+  // machine, where the driver's thread can be preempted between the two, it
+  // happens: the ASan suite with a second suite beside it saw 4 wakes in 5
+  // runs. A broken interrupt path wakes none.
+  EXPECT_GE(after.woken - before.woken, uint64_t(RUNS - 1));
 }
 
 TEST(SimulatedKFD, MemoryIsPlacedByWhoTouchesIt) {
