@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <vector>
+
 using hcq::getHugePageTunables;
 using hcq::HugePageContext;
 using hcq::HUGE_PAGE_BYTECODE_BYTES;
@@ -64,4 +66,21 @@ TEST(HugePages, NoSecondStartWhenItWouldNotHelpOrIsUnwanted) {
     other.systemMode = mode;
     EXPECT_EQ(getHugePageTunables(other), std::nullopt) << mode;
   }
+}
+
+// Tests that the input is found among options and the output.
+TEST(HugePages, TheInputIsTheFirstArgumentNotAnOptionOrTheOutput) {
+  auto guess = [](std::vector<const char *> args) {
+    args.insert(args.begin(), "hcq-translate");
+    return hcq::guessInputArgument(int(args.size()),
+                                   const_cast<char **>(args.data()))
+        .str();
+  };
+  EXPECT_EQ(guess({"--hcq-to-executable", "s.mlir", "-o", "s.hcqx"}),
+            "s.mlir");
+  EXPECT_EQ(guess({"-o", "s.hcqx", "--hcq-to-executable", "s.mlir"}),
+            "s.mlir");
+  EXPECT_EQ(guess({"--hcq-to-executable", "-o=s.hcqx", "s.mlir"}), "s.mlir");
+  EXPECT_EQ(guess({"--hcq-to-executable", "-", "-o", "s.hcqx"}), "-");
+  EXPECT_EQ(guess({"--hcq-to-executable", "-o", "s.hcqx"}), "-");
 }

@@ -75,3 +75,16 @@ void hcq::maybeRunWithHugePages(char **argv, llvm::StringRef inputPath) {
   (void)inputPath;
 #endif
 }
+
+llvm::StringRef hcq::guessInputArgument(int argc, char **argv) {
+  for (int i = 1; i < argc; ++i) {
+    llvm::StringRef arg = argv[i];
+    if (arg == "-o") {
+      ++i;
+      continue;
+    }
+    if (arg == "-" || !arg.starts_with("-"))
+      return arg;
+  }
+  return "-";
+}

@@ -11,12 +11,17 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "HCQ/Support/HugePages.h"
 #include "HCQ/Transforms/ExecutableConversion.h"
 #include "HCQ/Transforms/Passes.h"
 
 #include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
 
 int main(int argc, char **argv) {
+  // A big input is compiled with the heap on transparent huge pages, as by
+  // hcq-opt (HCQ/Support/HugePages.h); mlirTranslateMain parses the input
+  // option itself, so the input is found in argv beforehand.
+  hcq::maybeRunWithHugePages(argv, hcq::guessInputArgument(argc, argv));
   hcq::registerPasses();
   hcq::registerToExecutableTranslation();
   return mlir::failed(

@@ -4,9 +4,10 @@
 // allocation visited again by every pass: with 4 KiB pages the walks miss
 // the TLB and every page is a fault. glibc backs its heap with transparent
 // huge pages when its tunable glibc.malloc.hugetlb=1 is set (glibc 2.35 and
-// later), which it reads once, when a program starts. hcq-opt therefore runs
-// itself again with the tunable set when its input is big and the system
-// leaves huge pages to programs that ask for them (Linux's "madvise" mode).
+// later), which it reads once, when a program starts. hcq-opt and
+// hcq-translate therefore run themselves again with the tunable set when
+// their input is big and the system leaves huge pages to programs that ask
+// for them (Linux's "madvise" mode).
 // Measured in docs/embedding.md ("Register and run the pipeline");
 // HCQ_HUGE_PAGES=0 turns it off.
 //
@@ -56,6 +57,13 @@ std::optional<std::string> getHugePageTunables(const HugePageContext &context);
 /// input at `inputPath` ("-" for stdin). Returns if it does not, or if the
 /// new start fails (the compile then goes on without huge pages).
 void maybeRunWithHugePages(char **argv, llvm::StringRef inputPath);
+
+/// The input file a tool whose options are parsed later (as
+/// mlir-translate's main parses them) was most likely given: its first
+/// argument that is not an option or the output after `-o`; "-" (standard
+/// input) when there is none. A guess only good enough for
+/// maybeRunWithHugePages: a wrong one changes how fast, never what.
+llvm::StringRef guessInputArgument(int argc, char **argv);
 
 } // namespace hcq
 
