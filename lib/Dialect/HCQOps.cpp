@@ -423,6 +423,12 @@ static ParseResult parseFunctionLike(OpAsmParser &parser,
   bool named = false;
   unsigned unnamed = 0;
   for (OpAsmParser::Argument &arg : args) {
+    // The signature may list bare types (an external function's form), but
+    // these ops have a body whose arguments the names bind.
+    if (arg.ssaName.name.empty())
+      return parser.emitError(arg.ssaName.location,
+                              "expected named arguments (%name: type): '")
+             << OpTy::getOperationName() << "' has a body";
     argTypes.push_back(arg.type);
     StringRef written = arg.ssaName.name.drop_front(); // without '%'
     if ((!written.empty() && llvm::isDigit(written.front())) ||

@@ -298,3 +298,12 @@ hcq.schedule @s(%n: i32) attributes {targets = #hcq.cpu_target} {
 // expected-error @+1 {{custom op 'targets' is unknown}}
 hcq.submitter @s() targets [#hcq.cpu_target] {
 }
+
+// -----
+
+// Tests that a schedule's arguments must be named: bare types are the form
+// of a function without a body (found by the fuzzer: an assertion in an
+// assertion-enabled build, a read past the end of the name in Release).
+// expected-error @+1 {{expected named arguments (%name: type): 'hcq.schedule' has a body}}
+hcq.schedule @bytes(!hcq.buffer<8xi32, CPU:0>) {
+}
