@@ -427,8 +427,8 @@ static ParseResult parseFunctionLike(OpAsmParser &parser,
     // these ops have a body whose arguments the names bind.
     if (arg.ssaName.name.empty())
       return parser.emitError(arg.ssaName.location,
-                              "expected named arguments (%name: type): '")
-             << OpTy::getOperationName() << "' has a body";
+                              "expected named arguments (%name: type): the "
+                              "op has a body");
     argTypes.push_back(arg.type);
     StringRef written = arg.ssaName.name.drop_front(); // without '%'
     if ((!written.empty() && llvm::isDigit(written.front())) ||

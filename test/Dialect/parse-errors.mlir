@@ -304,6 +304,6 @@ hcq.submitter @s() targets [#hcq.cpu_target] {
 // Tests that a schedule's arguments must be named: bare types are the form
 // of a function without a body (found by the fuzzer: an assertion in an
 // assertion-enabled build, a read past the end of the name in Release).
-// expected-error @+1 {{expected named arguments (%name: type): 'hcq.schedule' has a body}}
+// expected-error @+1 {{expected named arguments (%name: type): the op has a body}}
 hcq.schedule @bytes(!hcq.buffer<8xi32, CPU:0>) {
 }
