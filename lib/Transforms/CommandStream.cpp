@@ -10,8 +10,7 @@ using namespace mlir;
 namespace hcq {
 
 void CommandStream::constants(ArrayRef<uint32_t> values) {
-  for (uint32_t value : values)
-    constant(value);
+  words.pushConstants(values);
 }
 
 Word WordOperands::word(WordKind kind, uint64_t value, ArrayRef<Value> lanes,

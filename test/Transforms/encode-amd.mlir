@@ -8,6 +8,10 @@
 // RUN: %embed %inputs/kernels-gfx942.co vadd "(write f32, read f32, read f32)" --symbol vadd --vars 1 > %t.k9
 // RUN: %embed %inputs/kernels-gfx942.co scale "(readwrite f32)" --symbol scale --vars 1 >> %t.k9
 // RUN: %embed %inputs/kernels-gfx942.co reduce "(write f32, read f32)" --symbol reduce >> %t.k9
+// The gfx1100 vadd under its own name in every kernel file, for the
+// schedules that name their gfx1100 target.
+// RUN: %embed %inputs/kernels-gfx1100.co vadd_gfx1100 "(write f32, read f32, read f32)" --symbol vadd --vars 1 > %t.k1100
+// RUN: cat %t.k1100 >> %t.k11 && cat %t.k1100 >> %t.k9
 // RUN: cat %t.k11 %s | hcq-opt --hcq-attach-targets=amd=gfx1100 --hcq-materialize-builtins --hcq-encode | FileCheck %s --check-prefix=GFX11
 // RUN: cat %t.k9 %s | hcq-opt --hcq-attach-targets=amd=gfx942 --hcq-materialize-builtins --hcq-encode | FileCheck %s --check-prefix=GFX9
 // RUN: cat %t.k11 %s | hcq-opt --hcq-attach-targets=amd=gfx1100 --hcq-materialize-builtins --hcq-encode --hcq-print-packets -o /dev/null | FileCheck %s --check-prefix=DIS11
@@ -20,6 +24,7 @@
 // RUN: %embed %inputs/kernels-gfx1100.o vadd "(write f32, read f32, read f32)" --symbol vadd --vars 1 > %t.o11
 // RUN: %embed %inputs/kernels-gfx1100.o scale "(readwrite f32)" --symbol scale --vars 1 >> %t.o11
 // RUN: %embed %inputs/kernels-gfx1100.o reduce "(write f32, read f32)" --symbol reduce >> %t.o11
+// RUN: cat %t.k1100 >> %t.o11
 // RUN: cat %t.o11 %s | hcq-opt --hcq-attach-targets --hcq-materialize-builtins --hcq-encode --hcq-print-packets -o /dev/null | FileCheck %s --check-prefix=REL
 // REL-LABEL: // hcq.schedule @dispatch
 // REL: SET_SH_REG COMPUTE_PGM_LO(0x20c) = lo(%{{[a-z0-9]+}} >> 8) hi(%{{[a-z0-9]+}} >> 8)
@@ -556,5 +561,26 @@ hcq.schedule @split() targets [#hcq.amd_target<chip = "gfx1100", indirect_buffer
     hcq.timestamp %ts : !hcq.buffer<1xi64, AMD:0>
     hcq.timestamp %ts : !hcq.buffer<1xi64, AMD:0>
     hcq.wait %sig >= 15 : !hcq.buffer<1xi64, AMD:0>
+  }
+}
+
+// Tests that a dispatch crossing a multiple of indirect_buffer_dwords (here
+// 64) gets its NOP before the packet that would straddle it, as every other
+// packet does: the second dispatch's ACQUIRE_MEM ends at 63, so a
+// header-only NOP_PAD pads 63 and its SET_SH_REG of the program address
+// starts the next 64 dwords.
+// DIS11-LABEL: // hcq.schedule @split_dispatch
+// DIS11: // submit on AMD:0 queue COMPUTE:0, cmdbuf, 111 words
+// DIS11: 53: EVENT_WRITE type=7 (CS_PARTIAL_FLUSH) index=4
+// DIS11-NEXT: 55: ACQUIRE_MEM
+// DIS11-NEXT: 63: NOP_PAD
+// DIS11-NEXT: 64: SET_SH_REG COMPUTE_PGM_LO(0x20c)
+// DIS11: 104: DISPATCH_DIRECT
+// DIS11-NEXT: 109: EVENT_WRITE type=7 (CS_PARTIAL_FLUSH) index=4
+// DIS11-NOT: NOP
+hcq.schedule @split_dispatch(%a: !hcq.buffer<64xf32, AMD:0>, %n: i32) targets [#hcq.amd_target<chip = "gfx1100", indirect_buffer_dwords = 64>] {
+  hcq.submit on AMD:0 queue COMPUTE:0 {
+    hcq.launch @vadd_gfx1100(%a, %a, %a : !hcq.buffer<64xf32, AMD:0>, !hcq.buffer<64xf32, AMD:0>, !hcq.buffer<64xf32, AMD:0>) vars(%n : i32) global [2, 1, 1] local [32, 1, 1]
+    hcq.launch @vadd_gfx1100(%a, %a, %a : !hcq.buffer<64xf32, AMD:0>, !hcq.buffer<64xf32, AMD:0>, !hcq.buffer<64xf32, AMD:0>) vars(%n : i32) global [2, 1, 1] local [32, 1, 1]
   }
 }

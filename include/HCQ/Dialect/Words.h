@@ -25,6 +25,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cstdint>
+#include <cstring>
 #include <initializer_list>
 
 namespace hcq {
@@ -416,6 +417,17 @@ struct WordStreamBuilder {
     units.push_back(int32_t(uint32_t(value)));
     if (perWord == 2)
       units.push_back(int32_t(uint32_t(value >> 32)));
+  }
+  /// Appends constant 32-bit words at once.
+  void pushConstants(llvm::ArrayRef<uint32_t> values) {
+    if (perWord == 2) {
+      for (uint32_t value : values)
+        pushConstant(value);
+      return;
+    }
+    size_t at = units.size();
+    units.resize_for_overwrite(at + values.size());
+    std::memcpy(units.data() + at, values.data(), values.size() * 4);
   }
   // A shift, not a division: the encoders ask for the size at every packet.
   size_t size() const { return units.size() >> (perWord - 1); }

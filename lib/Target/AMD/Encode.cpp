@@ -142,11 +142,7 @@ public:
   void packet(uint32_t dwords) {
     if (!splitDwords)
       return;
-    // Where the current split began, followed as the stream grows: no
-    // division per packet.
-    while (cmds.size() - splitStart >= splitDwords)
-      splitStart += splitDwords;
-    auto used = static_cast<uint32_t>(cmds.size() - splitStart);
+    auto used = static_cast<uint32_t>(cmds.size() - currentSplit());
     if (used + dwords <= splitDwords)
       return;
     std::vector<uint32_t> nops;
@@ -154,9 +150,15 @@ public:
     pm4::emitNop(sink, splitDwords - used);
     cmds.constants(nops);
   }
+  /// Whether `dwords` more dwords end before the next split: then no packet
+  /// among them straddles one, and none needs packet().
+  bool fits(uint32_t dwords) {
+    return !splitDwords || cmds.size() + dwords <= currentSplit() + splitDwords;
+  }
   /// The stream so far.
   const CommandStream &stream() const { return cmds; }
   void dword(uint32_t d) { cmds.constant(d); }
+  void dwords(ArrayRef<uint32_t> ds) { cmds.constants(ds); }
   void low(uint64_t q) { cmds.constant(q & 0xFFFFFFFF); }
   void high(uint64_t q) { cmds.constant(q >> 32); }
   /// An address's low then high half (the builders reach it through
@@ -182,9 +184,73 @@ public:
   void high(const EventNumber &) { cmds.constant(0); }
 
 private:
+  /// Where the current split began, followed as the stream grows: no
+  /// division per packet.
+  size_t currentSplit() {
+    while (cmds.size() - splitStart >= splitDwords)
+      splitStart += splitDwords;
+    return splitStart;
+  }
+
   CommandStream &cmds;
   uint32_t splitDwords;
   size_t splitStart = 0;
+};
+
+/// A packet sink that keeps a few packets' dwords in a local buffer, then
+/// writes them into a StreamSink at once: a dispatch's ~55 dwords cost a
+/// store each instead of a call, and the stream's split is checked once
+/// for all of them (packet by packet only when they would cross it). Holds
+/// only addresses (lowHigh), which is all a dispatch's packets write.
+class PacketBuffer {
+public:
+  void packet(uint32_t dwords) { packets.push_back({words.size(), dwords}); }
+  void dword(uint32_t d) { words.push_back(d); }
+  void lowHigh(const Address &a) {
+    holes.push_back({words.size(), a});
+    words.append(2, 0);
+  }
+
+  /// Writes the packets into `sink`, as writing them there one by one
+  /// would.
+  void flushTo(StreamSink &sink) const {
+    assert((packets.empty() || packets.front().start == 0) &&
+           "a dword before the first packet");
+    const Hole *hole = holes.begin();
+    if (sink.fits(words.size()))
+      return write(sink, 0, words.size(), hole);
+    for (auto [index, packet] : llvm::enumerate(packets)) {
+      sink.packet(packet.dwords);
+      write(sink, packet.start,
+            index + 1 < packets.size() ? packets[index + 1].start
+                                       : words.size(),
+            hole);
+    }
+  }
+
+private:
+  struct Packet {
+    size_t start;
+    uint32_t dwords;
+  };
+  struct Hole {
+    size_t at;
+    Address address;
+  };
+  /// Writes words [at, end) into `sink`, the holes among them (from
+  /// `hole` on) as addresses.
+  void write(StreamSink &sink, size_t at, size_t end, const Hole *&hole) const {
+    for (; hole != holes.end() && hole->at < end; ++hole) {
+      sink.dwords(ArrayRef(words).slice(at, hole->at - at));
+      sink.lowHigh(hole->address);
+      at = hole->at + 2;
+    }
+    sink.dwords(ArrayRef(words).slice(at, end - at));
+  }
+
+  SmallVector<uint32_t, 80> words;
+  SmallVector<Packet, 16> packets;
+  SmallVector<Hole, 4> holes;
 };
 
 /// Encodes a schedule's submits for a target, one at a time.
@@ -204,7 +270,7 @@ private:
   LogicalResult encodeCopy(SubmitOp submit, ArrayRef<Operation *> ops,
                            StreamSink &cmds, StreamSizer &sizer);
 
-  void acquireMem(StreamSink &cmds, bool full);
+  template <typename Sink> void acquireMem(Sink &cmds, bool full);
   /// RELEASE_MEM at the end of the pipe writing `data` as `dataSelect`
   /// says, after flushing the caches if `flush`.
   void releaseMem(StreamSink &cmds, ArrayRef<Value> address,
@@ -227,6 +293,26 @@ private:
   FailureOr<const amd::KernelInfo *> kernelInfo(KernelOp kernel);
   FailureOr<KernelOp> builtinCopyKernel(LaunchOp launch);
 
+  /// What the launches of one kernel in the submit being encoded share,
+  /// checked and made at the first (kernelDispatch).
+  struct KernelDispatch {
+    const amd::KernelInfo *info = nullptr;
+    /// The DeferredRefs ids of the kernel's program and, if it uses any,
+    /// its scratch memory; TMPRING_SIZE for that scratch.
+    uint32_t program = 0;
+    std::optional<uint32_t> scratch;
+    uint32_t tmpring = 0;
+  };
+  FailureOr<const KernelDispatch *>
+  kernelDispatch(LaunchOp launch, KernelOp kernel, DevicesAttr devices);
+  /// The words of `launch`'s kernel arguments after its `explicitBytes`
+  /// bytes of explicit ones: the hidden arguments, zero-padded to the
+  /// descriptor's size. The same for every launch of a kernel and grid:
+  /// made once.
+  FailureOr<ArrayRef<uint32_t>> kernargTail(LaunchOp launch,
+                                            const amd::KernelInfo &info,
+                                            uint64_t explicitBytes);
+
   /// A copy: the attribute's lookup returns the facts by value.
   const amd::Target target;
   /// Where hcq-lower-submit splits a compute command buffer between
@@ -242,6 +328,15 @@ private:
   DenseMap<Operation *, FlatSymbolRefAttr> programNames;
   /// What the submit being encoded names that the pass makes.
   DeferredRefs deferred;
+  /// Each kernel's KernelDispatch, and the kernel arguments' DeferredRefs
+  /// id, in the submit being encoded (DeferredRefs ids are per submit).
+  DenseMap<Operation *, KernelDispatch> submitKernels;
+  std::optional<uint32_t> kernargsRef;
+  /// kernargTail's words, by kernel, explicit bytes and grid.
+  DenseMap<std::tuple<const void *, uint64_t, int64_t, int64_t, int64_t,
+                      int64_t, int64_t, int64_t>,
+           SmallVector<uint32_t>>
+      kernargTails;
   /// The kernel arguments of the submit being encoded: one stream, a
   /// segment per launch, the submit's indirect stream 0.
   IndirectStream kernargStream{PlaceholderTag::kernargs, 32};
@@ -254,7 +349,7 @@ private:
       kernargSizer{{8, 3}, {0, 0}};
 };
 
-void Encoder::acquireMem(StreamSink &cmds, bool full) {
+template <typename Sink> void Encoder::acquireMem(Sink &cmds, bool full) {
   // `full` invalidates every cache (the barrier); before a dispatch the
   // instruction cache and L2 are left alone, as tinygrad does.
   if (target.isGfx9()) {
@@ -387,6 +482,84 @@ FailureOr<KernelOp> Encoder::builtinCopyKernel(LaunchOp launch) {
   return kernel;
 }
 
+FailureOr<const Encoder::KernelDispatch *>
+Encoder::kernelDispatch(LaunchOp launch, KernelOp kernel, DevicesAttr devices) {
+  auto it = submitKernels.find(kernel);
+  if (it != submitKernels.end())
+    return &it->second;
+  if (kernel.getTarget() != KernelTarget::amd) {
+    InFlightDiagnostic diag = launch.emitOpError()
+                              << "runs @" << kernel.getSymName() << ", a "
+                              << stringifyKernelTarget(kernel.getTarget())
+                              << " kernel: AMD queues run only amd kernels";
+    diag.attachNote(kernel.getLoc()) << "kernel declared here";
+    return failure();
+  }
+  FailureOr<const amd::KernelInfo *> found = kernelInfo(kernel);
+  if (failed(found))
+    return failure();
+  KernelDispatch facts;
+  facts.info = *found;
+  const amd::KernelInfo &info = **found;
+  FlatSymbolRefAttr &programName = programNames[kernel];
+  if (!programName)
+    programName = FlatSymbolRefAttr::get(kernel.getSymNameAttr());
+  facts.program = deferred.program(programName, devices, info.image.size());
+
+  // Scratch: WAVESIZE units per wave, for scratchWaves waves (WAVES counts
+  // per shader engine on gfx11: Target::scratchShaderEngines).
+  unsigned waveLanes = info.wave32 ? 32 : 64;
+  uint64_t waveSize = llvm::divideCeil(
+      uint64_t(info.privateSegmentBytes) * waveLanes, target.waveSizeUnitBytes);
+  if (waveSize) {
+    facts.tmpring = pm4::tmpringSize(target.tmpringWaves(),
+                                     static_cast<uint32_t>(waveSize));
+    if (waveSize >> (target.waveSizeFieldBits))
+      return launch.emitOpError()
+             << "needs " << info.privateSegmentBytes
+             << " bytes of scratch per lane, more than " << target.name
+             << "'s TMPRING_SIZE can describe";
+    int64_t bytes =
+        int64_t(waveSize) * target.waveSizeUnitBytes * target.scratchWaves;
+    facts.scratch =
+        deferred.placeholder(PlaceholderTag::scratch, 0, devices, bytes);
+  }
+  return &submitKernels.try_emplace(kernel, facts).first->second;
+}
+
+FailureOr<ArrayRef<uint32_t>> Encoder::kernargTail(LaunchOp launch,
+                                                   const amd::KernelInfo &info,
+                                                   uint64_t explicitBytes) {
+  ArrayRef<int64_t> global = launch.getGlobalSize(),
+                    local = launch.getLocalSize();
+  auto key = std::make_tuple(static_cast<const void *>(&info), explicitBytes,
+                             global[0], global[1], global[2], local[0],
+                             local[1], local[2]);
+  auto it = kernargTails.find(key);
+  if (it != kernargTails.end())
+    return ArrayRef(it->second);
+  for (const amd::KernelInfo::HiddenArgument &arg : info.hiddenArguments)
+    if (arg.offset < explicitBytes)
+      return launch.emitOpError()
+             << "@" << launch.getKernel() << "'s hidden argument " << arg.kind
+             << " at byte " << arg.offset
+             << " overlaps the explicit arguments hcq passes (" << explicitBytes
+             << " bytes)";
+  FailureOr<std::vector<uint8_t>> hidden = hiddenArguments(launch, info);
+  if (failed(hidden))
+    return failure();
+  // The words after the explicit arguments (explicitBytes is whole words),
+  // the last zero-padded.
+  SmallVector<uint32_t> tail;
+  for (uint64_t at = explicitBytes; at < info.kernargBytes; at += 4) {
+    uint32_t word = 0;
+    std::memcpy(&word, hidden->data() + at,
+                std::min<uint64_t>(4, info.kernargBytes - at));
+    tail.push_back(word);
+  }
+  return ArrayRef(kernargTails.try_emplace(key, std::move(tail)).first->second);
+}
+
 LogicalResult Encoder::dispatch(LaunchOp launch, DevicesAttr devices,
                                 StreamSink &cmds) {
   // A schedule's launches name a few kernels: each is looked up once (a
@@ -407,18 +580,15 @@ LogicalResult Encoder::dispatch(LaunchOp launch, DevicesAttr devices,
       return failure();
     kernel = *builtin;
   }
-  if (kernel.getTarget() != KernelTarget::amd) {
-    InFlightDiagnostic diag = launch.emitOpError()
-                              << "runs @" << kernel.getSymName() << ", a "
-                              << stringifyKernelTarget(kernel.getTarget())
-                              << " kernel: AMD queues run only amd kernels";
-    diag.attachNote(kernel.getLoc()) << "kernel declared here";
+  // The kernel arguments' reference first, then the kernel's: the order
+  // the pass makes them in.
+  if (!kernargsRef)
+    kernargsRef = deferred.stream(0);
+  FailureOr<const KernelDispatch *> facts =
+      kernelDispatch(launch, kernel, devices);
+  if (failed(facts))
     return failure();
-  }
-  FailureOr<const amd::KernelInfo *> found = kernelInfo(kernel);
-  if (failed(found))
-    return failure();
-  const amd::KernelInfo &info = **found;
+  const amd::KernelInfo &info = *(*facts)->info;
 
   // The hardware runs no more work-items per workgroup than the kernel was
   // compiled for (its registers and LDS are budgeted for that many).
@@ -440,9 +610,6 @@ LogicalResult Encoder::dispatch(LaunchOp launch, DevicesAttr devices,
            << launch.getKernel() << " was compiled for at most "
            << info.maxFlatWorkgroupSize
            << " (.max_flat_workgroup_size in its code object)";
-  FailureOr<std::vector<uint8_t>> hidden = hiddenArguments(launch, info);
-  if (failed(hidden))
-    return failure();
 
   // Kernel arguments, C-like: each buffer's 64-bit address, then each bound
   // variable as 32 bits, zero-padded to the descriptor's size, with the
@@ -468,13 +635,6 @@ LogicalResult Encoder::dispatch(LaunchOp launch, DevicesAttr devices,
            << "passes " << explicitBytes << " bytes of kernel arguments but @"
            << launch.getKernel() << "'s code object takes "
            << info.kernargBytes;
-  for (const amd::KernelInfo::HiddenArgument &arg : info.hiddenArguments)
-    if (arg.offset < explicitBytes)
-      return launch.emitOpError()
-             << "@" << launch.getKernel() << "'s hidden argument " << arg.kind
-             << " at byte " << arg.offset
-             << " overlaps the explicit arguments hcq passes (" << explicitBytes
-             << " bytes)";
   // The stream's words are indexed by int32 (hcq.cmds `segments`): the
   // descriptor's kernarg_size, a 32-bit field, and the dispatch packet must
   // leave the submit's kernel arguments below that.
@@ -487,13 +647,10 @@ LogicalResult Encoder::dispatch(LaunchOp launch, DevicesAttr devices,
            << info.kernargBytes
            << " bytes of kernel arguments, more than a submit's "
               "kernel-argument stream can hold";
-  while (kernargs.segmentSize() * 4 < info.kernargBytes) {
-    size_t at = kernargs.segmentSize() * 4;
-    uint32_t word = 0;
-    std::memcpy(&word, hidden->data() + at,
-                std::min<size_t>(4, hidden->size() - at));
-    kernargs.constant(word);
-  }
+  FailureOr<ArrayRef<uint32_t>> tail = kernargTail(launch, info, explicitBytes);
+  if (failed(tail))
+    return failure();
+  kernargs.constants(*tail);
   uint64_t dispatchPacketOffset = argsOffset + kernargs.segmentSize() * 4;
   if (info.dispatchPtr) {
     // An hsa_kernel_dispatch_packet_t (HSA runtime spec, hsa.h) after the
@@ -519,88 +676,69 @@ LogicalResult Encoder::dispatch(LaunchOp launch, DevicesAttr devices,
                         threads[2], info.privateSegmentBytes,
                         info.groupSegmentBytes, 0, 0, 0, 0, 0, 0, 0, 0});
   }
-  uint32_t args = deferred.stream(0);
-  FlatSymbolRefAttr &programName = programNames[kernel];
-  if (!programName)
-    programName = FlatSymbolRefAttr::get(kernel.getSymNameAttr());
-  uint32_t program = deferred.program(programName, devices, info.image.size());
-
-  // Scratch: WAVESIZE units per wave, for scratchWaves waves (WAVES counts
-  // per shader engine on gfx11: Target::scratchShaderEngines).
-  unsigned waveLanes = info.wave32 ? 32 : 64;
-  uint64_t waveSize = llvm::divideCeil(
-      uint64_t(info.privateSegmentBytes) * waveLanes, target.waveSizeUnitBytes);
-  uint32_t tmpring = 0;
-  std::optional<uint32_t> scratch;
-  if (waveSize) {
-    tmpring = pm4::tmpringSize(target.tmpringWaves(),
-                               static_cast<uint32_t>(waveSize));
-    if (waveSize >> (target.waveSizeFieldBits))
-      return launch.emitOpError()
-             << "needs " << info.privateSegmentBytes
-             << " bytes of scratch per lane, more than " << target.name
-             << "'s TMPRING_SIZE can describe";
-    int64_t bytes =
-        int64_t(waveSize) * target.waveSizeUnitBytes * target.scratchWaves;
-    scratch = deferred.placeholder(PlaceholderTag::scratch, 0, devices, bytes);
-  }
+  uint32_t args = *kernargsRef;
   auto scratchAddress = [&](uint32_t shift, uint64_t highBits) {
-    return Address::of(scratch, 0, shift, highBits);
+    return Address::of((*facts)->scratch, 0, shift, highBits);
   };
 
-  acquireMem(cmds, /*full=*/false);
-  pm4::emitSetShReg(cmds, pm4::reg::COMPUTE_PGM_LO, 2);
-  cmds.lowHigh(Address::of(program, info.entryOffset, /*shift=*/8));
-  pm4::emitSetShReg(cmds, pm4::reg::COMPUTE_PGM_RSRC1, 2);
+  PacketBuffer packets;
+  acquireMem(packets, /*full=*/false);
+  pm4::emitSetShReg(packets, pm4::reg::COMPUTE_PGM_LO, 2);
+  packets.lowHigh(
+      Address::of((*facts)->program, info.entryOffset, /*shift=*/8));
+  pm4::emitSetShReg(packets, pm4::reg::COMPUTE_PGM_RSRC1, 2);
   // gfx11: PRIV for the trap handler's context save, and the LDS size in
   // 512-byte granules in RSRC2 (tinygrad ops_amd2.py amd_build_program).
   uint32_t ldsGranules = (info.groupSegmentBytes + 511) / 512;
-  cmds.dword(info.rsrc1 | (target.isGfx9() ? 0 : pm4::RSRC1_PRIV));
-  cmds.dword(info.rsrc2 | pm4::rsrc2LdsSize(ldsGranules));
-  pm4::emitSetShReg(cmds, target.rsrc3Register(), 1);
-  cmds.dword(info.rsrc3);
-  pm4::emitSetShReg(cmds, pm4::reg::COMPUTE_TMPRING_SIZE, 1);
-  cmds.dword(tmpring);
-  pm4::emitSetShReg(cmds, pm4::reg::COMPUTE_DISPATCH_SCRATCH_BASE_LO, 2);
-  cmds.lowHigh(scratchAddress(/*shift=*/8, 0));
-  pm4::emitSetShReg(cmds, pm4::reg::COMPUTE_RESTART_X, 3);
+  packets.dword(info.rsrc1 | (target.isGfx9() ? 0 : pm4::RSRC1_PRIV));
+  packets.dword(info.rsrc2 | pm4::rsrc2LdsSize(ldsGranules));
+  pm4::emitSetShReg(packets, target.rsrc3Register(), 1);
+  packets.dword(info.rsrc3);
+  pm4::emitSetShReg(packets, pm4::reg::COMPUTE_TMPRING_SIZE, 1);
+  packets.dword((*facts)->tmpring);
+  pm4::emitSetShReg(packets, pm4::reg::COMPUTE_DISPATCH_SCRATCH_BASE_LO, 2);
+  packets.lowHigh(scratchAddress(/*shift=*/8, 0));
+  pm4::emitSetShReg(packets, pm4::reg::COMPUTE_RESTART_X, 3);
   for (int i = 0; i < 3; ++i)
-    cmds.dword(0);
+    packets.dword(0);
 
   // User SGPRs in the order the hardware loads them: the scratch buffer
   // descriptor (base; swizzled, stride 0; all records; word 3 for the
   // target's layout and the kernel's wave size: BufferResource.h), the
   // dispatch packet pointer, the kernel argument pointer.
-  pm4::emitSetShReg(cmds, pm4::reg::COMPUTE_USER_DATA_0, info.userDataCount());
+  pm4::emitSetShReg(packets, pm4::reg::COMPUTE_USER_DATA_0,
+                    info.userDataCount());
   if (info.privateSegmentBuffer) {
     bool gfx9 = target.isGfx9();
-    cmds.lowHigh(scratchAddress(/*shift=*/0, amd::rsrc::scratchWord1Bits(gfx9)));
-    cmds.dword(amd::rsrc::SCRATCH_WORD2);
-    cmds.dword(amd::rsrc::scratchWord3(gfx9, /*wave64=*/!info.wave32));
+    packets.lowHigh(
+        scratchAddress(/*shift=*/0, amd::rsrc::scratchWord1Bits(gfx9)));
+    packets.dword(amd::rsrc::SCRATCH_WORD2);
+    packets.dword(amd::rsrc::scratchWord3(gfx9, /*wave64=*/!info.wave32));
   }
   if (info.dispatchPtr)
-    cmds.lowHigh(Address::of(args, dispatchPacketOffset));
-  cmds.lowHigh(Address::of(args, argsOffset));
+    packets.lowHigh(Address::of(args, dispatchPacketOffset));
+  packets.lowHigh(Address::of(args, argsOffset));
 
-  pm4::emitSetShReg(cmds, pm4::reg::COMPUTE_RESOURCE_LIMITS, 1);
-  cmds.dword(0);
+  pm4::emitSetShReg(packets, pm4::reg::COMPUTE_RESOURCE_LIMITS, 1);
+  packets.dword(0);
   // COMPUTE_START_X/Y/Z, then NUM_THREAD_X/Y/Z, then two reserved (the
   // verifier keeps local sizes within NUM_THREAD_FULL's 16 bits and global
   // sizes within DISPATCH_DIRECT's 32-bit dimensions).
-  pm4::emitSetShReg(cmds, pm4::reg::COMPUTE_START_X, 8);
+  pm4::emitSetShReg(packets, pm4::reg::COMPUTE_START_X, 8);
   for (uint32_t value : {0u, 0u, 0u, static_cast<uint32_t>(local[0]),
                          static_cast<uint32_t>(local[1]),
                          static_cast<uint32_t>(local[2]), 0u, 0u})
-    cmds.dword(value);
+    packets.dword(value);
   uint32_t initiator =
       pm4::INITIATOR_COMPUTE_SHADER_EN | pm4::INITIATOR_FORCE_START_AT_000;
   if (!target.isGfx9() && info.wave32)
     initiator |= pm4::INITIATOR_CS_W32_EN;
-  pm4::emitDispatchDirect(cmds, static_cast<uint32_t>(global[0]),
+  pm4::emitDispatchDirect(packets, static_cast<uint32_t>(global[0]),
                           static_cast<uint32_t>(global[1]),
                           static_cast<uint32_t>(global[2]), initiator);
-  pm4::emitEventWrite(cmds, pm4::CS_PARTIAL_FLUSH,
+  pm4::emitEventWrite(packets, pm4::CS_PARTIAL_FLUSH,
                       pm4::EVENT_INDEX_PARTIAL_FLUSH);
+  packets.flushTo(cmds);
   return success();
 }
 
@@ -769,6 +907,8 @@ FailureOr<EncodedSubmit> Encoder::encode(SubmitOp submit,
   // The next submit starts afresh, whether or not this one is encoded.
   std::optional<EncodedStream> kernargs = kernargStream.finish();
   SmallVector<DeferredRef> refs = deferred.take();
+  submitKernels.clear();
+  kernargsRef.reset();
   if (failed(result))
     return failure();
   EncodedSubmit encoded;
