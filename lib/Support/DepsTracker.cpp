@@ -19,7 +19,25 @@ void DepsTracker::IntervalList::forEachOverlap(int64_t begin, int64_t end,
       fn(it->second.dep);
 }
 
-void DepsTracker::IntervalList::carve(int64_t begin, int64_t end) {
+/// The most nodes DepsTracker keeps for reuse: a write over many reads
+/// frees the rest.
+constexpr size_t MAX_SPARE_NODES = 64;
+
+void DepsTracker::IntervalList::insert(int64_t begin, Interval interval,
+                                       SpareNodes &spare) {
+  if (spare.empty()) {
+    intervals.insert({begin, interval});
+    return;
+  }
+  IntervalMap::node_type node = std::move(spare.back());
+  spare.pop_back();
+  node.key() = begin;
+  node.mapped() = interval;
+  intervals.insert(std::move(node));
+}
+
+void DepsTracker::IntervalList::carve(int64_t begin, int64_t end,
+                                      SpareNodes &spare) {
   SmallVector<std::pair<int64_t, Interval>> kept;
   for (auto it = intervals.lower_bound(begin - maxLength);
        it != intervals.end() && it->first < end;) {
@@ -29,18 +47,22 @@ void DepsTracker::IntervalList::carve(int64_t begin, int64_t end) {
       ++it;
       continue;
     }
-    it = intervals.erase(it);
+    if (spare.size() < MAX_SPARE_NODES)
+      spare.push_back(intervals.extract(it++));
+    else
+      it = intervals.erase(it);
     if (start < begin)
       kept.push_back({start, {begin, interval.dep}});
     if (end < interval.end)
       kept.push_back({end, {interval.end, interval.dep}});
   }
   for (auto &[start, interval] : kept)
-    intervals.insert({start, interval});
+    insert(start, interval, spare);
 }
 
 void DepsTracker::IntervalList::add(int64_t begin, int64_t end, Dep dep,
-                                    bool replaceSameStream) {
+                                    bool replaceSameStream,
+                                    SpareNodes &spare) {
   if (replaceSameStream) {
     auto [first, last] = intervals.equal_range(begin);
     for (auto it = first; it != last; ++it) {
@@ -50,7 +72,7 @@ void DepsTracker::IntervalList::add(int64_t begin, int64_t end, Dep dep,
       }
     }
   }
-  intervals.insert({begin, {end, dep}});
+  insert(begin, {end, dep}, spare);
   maxLength = std::max(maxLength, end - begin);
 }
 
@@ -75,11 +97,12 @@ SmallVector<uint64_t> DepsTracker::access(ArrayRef<Access> accesses, Dep dep) {
   for (const Access &a : accesses) {
     Ranges &ranges = buffers[{a.buffer.base, a.buffer.lane}];
     if (a.write) {
-      ranges.writes.carve(a.begin, a.end);
-      ranges.reads.carve(a.begin, a.end);
-      ranges.writes.add(a.begin, a.end, dep, /*replaceSameStream=*/false);
+      ranges.writes.carve(a.begin, a.end, spare);
+      ranges.reads.carve(a.begin, a.end, spare);
+      ranges.writes.add(a.begin, a.end, dep, /*replaceSameStream=*/false,
+                        spare);
     } else {
-      ranges.reads.add(a.begin, a.end, dep, /*replaceSameStream=*/true);
+      ranges.reads.add(a.begin, a.end, dep, /*replaceSameStream=*/true, spare);
     }
   }
   return waits;

@@ -74,16 +74,15 @@ FailureOr<CmdsOp> buildCmds(OpBuilder &builder, SubmitOp submit,
   return op;
 }
 
-/// Ops erased, at least, between two calls of the context's release hook
-/// (HCQDialect::releaseFreedMemory), which comes after a submit: a few
-/// MB of ops (128 to 188 bytes each). The submits double, so a schedule
-/// of a million calls calls it 9 times (at 1,000,000 one-device calls,
-/// counted), and one of many small submits no more often.
+/// Ops erased between two calls of the context's release hook
+/// (HCQDialect::releaseFreedMemory): a few MB of ops (128 to 188 bytes
+/// each), so that a schedule of a million calls (1.6 million ops once
+/// hcq-batch-deps added its waits and stores) calls it about 25 times.
 constexpr size_t RELEASE_EVERY_OPS = 1 << 16;
 
-/// Replaces `ops`, the body of `submit`, by `encoded`'s streams.
-LogicalResult replaceBody(SubmitOp submit, ArrayRef<Operation *> ops,
-                          EncodedSubmit encoded,
+/// Replaces the body of `submit`, whose ops the encoder erased, by
+/// `encoded`'s streams.
+LogicalResult replaceBody(SubmitOp submit, EncodedSubmit encoded,
                           PlaceholderCache &placeholders) {
   // Placeholders and programs first, in the order the target asked for them
   // (they go at the schedule's start in that order).
@@ -102,11 +101,7 @@ LogicalResult replaceBody(SubmitOp submit, ArrayRef<Operation *> ops,
       if (ref.kind == DeferredRef::Kind::stream && ref.stream == index)
         value = op->getLinear();
   }
-  if (failed(buildCmds(builder, submit, std::move(encoded.commands), resolved)))
-    return failure();
-  for (Operation *op : ops)
-    op->erase();
-  return success();
+  return buildCmds(builder, submit, std::move(encoded.commands), resolved);
 }
 
 struct EncodePass : public hcq::impl::HCQEncodeBase<EncodePass> {
@@ -155,20 +150,33 @@ struct EncodePass : public hcq::impl::HCQEncodeBase<EncodePass> {
         FailureOr<SmallVector<Operation *>> ops = getOpsToEncode(submit);
         if (failed(ops))
           return signalPassFailure();
-        FailureOr<EncodedSubmit> encoded = encoder->encode(submit, *ops);
-        if (failed(encoded) ||
-            failed(
-                replaceBody(submit, *ops, std::move(*encoded), placeholders)))
+        // Each op is erased as soon as it is encoded. The memory freed
+        // is what the words could take, but an allocator keeps it apart
+        // from the big arrays words are: the application may give it back
+        // (at 1,000,000 one-device calls, hcq-opt's peak was 678-691 MB
+        // without, 566-571 MB giving it back after each submit; 556-558
+        // against 569-571 MB erasing each op as it is encoded, without
+        // huge pages).
+        size_t erased = 0;
+        auto eraseEncoded = [&](Operation *op) {
+          assert(op == (*ops)[erased] && "ops encoded out of order");
+          op->erase();
+          ++erased;
+          if (++erasedOps >= RELEASE_EVERY_OPS) {
+            dialect->releaseFreedMemory();
+            erasedOps = 0;
+          }
+        };
+        FailureOr<EncodedSubmit> encoded =
+            encoder->encode(submit, *ops, eraseEncoded);
+        if (failed(encoded))
           return signalPassFailure();
-        // The ops erased are memory the next, bigger submit's words could
-        // take, but an allocator keeps it apart from the big arrays words
-        // are: the application may give it back (at 1,000,000 one-device
-        // calls, hcq-opt's peak 678-691 MB without, 566-571 MB with).
-        erasedOps += ops->size();
-        if (erasedOps >= RELEASE_EVERY_OPS) {
-          dialect->releaseFreedMemory();
-          erasedOps = 0;
-        }
+        // An encoder passes every op it encoded to eraseEncoded; those
+        // left (none, from hcq's encoders) go now.
+        for (Operation *op : ArrayRef(*ops).drop_front(erased))
+          op->erase();
+        if (failed(replaceBody(submit, std::move(*encoded), placeholders)))
+          return signalPassFailure();
       }
     }
   }

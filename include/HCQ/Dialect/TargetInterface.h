@@ -19,6 +19,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Location.h"
 #include "mlir/IR/Value.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <memory>
 
@@ -89,9 +90,13 @@ public:
   virtual ~SubmitEncoder() = default;
 
   /// The words for `ops`, the body of `submit` (not encoded yet). It changes
-  /// no IR: diagnostics name the op that cannot be encoded.
+  /// no IR: diagnostics name the op that cannot be encoded. Once done with
+  /// an op, it calls `encoded` with it, in order, and reads it no more: the
+  /// caller may erase it then, so that a big submit's ops are freed as its
+  /// words grow.
   virtual mlir::FailureOr<EncodedSubmit>
-  encode(SubmitOp submit, llvm::ArrayRef<mlir::Operation *> ops) = 0;
+  encode(SubmitOp submit, llvm::ArrayRef<mlir::Operation *> ops,
+         llvm::function_ref<void(mlir::Operation *)> encoded) = 0;
 };
 
 /// How a sealed command buffer is pushed onto its queue.

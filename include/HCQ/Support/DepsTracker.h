@@ -50,22 +50,30 @@ private:
     int64_t end;
     Dep dep;
   };
+  using IntervalMap = std::multimap<int64_t, Interval>;
+  /// Nodes of intervals carved out, kept for the next insertions: a chain
+  /// of calls carves out what the next call adds back, and a node is a
+  /// malloc and a free otherwise.
+  using SpareNodes = llvm::SmallVector<IntervalMap::node_type, 8>;
   /// Intervals keyed by their begin. Writes never overlap each other (a new
   /// write carves its range out); reads may.
   struct IntervalList {
-    std::multimap<int64_t, Interval> intervals;
+    IntervalMap intervals;
     int64_t maxLength = 0;
 
     template <typename Fn>
     void forEachOverlap(int64_t begin, int64_t end, Fn fn) const;
-    void carve(int64_t begin, int64_t end);
-    void add(int64_t begin, int64_t end, Dep dep, bool replaceSameStream);
+    void carve(int64_t begin, int64_t end, SpareNodes &spare);
+    void add(int64_t begin, int64_t end, Dep dep, bool replaceSameStream,
+             SpareNodes &spare);
+    void insert(int64_t begin, Interval interval, SpareNodes &spare);
   };
   struct Ranges {
     IntervalList writes, reads;
   };
 
   llvm::DenseMap<std::pair<const void *, uint32_t>, Ranges> buffers;
+  SpareNodes spare;
 };
 
 } // namespace hcq

@@ -259,16 +259,19 @@ public:
   Encoder(const amd::Target &target, uint32_t indirectBufferDwords)
       : target(target), indirectBufferDwords(indirectBufferDwords) {}
 
-  FailureOr<EncodedSubmit> encode(SubmitOp submit,
-                                  ArrayRef<Operation *> ops) override;
+  FailureOr<EncodedSubmit>
+  encode(SubmitOp submit, ArrayRef<Operation *> ops,
+         function_ref<void(Operation *)> encoded) override;
 
 private:
   /// Encodes `ops`, the body of `submit`, noting in `sizer` what each op
-  /// took.
+  /// took, and passing each to `encoded` when done.
   LogicalResult encodeCompute(SubmitOp submit, ArrayRef<Operation *> ops,
-                              StreamSink &cmds, StreamSizer &sizer);
+                              StreamSink &cmds, StreamSizer &sizer,
+                              function_ref<void(Operation *)> encoded);
   LogicalResult encodeCopy(SubmitOp submit, ArrayRef<Operation *> ops,
-                           StreamSink &cmds, StreamSizer &sizer);
+                           StreamSink &cmds, StreamSizer &sizer,
+                           function_ref<void(Operation *)> encoded);
 
   template <typename Sink> void acquireMem(Sink &cmds, bool full);
   /// RELEASE_MEM at the end of the pipe writing `data` as `dataSelect`
@@ -752,8 +755,10 @@ static void recordOp(StreamSizer &sizer, Operation *op, const StreamSink &cmds,
                cmds.stream().symbolCount() - symbolic);
 }
 
-LogicalResult Encoder::encodeCompute(SubmitOp submit, ArrayRef<Operation *> ops,
-                                     StreamSink &cmds, StreamSizer &sizer) {
+LogicalResult
+Encoder::encodeCompute(SubmitOp submit, ArrayRef<Operation *> ops,
+                       StreamSink &cmds, StreamSizer &sizer,
+                       function_ref<void(Operation *)> encoded) {
   for (Operation *op : ops) {
     size_t words = cmds.stream().size();
     size_t symbolic = cmds.stream().symbolCount();
@@ -803,12 +808,14 @@ LogicalResult Encoder::encodeCompute(SubmitOp submit, ArrayRef<Operation *> ops,
     if (failed(result))
       return failure();
     recordOp(sizer, op, cmds, words, symbolic);
+    encoded(op);
   }
   return success();
 }
 
 LogicalResult Encoder::encodeCopy(SubmitOp submit, ArrayRef<Operation *> ops,
-                                  StreamSink &cmds, StreamSizer &sizer) {
+                                  StreamSink &cmds, StreamSizer &sizer,
+                                  function_ref<void(Operation *)> encoded) {
   bool hdpFlushed = false;
   for (Operation *op : ops) {
     size_t words = cmds.stream().size();
@@ -870,12 +877,14 @@ LogicalResult Encoder::encodeCopy(SubmitOp submit, ArrayRef<Operation *> ops,
     if (failed(result))
       return failure();
     recordOp(sizer, op, cmds, words, symbolic);
+    encoded(op);
   }
   return success();
 }
 
-FailureOr<EncodedSubmit> Encoder::encode(SubmitOp submit,
-                                         ArrayRef<Operation *> ops) {
+FailureOr<EncodedSubmit>
+Encoder::encode(SubmitOp submit, ArrayRef<Operation *> ops,
+                function_ref<void(Operation *)> encodedOp) {
   size_t launches =
       llvm::count_if(ops, [](Operation *op) { return isa<LaunchOp>(op); });
   QueueKind queue = submit.getQueue().getKind();
@@ -897,10 +906,10 @@ FailureOr<EncodedSubmit> Encoder::encode(SubmitOp submit,
   LogicalResult result = success();
   if (queue == QueueKind::COMPUTE) {
     StreamSink sink(cmds, indirectBufferDwords);
-    result = encodeCompute(submit, ops, sink, sizer);
+    result = encodeCompute(submit, ops, sink, sizer, encodedOp);
   } else if (queue == QueueKind::COPY) {
     StreamSink sink(cmds, /*splitDwords=*/0);
-    result = encodeCopy(submit, ops, sink, sizer);
+    result = encodeCopy(submit, ops, sink, sizer, encodedOp);
   } else {
     result = submit.emitOpError("an AMD device has no SUBMIT queue");
   }

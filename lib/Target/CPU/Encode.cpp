@@ -21,15 +21,17 @@ namespace {
 
 class Encoder : public SubmitEncoder {
 public:
-  FailureOr<EncodedSubmit> encode(SubmitOp submit,
-                                  ArrayRef<Operation *> ops) override;
+  FailureOr<EncodedSubmit>
+  encode(SubmitOp submit, ArrayRef<Operation *> ops,
+         function_ref<void(Operation *)> encoded) override;
 
 private:
   SymbolTableCollection symbols;
 };
 
-FailureOr<EncodedSubmit> Encoder::encode(SubmitOp submit,
-                                         ArrayRef<Operation *> original) {
+FailureOr<EncodedSubmit>
+Encoder::encode(SubmitOp submit, ArrayRef<Operation *> original,
+                function_ref<void(Operation *)> encodedOp) {
   DevicesAttr devices = submit.getDevices();
   CommandStream cmds(64);
   // What the words name that the pass makes.
@@ -134,6 +136,7 @@ FailureOr<EncodedSubmit> Encoder::encode(SubmitOp submit,
             });
     if (failed(result))
       return failure();
+    encodedOp(op);
   }
   EncodedSubmit encoded;
   encoded.deferred = deferred.take();
