@@ -54,8 +54,8 @@ def HCQ_Dialect : Dialect {
                    ::mlir::DialectAsmPrinter &printer) const override;
 
     /// Sets what a pass calls after it freed much of what it holds, part
-    /// way through (hcq-encode, after a submit once it has erased 65,536
-    /// ops since the last call): the application's way to give freed
+    /// way through (hcq-encode, every 65,536 ops it erased as it encoded
+    /// them): the application's way to give freed
     /// memory back to the system before the pass allocates more, as an
     /// allocator keeps freed pages by default. None unless set. Set it
     /// before running passes, not while they run; it is called on the
