@@ -136,12 +136,18 @@ DevicesAttr getEnqueueDevices(QueueCallOpInterface call,
   SmallVector<Value> buffers = call.getCallBuffers();
   if (buffers.empty())
     return {};
-  for (Value buffer : buffers)
-    if (!hcqKinds.containsAll(cast<BufferType>(buffer.getType()).getDevices()))
-      return {};
   auto devicesOf = [](Value v) {
     return cast<BufferType>(v.getType()).getDevices();
   };
+  // Most calls have all their buffers on the same devices: those are the
+  // answer (what the rules below pick from them all).
+  DevicesAttr first = devicesOf(buffers.front());
+  if (llvm::all_of(llvm::drop_begin(buffers),
+                   [&](Value v) { return devicesOf(v) == first; }))
+    return hcqKinds.containsAll(first) ? first : DevicesAttr();
+  for (Value buffer : buffers)
+    if (!hcqKinds.containsAll(devicesOf(buffer)))
+      return {};
   // A call runs a lane per lane of its widest buffers, or it would leave
   // their other lanes untouched (a buffer on one device is shared by every
   // lane). A broadcast copy thus runs on the destination's devices, each
