@@ -22,6 +22,7 @@
 
 #include <atomic>
 #include <map>
+#include <numeric>
 #include <string>
 
 namespace {
@@ -165,4 +166,60 @@ TEST(Encode, StreamsHoldLittleMoreThanTheyTake) {
     EXPECT_GE(bigStreams["cmdbuf stream on COPY"], 1u);
     EXPECT_GE(bigStreams["kernargs stream on COMPUTE"], 1u);
   }
+}
+
+// Tests that a kernel launched again after many others in the same submit
+// is encoded as it was the first time: the encoder keeps what it found
+// about each kernel for the submit, and keeps it where it was while its
+// table of kernels grows (60 kernels, each its own copy of vadd).
+TEST(Encode, AKernelLaunchedAgainAfterManyOthersEncodesAsBefore) {
+  mlir::MLIRContext ctx(targetRegistry());
+  ctx.getOrLoadDialect<hcq::HCQDialect>();
+  const std::string vadd =
+      hcq::test::amdKernel(HCQ_TEST_INPUTS "/kernels-gfx1100.co", "vadd",
+                           "(write f32, read f32, read f32)", 1);
+  const std::string prefix = "hcq.kernel @vadd";
+  ASSERT_EQ(vadd.compare(0, prefix.size(), prefix), 0);
+  constexpr int KERNELS = 60;
+  std::string ty = "!hcq.buffer<256xf32, AMD:0>";
+  std::string text;
+  for (int k = 0; k < KERNELS; ++k)
+    text += prefix + std::to_string(k) + vadd.substr(prefix.size());
+  text += "hcq.schedule @s(%a: " + ty + ", %n: i32) targets " +
+          "[#hcq.amd_target<chip = \"gfx1100\">] {\n" +
+          "  hcq.submit on AMD:0 queue COMPUTE:0 {\n";
+  std::vector<int> launched(KERNELS);
+  std::iota(launched.begin(), launched.end(), 0);
+  launched.push_back(0);
+  for (int k : launched)
+    text += "    hcq.launch @vadd" + std::to_string(k) + "(%a, %a, %a : " + ty +
+            ", " + ty + ", " + ty +
+            ") vars(%n : i32) global [1, 1, 1] local [256, 1, 1]\n";
+  text += "  }\n}\n";
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceString<mlir::ModuleOp>(text, &ctx);
+  ASSERT_TRUE(module);
+  ASSERT_TRUE(mlir::succeeded(encode(*module)));
+
+  hcq::CmdsOp cmdbuf;
+  module->walk([&](hcq::CmdsOp cmds) {
+    if (cmds.getTag() == hcq::PlaceholderTag::cmdbuf)
+      cmdbuf = cmds;
+  });
+  ASSERT_TRUE(cmdbuf);
+  const hcq::CmdsOp::Properties &props = cmdbuf.getProperties();
+  size_t launches = KERNELS + 1;
+  ASSERT_EQ(props.words.size() % launches, 0u);
+  size_t perLaunch = props.words.size() / launches;
+  llvm::ArrayRef<int32_t> words = props.words;
+  // The same words (the symbolic ones are zero here), and the same program
+  // named by the first and the last dispatch's first symbol entry.
+  EXPECT_EQ(words.take_front(perLaunch), words.take_back(perLaunch));
+  ASSERT_EQ(props.symbols.size() % launches, 0u);
+  size_t entries = props.symbols.size() / launches;
+  hcq::SymbolEntry first = props.symbols[0];
+  hcq::SymbolEntry last = props.symbols[props.symbols.size() - entries];
+  EXPECT_EQ(last.at - first.at, (launches - 1) * perLaunch);
+  EXPECT_EQ(first.word.ref, last.word.ref);
+  EXPECT_EQ(first.word.value, last.word.value);
 }

@@ -322,8 +322,10 @@ private:
   /// INDIRECT_BUFFER packets: no packet straddles a multiple of it.
   uint32_t indirectBufferDwords;
   SymbolTableCollection symbols;
-  /// Each kernel's code object, read once.
-  DenseMap<Operation *, amd::KernelInfo> kernels;
+  /// Each kernel's code object, read once. Held by pointer: KernelDispatch
+  /// and kernargTails keep pointers to them, which a DenseMap's growth
+  /// would move.
+  DenseMap<Operation *, std::unique_ptr<amd::KernelInfo>> kernels;
   /// The kernels launched, by name.
   DenseMap<Attribute, KernelOp> kernelsByName;
   /// Each kernel's program, as DeferredRefs names it (made once: a
@@ -432,7 +434,7 @@ void Encoder::memoryBarrier(StreamSink &cmds) {
 FailureOr<const amd::KernelInfo *> Encoder::kernelInfo(KernelOp kernel) {
   auto it = kernels.find(kernel);
   if (it != kernels.end())
-    return &it->second;
+    return it->second.get();
   hcq::Expected<amd::KernelInfo> info = amd::readKernel(
       *kernel.getCodeObjectBytes(), kernel.getSymbol().value_or(""));
   if (!info)
@@ -466,7 +468,9 @@ FailureOr<const amd::KernelInfo *> Encoder::kernelInfo(KernelOp kernel) {
     return kernel.emitOpError() << "asks for " << info->kernargBytes
                                 << " bytes of kernel arguments, more than the "
                                 << MAX_KERNARG_BYTES << " hcq gives a launch";
-  return &kernels.try_emplace(kernel, std::move(*info)).first->second;
+  return kernels
+      .try_emplace(kernel, std::make_unique<amd::KernelInfo>(std::move(*info)))
+      .first->second.get();
 }
 
 /// The amd kernel `@hcq_copy_<target>` holding the target's builtin copy
