@@ -198,6 +198,47 @@ TEST(CodeObject, RelocationOffsetsAndNobitsSizesThatWrapAreErrors) {
             std::string::npos);
 }
 
+// Tests that a few kilobytes of ELF cannot ask for an image of mostly zeros
+// (hcq-fuzz-code-object found one asking for a gigabyte): a segment's
+// memory past its file bytes, a NOBITS section, and an alignment gap, each
+// of 512 MiB, are refused before anything is allocated.
+TEST(CodeObject, AnImageOfMostlyZerosIsRefused) {
+  const std::string zeros = "are zeros the file does not hold; at most "
+                            "67108864 may be";
+  std::vector<uint8_t> bytes = load("kernels-gfx1100.co");
+  Phdr *segment = firstLoad(bytes);
+  ASSERT_NE(segment, nullptr);
+  segment->p_memsz = segment->p_filesz + (uint64_t(512) << 20);
+  EXPECT_NE(errorOf(bytes).find(zeros), std::string::npos) << errorOf(bytes);
+
+  bytes = load("kernels-gfx1100.o");
+  Shdr *data = section(bytes, ELF::SHT_PROGBITS);
+  ASSERT_NE(data, nullptr);
+  data->sh_type = ELF::SHT_NOBITS;
+  data->sh_flags |= ELF::SHF_ALLOC;
+  data->sh_size = uint64_t(512) << 20;
+  EXPECT_NE(errorOf(bytes).find(zeros), std::string::npos) << errorOf(bytes);
+
+  // The last allocated section, aligned so that a gap comes before it.
+  bytes = load("kernels-gfx1100.o");
+  auto *header = at<Ehdr>(bytes, 0);
+  Shdr *last = nullptr;
+  for (unsigned i = 1; i < header->e_shnum; ++i) {
+    auto *s = at<Shdr>(bytes, header->e_shoff + i * header->e_shentsize);
+    if (s->sh_flags & ELF::SHF_ALLOC)
+      last = s;
+  }
+  ASSERT_NE(last, nullptr);
+  last->sh_addralign = uint64_t(512) << 20;
+  EXPECT_NE(errorOf(bytes).find(zeros), std::string::npos) << errorOf(bytes);
+
+  // A few pages of zeros, as real code objects have, are read.
+  bytes = load("kernels-gfx1100.co");
+  segment = firstLoad(bytes);
+  segment->p_memsz = segment->p_filesz + 4096;
+  EXPECT_EQ(errorOf(bytes), "");
+}
+
 TEST(CodeObject, CompactRelocationsAreRefusedNotDecodedIntoAnAbort) {
   // Found by hcq-fuzz-code-object: a section typed SHT_CREL made LLVM's
   // object library decode its contents with cantFail, aborting the process.

@@ -25,6 +25,24 @@ static llvm::Error fail(const Twine &message) {
 /// The largest image a code object may describe (1 GiB): its segments and
 /// sections are checked against it before anything is allocated.
 constexpr uint64_t MAX_IMAGE_BYTES = uint64_t(1) << 30;
+/// The most of an image that may be zeros the file does not hold (64 MiB):
+/// NOBITS sections, segments' memory past their file bytes, the gaps
+/// between them. Real code objects have a few pages; without a bound, a
+/// few kilobytes of ELF asked for a gigabyte of zeros (found by
+/// hcq-fuzz-code-object), which the executable then carries.
+constexpr uint64_t MAX_ZERO_FILL_BYTES = uint64_t(64) << 20;
+
+/// Refuses an image of `size` bytes of which the file holds `fileBytes`
+/// when the rest, zeros, is more than MAX_ZERO_FILL_BYTES.
+static llvm::Error checkZeroFill(uint64_t size, uint64_t fileBytes) {
+  uint64_t zeros = size - std::min(size, fileBytes);
+  if (zeros <= MAX_ZERO_FILL_BYTES)
+    return llvm::Error::success();
+  return fail("code object describes an image of " + Twine(size) +
+              " bytes of which " + Twine(zeros) +
+              " are zeros the file does not hold; at most " +
+              Twine(MAX_ZERO_FILL_BYTES) + " may be");
+}
 
 /// Whether [at, at + size) lies within `limit` bytes, without overflow.
 static bool fits(uint64_t at, uint64_t size, uint64_t limit) {
@@ -386,11 +404,13 @@ static llvm::Expected<KernelInfo> readCodeObject(StringRef bytes,
   if (relocatable) {
     // An unlinked object (what a compiler hands tinygrad): lay the
     // allocated sections out in order, each at its alignment.
-    uint64_t size = 0;
+    uint64_t size = 0, fileBytes = 0;
     for (const SectionRef &section : object->sections()) {
       auto header = object->getSection(section.getRawDataRefImpl());
       if (!(header->sh_flags & ELF::SHF_ALLOC))
         continue;
+      if (header->sh_type != ELF::SHT_NOBITS)
+        fileBytes += header->sh_size;
       uint64_t align = std::max<uint64_t>(header->sh_addralign, 1);
       if (align > MAX_IMAGE_BYTES || header->sh_size > MAX_IMAGE_BYTES)
         return fail("code object has a section of a size or alignment "
@@ -403,6 +423,8 @@ static llvm::Expected<KernelInfo> readCodeObject(StringRef bytes,
     }
     if (size == 0 || size > MAX_IMAGE_BYTES)
       return fail("code object has no allocated section of a sane size");
+    if (llvm::Error e = checkZeroFill(size, fileBytes))
+      return std::move(e);
     info.image.assign(size, 0);
     for (const SectionRef &section : object->sections()) {
       auto header = object->getSection(section.getRawDataRefImpl());
@@ -421,16 +443,20 @@ static llvm::Expected<KernelInfo> readCodeObject(StringRef bytes,
     if (!segments)
       return fail("malformed program headers: " +
                   toString(segments.takeError()));
-    uint64_t size = 0;
+    uint64_t size = 0, fileBytes = 0;
     for (const auto &ph : *segments) {
       if (ph.p_type != ELF::PT_LOAD)
         continue;
       if (!fits(ph.p_vaddr, ph.p_memsz, MAX_IMAGE_BYTES))
         return fail("code object has no loadable segment of a sane size");
       size = std::max<uint64_t>(size, ph.p_vaddr + ph.p_memsz);
+      // Each term at most 1 GiB (memsz), so the sum does not wrap.
+      fileBytes += std::min<uint64_t>(ph.p_filesz, ph.p_memsz);
     }
     if (size == 0 || size > MAX_IMAGE_BYTES)
       return fail("code object has no loadable segment of a sane size");
+    if (llvm::Error e = checkZeroFill(size, fileBytes))
+      return std::move(e);
     info.image.assign(size, 0);
     for (const auto &ph : *segments) {
       if (ph.p_type != ELF::PT_LOAD)
