@@ -232,6 +232,24 @@ TEST(CodeObject, AnImageOfMostlyZerosIsRefused) {
   last->sh_addralign = uint64_t(512) << 20;
   EXPECT_NE(errorOf(bytes).find(zeros), std::string::npos) << errorOf(bytes);
 
+  // Sizes that claim the zeros come from the file, which is too short to
+  // hold them, are refused before anything is allocated too: a segment
+  // whose file bytes are as many as its memory, and an allocated section
+  // of file contents.
+  bytes = load("kernels-gfx1100.co");
+  segment = firstLoad(bytes);
+  segment->p_memsz = uint64_t(512) << 20;
+  segment->p_filesz = uint64_t(512) << 20;
+  EXPECT_NE(errorOf(bytes).find("PT_LOAD segment lies outside the file"),
+            std::string::npos)
+      << errorOf(bytes);
+  bytes = load("kernels-gfx1100.o");
+  data = section(bytes, ELF::SHT_PROGBITS);
+  data->sh_flags |= ELF::SHF_ALLOC;
+  data->sh_size = uint64_t(512) << 20;
+  EXPECT_NE(errorOf(bytes).find("an allocated section lies outside the file"),
+            std::string::npos)
+      << errorOf(bytes);
   // A few pages of zeros, as real code objects have, are read.
   bytes = load("kernels-gfx1100.co");
   segment = firstLoad(bytes);

@@ -77,7 +77,7 @@ FailureOr<CmdsOp> buildCmds(OpBuilder &builder, SubmitOp submit,
 /// Ops erased between two calls of the context's release hook
 /// (HCQDialect::releaseFreedMemory): a few MB of ops (128 to 188 bytes
 /// each), so that a schedule of a million calls (1.6 million ops once
-/// hcq-batch-deps added its waits and stores) calls it about 25 times.
+/// hcq-batch-deps added its waits and stores) calls it 24 times.
 constexpr size_t RELEASE_EVERY_OPS = 1 << 16;
 
 /// Replaces the body of `submit`, whose ops the encoder erased, by

@@ -11,6 +11,7 @@
 // The gfx1100 vadd under its own name in every kernel file, for the
 // schedules that name their gfx1100 target.
 // RUN: %embed %inputs/kernels-gfx1100.co vadd_gfx1100 "(write f32, read f32, read f32)" --symbol vadd --vars 1 > %t.k1100
+// RUN: %embed %inputs/hardware-gfx1100.co shape_gfx1100 "(write i32)" --symbol shape >> %t.k1100
 // RUN: cat %t.k1100 >> %t.k11 && cat %t.k1100 >> %t.k9
 // RUN: cat %t.k11 %s | hcq-opt --hcq-attach-targets=amd=gfx1100 --hcq-materialize-builtins --hcq-encode | FileCheck %s --check-prefix=GFX11
 // RUN: cat %t.k9 %s | hcq-opt --hcq-attach-targets=amd=gfx942 --hcq-materialize-builtins --hcq-encode | FileCheck %s --check-prefix=GFX9
@@ -582,5 +583,43 @@ hcq.schedule @split_dispatch(%a: !hcq.buffer<64xf32, AMD:0>, %n: i32) targets [#
   hcq.submit on AMD:0 queue COMPUTE:0 {
     hcq.launch @vadd_gfx1100(%a, %a, %a : !hcq.buffer<64xf32, AMD:0>, !hcq.buffer<64xf32, AMD:0>, !hcq.buffer<64xf32, AMD:0>) vars(%n : i32) global [2, 1, 1] local [32, 1, 1]
     hcq.launch @vadd_gfx1100(%a, %a, %a : !hcq.buffer<64xf32, AMD:0>, !hcq.buffer<64xf32, AMD:0>, !hcq.buffer<64xf32, AMD:0>) vars(%n : i32) global [2, 1, 1] local [32, 1, 1]
+  }
+}
+
+// Tests that each launch's hidden kernel arguments are its own grid's,
+// launches of one kernel with other grids between them included: the
+// workgroup counts (hidden_block_count_x/y/z) at byte 8 and the workgroup
+// sizes (hidden_group_size_x/y/z, 16 bits each) at byte 20.
+// DIS11-LABEL: // hcq.schedule @hidden_grids
+// DIS11: // submit on AMD:0 queue COMPUTE:0, kernargs %{{[a-z0-9]+}}, 198 words
+// DIS11-NEXT: // segment at byte 0
+// DIS11-NEXT: 0: lo(
+// DIS11-NEXT: 1: hi(
+// DIS11-NEXT: 2: 0x00000003
+// DIS11-NEXT: 3: 0x00000002
+// DIS11-NEXT: 4: 0x00000001
+// DIS11-NEXT: 5: 0x00040008
+// DIS11-NEXT: 6: 0x00000002
+// DIS11: // segment at byte 384
+// DIS11-NEXT: 66: lo(
+// DIS11-NEXT: 67: hi(
+// DIS11-NEXT: 68: 0x00000005
+// DIS11-NEXT: 69: 0x00000001
+// DIS11-NEXT: 70: 0x00000001
+// DIS11-NEXT: 71: 0x00010010
+// DIS11-NEXT: 72: 0x00000001
+// DIS11: // segment at byte 768
+// DIS11-NEXT: 132: lo(
+// DIS11-NEXT: 133: hi(
+// DIS11-NEXT: 134: 0x00000003
+// DIS11-NEXT: 135: 0x00000002
+// DIS11-NEXT: 136: 0x00000001
+// DIS11-NEXT: 137: 0x00040008
+// DIS11-NEXT: 138: 0x00000002
+hcq.schedule @hidden_grids(%out: !hcq.buffer<6xi32, AMD:0>) targets [#hcq.amd_target<chip = "gfx1100">] {
+  hcq.submit on AMD:0 queue COMPUTE:0 {
+    hcq.launch @shape_gfx1100(%out : !hcq.buffer<6xi32, AMD:0>) global [3, 2, 1] local [8, 4, 2]
+    hcq.launch @shape_gfx1100(%out : !hcq.buffer<6xi32, AMD:0>) global [5, 1, 1] local [16, 1, 1]
+    hcq.launch @shape_gfx1100(%out : !hcq.buffer<6xi32, AMD:0>) global [3, 2, 1] local [8, 4, 2]
   }
 }

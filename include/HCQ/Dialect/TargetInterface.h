@@ -2,9 +2,10 @@
 //
 // The data TargetAttrInterface's methods return. A target reads ops and
 // answers with words, as upstream's gpu::TargetAttrInterface answers
-// serializeToObject with bytes: hcq-encode and hcq-lower-submit then make and
-// erase every op, so a target never sees half-rewritten IR and the passes
-// decide where ops go.
+// serializeToObject with bytes: hcq-encode and hcq-lower-submit make the ops
+// and decide where they go. A target changes no IR; hcq-encode erases each
+// op the target is done with (SubmitEncoder::encode), so a target never
+// sees an op it was given disappear before it said so.
 //
 // HCQ/Dialect/HCQ.h includes it where the interface needs it (after the
 // attributes and ops): include that, not this.

@@ -425,6 +425,8 @@ struct WordStreamBuilder {
         pushConstant(value);
       return;
     }
+    if (values.empty())
+      return;
     size_t at = units.size();
     units.resize_for_overwrite(at + values.size());
     std::memcpy(units.data() + at, values.data(), values.size() * 4);

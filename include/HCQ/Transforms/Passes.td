@@ -173,11 +173,12 @@ def HCQEncode : Pass<"hcq-encode", "::hcq::ScheduleOp"> {
 
     The format is in docs/cpu-queue.md.
 
-    After a submit, once it has erased 65,536 ops (calls, waits, stores)
-    since the last time, the pass calls the context's release hook
-    (`HCQDialect::setReleaseFreedMemory`, none unless the application sets
-    one): the memory of those ops can go back to the system before the
-    next, bigger submit's words are made (docs/embedding.md).
+    Each op (call, wait, store) is erased as soon as its target's encoder
+    is done with it, and every 65,536 ops erased the pass calls the
+    context's release hook (`HCQDialect::setReleaseFreedMemory`, none
+    unless the application sets one): the memory of those ops can go back
+    to the system while the submit's words grow (docs/embedding.md). When
+    encoding fails, the submit holds what was not encoded yet.
   }];
 }
 

@@ -32,10 +32,14 @@ constexpr uint64_t MAX_IMAGE_BYTES = uint64_t(1) << 30;
 /// hcq-fuzz-code-object), which the executable then carries.
 constexpr uint64_t MAX_ZERO_FILL_BYTES = uint64_t(64) << 20;
 
-/// Refuses an image of `size` bytes of which the file holds `fileBytes`
-/// when the rest, zeros, is more than MAX_ZERO_FILL_BYTES.
-static llvm::Error checkZeroFill(uint64_t size, uint64_t fileBytes) {
-  uint64_t zeros = size - std::min(size, fileBytes);
+/// Refuses an image of `size` bytes whose segments or sections copy
+/// `copied` bytes out of a file of `fileSize` when the rest, zeros, is more
+/// than MAX_ZERO_FILL_BYTES. No more than the file is counted as copied:
+/// segments mapping the same bytes again at other addresses would
+/// otherwise make an image of many times the file.
+static llvm::Error checkZeroFill(uint64_t size, uint64_t copied,
+                                 uint64_t fileSize) {
+  uint64_t zeros = size - std::min({size, copied, fileSize});
   if (zeros <= MAX_ZERO_FILL_BYTES)
     return llvm::Error::success();
   return fail("code object describes an image of " + Twine(size) +
@@ -409,8 +413,12 @@ static llvm::Expected<KernelInfo> readCodeObject(StringRef bytes,
       auto header = object->getSection(section.getRawDataRefImpl());
       if (!(header->sh_flags & ELF::SHF_ALLOC))
         continue;
-      if (header->sh_type != ELF::SHT_NOBITS)
+      if (header->sh_type != ELF::SHT_NOBITS) {
+        // Its bytes must be in the file before they count as copied.
+        if (!fits(header->sh_offset, header->sh_size, bytes.size()))
+          return fail("an allocated section lies outside the file");
         fileBytes += header->sh_size;
+      }
       uint64_t align = std::max<uint64_t>(header->sh_addralign, 1);
       if (align > MAX_IMAGE_BYTES || header->sh_size > MAX_IMAGE_BYTES)
         return fail("code object has a section of a size or alignment "
@@ -423,7 +431,7 @@ static llvm::Expected<KernelInfo> readCodeObject(StringRef bytes,
     }
     if (size == 0 || size > MAX_IMAGE_BYTES)
       return fail("code object has no allocated section of a sane size");
-    if (llvm::Error e = checkZeroFill(size, fileBytes))
+    if (llvm::Error e = checkZeroFill(size, fileBytes, bytes.size()))
       return std::move(e);
     info.image.assign(size, 0);
     for (const SectionRef &section : object->sections()) {
@@ -449,21 +457,23 @@ static llvm::Expected<KernelInfo> readCodeObject(StringRef bytes,
         continue;
       if (!fits(ph.p_vaddr, ph.p_memsz, MAX_IMAGE_BYTES))
         return fail("code object has no loadable segment of a sane size");
+      // Checked before anything is allocated: the bytes it copies are the
+      // file's.
+      if (!fits(ph.p_offset, ph.p_filesz, bytes.size()) ||
+          ph.p_filesz > ph.p_memsz)
+        return fail("PT_LOAD segment lies outside the file");
       size = std::max<uint64_t>(size, ph.p_vaddr + ph.p_memsz);
-      // Each term at most 1 GiB (memsz), so the sum does not wrap.
-      fileBytes += std::min<uint64_t>(ph.p_filesz, ph.p_memsz);
+      // Each term at most the file's size, so the sum does not wrap.
+      fileBytes += ph.p_filesz;
     }
     if (size == 0 || size > MAX_IMAGE_BYTES)
       return fail("code object has no loadable segment of a sane size");
-    if (llvm::Error e = checkZeroFill(size, fileBytes))
+    if (llvm::Error e = checkZeroFill(size, fileBytes, bytes.size()))
       return std::move(e);
     info.image.assign(size, 0);
     for (const auto &ph : *segments) {
       if (ph.p_type != ELF::PT_LOAD)
         continue;
-      if (!fits(ph.p_offset, ph.p_filesz, bytes.size()) ||
-          ph.p_filesz > ph.p_memsz)
-        return fail("PT_LOAD segment lies outside the file");
       std::memcpy(info.image.data() + ph.p_vaddr, bytes.data() + ph.p_offset,
                   ph.p_filesz);
     }

@@ -207,6 +207,9 @@ public:
   void packet(uint32_t dwords) { packets.push_back({words.size(), dwords}); }
   void dword(uint32_t d) { words.push_back(d); }
   void lowHigh(const Address &a) {
+    // The address is kept until flushTo: lanes would be an ArrayRef into
+    // what the caller may have freed by then.
+    assert(a.lanes.empty() && "a buffered address of lanes");
     holes.push_back({words.size(), a});
     words.append(2, 0);
   }
@@ -305,16 +308,16 @@ private:
     uint32_t program = 0;
     std::optional<uint32_t> scratch;
     uint32_t tmpring = 0;
+    /// Whether its scratch is more than TMPRING_SIZE describes.
+    bool scratchTooBig = false;
   };
   FailureOr<const KernelDispatch *>
   kernelDispatch(LaunchOp launch, KernelOp kernel, DevicesAttr devices);
-  /// The words of `launch`'s kernel arguments after its `explicitBytes`
-  /// bytes of explicit ones: the hidden arguments, zero-padded to the
-  /// descriptor's size. The same for every launch of a kernel and grid:
-  /// made once.
-  FailureOr<ArrayRef<uint32_t>> kernargTail(LaunchOp launch,
-                                            const amd::KernelInfo &info,
-                                            uint64_t explicitBytes);
+  /// The words of `launch`'s kernel-argument segment as its hidden
+  /// arguments make it (zero elsewhere, the last word zero-padded): the
+  /// same for every launch of a kernel and grid, made once.
+  FailureOr<ArrayRef<uint32_t>> kernargWords(LaunchOp launch,
+                                             const amd::KernelInfo &info);
 
   /// A copy: the attribute's lookup returns the facts by value.
   const amd::Target target;
@@ -323,7 +326,7 @@ private:
   uint32_t indirectBufferDwords;
   SymbolTableCollection symbols;
   /// Each kernel's code object, read once. Held by pointer: KernelDispatch
-  /// and kernargTails keep pointers to them, which a DenseMap's growth
+  /// and kernargWordCache keep pointers to them, which a DenseMap's growth
   /// would move.
   DenseMap<Operation *, std::unique_ptr<amd::KernelInfo>> kernels;
   /// The kernels launched, by name.
@@ -337,11 +340,11 @@ private:
   /// id, in the submit being encoded (DeferredRefs ids are per submit).
   DenseMap<Operation *, KernelDispatch> submitKernels;
   std::optional<uint32_t> kernargsRef;
-  /// kernargTail's words, by kernel, explicit bytes and grid.
-  DenseMap<std::tuple<const void *, uint64_t, int64_t, int64_t, int64_t,
-                      int64_t, int64_t, int64_t>,
+  /// kernargWords' words, by kernel and grid.
+  DenseMap<std::tuple<const void *, int64_t, int64_t, int64_t, int64_t,
+                      int64_t, int64_t>,
            SmallVector<uint32_t>>
-      kernargTails;
+      kernargWordCache;
   /// The kernel arguments of the submit being encoded: one stream, a
   /// segment per launch, the submit's indirect stream 0.
   IndirectStream kernargStream{PlaceholderTag::kernargs, 32};
@@ -518,14 +521,12 @@ Encoder::kernelDispatch(LaunchOp launch, KernelOp kernel, DevicesAttr devices) {
   unsigned waveLanes = info.wave32 ? 32 : 64;
   uint64_t waveSize = llvm::divideCeil(
       uint64_t(info.privateSegmentBytes) * waveLanes, target.waveSizeUnitBytes);
-  if (waveSize) {
+  if (waveSize >> (target.waveSizeFieldBits)) {
+    // Said by dispatch, after the checks that come before it.
+    facts.scratchTooBig = true;
+  } else if (waveSize) {
     facts.tmpring = pm4::tmpringSize(target.tmpringWaves(),
                                      static_cast<uint32_t>(waveSize));
-    if (waveSize >> (target.waveSizeFieldBits))
-      return launch.emitOpError()
-             << "needs " << info.privateSegmentBytes
-             << " bytes of scratch per lane, more than " << target.name
-             << "'s TMPRING_SIZE can describe";
     int64_t bytes =
         int64_t(waveSize) * target.waveSizeUnitBytes * target.scratchWaves;
     facts.scratch =
@@ -534,37 +535,25 @@ Encoder::kernelDispatch(LaunchOp launch, KernelOp kernel, DevicesAttr devices) {
   return &submitKernels.try_emplace(kernel, facts).first->second;
 }
 
-FailureOr<ArrayRef<uint32_t>> Encoder::kernargTail(LaunchOp launch,
-                                                   const amd::KernelInfo &info,
-                                                   uint64_t explicitBytes) {
+FailureOr<ArrayRef<uint32_t>> Encoder::kernargWords(LaunchOp launch,
+                                                   const amd::KernelInfo &info) {
   ArrayRef<int64_t> global = launch.getGlobalSize(),
                     local = launch.getLocalSize();
-  auto key = std::make_tuple(static_cast<const void *>(&info), explicitBytes,
-                             global[0], global[1], global[2], local[0],
-                             local[1], local[2]);
-  auto it = kernargTails.find(key);
-  if (it != kernargTails.end())
+  auto key = std::make_tuple(static_cast<const void *>(&info), global[0],
+                             global[1], global[2], local[0], local[1],
+                             local[2]);
+  auto it = kernargWordCache.find(key);
+  if (it != kernargWordCache.end())
     return ArrayRef(it->second);
-  for (const amd::KernelInfo::HiddenArgument &arg : info.hiddenArguments)
-    if (arg.offset < explicitBytes)
-      return launch.emitOpError()
-             << "@" << launch.getKernel() << "'s hidden argument " << arg.kind
-             << " at byte " << arg.offset
-             << " overlaps the explicit arguments hcq passes (" << explicitBytes
-             << " bytes)";
   FailureOr<std::vector<uint8_t>> hidden = hiddenArguments(launch, info);
   if (failed(hidden))
     return failure();
-  // The words after the explicit arguments (explicitBytes is whole words),
-  // the last zero-padded.
-  SmallVector<uint32_t> tail;
-  for (uint64_t at = explicitBytes; at < info.kernargBytes; at += 4) {
-    uint32_t word = 0;
-    std::memcpy(&word, hidden->data() + at,
-                std::min<uint64_t>(4, info.kernargBytes - at));
-    tail.push_back(word);
-  }
-  return ArrayRef(kernargTails.try_emplace(key, std::move(tail)).first->second);
+  // Whole words, the last zero-padded.
+  SmallVector<uint32_t> words(llvm::divideCeil(hidden->size(), 4), 0);
+  if (!hidden->empty())
+    std::memcpy(words.data(), hidden->data(), hidden->size());
+  return ArrayRef(
+      kernargWordCache.try_emplace(key, std::move(words)).first->second);
 }
 
 LogicalResult Encoder::dispatch(LaunchOp launch, DevicesAttr devices,
@@ -617,6 +606,9 @@ LogicalResult Encoder::dispatch(LaunchOp launch, DevicesAttr devices,
            << launch.getKernel() << " was compiled for at most "
            << info.maxFlatWorkgroupSize
            << " (.max_flat_workgroup_size in its code object)";
+  FailureOr<ArrayRef<uint32_t>> argumentWords = kernargWords(launch, info);
+  if (failed(argumentWords))
+    return failure();
 
   // Kernel arguments, C-like: each buffer's 64-bit address, then each bound
   // variable as 32 bits, zero-padded to the descriptor's size, with the
@@ -642,6 +634,13 @@ LogicalResult Encoder::dispatch(LaunchOp launch, DevicesAttr devices,
            << "passes " << explicitBytes << " bytes of kernel arguments but @"
            << launch.getKernel() << "'s code object takes "
            << info.kernargBytes;
+  for (const amd::KernelInfo::HiddenArgument &arg : info.hiddenArguments)
+    if (arg.offset < explicitBytes)
+      return launch.emitOpError()
+             << "@" << launch.getKernel() << "'s hidden argument " << arg.kind
+             << " at byte " << arg.offset
+             << " overlaps the explicit arguments hcq passes (" << explicitBytes
+             << " bytes)";
   // The stream's words are indexed by int32 (hcq.cmds `segments`): the
   // descriptor's kernarg_size, a 32-bit field, and the dispatch packet must
   // leave the submit's kernel arguments below that.
@@ -654,10 +653,8 @@ LogicalResult Encoder::dispatch(LaunchOp launch, DevicesAttr devices,
            << info.kernargBytes
            << " bytes of kernel arguments, more than a submit's "
               "kernel-argument stream can hold";
-  FailureOr<ArrayRef<uint32_t>> tail = kernargTail(launch, info, explicitBytes);
-  if (failed(tail))
-    return failure();
-  kernargs.constants(*tail);
+  // Then the hidden arguments and padding (explicitBytes is whole words).
+  kernargs.constants(argumentWords->drop_front(kernargs.segmentSize()));
   uint64_t dispatchPacketOffset = argsOffset + kernargs.segmentSize() * 4;
   if (info.dispatchPtr) {
     // An hsa_kernel_dispatch_packet_t (HSA runtime spec, hsa.h) after the
@@ -683,6 +680,11 @@ LogicalResult Encoder::dispatch(LaunchOp launch, DevicesAttr devices,
                         threads[2], info.privateSegmentBytes,
                         info.groupSegmentBytes, 0, 0, 0, 0, 0, 0, 0, 0});
   }
+  if ((*facts)->scratchTooBig)
+    return launch.emitOpError()
+           << "needs " << info.privateSegmentBytes
+           << " bytes of scratch per lane, more than " << target.name
+           << "'s TMPRING_SIZE can describe";
   uint32_t args = *kernargsRef;
   auto scratchAddress = [&](uint32_t shift, uint64_t highBits) {
     return Address::of((*facts)->scratch, 0, shift, highBits);
