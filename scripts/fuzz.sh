@@ -17,11 +17,13 @@ shift || true
 targets=("$@")
 ((${#targets[@]})) || targets=(code-object executable pipeline gpu-conversion capi)
 
-# The ASan+UBSan build, with libFuzzer's coverage (test-sanitizers.sh
-# shares it).
+# The ASan+UBSan build with assertions, with libFuzzer's coverage
+# (test-sanitizers.sh shares it: the same options, or each would
+# reconfigure it for the other).
 mkdir -p "$build"
 BUILD_DIR=$build HCQ_TARGETS="${targets[*]/#/hcq-fuzz-}" "$root/scripts/setup.sh" \
-  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHCQ_ENABLE_FUZZERS=ON > "$build/setup.log" 2>&1 ||
+  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHCQ_ENABLE_FUZZERS=ON \
+  -DHCQ_ENABLE_ASSERTIONS=ON > "$build/setup.log" 2>&1 ||
   { tail -50 "$build/setup.log"; exit 1; }
 mkdir -p "$build/findings"
 status=0
