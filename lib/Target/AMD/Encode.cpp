@@ -606,9 +606,6 @@ LogicalResult Encoder::dispatch(LaunchOp launch, DevicesAttr devices,
            << launch.getKernel() << " was compiled for at most "
            << info.maxFlatWorkgroupSize
            << " (.max_flat_workgroup_size in its code object)";
-  FailureOr<ArrayRef<uint32_t>> argumentWords = kernargWords(launch, info);
-  if (failed(argumentWords))
-    return failure();
 
   // Kernel arguments, C-like: each buffer's 64-bit address, then each bound
   // variable as 32 bits, zero-padded to the descriptor's size, with the
@@ -628,6 +625,10 @@ LogicalResult Encoder::dispatch(LaunchOp launch, DevicesAttr devices,
   }
   if (copyElementBytes)
     kernargs.constant(*copyElementBytes);
+  // The hidden arguments' diagnostics come before the explicit ones'.
+  FailureOr<ArrayRef<uint32_t>> argumentWords = kernargWords(launch, info);
+  if (failed(argumentWords))
+    return failure();
   uint64_t explicitBytes = kernargs.segmentSize() * 4;
   if (explicitBytes > info.kernargBytes)
     return launch.emitOpError()
