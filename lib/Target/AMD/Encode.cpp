@@ -140,11 +140,9 @@ public:
       : cmds(cmds), splitDwords(splitDwords) {}
 
   void packet(uint32_t dwords) {
-    if (!splitDwords)
+    if (fits(dwords))
       return;
     auto used = static_cast<uint32_t>(cmds.size() - currentSplit());
-    if (used + dwords <= splitDwords)
-      return;
     std::vector<uint32_t> nops;
     amd::DwordSink sink{nops};
     pm4::emitNop(sink, splitDwords - used);
